@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPgliteDriver, type PgliteDriver } from '../../runtime/drivers/index.js';
+
+/** The package's root folder (holding fixtures/), from the source tree or the built CLI. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'fixtures', 'chinook', 'metadata.json'))) return dir;
+    dir = dirname(dir);
+  }
+  throw new Error('cannot find the kiln package root (fixtures/chinook is missing)');
+}
+
+/** The demo fixture: a Chinook-like music store. */
+export function demoFixture(): { metadata: string; schema: string; post: string } {
+  const dir = join(packageRoot(), 'fixtures', 'chinook');
+  return { metadata: join(dir, 'metadata.json'), schema: join(dir, 'schema.sql'), post: join(dir, 'post.sql') };
+}
+
+/** Opens the embedded database in `dataDir`, seeding it with the demo fixture on first start. */
+export async function openEmbedded(dataDir: string, log: (line: string) => void): Promise<PgliteDriver> {
+  const abs = resolve(dataDir);
+  log(`starting embedded PostgreSQL (PGlite) in ${abs}`);
+  const driver = await createPgliteDriver({ dataDir: abs });
+  const seeded = await driver.query(`SELECT to_regclass('public.artist') IS NOT NULL`);
+  if (seeded.rows[0]?.[0] !== true) {
+    log('first start: loading the demo data (Chinook music store)');
+    const fx = demoFixture();
+    await driver.exec(await readFile(fx.schema, 'utf8'));
+    await driver.exec(await readFile(fx.post, 'utf8'));
+  }
+  return driver;
+}

@@ -1,0 +1,2 @@
+/** The `kiln` command line (nothing imports it; bin/kiln.mjs runs it). */
+export { main, cli } from './main.js';

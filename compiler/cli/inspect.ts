@@ -1,0 +1,58 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadBundle } from '../../runtime/bundle/index.js';
+import { Engine } from '../../runtime/graphql/index.js';
+import { postgres } from '../../runtime/sql/index.js';
+import type { Driver } from '../../runtime/drivers/index.js';
+import { formatSql, paramHeader } from '../sql/index.js';
+import { CliError } from './project.js';
+
+export interface InspectOptions {
+  readonly bundle: string;
+  readonly role?: string;
+  readonly field?: string;
+  readonly query?: string;
+  readonly variables?: string;
+  readonly operationName?: string;
+}
+
+/** `kiln inspect`: the stored SQL of a role's root fields, or the SQL a query compiles to. */
+export async function inspectCommand(o: InspectOptions): Promise<void> {
+  const role = o.role ?? 'admin';
+  if (o.query) { process.stdout.write(await sqlOfQuery(o, role)); return; }
+  const dir = join(o.bundle, 'sql', role);
+  let files: string[];
+  try {
+    files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  } catch {
+    throw new CliError(`no SQL for role "${role}" in ${o.bundle} (roles are listed in manifest.json)`, 2);
+  }
+  if (o.field) {
+    if (!files.includes(`${o.field}.sql`)) throw new CliError(`role "${role}" has no root field "${o.field}"; it has: ${files.map((f) => f.slice(0, -4)).join(', ')}`, 2);
+    files = [`${o.field}.sql`];
+  }
+  for (const f of files) process.stdout.write(await readFile(join(dir, f), 'utf8') + (files.length > 1 ? '\n' : ''));
+}
+
+async function sqlOfQuery(o: InspectOptions, role: string): Promise<string> {
+  const bundle = await loadBundle(o.bundle);
+  if (!bundle.model.roles.includes(role)) throw new CliError(`role "${role}" is not in this bundle; roles: ${bundle.model.roles.join(', ')}`, 2);
+  const noDb: Driver = {
+    dialect: postgres,
+    queryText: () => Promise.reject(new Error('inspect does not run queries')),
+    query: () => Promise.reject(new Error('inspect does not run queries')),
+    transaction: () => Promise.reject(new Error('inspect does not run queries')),
+    close: async () => {},
+  };
+  const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: () => noDb });
+  const query = await readFile(o.query!, 'utf8');
+  const variables = o.variables ? JSON.parse(o.variables) as Record<string, unknown> : {};
+  try {
+    const plan = engine.plan({ query, variables, operationName: o.operationName ?? null }, { role, variables: {}, isAdmin: role === 'admin' });
+    if (plan.kind === 'static') return `-- answered without the database:\n-- ${plan.body}\n`;
+    return `${[`-- role: ${role}`, ...paramHeader(plan.sql)].join('\n')}\n${formatSql(plan.sql.text)};\n`;
+  } catch (e) {
+    const err = e as { code?: string; message: string };
+    throw new CliError(`the query does not compile for role "${role}": ${err.message}${err.code ? ` (${err.code})` : ''}`, 1);
+  }
+}

@@ -1,0 +1,97 @@
+import { Command, Option } from 'commander';
+import { compileCommand, introspectCommand } from './compile.js';
+import { inspectCommand } from './inspect.js';
+import { CliError } from './project.js';
+import { serveCommand } from './serve.js';
+import { KILN_VERSION } from './version.js';
+
+const env = process.env;
+
+/** The `kiln` command line. */
+export function cli(): Command {
+  const program = new Command('kiln')
+    .description('Kiln: a GraphQL engine for PostgreSQL that compiles metadata into a bundle of SQL per role')
+    .version(KILN_VERSION)
+    .showHelpAfterError('(add --help for usage)');
+
+  program.command('introspect')
+    .description('read the database catalog into a JSON snapshot (for compiling without a database)')
+    .requiredOption('--database-url <url>', 'PostgreSQL URL (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
+    .option('--out <file>', 'write the snapshot here instead of stdout')
+    .action((o) => introspectCommand(o));
+
+  program.command('compile')
+    .description('compile metadata + database catalog into a bundle directory')
+    .requiredOption('--metadata <path>', 'metadata JSON file or metadata directory (databases/databases.yaml ...)')
+    .option('--database-url <url>', 'introspect this database (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
+    .option('--introspection <file>', 'use a snapshot written by `kiln introspect` instead of a database')
+    .requiredOption('--out <dir>', 'bundle directory to write')
+    .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
+    .option('--allow-inconsistent', 'write the bundle without the objects that do not fit the database')
+    .option('--quiet', 'no progress output')
+    .addHelpText('after', '\nExit codes: 0 written; 1 the metadata does not fit the database; 2 bad input.')
+    .action((o) => compileCommand(o));
+
+  program.command('inspect')
+    .description('print the SQL a role runs: the stored file of each root field, or what a query compiles to')
+    .requiredOption('--bundle <dir>', 'bundle directory')
+    .option('--role <role>', 'role', 'admin')
+    .option('--field <name>', 'one root field')
+    .option('--query <file>', 'a GraphQL document: print the SQL it compiles to for the role')
+    .option('--variables <json>', 'variables for --query, as JSON')
+    .option('--operation-name <name>', 'operation to plan when --query has several')
+    .action((o) => inspectCommand(o));
+
+  program.command('serve')
+    .description('serve GraphQL over HTTP from a bundle, or compile metadata in process; with no database URL, run the demo on embedded PostgreSQL')
+    .option('--bundle <dir>', 'a compiled bundle')
+    .option('--metadata <path>', 'compile this metadata in process (default without a database URL: the demo fixture)')
+    .option('--database-url <url>', 'PostgreSQL URL for the default source (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
+    .option('--data-dir <dir>', 'embedded database folder', '.kiln/pgdata')
+    .addOption(new Option('--port <n>', 'port (env SVC_GRAPHQL_SERVER_PORT)').default(Number(env.SVC_GRAPHQL_SERVER_PORT ?? 8080)).argParser(Number))
+    .option('--host <host>', 'interface (env SVC_GRAPHQL_SERVER_HOST)', env.SVC_GRAPHQL_SERVER_HOST ?? '0.0.0.0')
+    .option('--admin-secret <secret>', 'admin secret (env SVC_GRAPHQL_ADMIN_SECRET)', env.SVC_GRAPHQL_ADMIN_SECRET)
+    .option('--unauthorized-role <role>', 'role for requests without credentials (env SVC_GRAPHQL_UNAUTHORIZED_ROLE)', env.SVC_GRAPHQL_UNAUTHORIZED_ROLE)
+    .option('--enabled-apis <list>', 'comma-separated API groups (env SVC_GRAPHQL_ENABLED_APIS)', env.SVC_GRAPHQL_ENABLED_APIS)
+    .addOption(new Option('--pg-connections <n>', 'pool size per source (env SVC_GRAPHQL_PG_CONNECTIONS)').default(Number(env.SVC_GRAPHQL_PG_CONNECTIONS ?? 50)).argParser(Number))
+    .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings (env SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES)', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
+    .option('--no-console', 'do not serve GraphiQL at /console')
+    .action(async (o) => {
+      const server = await serveCommand(o);
+      if (!o.bundle && !o.metadata && !o.databaseUrl) printDemoHelp(server.port);
+      const stop = (): void => { void server.close().then(() => process.exit(0)); };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+  return program;
+}
+
+function printDemoHelp(port: number): void {
+  const url = `http://127.0.0.1:${port}`;
+  process.stderr.write(`
+The demo (a Chinook-like music store) is ready. Open ${url}/console, or try:
+
+  curl -s ${url}/v1/graphql -d '{"query":"{ artist(limit: 3, order_by: {name: asc}) { name albums { title } } }"}'
+  curl -s ${url}/v1/graphql -d '{"query":"{ album_by_pk(album_id: 1) { title tracks_aggregate { aggregate { count } } } }"}'
+  curl -s ${url}/v1/graphql -H 'X-Svc-Role: customer' -H 'X-Svc-Customer-Id: 5' -d '{"query":"{ invoice { invoice_id total invoice_lines { quantity } } }"}'
+
+`);
+}
+
+/** Runs the command line; user errors exit with their code and a message, never a stack. */
+export async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await cli().parseAsync([...argv]);
+  } catch (e) {
+    if (e instanceof CliError) {
+      process.stderr.write(`kiln: ${e.message}\n`);
+      process.exit(e.exitCode);
+    }
+    const err = e as { code?: string; message?: string; path?: unknown };
+    if (err && typeof err.code === 'string' && err.message) {
+      process.stderr.write(`kiln: ${err.message} (${err.code})\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { GraphQLSchema } from 'graphql';
+import type { BundleModel } from '../../runtime/bundle/index.js';
+import type { Introspection } from '../introspect/index.js';
+import type { Metadata } from '../metadata/index.js';
+import { resolveModel, type InconsistentObject } from '../model/index.js';
+import { buildRoleSchemas, printRoleSchema } from '../schema/index.js';
+import { formatSql, paramHeader, previewQuery, previewSql } from '../sql/index.js';
+import { engineModule } from './module.js';
+import { engineTypes } from './types.js';
+import { reportHtml } from './report.js';
+
+export interface BundleInput {
+  readonly metadata: Metadata;
+  readonly introspection: { readonly [source: string]: Introspection };
+  readonly engineVersion: string;
+  readonly stringifyNumeric?: boolean;
+  /** Progress lines for long compiles. */
+  readonly progress?: (line: string) => void;
+}
+
+export interface Bundle {
+  readonly model: BundleModel;
+  readonly sdl: { readonly [role: string]: string };
+  readonly schemas: { readonly [role: string]: GraphQLSchema };
+  /** Relative path to content; sorted. */
+  readonly files: ReadonlyMap<string, string>;
+  readonly inconsistencies: readonly InconsistentObject[];
+  readonly summary: { readonly tables: number; readonly roles: number; readonly rootFields: number };
+}
+
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/** Compiles metadata and introspection into the files of a bundle (pure apart from esbuild). */
+export async function buildBundle(input: BundleInput): Promise<Bundle> {
+  const say = input.progress ?? (() => {});
+  say('resolving metadata against the database catalog');
+  const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection });
+  const model: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
+  say(`building schemas for ${model.roles.length} role(s)`);
+  const schemas = buildRoleSchemas(model);
+  const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
+  const files = new Map<string, string>();
+  let rootFields = 0;
+  for (const role of model.roles) {
+    files.set(`schema/${role}.graphql`, sdl[role]!);
+    const roots = model.roots[role]!.query;
+    for (const [field, root] of Object.entries(roots)) {
+      const compiled = previewSql(model, schemas[role]!, role, field, root);
+      const header = [`-- role: ${role}`, `-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
+        `-- query: ${previewQuery(model, role, field, root)}`, ...paramHeader(compiled)];
+      files.set(`sql/${role}/${field}.sql`, `${header.join('\n')}\n${formatSql(compiled.text)};\n`);
+      rootFields++;
+    }
+    say(`  role ${role}: ${Object.keys(roots).length} root field(s)`);
+  }
+  say('writing engine.mjs and engine.d.ts');
+  files.set('engine.mjs', engineModule(model, sdl));
+  files.set('engine.d.ts', await engineTypes(sdl));
+  files.set('report.html', reportHtml(model));
+  const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
+  files.set('manifest.json', manifest(input, model, files, summary));
+  const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { model, sdl, schemas, files: sorted, inconsistencies: resolved.inconsistencies, summary };
+}
+
+function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<string, string>, summary: Bundle['summary']): string {
+  const doc = {
+    bundleFormat: 1,
+    engineVersion: input.engineVersion,
+    inputs: {
+      metadata: sha256(JSON.stringify(input.metadata)),
+      introspection: Object.fromEntries(Object.keys(input.introspection).sort().map((s) => [s, sha256(JSON.stringify(input.introspection[s]))])),
+    },
+    sources: model.sources.map((s) => ({ name: s.name, dialect: s.dialect })),
+    roles: model.roles,
+    rootFields: Object.fromEntries(model.roles.map((r) => [r, Object.keys(model.roots[r]!.query)])),
+    summary,
+    files: Object.fromEntries([...files.keys()].sort().map((f) => [f, sha256(files.get(f)!)])),
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}
+
+/** Writes a bundle to `dir`, replacing what an earlier compile left there. */
+export async function writeBundle(dir: string, bundle: Bundle): Promise<void> {
+  for (const sub of ['schema', 'sql', 'persisted']) await rm(join(dir, sub), { recursive: true, force: true });
+  for (const [path, content] of bundle.files) {
+    const full = join(dir, path);
+    await mkdir(dirname(full), { recursive: true });
+    await writeFile(full, content);
+  }
+}

@@ -1,0 +1,9 @@
+/** Reads a live PostgreSQL catalog into an Introspection snapshot. */
+export { introspectPostgres, isEnumShaped, ENUM_TABLE_ROW_LIMIT, type CatalogConnection } from './postgres.js';
+/** Checks parsed JSON against the snapshot shape (`parse-failed` with a path when it is not one). */
+export { introspectionFromJson } from './snapshot.js';
+/** The snapshot types, shared by every dialect's reader. */
+export type {
+  Introspection, IntrospectedTable, IntrospectedColumn, IntrospectedForeignKey, IntrospectedFunction,
+  IntrospectedType, EnumTableValues,
+} from './types.js';

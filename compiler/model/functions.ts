@@ -1,0 +1,77 @@
+import type { ComputedFieldModel, FunctionArgModel, FunctionModel, Json, TableModel } from '../../runtime/bundle/index.js';
+import type { Introspection, IntrospectedFunction } from '../introspect/index.js';
+import type { Source, TableEntry } from '../metadata/index.js';
+import type { Issues } from './issues.js';
+import { scalarFor } from './scalars.js';
+import { tableId } from './tables.js';
+
+function findFunction(db: Introspection, schema: string, name: string): IntrospectedFunction | string {
+  const f = db.functions.find((x) => x.schema === schema && x.name === name);
+  if (!f) return `no such function exists: "${schema}.${name}"`;
+  if (f.overloads > 1) return `function "${schema}.${name}" is overloaded. Overloaded functions are not supported`;
+  return f;
+}
+
+function userArgs(f: IntrospectedFunction, skip: ReadonlySet<number>): FunctionArgModel[] {
+  return f.args.flatMap((a, i) => (skip.has(i) ? [] : [{
+    name: a.name ?? `arg_${i + 1}`, position: i, type: a.type,
+    scalar: scalarFor(a.type, a.type.startsWith('_')).scalar, hasDefault: a.hasDefault,
+  }]));
+}
+
+/** Tracked SQL functions that become root fields. */
+export function resolveFunctions(source: Source, db: Introspection, tables: ReadonlyMap<string, TableModel>, issues: Issues): FunctionModel[] {
+  const out: FunctionModel[] = [];
+  for (const entry of source.functions ?? []) {
+    const fail = (reason: string): void => issues.add({ type: 'function', name: `${entry.function.name} in source ${source.name}`, definition: entry as unknown as Json, reason });
+    const f = findFunction(db, entry.function.schema, entry.function.name);
+    if (typeof f === 'string') { fail(f); continue; }
+    if (f.returnKind !== 'table') { fail(`the function "${f.name}" cannot be tracked because it does not return a table`); continue; }
+    const returns = tables.get(tableId(source.name, f.returnTypeSchema, f.returnType));
+    if (!returns) { fail(`the function "${f.name}" cannot be tracked because its return table "${f.returnType}" is not tracked`); continue; }
+    if (f.volatility === 'volatile' && entry.configuration?.exposed_as !== 'query') {
+      fail(`the function "${f.name}" cannot be tracked as a query because it is VOLATILE (mutation functions come later)`); continue;
+    }
+    const cfg = entry.configuration ?? {};
+    const sessionIdx = cfg.session_argument ? f.args.findIndex((a) => a.name === cfg.session_argument) : -1;
+    if (cfg.session_argument && sessionIdx < 0) { fail(`session argument "${cfg.session_argument}" does not exist`); continue; }
+    const field = cfg.custom_root_fields?.function ?? cfg.custom_name ?? (f.schema === 'public' ? f.name : `${f.schema}_${f.name}`);
+    out.push({
+      id: `${source.name}:${f.schema}.${f.name}`, source: source.name, schema: f.schema, name: f.name, field,
+      aggregateField: cfg.custom_root_fields?.function_aggregate ?? `${cfg.custom_name ?? field}_aggregate`,
+      args: userArgs(f, new Set(sessionIdx >= 0 ? [sessionIdx] : [])), sessionArgument: sessionIdx >= 0 ? sessionIdx : null,
+      totalArgs: f.args.length, returns: returns.id, returnsSet: f.returnsSet, comment: entry.comment ?? f.comment,
+    });
+  }
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Computed fields of one table. */
+export function resolveComputedFields(source: string, entry: TableEntry, table: TableModel, db: Introspection,
+  tables: ReadonlyMap<string, TableModel>, issues: Issues): ComputedFieldModel[] {
+  const out: ComputedFieldModel[] = [];
+  for (const cf of entry.computed_fields ?? []) {
+    const fail = (reason: string): void => issues.add({ type: 'computed_field', name: `${cf.name} in table ${table.name} in source ${source}`, definition: cf as unknown as Json, reason });
+    const f = findFunction(db, cf.definition.function.schema, cf.definition.function.name);
+    if (typeof f === 'string') { fail(f); continue; }
+    const tIdx = cf.definition.table_argument ? f.args.findIndex((a) => a.name === cf.definition.table_argument) : 0;
+    const tArg = f.args[tIdx];
+    if (!tArg || tArg.type !== table.name || tArg.typeSchema !== table.schema) {
+      fail(`the computed field "${cf.name}" cannot be added to table "${table.name}": its first argument (or table_argument) must be of type "${table.schema}.${table.name}"`); continue;
+    }
+    const sIdx = cf.definition.session_argument ? f.args.findIndex((a) => a.name === cf.definition.session_argument) : -1;
+    const skip = new Set([tIdx, ...(sIdx >= 0 ? [sIdx] : [])]);
+    let returns: ComputedFieldModel['returns'];
+    if (f.returnKind === 'table') {
+      const target = tables.get(tableId(source, f.returnTypeSchema, f.returnType));
+      if (!target) { fail(`the computed field "${cf.name}" returns table "${f.returnType}" which is not tracked`); continue; }
+      returns = { kind: 'table', table: target.id, set: f.returnsSet };
+    } else if (f.returnKind === 'scalar' && !f.returnsSet) {
+      const info = scalarFor(f.returnType, f.returnType.startsWith('_'));
+      returns = { kind: 'scalar', type: f.returnType, scalar: info.scalar, category: info.category };
+    } else { fail(`the computed field "${cf.name}" must return a scalar or a tracked table`); continue; }
+    out.push({ name: cf.name, function: { schema: f.schema, name: f.name }, tableArgument: tIdx,
+      sessionArgument: sIdx >= 0 ? sIdx : null, args: userArgs(f, skip), returns, comment: cf.comment ?? f.comment });
+  }
+  return out;
+}

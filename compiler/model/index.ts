@@ -1,0 +1,10 @@
+/** Joins metadata with introspection into the bundle model. */
+export { resolveModel, type Resolved, type ResolveOptions } from './resolve.js';
+/** Inconsistent objects in get_inconsistent_metadata's shape. */
+export { type InconsistentObject } from './issues.js';
+/** Permission filter JSON to BoolIr; the session variables a predicate reads. */
+export { resolveBoolExp, sessionVariablesOf } from './bool-exp.js';
+/** Catalog types to GraphQL scalars. */
+export { scalarFor, isGraphqlName } from './scalars.js';
+/** `source:schema.name`. */
+export { tableId } from './tables.js';

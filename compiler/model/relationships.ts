@@ -1,0 +1,79 @@
+import type { RelationshipModel, TableModel } from '../../runtime/bundle/index.js';
+import type { Relationship, Json } from '../metadata/index.js';
+import type { Issues } from './issues.js';
+import { tableId, type TableDraft } from './tables.js';
+
+type Mapping = (readonly [string, string])[];
+
+/** Resolves every object and array relationship against the foreign keys of the catalog. */
+export function resolveRelationships(source: string, drafts: readonly TableDraft[], issues: Issues): Map<string, RelationshipModel[]> {
+  const byId = new Map(drafts.map((d) => [d.model.id, d]));
+  const out = new Map<string, RelationshipModel[]>();
+  for (const d of drafts) {
+    const rels: RelationshipModel[] = [];
+    const seen = new Set(d.model.columns.map((c) => c.field));
+    const all = [
+      ...(d.entry.object_relationships ?? []).map((r) => ['object', r] as const),
+      ...(d.entry.array_relationships ?? []).map((r) => ['array', r] as const),
+    ];
+    for (const [kind, rel] of all) {
+      const fail = (reason: string): void => issues.add({
+        type: kind === 'object' ? 'object_relation' : 'array_relation',
+        name: `${rel.name} in table ${d.model.name} in source ${source}`, definition: rel as unknown as Json, reason,
+      });
+      if (seen.has(rel.name)) { fail(`field "${rel.name}" already exists in table "${d.model.name}"`); continue; }
+      const r = resolveOne(source, d, kind, rel, byId);
+      if (typeof r === 'string') { fail(r); continue; }
+      seen.add(rel.name);
+      rels.push(r);
+    }
+    out.set(d.model.id, rels);
+  }
+  return out;
+}
+
+function resolveOne(source: string, d: TableDraft, kind: 'object' | 'array', rel: Relationship,
+  byId: ReadonlyMap<string, TableDraft>): RelationshipModel | string {
+  const using = rel.using;
+  const base = { name: rel.name, kind, comment: rel.comment ?? null };
+  if (using.manual_configuration) {
+    const m = using.manual_configuration;
+    const target = byId.get(tableId(source, m.remote_table.schema, m.remote_table.name));
+    if (!target) return `table "${m.remote_table.name}" is not tracked`;
+    const mapping: Mapping = Object.entries(m.column_mapping).map(([a, b]) => [a, b] as const);
+    for (const [a, b] of mapping) {
+      if (!hasColumn(d.model, a)) return `no such column exists: "${a}"`;
+      if (!hasColumn(target.model, b)) return `no such column exists: "${b}" in table "${target.model.name}"`;
+    }
+    return { ...base, target: target.model.id, mapping, nullable: true };
+  }
+  const fk = using.foreign_key_constraint_on;
+  if (fk === undefined) return 'relationship has neither foreign_key_constraint_on nor manual_configuration';
+  if (typeof fk === 'string' || Array.isArray(fk)) {
+    if (kind === 'array') return 'an array relationship needs {table, column} in foreign_key_constraint_on';
+    const cols = typeof fk === 'string' ? [fk] : (fk as readonly string[]);
+    const c = d.db.foreignKeys.find((k) => sameSet(k.columns, cols));
+    if (!c) return `no foreign constraint exists on the given column(s): ${cols.join(', ')}`;
+    const target = byId.get(tableId(source, c.refSchema, c.refTable));
+    if (!target) return `table "${c.refTable}" is not tracked`;
+    const mapping: Mapping = c.columns.map((col, i) => [col, c.refColumns[i]!] as const);
+    const nullable = mapping.some(([col]) => d.model.columns.find((x) => x.name === col)?.nullable ?? true);
+    return { ...base, target: target.model.id, mapping, nullable };
+  }
+  const remote = fk as { table: { schema: string; name: string }; column?: string; columns?: readonly string[] };
+  const target = byId.get(tableId(source, remote.table.schema, remote.table.name));
+  if (!target) return `table "${remote.table.name}" is not tracked`;
+  const cols = remote.columns ?? (remote.column ? [remote.column] : []);
+  const c = target.db.foreignKeys.find((k) => sameSet(k.columns, cols) && k.refSchema === d.model.schema && k.refTable === d.model.name);
+  if (!c) return `no foreign constraint exists on the given column(s): ${cols.join(', ')} of table "${remote.table.name}"`;
+  const mapping: Mapping = c.refColumns.map((col, i) => [col, c.columns[i]!] as const);
+  return { ...base, target: target.model.id, mapping, nullable: true };
+}
+
+function hasColumn(t: TableModel, name: string): boolean {
+  return t.columns.some((c) => c.name === name);
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}

@@ -1,0 +1,140 @@
+import type { BundleModel, FunctionModel, Json, RoleRoots, RootField, SelectPermissionModel, SourceModel, TableModel } from '../../runtime/bundle/index.js';
+import type { Introspection } from '../introspect/index.js';
+import { databaseUrl, type Metadata, type Source } from '../metadata/index.js';
+import { resolveBoolExp } from './bool-exp.js';
+import { resolveComputedFields, resolveFunctions } from './functions.js';
+import { Issues, type InconsistentObject } from './issues.js';
+import { resolveRelationships } from './relationships.js';
+import { resolveTables } from './tables.js';
+
+/** A stage's value together with the inconsistent objects found on the way. */
+export interface Resolved<T> {
+  readonly value: T;
+  readonly inconsistencies: readonly InconsistentObject[];
+}
+
+export interface ResolveOptions {
+  readonly engineVersion: string;
+  /** Introspection per source name; a source missing here is inconsistent. */
+  readonly introspection: { readonly [source: string]: Introspection };
+}
+
+type SelectMap = Record<string, Record<string, SelectPermissionModel>>;
+
+/** Joins metadata with the catalog into the immutable model the schema and SQL stages read. */
+export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<BundleModel> {
+  const issues = new Issues();
+  const tables = new Map<string, TableModel>();
+  const functions: FunctionModel[] = [];
+  const select: SelectMap = { admin: {} };
+  const sources: SourceModel[] = [];
+  const roleSet = new Set<string>(['admin']);
+  const rootLimits: RootLimits = new Map();
+  for (const source of md.sources) {
+    const db = opts.introspection[source.name];
+    if (!db) {
+      issues.add({ type: 'source', name: source.name, definition: source as unknown as Json, reason: `Inconsistent object: could not read the catalog of source "${source.name}"` });
+      continue;
+    }
+    sources.push({ name: source.name, dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source) });
+    resolveSource(source, db, tables, select, roleSet, functions, issues, rootLimits);
+  }
+  const roles = [...roleSet].sort();
+  for (const role of roles) select[role] ??= {};
+  const roots = Object.fromEntries(roles.map((r) => [r, buildRoots(r, tables, select[r]!, functions, issues, rootLimits)]));
+  const sortedTables = Object.fromEntries([...tables.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+  const model: BundleModel = {
+    engineVersion: opts.engineVersion, sources, roles, tables: sortedTables, roots,
+    select: Object.fromEntries(roles.map((r) => [r, sortKeys(select[r]!)])),
+    functions: Object.fromEntries(functions.map((f) => [f.id, f])),
+    options: { stringifyNumeric: false },
+  };
+  return { value: model, inconsistencies: issues.list() };
+}
+
+function resolveSource(source: Source, db: Introspection, tables: Map<string, TableModel>, select: SelectMap,
+  roles: Set<string>, functions: FunctionModel[], issues: Issues, rootLimits: RootLimits): void {
+  const drafts = resolveTables(source, db, issues);
+  const rels = resolveRelationships(source.name, drafts, issues);
+  for (const d of drafts) tables.set(d.model.id, { ...d.model, relationships: rels.get(d.model.id) ?? [] });
+  for (const d of drafts) {
+    const t = tables.get(d.model.id)!;
+    tables.set(t.id, { ...t, computedFields: resolveComputedFields(source.name, d.entry, t, db, tables, issues) });
+  }
+  const ctx = { tables, source: source.name };
+  for (const d of drafts) {
+    const t = tables.get(d.model.id)!;
+    select.admin![t.id] = { columns: t.columns.map((c) => c.name), computedFields: t.computedFields.map((c) => c.name),
+      filter: { kind: 'true' }, limit: null, allowAggregations: true };
+    for (const kind of ['insert_permissions', 'update_permissions', 'delete_permissions'] as const) {
+      for (const p of d.entry[kind] ?? []) roles.add(p.role);
+    }
+    for (const p of d.entry.select_permissions ?? []) {
+      roles.add(p.role);
+      const perm = p.permission;
+      const fail = (reason: string): void => issues.add({ type: 'select_permission', name: `${p.role} on ${t.name} in source ${source.name}`, definition: p as unknown as Json, reason });
+      const cols = perm.columns === '*' ? t.columns.map((c) => c.name) : [...perm.columns];
+      const missing = cols.find((c) => !t.columns.some((x) => x.name === c));
+      if (missing) { fail(`no such column exists: "${missing}"`); continue; }
+      const missingCf = (perm.computed_fields ?? []).find((c) => !t.computedFields.some((x) => x.name === c));
+      if (missingCf) { fail(`computed field "${missingCf}" does not exist`); continue; }
+      const filter = resolveBoolExp(perm.filter as Json | undefined, t, ctx);
+      if (typeof filter === 'string') { fail(filter); continue; }
+      (select[p.role] ??= {})[t.id] = {
+        columns: t.columns.filter((c) => cols.includes(c.name)).map((c) => c.name),
+        computedFields: t.computedFields.filter((c) => perm.computed_fields?.includes(c.name)).map((c) => c.name),
+        filter, limit: perm.limit ?? null, allowAggregations: perm.allow_aggregations === true,
+      };
+      if (perm.query_root_fields || perm.subscription_root_fields) {
+        rootLimits.set(`${p.role}\u0000${t.id}`, { query: perm.query_root_fields ?? null, subscription: perm.subscription_root_fields ?? null });
+      }
+    }
+  }
+  functions.push(...resolveFunctions(source, db, tables, issues));
+}
+
+// query_root_fields / subscription_root_fields of select permissions, keyed by role and table.
+type RootLimits = Map<string, { query: readonly string[] | null; subscription: readonly string[] | null }>;
+
+function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms: Record<string, SelectPermissionModel>,
+  functions: readonly FunctionModel[], issues: Issues, rootLimits: RootLimits): RoleRoots {
+  const query: Record<string, RootField> = {};
+  const subscription: Record<string, RootField> = {};
+  const add = (root: Record<string, RootField>, name: string, field: RootField): void => {
+    if (root[name]) {
+      issues.add({ type: 'root_field', name, definition: { role, field: name }, reason: `found duplicate fields in selection set: ${name}` });
+      return;
+    }
+    root[name] = field;
+  };
+  for (const t of tables.values()) {
+    const perm = perms[t.id];
+    if (!perm) continue;
+    const limits = rootLimits.get(`${role}\u0000${t.id}`);
+    const pkVisible = t.primaryKey.length > 0 && t.primaryKey.every((c) => perm.columns.includes(c));
+    const kinds: [string, RootField['kind'], boolean][] = [
+      ['select', 'select', true], ['select_by_pk', 'select_by_pk', pkVisible], ['select_aggregate', 'select_aggregate', perm.allowAggregations],
+    ];
+    for (const [key, kind, ok] of kinds) {
+      if (!ok) continue;
+      const field = { kind, table: t.id } as RootField;
+      if (!limits?.query || limits.query.includes(key)) add(query, t.rootFieldNames[key]!, field);
+      if (!limits?.subscription || limits.subscription.includes(key)) add(subscription, t.rootFieldNames[key]!, field);
+    }
+  }
+  for (const f of functions) {
+    const perm = perms[f.returns];
+    if (!perm) continue;
+    add(query, f.field, { kind: 'function', function: f.id, table: f.returns });
+    add(subscription, f.field, { kind: 'function', function: f.id, table: f.returns });
+    if (perm.allowAggregations) {
+      add(query, f.aggregateField, { kind: 'function_aggregate', function: f.id, table: f.returns });
+      add(subscription, f.aggregateField, { kind: 'function_aggregate', function: f.id, table: f.returns });
+    }
+  }
+  return { query: sortKeys(query), subscription: sortKeys(subscription) };
+}
+
+function sortKeys<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

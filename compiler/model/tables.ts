@@ -1,0 +1,117 @@
+import type { ColumnModel, TableModel } from '../../runtime/bundle/index.js';
+import type { Introspection, IntrospectedTable } from '../introspect/index.js';
+import type { Source, TableEntry, Json } from '../metadata/index.js';
+import type { Issues } from './issues.js';
+import { isGraphqlName, scalarFor } from './scalars.js';
+
+/** `source:schema.name` */
+export function tableId(source: string, schema: string, name: string): string {
+  return `${source}:${schema}.${name}`;
+}
+
+/** What the later stages need beside the TableModel itself. */
+export interface TableDraft {
+  readonly model: TableModel;
+  readonly entry: TableEntry;
+  readonly db: IntrospectedTable;
+}
+
+const ROOT_KEYS = ['select', 'select_by_pk', 'select_aggregate', 'select_stream', 'insert', 'insert_one',
+  'update', 'update_by_pk', 'update_many', 'delete', 'delete_by_pk'] as const;
+
+function defaultRootName(key: string, t: string): string {
+  switch (key) {
+    case 'select': return t;
+    case 'select_by_pk': return `${t}_by_pk`;
+    case 'select_aggregate': return `${t}_aggregate`;
+    case 'select_stream': return `${t}_stream`;
+    case 'insert': return `insert_${t}`;
+    case 'insert_one': return `insert_${t}_one`;
+    case 'update': return `update_${t}`;
+    case 'update_by_pk': return `update_${t}_by_pk`;
+    case 'update_many': return `update_${t}_many`;
+    case 'delete': return `delete_${t}`;
+    default: return `delete_${t}_by_pk`;
+  }
+}
+
+/** Joins each tracked table with its catalog entry; a table missing from the database is inconsistent. */
+export function resolveTables(source: Source, db: Introspection, issues: Issues): TableDraft[] {
+  const byName = new Map(db.tables.map((t) => [`${t.schema}.${t.name}`, t]));
+  const enumTables = new Set<string>();
+  for (const entry of source.tables) if (entry.is_enum) enumTables.add(`${entry.table.schema}.${entry.table.name}`);
+  const drafts: TableDraft[] = [];
+  for (const entry of source.tables) {
+    const key = `${entry.table.schema}.${entry.table.name}`;
+    const dbTable = byName.get(key);
+    if (!dbTable) {
+      issues.add({ type: 'table', name: `${entry.table.name} in source ${source.name}`, definition: entry as unknown as Json,
+        reason: `Inconsistent object: no such table/view exists in source: "${entry.table.name}"` });
+      continue;
+    }
+    const model = buildTable(source, entry, dbTable, db, enumTables, issues);
+    if (model) drafts.push({ model, entry, db: dbTable });
+  }
+  return drafts;
+}
+
+function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db: Introspection,
+  enumTables: ReadonlySet<string>, issues: Issues): TableModel | null {
+  const cfg = entry.configuration ?? {};
+  const defaultName = t.schema === 'public' ? t.name : `${t.schema}_${t.name}`;
+  const typeName = cfg.custom_name ?? defaultName;
+  const fail = (reason: string): null => {
+    issues.add({ type: 'table', name: `${t.name} in source ${source.name}`, definition: entry as unknown as Json, reason });
+    return null;
+  };
+  if (!isGraphqlName(typeName)) return fail(`the table name "${typeName}" is not a valid GraphQL identifier`);
+  const enumRefs = new Map<string, string>();
+  for (const fk of t.foreignKeys) {
+    const target = `${fk.refSchema}.${fk.refTable}`;
+    if (fk.columns.length === 1 && enumTables.has(target)) {
+      const refTypeName = fk.refSchema === 'public' ? fk.refTable : `${fk.refSchema}_${fk.refTable}`;
+      const customized = source.tables.find((e) => `${e.table.schema}.${e.table.name}` === target)?.configuration?.custom_name;
+      enumRefs.set(fk.columns[0]!, `${customized ?? refTypeName}_enum`);
+    }
+  }
+  const columns: ColumnModel[] = [];
+  for (const c of t.columns) {
+    const field = cfg.column_config?.[c.name]?.custom_name ?? cfg.custom_column_names?.[c.name] ?? c.name;
+    const isArray = c.typeKind === 'array';
+    const type = c.typeSchema === 'pg_catalog' || c.typeSchema === 'public' ? c.type : `${c.typeSchema}.${c.type}`;
+    const info = scalarFor(c.type, isArray);
+    const enumScalar = enumRefs.get(c.name);
+    if (!isGraphqlName(field)) return fail(`the column name "${field}" is not a valid GraphQL identifier`);
+    if (!enumScalar && !isGraphqlName(info.scalar)) {
+      return fail(`cannot use SQL type "${c.type}" in the GraphQL schema because its name is not a valid GraphQL identifier`);
+    }
+    columns.push({
+      name: c.name, field, type, nullable: c.nullable, isArray,
+      scalar: enumScalar ?? info.scalar, category: enumScalar ? 'enum' : info.category,
+      comparable: enumScalar ? false : info.comparable, numeric: enumScalar ? false : info.numeric,
+      comment: cfg.column_config?.[c.name]?.comment ?? c.comment,
+    });
+  }
+  const rootFieldNames: Record<string, string> = {};
+  const rootFieldComments: Record<string, string | null> = {};
+  for (const key of ROOT_KEYS) {
+    const custom = cfg.custom_root_fields?.[key];
+    const name = typeof custom === 'string' ? custom : custom?.name ?? null;
+    rootFieldNames[key] = name ?? defaultRootName(key, typeName);
+    rootFieldComments[key] = typeof custom === 'object' && custom !== null && custom.comment !== undefined ? custom.comment ?? '' : null;
+  }
+  let enumValues: TableModel['enumValues'] = null;
+  if (entry.is_enum) {
+    const values = db.enumValues.find((e) => e.schema === t.schema && e.name === t.name);
+    if (!values) return fail(`the table "${t.name}" cannot be used as an enum because it does not have a single-column text primary key`);
+    const bad = values.values.find((v) => !isGraphqlName(v.value));
+    if (bad) return fail(`the table "${t.name}" cannot be used as an enum because the value "${bad.value}" is not a valid GraphQL enum value name`);
+    enumValues = values.values;
+  }
+  return {
+    id: tableId(source.name, t.schema, t.name), source: source.name, schema: t.schema, name: t.name, typeName,
+    comment: cfg.comment ?? t.comment, columns, primaryKey: t.primaryKey?.columns ?? [],
+    uniqueConstraints: [...(t.primaryKey ? [t.primaryKey] : []), ...t.uniqueConstraints],
+    relationships: [], computedFields: [], rootFieldNames, rootFieldComments, enumValues,
+  };
+}

@@ -1,0 +1,4 @@
+/** Builds the GraphQL schema each role sees, with Hasura v2's names. */
+export { buildRoleSchema, buildRoleSchemas, printRoleSchema } from './role-schema.js';
+/** Converts a literal inside a custom scalar to JSON, keeping exact numbers as text. */
+export { literalValue } from './scalars.js';

@@ -1,0 +1,4 @@
+/** The preview query and SQL of each root field (the bundle's sql/<role>/<field>.sql). */
+export { previewQuery, previewSql } from './preview.js';
+/** Readable layout of a statement and its parameter header. */
+export { formatSql, paramHeader } from './format.js';

@@ -1,0 +1,119 @@
+import { ApiError } from '../errors/index.js';
+import type { GraphQLRequest, Session } from '../graphql/index.js';
+import { adminSecretMatches } from './admin-secret.js';
+
+/** Request headers as Node gives them (`IncomingHttpHeaders`) or any plain record. */
+export type RequestHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Headers with lower-case names and one string value each. */
+export type NormalizedHeaders = Readonly<Record<string, string>>;
+
+/** What an authenticator sees: the headers and, when the body parsed, the GraphQL request. */
+export interface AuthRequest {
+  readonly headers: NormalizedHeaders;
+  readonly request?: GraphQLRequest | readonly GraphQLRequest[];
+}
+
+/**
+ * One way to establish a session for a request that carries no admin secret (JWT, auth
+ * webhook). `null` means "no credentials for me here": the next authenticator is asked, then
+ * the unauthorized role. Throwing an ApiError denies the request.
+ */
+export interface Authenticator {
+  readonly kind: string;
+  authenticate(req: AuthRequest): Promise<Session | null>;
+}
+
+/** How requests are authenticated (SVC_GRAPHQL_ADMIN_SECRET(S), SVC_GRAPHQL_UNAUTHORIZED_ROLE). */
+export interface AuthOptions {
+  readonly adminSecret?: string | null;
+  /** Several valid secrets at once, for rotation (SVC_GRAPHQL_ADMIN_SECRETS). */
+  readonly adminSecrets?: readonly string[];
+  readonly unauthorizedRole?: string | null;
+  /** Tried in order when a secret is configured but none was sent. */
+  readonly authenticators?: readonly Authenticator[];
+}
+
+/** The role with unrestricted access. */
+export const ADMIN_ROLE = 'admin';
+/** Session-variable and header names are matched lower-case. */
+export const ROLE_HEADER = 'x-svc-role';
+const SECRET_HEADERS = ['x-svc-admin-secret', 'x-svc-access-key'] as const;
+const SESSION_PREFIX = 'x-svc-';
+
+// Hasura's wording with the vendor word replaced (reference/auth.md, A1 and A2).
+const SECRET_MISSING = 'x-svc-admin-secret/x-svc-access-key required, but not found';
+const SECRET_INVALID = 'invalid x-svc-admin-secret/x-svc-access-key';
+
+/** Lower-cases header names and joins repeated values the way HTTP does (`a, b`). */
+export function normalizeHeaders(headers: RequestHeaders): NormalizedHeaders {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return out;
+}
+
+/** Every `x-svc-*` header except the admin secret, plus `x-svc-role` set to the resolved role. */
+function sessionFromHeaders(headers: NormalizedHeaders, fallbackRole: string): Session {
+  const variables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!name.startsWith(SESSION_PREFIX)) continue;
+    if ((SECRET_HEADERS as readonly string[]).includes(name)) continue;
+    variables[name] = value;
+  }
+  const requested = headers[ROLE_HEADER];
+  const role = requested !== undefined && requested !== '' ? requested : fallbackRole;
+  variables[ROLE_HEADER] = role;
+  return { role, variables, isAdmin: role === ADMIN_ROLE };
+}
+
+function configuredSecrets(opts: AuthOptions): string[] {
+  const secrets = [...(opts.adminSecrets ?? [])];
+  if (opts.adminSecret) secrets.push(opts.adminSecret);
+  return secrets;
+}
+
+function sentSecret(headers: NormalizedHeaders): string | undefined {
+  for (const name of SECRET_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/**
+ * Resolves who is asking (reference/auth.md §1):
+ * - no secret configured: admin, or the role in `x-svc-role`, with every `x-svc-*` header;
+ * - a correct secret: the same; a wrong one: always `access-denied` (401);
+ * - no secret sent: the authenticators in order (JWT, webhook), then the unauthorized role
+ *   (with no session variables besides the role), else `access-denied` (401).
+ * Throws ApiError; /v1/graphql answers it as a GraphQL error with HTTP 200.
+ */
+export async function resolveSession(
+  headers: RequestHeaders,
+  opts: AuthOptions,
+  request?: AuthRequest['request'],
+): Promise<Session> {
+  const normalized = normalizeHeaders(headers);
+  const secrets = configuredSecrets(opts);
+  if (secrets.length === 0) return sessionFromHeaders(normalized, ADMIN_ROLE);
+
+  const sent = sentSecret(normalized);
+  if (sent !== undefined) {
+    if (!adminSecretMatches(sent, secrets)) throw new ApiError('access-denied', SECRET_INVALID, 401);
+    return sessionFromHeaders(normalized, ADMIN_ROLE);
+  }
+
+  for (const authenticator of opts.authenticators ?? []) {
+    const session = await authenticator.authenticate({ headers: normalized, ...(request ? { request } : {}) });
+    if (session) return session;
+  }
+
+  if (opts.unauthorizedRole) {
+    const role = opts.unauthorizedRole;
+    return { role, variables: { [ROLE_HEADER]: role }, isAdmin: false };
+  }
+  throw new ApiError('access-denied', SECRET_MISSING, 401);
+}

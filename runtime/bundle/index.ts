@@ -1,0 +1,6 @@
+/** The bundle contract between compiler and runtime. */
+export type * from './model.js';
+/** Any JSON value. */
+export type { Json } from './json.js';
+/** Loads a compiled bundle directory. */
+export { loadBundle, type LoadedBundle } from './load.js';

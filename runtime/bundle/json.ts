@@ -1,0 +1,2 @@
+/** Any JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -1,0 +1,156 @@
+// The resolved model: what the compiler hands the runtime inside engine.mjs. Plain JSON, sorted,
+// immutable. Permission predicates are already resolved to BoolIr with session variables as slots.
+
+import type { Json } from './json.js';
+
+/** `source:schema.name`, unique within a bundle. */
+export type TableId = string;
+
+export interface BundleModel {
+  readonly engineVersion: string;
+  readonly sources: readonly SourceModel[];
+  /** Every role with any permission, plus `admin`; sorted. */
+  readonly roles: readonly string[];
+  readonly tables: { readonly [id: TableId]: TableModel };
+  /** Per role, the fields of each root type. */
+  readonly roots: { readonly [role: string]: RoleRoots };
+  /** Per role, the Postgres-ready predicates: select permission of each table the role may read. */
+  readonly select: { readonly [role: string]: { readonly [id: TableId]: SelectPermissionModel } };
+  readonly functions: { readonly [id: string]: FunctionModel };
+  readonly options: { readonly stringifyNumeric: boolean };
+}
+
+export interface SourceModel {
+  readonly name: string;
+  readonly dialect: 'postgres' | 'mssql' | 'bigquery';
+  /** The metadata's URL: a literal, or the environment variable that holds it. */
+  readonly databaseUrl: { readonly kind: 'literal'; readonly url: string } | { readonly kind: 'env'; readonly name: string } | null;
+}
+
+export interface RoleRoots {
+  readonly query: { readonly [field: string]: RootField };
+  readonly subscription: { readonly [field: string]: RootField };
+}
+
+export type RootField =
+  | { readonly kind: 'select'; readonly table: TableId }
+  | { readonly kind: 'select_by_pk'; readonly table: TableId }
+  | { readonly kind: 'select_aggregate'; readonly table: TableId }
+  | { readonly kind: 'function'; readonly function: string; readonly table: TableId }
+  | { readonly kind: 'function_aggregate'; readonly function: string; readonly table: TableId };
+
+export type ScalarCategory = 'int' | 'float' | 'numeric' | 'string' | 'boolean' | 'json' | 'datetime' | 'uuid' | 'enum' | 'other';
+
+export interface ColumnModel {
+  /** The database name. */
+  readonly name: string;
+  /** The GraphQL field name (custom_column_names / column_config applied). */
+  readonly field: string;
+  /** The catalog type (`int4`, `_text`, `jsonb`), schema-qualified when not built in. */
+  readonly type: string;
+  /** The GraphQL scalar or enum type name (`Int`, `bigint`, `colors_enum`). */
+  readonly scalar: string;
+  readonly category: ScalarCategory;
+  readonly nullable: boolean;
+  readonly isArray: boolean;
+  /** Usable in max/min. */
+  readonly comparable: boolean;
+  /** Usable in sum/avg/stddev/variance. */
+  readonly numeric: boolean;
+  readonly comment: string | null;
+}
+
+export interface RelationshipModel {
+  readonly name: string;
+  readonly kind: 'object' | 'array';
+  readonly target: TableId;
+  /** Pairs of (column of this table, column of the target). */
+  readonly mapping: readonly (readonly [string, string])[];
+  /** Object relationships: false when every local column is NOT NULL (FK on this side). */
+  readonly nullable: boolean;
+  readonly comment: string | null;
+}
+
+export interface ComputedFieldModel {
+  readonly name: string;
+  readonly function: { readonly schema: string; readonly name: string };
+  /** Position of the table-row argument in the function's arguments. */
+  readonly tableArgument: number;
+  readonly sessionArgument: number | null;
+  /** The remaining user arguments, in order. */
+  readonly args: readonly FunctionArgModel[];
+  readonly returns: { readonly kind: 'scalar'; readonly type: string; readonly scalar: string; readonly category: ScalarCategory }
+    | { readonly kind: 'table'; readonly table: TableId; readonly set: boolean };
+  readonly comment: string | null;
+}
+
+export interface FunctionArgModel {
+  readonly name: string;
+  readonly position: number;
+  readonly type: string;
+  readonly scalar: string;
+  readonly hasDefault: boolean;
+}
+
+export interface FunctionModel {
+  readonly id: string;
+  readonly source: string;
+  readonly schema: string;
+  readonly name: string;
+  readonly field: string;
+  readonly aggregateField: string;
+  readonly args: readonly FunctionArgModel[];
+  readonly sessionArgument: number | null;
+  readonly totalArgs: number;
+  readonly returns: TableId;
+  readonly returnsSet: boolean;
+  readonly comment: string | null;
+}
+
+export interface TableModel {
+  readonly id: TableId;
+  readonly source: string;
+  readonly schema: string;
+  readonly name: string;
+  /** The GraphQL type name `<t>`. */
+  readonly typeName: string;
+  readonly comment: string | null;
+  readonly columns: readonly ColumnModel[];
+  readonly primaryKey: readonly string[];
+  readonly uniqueConstraints: readonly { readonly name: string; readonly columns: readonly string[] }[];
+  readonly relationships: readonly RelationshipModel[];
+  readonly computedFields: readonly ComputedFieldModel[];
+  /** Names of the root fields: select, select_by_pk, select_aggregate, insert, ... */
+  readonly rootFieldNames: { readonly [key: string]: string };
+  readonly rootFieldComments: { readonly [key: string]: string | null };
+  /** Set for enum tables: the GraphQL enum's values (and comments). */
+  readonly enumValues: readonly { readonly value: string; readonly comment: string | null }[] | null;
+}
+
+export interface SelectPermissionModel {
+  /** Database column names the role may read, in table order. */
+  readonly columns: readonly string[];
+  readonly computedFields: readonly string[];
+  readonly filter: BoolIr;
+  readonly limit: number | null;
+  readonly allowAggregations: boolean;
+}
+
+/** A boolean expression resolved against the model; shared by permission filters and `where`. */
+export type BoolIr =
+  | { readonly kind: 'true' }
+  | { readonly kind: 'and'; readonly items: readonly BoolIr[] }
+  | { readonly kind: 'or'; readonly items: readonly BoolIr[] }
+  | { readonly kind: 'not'; readonly item: BoolIr }
+  | { readonly kind: 'column'; readonly column: string; readonly type: string; readonly op: string; readonly value: ValueIr }
+  /** A scalar computed field `fn(row)` compared like a column; `type` is its return type. */
+  | { readonly kind: 'computed'; readonly field: string; readonly function: { readonly schema: string; readonly name: string }; readonly type: string; readonly op: string; readonly value: ValueIr }
+  | { readonly kind: 'relationship'; readonly target: TableId; readonly mapping: readonly (readonly [string, string])[]; readonly where: BoolIr }
+  | { readonly kind: 'exists'; readonly table: TableId; readonly where: BoolIr };
+
+export type ValueIr =
+  | { readonly kind: 'literal'; readonly value: Json }
+  | { readonly kind: 'session'; readonly name: string }
+  | { readonly kind: 'variable'; readonly name: string; readonly path: readonly (string | number)[] }
+  /** `_ceq` and friends: a column of the current table, or of the root table (`["$", col]`). */
+  | { readonly kind: 'column'; readonly column: string; readonly root: boolean };

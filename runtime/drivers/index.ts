@@ -1,0 +1,8 @@
+/** The Driver interface every source is served through, and its result type. */
+export type { Driver, QueryResult } from './driver.js';
+/** A Driver over a `pg.Pool` for a PostgreSQL server. */
+export { createPgDriver, type PgDriverOptions } from './pg.js';
+/** A Driver over embedded PGlite (one in-process connection, calls serialized). */
+export { createPgliteDriver, type PgliteDriver, type PgliteDriverOptions } from './pglite.js';
+/** Maps a database failure to an ApiError by SQLSTATE, Hasura's wording and `internal`. */
+export { mapDatabaseError, ConnectionError, type StatementContext } from './database-error.js';

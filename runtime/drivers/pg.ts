@@ -1,0 +1,145 @@
+import pg from 'pg';
+import { postgres } from '../sql/index.js';
+import type { Driver, QueryResult } from './driver.js';
+import { ConnectionError, mapDatabaseError } from './database-error.js';
+import { statementName } from './statement-name.js';
+
+/** Settings of a PostgreSQL source. */
+export interface PgDriverOptions {
+  readonly url: string;
+  /** Pool size (SVC_GRAPHQL_PG_CONNECTIONS). */
+  readonly max?: number;
+  /** Milliseconds to wait for a free connection before failing; 0 waits forever. */
+  readonly connectionTimeoutMillis?: number;
+}
+
+type Runner = Pick<Driver, 'queryText' | 'query'>;
+
+const identity = (value: string): string => value;
+
+// queryText: every column stays the text PostgreSQL sent (the response JSON is never parsed).
+const RAW_TYPES = { getTypeParser: () => identity } as unknown as pg.CustomTypesConfig;
+
+// query(): pg's parsers, except date/time types, which stay as PostgreSQL prints them
+// (a JS Date would drop microseconds and the offset).
+const TEXT_OIDS = new Set([1082, 1083, 1114, 1184, 1186, 1266, 1182, 1183, 1115, 1185, 1187, 1270]);
+const QUERY_TYPES = {
+  getTypeParser: (oid: number, format?: string) =>
+    TEXT_OIDS.has(oid) ? identity : pg.types.getTypeParser(oid, (format ?? 'text') as 'text'),
+} as unknown as pg.CustomTypesConfig;
+
+// Session settings every connection starts with: UTC timestamps and PostgreSQL's default
+// (shortest exact) float output, whatever the server or role defaults say.
+const SESSION_SETUP = "SET TIME ZONE 'UTC'; SET extra_float_digits = 1";
+
+/** True for the ApiError mapDatabaseError makes of a connection that failed: drop that client. */
+function isConnectionFailure(e: unknown): boolean {
+  const internal = (e as { internal?: { error?: { exec_status?: unknown } } } | null)?.internal;
+  return internal?.error?.exec_status === 'ConnectionError';
+}
+
+function runnerOn(client: pg.PoolClient): Runner {
+  return {
+    async queryText(text, params, name) {
+      const prepared = name !== undefined;
+      const config: pg.QueryArrayConfig = {
+        text,
+        values: params as unknown[],
+        rowMode: 'array',
+        types: RAW_TYPES,
+        // The caller's name is already unique per statement text (the engine hashes once per plan).
+        ...(prepared ? { name: name.length <= 63 ? name : statementName(text) } : {}),
+      };
+      try {
+        const res = await client.query(config);
+        return firstCell(res.rows);
+      } catch (e) {
+        throw mapDatabaseError(e, { statement: text, prepared, arguments: params });
+      }
+    },
+    async query(text, params = []) {
+      try {
+        const res = await client.query({ text, values: params as unknown[], rowMode: 'array', types: QUERY_TYPES });
+        return toResult(res);
+      } catch (e) {
+        throw mapDatabaseError(e, { statement: text, prepared: false, arguments: params });
+      }
+    },
+  };
+}
+
+function firstCell(rows: readonly unknown[][]): string {
+  const row = rows[0];
+  if (row === undefined || row.length === 0) throw new Error('queryText: the statement returned no row');
+  const value = row[0];
+  return value === null || value === undefined ? 'null' : String(value);
+}
+
+function toResult(res: pg.QueryArrayResult): QueryResult {
+  return { rows: res.rows, fields: res.fields.map((f) => f.name), rowCount: res.rowCount ?? 0 };
+}
+
+/** A Driver over a `pg.Pool`: the PostgreSQL dialect, prepared statements for named plans. */
+export function createPgDriver(opts: PgDriverOptions): Driver {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 0,
+    idleTimeoutMillis: 30_000,
+    allowExitOnIdle: true,
+  });
+  // pg queues this before anything the pool's caller sends on the new client.
+  pool.on('connect', (client) => {
+    client.query(SESSION_SETUP).catch(() => { /* the caller's first query reports the broken connection */ });
+  });
+  // An idle client whose server went away must not crash the process.
+  pool.on('error', (e) => {
+    process.stderr.write(`kiln: idle PostgreSQL connection failed: ${e.message}\n`);
+  });
+
+  async function checkout(): Promise<pg.PoolClient> {
+    try {
+      return await pool.connect();
+    } catch (e) {
+      throw mapDatabaseError(new ConnectionError(e));
+    }
+  }
+
+  async function withClient<T>(fn: (r: Runner, markBroken: () => void) => Promise<T>): Promise<T> {
+    const client = await checkout();
+    let broken = false;
+    try {
+      return await fn(runnerOn(client), () => { broken = true; });
+    } catch (e) {
+      broken ||= isConnectionFailure(e);
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  return {
+    dialect: postgres,
+    queryText: (text, params, name) => withClient((r) => r.queryText(text, params, name)),
+    query: (text, params) => withClient((r) => r.query(text, params)),
+    transaction: (fn) => withClient(async (runner, markBroken) => {
+      await control(runner, 'BEGIN');
+      let result;
+      try {
+        result = await fn(runner);
+      } catch (e) {
+        // The caller needs fn's error; a connection that cannot even roll back is discarded.
+        await control(runner, 'ROLLBACK').catch(markBroken);
+        throw e;
+      }
+      // A failed COMMIT has already ended the transaction on the server (deferred constraints).
+      await control(runner, 'COMMIT');
+      return result;
+    }),
+    close: () => pool.end(),
+  };
+}
+
+async function control(runner: Runner, statement: 'BEGIN' | 'COMMIT' | 'ROLLBACK'): Promise<void> {
+  await runner.query(statement);
+}

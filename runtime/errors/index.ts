@@ -1,0 +1,4 @@
+/** The closed union of wire error codes. */
+export type { ErrorCode } from './codes.js';
+/** ApiError, path formatting and the two wire shapes of an error. */
+export { ApiError, formatPath, graphqlErrorBody, managementErrorBody, assert, type JsonPath } from './api-error.js';

@@ -1,0 +1,42 @@
+import { ApiError } from '../errors/index.js';
+import type { ParamSlot } from '../sql/index.js';
+import type { Session } from './types.js';
+
+/** Values for a plan's parameter slots: plan-time values, variables and session values, encoded for the driver. */
+export function bindParams(slots: readonly ParamSlot[], variables: { readonly [k: string]: unknown }, session: Session): unknown[] {
+  const out = new Array<unknown>(slots.length);
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    const src = slot.source;
+    let v: unknown;
+    if (src.kind === 'value') v = src.value;
+    else if (src.kind === 'variable') {
+      v = variables[src.name];
+      for (const k of src.path) v = v == null ? v : (v as Record<string | number, unknown>)[k];
+    } else if (src.name === '*') {
+      v = JSON.stringify({ ...session.variables, 'x-svc-role': session.role });
+    } else {
+      v = session.variables[src.name];
+      if (v === undefined) throw new ApiError('not-found', `missing session variable: "${src.name}"`, 400, []);
+      v = sessionValue(v as string, slot.type);
+    }
+    out[i] = encode(v, slot.type);
+  }
+  return out;
+}
+
+// Session values are strings; an array-typed slot takes a JSON array or a Postgres array literal.
+function sessionValue(v: string, type: string | null): unknown {
+  if (type?.endsWith('[]') && v.trimStart().startsWith('[')) {
+    try { return JSON.parse(v); } catch { throw new ApiError('data-exception', `invalid array value in session variable: ${v}`); }
+  }
+  return v;
+}
+
+function encode(v: unknown, type: string | null): unknown {
+  if (v === null || v === undefined) return null;
+  if (type === 'json' || type === 'jsonb') return JSON.stringify(v);
+  if (typeof v === 'object' && !Array.isArray(v)) return JSON.stringify(v);
+  if (Array.isArray(v) && !(type?.endsWith('[]') || type?.startsWith('_'))) return JSON.stringify(v);
+  return v;
+}

@@ -1,0 +1,34 @@
+import type { BundleModel, ColumnModel, SelectPermissionModel, TableModel } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+import type { Dialect } from '../sql/index.js';
+import type { InputContext } from './input.js';
+
+/** Everything planning one operation for one role reads. */
+export interface PlanContext extends InputContext {
+  readonly model: BundleModel;
+  readonly role: string;
+  readonly dialect: Dialect;
+  readonly stringifyNumeric: boolean;
+  readonly fragments: ReadonlyMap<string, import('graphql').FragmentDefinitionNode>;
+}
+
+/** The role's select permission on a table; planning only reaches tables the schema exposes. */
+export function permissionOf(ctx: PlanContext, table: string): SelectPermissionModel {
+  const p = ctx.model.select[ctx.role]?.[table];
+  if (!p) throw new ApiError('permission-denied', `no select permission on table "${table}" for role "${ctx.role}"`);
+  return p;
+}
+
+/** A table of the model. */
+export function tableOf(ctx: PlanContext, id: string): TableModel {
+  const t = ctx.model.tables[id];
+  if (!t) throw new Error(`assertion failed: unknown table ${id}`);
+  return t;
+}
+
+/** The column behind a GraphQL field name, when the role may read it. */
+export function columnByField(ctx: PlanContext, t: TableModel, field: string): ColumnModel | undefined {
+  const perm = ctx.model.select[ctx.role]?.[t.id];
+  const c = t.columns.find((x) => x.field === field);
+  return c && perm?.columns.includes(c.name) ? c : undefined;
+}

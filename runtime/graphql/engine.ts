@@ -1,0 +1,145 @@
+import { buildSchema, getVariableValues, parse, specifiedRules, validate, type DocumentNode, type FragmentDefinitionNode,
+  type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { BundleModel } from '../bundle/index.js';
+import { ApiError, graphqlErrorBody } from '../errors/index.js';
+import type { Driver } from '../drivers/index.js';
+import { bindParams } from './bind.js';
+import { hasuraChecks } from './check.js';
+import { planOperation, type Plan } from './plan.js';
+import type { GraphQLRequest, Session } from './types.js';
+
+export interface EngineOptions {
+  readonly model: BundleModel;
+  /** SDL of each role's schema, as the bundle stores it. */
+  readonly sdl: { readonly [role: string]: string };
+  readonly driverFor: (source: string) => Driver;
+  readonly stringifyNumeric?: boolean;
+  readonly planCacheSize?: number;
+}
+
+// One parsed, validated operation; plans keyed by the values of the variables that shaped them.
+interface Prepared {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  readonly structural: Set<string>;
+  readonly plans: Map<string, Plan>;
+}
+
+const EMPTY_ROLE_SDL = 'type query_root { no_queries_available: String! } schema { query: query_root }';
+
+/** Serves GraphQL requests from a bundle: parse and plan once per (role, query, operation), then bind and run. */
+export class Engine {
+  private readonly schemas = new Map<string, GraphQLSchema>();
+  private readonly cache: LRUCache<string, Prepared>;
+
+  constructor(private readonly opts: EngineOptions) {
+    this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000 });
+  }
+
+  /** The role's GraphQL schema (built from the bundle's SDL on first use). */
+  schemaFor(role: string): GraphQLSchema {
+    let s = this.schemas.get(role);
+    if (!s) {
+      s = buildSchema(this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
+      this.schemas.set(role, s);
+    }
+    return s;
+  }
+
+  /** Runs one request; answers the full response text. GraphQL errors are answers, not exceptions. */
+  async execute(req: GraphQLRequest, session: Session): Promise<string> {
+    try {
+      return await this.run(req, session);
+    } catch (e) {
+      if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
+      throw e;
+    }
+  }
+
+  /** Plans a request without running it: the SQL text and parameter slots (for `inspect --query` and explain). */
+  plan(req: GraphQLRequest, session: Session): Plan {
+    const prepared = this.prepare(req, session.role);
+    const variables = this.coerce(prepared, req, session.role);
+    return this.planFor(prepared, variables, session.role);
+  }
+
+  private async run(req: GraphQLRequest, session: Session): Promise<string> {
+    const prepared = this.prepare(req, session.role);
+    const variables = this.coerce(prepared, req, session.role);
+    const plan = this.planFor(prepared, variables, session.role);
+    if (plan.kind === 'static') return plan.body;
+    const values = bindParams(plan.sql.params, variables, session);
+    const text = await this.opts.driverFor(plan.source).queryText(plan.sql.text, values, plan.prepare ? plan.name : undefined);
+    return `{"data":${text}}`;
+  }
+
+  private prepare(req: GraphQLRequest, role: string): Prepared {
+    const key = `${role}\u0000${req.operationName ?? ''}\u0000${req.query}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const schema = this.schemaFor(role);
+    let document: DocumentNode;
+    try {
+      document = parse(req.query);
+    } catch {
+      throw new ApiError('validation-failed', 'not a valid graphql query', 400, ['query']);
+    }
+    const operation = pickOperation(document, req.operationName ?? null);
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const d of document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
+    hasuraChecks(schema, operation, fragments);
+    const errors = validate(schema, document, specifiedRules);
+    if (errors.length) throw new ApiError('validation-failed', errors[0]!.message, 400, []);
+    if (operation.operation !== 'query') {
+      throw new ApiError('not-supported', `${operation.operation}s are not supported over this transport yet`, 400, []);
+    }
+    const prepared: Prepared = { document, operation, structural: new Set(), plans: new Map() };
+    this.cache.set(key, prepared);
+    return prepared;
+  }
+
+  private coerce(p: Prepared, req: GraphQLRequest, role: string): { readonly [k: string]: unknown } {
+    const defs = p.operation.variableDefinitions ?? [];
+    if (defs.length === 0) return {};
+    const result = getVariableValues(this.schemaFor(role), defs, (req.variables ?? {}) as Record<string, unknown>);
+    if (result.errors) throw new ApiError('validation-failed', result.errors[0]!.message, 400, ['variableValues']);
+    return result.coerced;
+  }
+
+  private planFor(p: Prepared, variables: { readonly [k: string]: unknown }, role: string): Plan {
+    const sig = signature(p, variables);
+    let plan = p.plans.get(sig);
+    if (!plan) {
+      plan = planOperation({ model: this.opts.model, schema: this.schemaFor(role), role, dialect: this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect,
+        stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: p.structural });
+      if (p.plans.size > 64) p.plans.clear();
+      p.plans.set(signature(p, variables), plan);
+    }
+    return plan;
+  }
+}
+
+// Values of the variables that shaped the plan, plus which variables are null.
+function signature(p: Prepared, variables: { readonly [k: string]: unknown }): string {
+  let sig = '';
+  // Walk the declared variables, not the coerced ones: an omitted variable is absent from
+  // `variables` but plans like a null one, so it must not share the plan of a non-null value.
+  for (const def of p.operation.variableDefinitions ?? []) {
+    const name = def.variable.name.value;
+    if (variables[name] == null) sig += `${name},`;
+  }
+  if (p.structural.size === 0) return sig;
+  return sig + JSON.stringify([...p.structural].map((n) => variables[n] ?? null));
+}
+
+function pickOperation(doc: DocumentNode, name: string | null): OperationDefinitionNode {
+  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+  if (name === null) {
+    if (ops.length !== 1) throw new ApiError('validation-failed', 'exactly one operation has to be present in the document when operationName is not specified', 400, []);
+    return ops[0]!;
+  }
+  const op = ops.find((o) => o.name?.value === name);
+  if (!op) throw new ApiError('validation-failed', `no such operation found in the document: ${JSON.stringify(name)}`, 400, []);
+  return op;
+}

@@ -1,0 +1,78 @@
+import type { TableModel } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+import { Alias, aliasRef, ident, join, raw, sql, type Sql } from '../sql/index.js';
+import { lowerBool } from './bool.js';
+import { columnByField, permissionOf, tableOf, type PlanContext } from './context.js';
+import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
+
+/** One ORDER BY item: an expression over the row alias and its direction. */
+export interface OrderItem {
+  readonly expr: Sql;
+  readonly dir: Sql;
+  /** The column, when the item orders by a plain column (for the distinct_on rule). */
+  readonly column: string | null;
+}
+
+const DIRS: { readonly [k: string]: string } = {
+  asc: 'ASC NULLS LAST', asc_nulls_last: 'ASC NULLS LAST', asc_nulls_first: 'ASC NULLS FIRST',
+  desc: 'DESC NULLS FIRST', desc_nulls_first: 'DESC NULLS FIRST', desc_nulls_last: 'DESC NULLS LAST',
+};
+const AGG_FNS = new Set(['avg', 'max', 'min', 'sum', 'stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance']);
+
+type Path = readonly (string | number)[];
+type Wrap = (inner: Sql) => Sql;
+
+/** `order_by` to ORDER BY items; relationships become correlated scalar subqueries with the target's permission. */
+export function orderItems(input: Input, t: TableModel, a: Alias, ctx: PlanContext, path: Path): OrderItem[] {
+  const out: OrderItem[] = [];
+  itemsOf(input, ctx).forEach((item, i) => collect(item, t, a, (x) => x, true, ctx, [...path, i], out));
+  return out;
+}
+
+function direction(v: Input, ctx: PlanContext, path: Path): Sql | null {
+  if (isNull(v, ctx)) return null;
+  const d = DIRS[String(valueOf(v, ctx))];
+  if (!d) throw new ApiError('validation-failed', `unexpected value for type "order_by"`, 400, path);
+  return raw(d);
+}
+
+function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean, ctx: PlanContext, path: Path, out: OrderItem[]): void {
+  for (const [key, v] of entriesOf(input, ctx, path)) {
+    const p = [...path, key];
+    const column = columnByField(ctx, t, key);
+    if (column) {
+      const dir = direction(v, ctx, p);
+      if (dir) out.push({ expr: wrap(sql`${aliasRef(a)}.${ident(column.name)}`), dir, column: top ? column.name : null });
+      continue;
+    }
+    const rel = t.relationships.find((r) => r.name === key || (r.kind === 'array' && `${r.name}_aggregate` === key));
+    if (!rel || !ctx.model.select[ctx.role]?.[rel.target]) {
+      throw new ApiError('validation-failed', `field "${key}" not found in type: '${t.typeName}_order_by'`, 400, p);
+    }
+    if (isNull(v, ctx)) continue;
+    const target = tableOf(ctx, rel.target);
+    const b = new Alias(target.name);
+    const on = rel.mapping.map(([l, r]) => sql`${aliasRef(b)}.${ident(r)} = ${aliasRef(a)}.${ident(l)}`);
+    const where = join([...on, lowerBool(permissionOf(ctx, rel.target).filter, b, ctx)], ' AND ');
+    const from = sql`FROM ${ident(target.schema, target.name)} AS ${aliasRef(b)} WHERE ${where}`;
+    if (rel.kind === 'object') {
+      collect(v, target, b, (inner) => wrap(sql`(SELECT ${inner} ${from} LIMIT 1)`), false, ctx, p, out);
+      continue;
+    }
+    for (const [fn, spec] of entriesOf(v, ctx, p)) {
+      if (fn === 'count') {
+        const dir = direction(spec, ctx, [...p, fn]);
+        if (dir) out.push({ expr: wrap(sql`(SELECT count(*) ${from})`), dir, column: null });
+      } else if (AGG_FNS.has(fn)) {
+        for (const [col, d] of entriesOf(spec, ctx, [...p, fn])) {
+          const c = columnByField(ctx, target, col);
+          if (!c) throw new ApiError('validation-failed', `field "${col}" not found in type: '${target.typeName}_${fn}_order_by'`, 400, [...p, fn, col]);
+          const dir = direction(d, ctx, [...p, fn, col]);
+          if (dir) out.push({ expr: wrap(sql`(SELECT ${raw(fn)}(${aliasRef(b)}.${ident(c.name)}) ${from})`), dir, column: null });
+        }
+      } else {
+        throw new ApiError('validation-failed', `field "${fn}" not found in type: '${target.typeName}_aggregate_order_by'`, 400, [...p, fn]);
+      }
+    }
+  }
+}

@@ -1,0 +1,183 @@
+import type { ColumnModel, ComputedFieldModel, TableModel } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+import { Alias, aliasRef, ident, join, jsonKey, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
+import { lowerBool, whereToIr } from './bool.js';
+import { columnByField, permissionOf, tableOf, type PlanContext } from './context.js';
+import { argsOf, collectFields, type FieldSel } from './fields.js';
+import { entriesOf, isNull, leafParam, valueOf, type Input } from './input.js';
+import { orderItems, type OrderItem } from './order.js';
+import { aggregateQuery } from './aggregate.js';
+
+type Path = readonly (string | number)[];
+/** Extra conditions on the row alias (relationship joins, primary-key lookups). */
+export type Cond = (b: Alias) => Sql;
+
+const ROW = ident('__kiln_row');
+const STRINGIFIED = new Set(['bigint', 'numeric', 'float8', 'money']);
+
+/** A column's value in the response: numbers beyond JSON doubles as strings when configured. */
+export function columnValue(c: { scalar: string }, expr: Sql, ctx: PlanContext): Sql {
+  return ctx.stringifyNumeric && STRINGIFIED.has(c.scalar) ? sql`(${expr})::text` : expr;
+}
+
+/** The FROM item of a table, or of a function returning rows of it. */
+export function tableFrom(t: TableModel): Sql {
+  return ident(t.schema, t.name);
+}
+
+/** json_build_object of the selected fields of one row of `t` at alias `a`. */
+export function rowJson(t: TableModel, a: Alias, fields: readonly FieldSel[], ctx: PlanContext, path: Path): Sql {
+  const pairs = fields.map((f): readonly [Sql, Sql] => [jsonKey(f.key), fieldValue(t, a, f, ctx, [...path, f.key])]);
+  if (pairs.length === 0) throw new ApiError('validation-failed', 'a selection set must not be empty', 400, path);
+  return ctx.dialect.jsonObject(pairs);
+}
+
+function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): Sql {
+  if (f.name === '__typename') return jsonKey(t.typeName);
+  const column = columnByField(ctx, t, f.name);
+  if (column) return columnField(column, a, f, ctx, path);
+  const perm = permissionOf(ctx, t.id);
+  const cf = t.computedFields.find((c) => c.name === f.name && perm.computedFields.includes(c.name));
+  if (cf) return computedField(cf, a, f, ctx, path);
+  const rel = t.relationships.find((r) => (r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name))
+    && ctx.model.select[ctx.role]?.[r.target]);
+  if (!rel) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${t.typeName}'`, 400, path);
+  const target = tableOf(ctx, rel.target);
+  const on: Cond = (b) => join(rel.mapping.map(([l, r]) => sql`${aliasRef(b)}.${ident(r)} = ${aliasRef(a)}.${ident(l)}`), ' AND ');
+  const args = argsOf(f.node);
+  if (rel.kind === 'object') return objectQuery(target, tableFrom(target), f, ctx, path, [on]);
+  if (f.name !== rel.name) return aggregateQuery(target, tableFrom(target), args, f, ctx, path, [on]);
+  return listQuery(target, tableFrom(target), args, f, ctx, path, [on]);
+}
+
+function columnField(c: ColumnModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): Sql {
+  const ref = sql`${aliasRef(a)}.${ident(c.name)}`;
+  const jsonPath = argsOf(f.node).get('path');
+  if (jsonPath && !isNull(jsonPath, ctx)) {
+    const parts = parseJsonPath(String(valueOf(jsonPath, ctx)), [...path, 'args', 'path']);
+    return sql`(${ref} #> ${param(parts, 'text[]')})`;
+  }
+  return columnValue(c, ref, ctx);
+}
+
+/** `$.a.b[0]`, `a.b`, `a['x y']` to the key list of `#>`. */
+export function parseJsonPath(text: string, path: Path): string[] {
+  const out: string[] = [];
+  let s = text.startsWith('$') ? text.slice(1) : text;
+  if (s && !s.startsWith('.') && !s.startsWith('[')) s = `.${s}`;
+  const re = /^(?:\.([^.[\]]+)|\[(\d+)\]|\[(?:'([^']*)'|"([^"]*)")\])/;
+  while (s.length) {
+    const m = re.exec(s);
+    if (!m) throw new ApiError('validation-failed', `parse json path error: unexpected "${s}"`, 400, path);
+    out.push(m[1] ?? m[2] ?? m[3] ?? m[4]!);
+    s = s.slice(m[0].length);
+  }
+  return out;
+}
+
+/** Call of a computed field's function on row `a`, with the user's `args` and the session. */
+export function functionArgs(fnArgs: ComputedFieldModel['args'], sessionArg: number | null, argsInput: Input | undefined,
+  ctx: PlanContext, path: Path, fixed: Sql[]): Sql {
+  const named: Sql[] = [];
+  const given = new Map(argsInput && !isNull(argsInput, ctx) ? entriesOf(argsInput, ctx, [...path, 'args', 'args']) : []);
+  for (const arg of fnArgs) {
+    const v = given.get(arg.name);
+    if (!v) {
+      if (!arg.hasDefault) throw new ApiError('not-supported', 'Non default arguments cannot be omitted', 400, [...path, 'args', 'args']);
+      continue;
+    }
+    named.push(sql`${ident(arg.name)} => ${leafParam(v, arg.type, ctx)}`);
+  }
+  if (sessionArg !== null) fixed.push(sql`(${session('*', 'text')})::json`);
+  return join([...fixed, ...named], ', ');
+}
+
+function computedField(cf: ComputedFieldModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): Sql {
+  const args = argsOf(f.node);
+  const fixed: Sql[] = [aliasRef(a)];
+  const call = sql`${ident(cf.function.schema, cf.function.name)}(${functionArgs(cf.args, cf.sessionArgument, args.get('args'), ctx, path, fixed)})`;
+  if (cf.returns.kind === 'scalar') return columnValue(cf.returns, call, ctx);
+  const target = tableOf(ctx, cf.returns.table);
+  if (!cf.returns.set) return objectQuery(target, call, f, ctx, path, []);
+  return listQuery(target, call, args, f, ctx, path, []);
+}
+
+/** A single row (object relationship, `_by_pk`, single-row function) or JSON null. */
+export function objectQuery(t: TableModel, from: Sql, f: FieldSel, ctx: PlanContext, path: Path, conds: readonly Cond[]): Sql {
+  const b = new Alias(t.name);
+  const perm = permissionOf(ctx, t.id);
+  const where = join([...conds.map((c) => c(b)), lowerBool(perm.filter, b, ctx)], ' AND ');
+  const row = rowJson(t, b, collectFields(f.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet']);
+  return sql`(SELECT ${row} FROM ${from} AS ${aliasRef(b)} WHERE ${where} LIMIT 1)`;
+}
+
+/** The filtered, ordered, limited rows of `t` with extra output columns; shared by lists and aggregates. */
+export interface RowSource {
+  readonly sql: Sql;
+  readonly order: readonly OrderItem[];
+  readonly orderNames: readonly Sql[];
+}
+
+/** SELECT <outputs>, <order keys> FROM t WHERE perm AND where AND conds ORDER BY .. LIMIT .. OFFSET .. */
+export function rowSource(t: TableModel, from: Sql, args: ReadonlyMap<string, Input>, b: Alias, outputs: readonly Sql[],
+  ctx: PlanContext, path: Path, conds: readonly Cond[]): RowSource {
+  const perm = permissionOf(ctx, t.id);
+  const argPath = [...path, 'args'];
+  const filters = [...conds.map((c) => c(b)), lowerBool(perm.filter, b, ctx)];
+  const where = args.get('where');
+  if (where && !isNull(where, ctx)) filters.push(lowerBool(whereToIr(where, t, ctx, [...argPath, 'where']), b, ctx));
+  const orderArg = args.get('order_by');
+  const order = orderArg && !isNull(orderArg, ctx) ? orderItems(orderArg, t, b, ctx, [...argPath, 'order_by']) : [];
+  const orderNames = order.map((_, i) => ident(`__kiln_o${i}`));
+  const distinct = distinctOn(t, b, args.get('distinct_on'), order, ctx, argPath);
+  const cols = [...outputs, ...order.map((o, i) => sql`${o.expr} AS ${orderNames[i]!}`)];
+  const orderBy = order.length ? sql` ORDER BY ${join(order.map((o) => sql`${o.expr} ${o.dir}`), ', ')}` : raw('');
+  const page = ctx.dialect.page(limitOf(args.get('limit'), perm.limit, ctx), offsetOf(args.get('offset'), ctx));
+  return {
+    sql: sql`SELECT ${distinct}${join(cols, ', ')} FROM ${from} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')}${orderBy}${page}`,
+    order, orderNames,
+  };
+}
+
+function distinctOn(t: TableModel, b: Alias, input: Input | undefined, order: readonly OrderItem[], ctx: PlanContext, path: Path): Sql {
+  if (!input || isNull(input, ctx)) return raw('');
+  const raw_ = valueOf(input, ctx);
+  const names = (Array.isArray(raw_) ? raw_ : [raw_]).map(String);
+  const cols = names.map((n) => {
+    const c = columnByField(ctx, t, n);
+    if (!c) throw new ApiError('validation-failed', `unexpected value "${n}" for enum: '${t.typeName}_select_column'`, 400, [...path, 'distinct_on']);
+    return c.name;
+  });
+  if (order.length && !cols.every((c, i) => order[i]?.column === c)) {
+    throw new ApiError('validation-failed', '"distinct_on" columns must match initial "order_by" columns', 400, path);
+  }
+  return sql`DISTINCT ON (${join(cols.map((c, i) => order[i]?.expr ?? sql`${aliasRef(b)}.${ident(c)}`), ', ')}) `;
+}
+
+function limitOf(input: Input | undefined, permLimit: number | null, ctx: PlanContext): Sql | null {
+  const perm = permLimit === null ? null : param(permLimit, 'int4');
+  if (!input || isNull(input, ctx)) return perm;
+  if (input.kind === 'ast' && input.node.kind === 'Variable') {
+    const v = variable(input.node.name.value, [], 'int4');
+    return perm ? sql`LEAST(${v}, ${perm})` : v;
+  }
+  const n = Number(valueOf(input, ctx));
+  return param(permLimit === null ? n : Math.min(n, permLimit), 'int4');
+}
+
+function offsetOf(input: Input | undefined, ctx: PlanContext): Sql | null {
+  if (!input || isNull(input, ctx)) return null;
+  return leafParam(input, 'int8', ctx);
+}
+
+/** A JSON array of rows. */
+export function listQuery(t: TableModel, from: Sql, args: ReadonlyMap<string, Input>, f: FieldSel, ctx: PlanContext,
+  path: Path, conds: readonly Cond[]): Sql {
+  const b = new Alias(t.name);
+  const r = new Alias('r');
+  const row = rowJson(t, b, collectFields(f.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet']);
+  const src = rowSource(t, from, args, b, [sql`${row} AS ${ROW}`], ctx, path, conds);
+  const aggOrder = src.order.length
+    ? join(src.order.map((o, i) => sql`${aliasRef(r)}.${src.orderNames[i]!} ${o.dir}`), ', ') : null;
+  return sql`(SELECT coalesce(${ctx.dialect.jsonArrayAgg(sql`${aliasRef(r)}.${ROW}`, aggOrder)}, ${ctx.dialect.emptyJsonArray()}) FROM (${src.sql}) AS ${aliasRef(r)})`;
+}

@@ -1,0 +1,37 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolveSession, type AuthOptions } from '../auth/index.js';
+import { ApiError } from '../errors/index.js';
+import { parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import type { ManagementHandler } from './options.js';
+
+/** The management paths; their group is `metadata` in SVC_GRAPHQL_ENABLED_APIS. */
+export type ManagementPath = '/v1/metadata' | '/v1/query' | '/v2/query';
+
+/** What a management route needs from the server. */
+export interface ManagementRouteContext {
+  readonly auth: AuthOptions;
+  readonly handler: ManagementHandler | undefined;
+  readonly maxBodyBytes: number;
+}
+
+/**
+ * POST /v1/metadata, /v1/query, /v2/query: authenticate (401 `{path, error, code}` on a
+ * missing or wrong secret), parse the body, hand it to the management handler. Without a
+ * handler the API answers `not-supported` (the metadata API is another unit of work).
+ */
+export async function handleManagementPost(req: IncomingMessage, res: ServerResponse, path: ManagementPath,
+  ctx: ManagementRouteContext): Promise<void> {
+  try {
+    const raw = await readBody(req, ctx.maxBodyBytes);
+    const session = await resolveSession(req.headers, ctx.auth);
+    if (!ctx.handler) {
+      throw new ApiError('not-supported', 'the metadata API is not available in this build yet');
+    }
+    const parsed = parseJsonBody(raw);
+    if (!parsed.ok) throw parsed.error;
+    const answer = await ctx.handler({ path, body: parsed.value, session });
+    sendJsonText(res, answer.status, answer.body);
+  } catch (e) {
+    sendManagementError(res, e instanceof ApiError ? e : unexpectedError(e));
+  }
+}

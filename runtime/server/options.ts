@@ -1,0 +1,63 @@
+import type { Authenticator, NormalizedHeaders } from '../auth/index.js';
+import type { GraphQLRequest, Session } from '../graphql/index.js';
+
+/** What the server needs of the GraphQL engine: one request in, the whole response JSON text out. */
+export interface GraphQLEngine {
+  /**
+   * Runs one request for one session and returns the full response body text, e.g.
+   * `{"data":{...}}` or `{"errors":[...]}`; the server writes it out without parsing it.
+   * Throwing an ApiError is answered as a GraphQL error; anything else as `unexpected`.
+   */
+  execute(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string>;
+}
+
+/** Facts about the HTTP request an engine may need (client headers to forward to actions). */
+export interface RequestContext {
+  readonly headers: NormalizedHeaders;
+}
+
+/** A management API answer: the status and the body text (JSON). */
+export interface ManagementResponse {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** Handles `/v1/metadata`, `/v1/query`, `/v2/query` once the session is known and the body parsed. */
+export type ManagementHandler = (call: {
+  readonly path: '/v1/metadata' | '/v1/query' | '/v2/query';
+  readonly body: unknown;
+  readonly session: Session;
+}) => Promise<ManagementResponse>;
+
+/** The API groups SVC_GRAPHQL_ENABLED_APIS switches (healthz, version and console are not among them). */
+export type ApiGroup = 'graphql' | 'metadata' | 'config' | 'pgdump' | 'developer' | 'metrics';
+
+/** Everything createServer needs. */
+export interface ServerOptions {
+  readonly engine: GraphQLEngine;
+  readonly version: string;
+  readonly adminSecret?: string | null;
+  /** Several admin secrets at once (SVC_GRAPHQL_ADMIN_SECRETS). */
+  readonly adminSecrets?: readonly string[];
+  readonly unauthorizedRole?: string | null;
+  /** JWT and webhook modes plug in here (see runtime/auth). */
+  readonly authenticators?: readonly Authenticator[];
+  /** Default `['graphql', 'metadata']`. */
+  readonly enabledApis?: readonly string[];
+  /** Serve GraphiQL at /console (default true). */
+  readonly consoleEnabled?: boolean;
+  /** Where the built console files are (default: `build/console` of this package). */
+  readonly consoleAssetsDir?: string;
+  /** The metadata/query APIs; without it they answer `not-supported`. */
+  readonly management?: ManagementHandler;
+  /** Health of the metadata: 'ok' (200 OK), 'warn' (200 WARN: ...), 'error' (500 ERROR). */
+  readonly health?: () => Promise<HealthState> | HealthState;
+  /** Largest request body accepted, in bytes (default 50 MiB). */
+  readonly maxBodyBytes?: number;
+}
+
+/** What /healthz reports. */
+export type HealthState = 'ok' | 'warn' | 'error';
+
+/** The API groups on when SVC_GRAPHQL_ENABLED_APIS is not set. */
+export const DEFAULT_ENABLED_APIS: readonly ApiGroup[] = ['graphql', 'metadata'];

@@ -1,0 +1,169 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AuthOptions } from '../auth/index.js';
+import { ApiError } from '../errors/index.js';
+import { CONSOLE_ASSETS_PATH, createConsoleSite, type ConsoleSite } from './console.js';
+import { handleGraphQLGet, handleGraphQLPost, type GraphQLRouteContext } from './graphql-route.js';
+import { applyCors, send, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { handleManagementPost, type ManagementPath, type ManagementRouteContext } from './management-route.js';
+import { DEFAULT_ENABLED_APIS, type ApiGroup, type HealthState, type ServerOptions } from './options.js';
+
+/** A running (or ready) HTTP server. */
+export interface KilnServer {
+  listen(port: number, host: string): Promise<{ port: number }>;
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+
+/** One path: the API group that can switch it off (null: always on) and a handler per method. */
+interface Route {
+  readonly group: ApiGroup | null;
+  readonly methods: Readonly<Record<string, Handler>>;
+}
+
+const API_GROUPS: readonly ApiGroup[] = ['graphql', 'metadata', 'config', 'pgdump', 'developer', 'metrics'];
+const MANAGEMENT_PATHS: readonly ManagementPath[] = ['/v1/metadata', '/v1/query', '/v2/query'];
+const DEFAULT_MAX_BODY = 50 * 1024 * 1024;
+
+function parseEnabledApis(list: readonly string[] | undefined): Set<ApiGroup> {
+  if (list === undefined) return new Set(DEFAULT_ENABLED_APIS);
+  const out = new Set<ApiGroup>();
+  for (const raw of list) {
+    const name = raw.trim().toLowerCase();
+    if (name === '') continue;
+    if (!(API_GROUPS as readonly string[]).includes(name)) {
+      throw new Error(`unknown API "${raw}" in enabled APIs (expected one of ${API_GROUPS.join(', ')})`);
+    }
+    out.add(name as ApiGroup);
+  }
+  return out;
+}
+
+const HEALTH_ANSWERS: Readonly<Record<HealthState, readonly [number, string]>> = {
+  ok: [200, 'OK'],
+  warn: [200, 'WARN: inconsistent objects in schema'],
+  error: [500, 'ERROR'],
+};
+
+function buildRoutes(opts: ServerOptions, auth: AuthOptions): Map<string, Route> {
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const gql: GraphQLRouteContext = { engine: opts.engine, auth, maxBodyBytes };
+  const mgmt: ManagementRouteContext = { auth, handler: opts.management, maxBodyBytes };
+  const health: Handler = async (_req, res) => {
+    let state: HealthState;
+    try {
+      state = opts.health ? await opts.health() : 'ok';
+    } catch (e) {
+      unexpectedError(e);
+      state = 'error';
+    }
+    const [status, text] = HEALTH_ANSWERS[state];
+    send(res, status, 'text/plain; charset=utf-8', text);
+  };
+  const version = JSON.stringify({ version: opts.version, server_type: 'ce' });
+  const routes = new Map<string, Route>([
+    ['/healthz', { group: null, methods: { GET: health } }],
+    ['/svc/healthz', { group: null, methods: { GET: health } }],
+    ['/v1/version', { group: null, methods: { GET: (_req, res) => sendJsonText(res, 200, version) } }],
+    ['/v1/graphql', {
+      group: 'graphql',
+      methods: { POST: (req, res) => handleGraphQLPost(req, res, gql, false), GET: (_req, res) => handleGraphQLGet(res) },
+    }],
+    ['/v1alpha1/graphql', { group: 'graphql', methods: { POST: (req, res) => handleGraphQLPost(req, res, gql, true) } }],
+  ]);
+  for (const path of MANAGEMENT_PATHS) {
+    routes.set(path, { group: 'metadata', methods: { POST: (req, res) => handleManagementPost(req, res, path, mgmt) } });
+  }
+  return routes;
+}
+
+function notFound(res: ServerResponse): void {
+  sendManagementError(res, new ApiError('not-found', 'resource does not exist', 404));
+}
+
+/** Routes /console, /console/<anything> (the single-page app) and /console/assets/<file>. */
+function consoleHandler(site: ConsoleSite): (req: IncomingMessage, res: ServerResponse, path: string) => void {
+  return (req, res, path) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const e = new ApiError('method-not-allowed', 'Allowed methods: GET', 405);
+      sendManagementError(res, e, { allow: 'GET' });
+      return;
+    }
+    if (path.startsWith(CONSOLE_ASSETS_PATH)) site.asset(req, res, path.slice(CONSOLE_ASSETS_PATH.length));
+    else site.page(res);
+  };
+}
+
+/**
+ * The HTTP server of the runtime on node:http (reference/endpoints.md): /v1/graphql and
+ * /v1alpha1/graphql, the management paths, /healthz, /v1/version and the console; groups
+ * that SVC_GRAPHQL_ENABLED_APIS leaves out answer 404 like an unknown path.
+ */
+export function createServer(opts: ServerOptions): KilnServer {
+  const enabled = parseEnabledApis(opts.enabledApis);
+  const auth: AuthOptions = {
+    adminSecret: opts.adminSecret ?? null,
+    adminSecrets: opts.adminSecrets ?? [],
+    unauthorizedRole: opts.unauthorizedRole ?? null,
+    authenticators: opts.authenticators ?? [],
+  };
+  const routes = buildRoutes(opts, auth);
+  const consoleOn = opts.consoleEnabled ?? true;
+  const site = consoleOn
+    ? createConsoleSite({ ...(opts.consoleAssetsDir ? { assetsDir: opts.consoleAssetsDir } : {}),
+      adminSecretSet: Boolean(opts.adminSecret) || (opts.adminSecrets?.length ?? 0) > 0 })
+    : undefined;
+  const serveConsole = site ? consoleHandler(site) : undefined;
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (applyCors(req, res)) return;
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (serveConsole && (path === '/console' || path.startsWith('/console/'))) return serveConsole(req, res, path);
+    if (serveConsole && path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(302, { location: '/console', 'content-length': '0' });
+      res.end();
+      return;
+    }
+    const route = routes.get(path);
+    if (!route || (route.group !== null && !enabled.has(route.group))) return notFound(res);
+    const method = req.method === 'HEAD' ? 'GET' : req.method ?? 'GET';
+    const handler = route.methods[method];
+    if (!handler) {
+      const allowed = Object.keys(route.methods).join(', ');
+      sendManagementError(res, new ApiError('method-not-allowed', `Allowed methods: ${allowed}`, 405), { allow: allowed });
+      return;
+    }
+    await handler(req, res);
+  }
+
+  const server = createHttpServer((req, res) => {
+    dispatch(req, res).catch((e: unknown) => {
+      const err = e instanceof ApiError ? e : unexpectedError(e);
+      if (!res.headersSent) sendManagementError(res, err);
+      else res.destroy();
+    });
+  });
+  // Longer than the idle timeout of common load balancers (60 s), so they close first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  return {
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve({ port: (server.address() as AddressInfo).port });
+        });
+      });
+    },
+    close() {
+      if (!server.listening) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeIdleConnections();
+      });
+    },
+  };
+}

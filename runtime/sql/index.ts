@@ -1,0 +1,10 @@
+/** Fragment constructors: the only way to build SQL text. */
+export { sql, raw, ident, param, variable, session, aliasRef, jsonKey, join, empty, isSql, Alias } from './fragment.js';
+/** Fragment and parameter-source types. */
+export type { Sql, ParamSource } from './fragment.js';
+/** The dialect interface. */
+export type { Dialect } from './dialect.js';
+/** Prints a fragment tree to `{text, params}`. */
+export { compileSql, type CompiledSql, type ParamSlot } from './compile.js';
+/** The PostgreSQL dialect. */
+export { postgres } from './dialects/postgres.js';

@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgliteDriver, type PgliteDriver } from '../../runtime/drivers/index.js';
+import { ApiError } from '../../runtime/errors/index.js';
+
+let dir: string;
+let db: PgliteDriver;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kiln-pglite-'));
+  db = await createPgliteDriver({ dataDir: join(dir, 'pgdata') });
+  await db.exec(`
+    CREATE TABLE artist (id int PRIMARY KEY, name text NOT NULL);
+    INSERT INTO artist VALUES (1, 'AC/DC'), (2, 'Accept');
+  `);
+}, 30_000);
+
+afterAll(async () => {
+  await db?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function failure(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return e as ApiError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('PGlite driver', () => {
+  it('returns the response JSON as text, unparsed, in UTC', async () => {
+    const text = await db.queryText(
+      `SELECT json_build_object('artists', (SELECT json_agg(a.name ORDER BY a.id) FROM artist a WHERE a.id >= $1::int),
+        'n', 1.50, 't', '2020-01-01 00:00:00+02'::timestamptz)`, [1], 'artists');
+    expect(text).toBe('{"artists" : ["AC/DC", "Accept"], "n" : 1.50, "t" : "2019-12-31T22:00:00+00:00"}');
+  });
+
+  it('runs plain queries with the same value forms as the pg driver', async () => {
+    const res = await db.query('SELECT id, 5::int8 AS big, name FROM artist WHERE id = $1', [2]);
+    expect(res.fields).toEqual(['id', 'big', 'name']);
+    expect(res.rows).toEqual([[2, '5', 'Accept']]);
+  });
+
+  it('maps errors like the pg driver', async () => {
+    const dup = await failure(db.query(`INSERT INTO artist VALUES (1, 'again')`));
+    expect([dup.code, dup.message]).toEqual(['constraint-violation',
+      'Uniqueness violation. duplicate key value violates unique constraint "artist_pkey"']);
+    const bad = await failure(db.queryText(`SELECT to_json($1::int)::text`, ['abc']));
+    expect([bad.code, bad.message]).toEqual(['data-exception', 'invalid input syntax for type integer: "abc"']);
+    const script = await failure(db.exec('SELEC 1'));
+    expect(script.code).toBe('postgres-error');
+  });
+
+  it('rolls a failed transaction back and keeps other calls out of it', async () => {
+    const tx = db.transaction(async (t) => {
+      await t.query(`INSERT INTO artist VALUES (3, 'gone')`);
+      await t.query(`INSERT INTO artist VALUES (1, 'dup')`);
+    });
+    // Queued behind the transaction: it must not see the uncommitted row.
+    const during = db.query('SELECT count(*)::int FROM artist');
+    expect((await failure(tx)).code).toBe('constraint-violation');
+    expect((await during).rows).toEqual([[2]]);
+    await db.transaction(async (t) => { await t.query(`INSERT INTO artist VALUES (4, 'kept')`); });
+    expect((await db.query('SELECT id FROM artist ORDER BY id')).rows).toEqual([[1], [2], [4]]);
+  });
+});
