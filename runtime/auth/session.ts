@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/index.js';
-import type { GraphQLRequest, Session } from '../graphql/index.js';
+import type { GraphQLRequest, Session } from '../bundle/index.js';
 import { adminSecretMatches } from './admin-secret.js';
 
 /** Request headers as Node gives them (`IncomingHttpHeaders`) or any plain record. */

@@ -4,3 +4,5 @@ export type * from './model.js';
 export type { Json } from './json.js';
 /** Loads a compiled bundle directory. */
 export { loadBundle, type LoadedBundle } from './load.js';
+/** A GraphQL request and the session it runs as (shared by auth, graphql and server). */
+export type { GraphQLRequest, Session } from './request.js';

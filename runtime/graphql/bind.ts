@@ -1,6 +1,6 @@
 import { ApiError } from '../errors/index.js';
 import type { ParamSlot } from '../sql/index.js';
-import type { Session } from './types.js';
+import type { Session } from '../bundle/index.js';
 
 /** Values for a plan's parameter slots: plan-time values, variables and session values, encoded for the driver. */
 export function bindParams(slots: readonly ParamSlot[], variables: { readonly [k: string]: unknown }, session: Session): unknown[] {

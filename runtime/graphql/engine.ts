@@ -7,7 +7,7 @@ import type { Driver } from '../drivers/index.js';
 import { bindParams } from './bind.js';
 import { hasuraChecks } from './check.js';
 import { planOperation, type Plan } from './plan.js';
-import type { GraphQLRequest, Session } from './types.js';
+import type { GraphQLRequest, Session } from '../bundle/index.js';
 
 export interface EngineOptions {
   readonly model: BundleModel;

@@ -3,4 +3,4 @@ export { Engine, type EngineOptions } from './engine.js';
 /** Planning one operation into SQL (used by `inspect` and the compiler's SQL files). */
 export { planOperation, type Plan, type PlanInput } from './plan.js';
 /** Request and session shapes. */
-export type { GraphQLRequest, Session } from './types.js';
+export type { GraphQLRequest, Session } from '../bundle/index.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { normalizeHeaders, resolveSession, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
-import type { GraphQLRequest, Session } from '../graphql/index.js';
+import type { GraphQLRequest, Session } from '../bundle/index.js';
 import { graphqlErrorText, parseJsonBody, readBody, sendJsonText, unexpectedError } from './http-io.js';
 import type { GraphQLEngine } from './options.js';
 import { toGraphQLBody, type GraphQLBody } from './request-shape.js';

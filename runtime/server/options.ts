@@ -1,5 +1,5 @@
 import type { Authenticator, NormalizedHeaders } from '../auth/index.js';
-import type { GraphQLRequest, Session } from '../graphql/index.js';
+import type { GraphQLRequest, Session } from '../bundle/index.js';
 
 /** What the server needs of the GraphQL engine: one request in, the whole response JSON text out. */
 export interface GraphQLEngine {

@@ -1,0 +1,64 @@
+// Golden files: the SQL every root field runs for every role, and each role's schema, compiled
+// from fixtures/<fixture>/ with its committed introspection snapshot. Review diffs like code;
+// update only on purpose with `npx vitest run test/golden -u`.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildBundle, type Bundle } from '../../compiler/emit/index.js';
+import { introspectionFromJson } from '../../compiler/introspect/index.js';
+import { loadMetadata } from '../../compiler/metadata/index.js';
+import { sessionVariablesOf } from '../../compiler/model/index.js';
+import type { BoolIr } from '../../runtime/bundle/index.js';
+
+function literalsOf(ir: BoolIr): unknown[] {
+  switch (ir.kind) {
+    case 'and': case 'or': return ir.items.flatMap(literalsOf);
+    case 'not': return literalsOf(ir.item);
+    case 'relationship': case 'exists': return literalsOf(ir.where);
+    case 'column': case 'computed': return ir.value.kind === 'literal' && ir.op !== '_is_null' ? [ir.value.value] : [];
+    default: return [];
+  }
+}
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** Compiles a fixture from its metadata and committed snapshot. */
+export async function compileFixture(fixture: string): Promise<Bundle> {
+  const dir = join(root, 'fixtures', fixture);
+  const md = await loadMetadata(join(dir, 'metadata.json'));
+  if (!md.value) throw new Error(`fixture ${fixture}: ${md.errors.map((e) => e.message).join('; ')}`);
+  const snap = introspectionFromJson(JSON.parse(await readFile(join(dir, 'introspection.json'), 'utf8')));
+  return buildBundle({ metadata: md.value, introspection: Object.fromEntries(md.value.sources.map((s) => [s.name, snap])), engineVersion: 'golden' });
+}
+
+for (const fixture of ['blog', 'chinook']) {
+  describe(`golden ${fixture}`, async () => {
+    const bundle = await compileFixture(fixture);
+
+    it('resolves with no inconsistent object', () => {
+      expect(bundle.inconsistencies).toEqual([]);
+    });
+
+    for (const [path, content] of bundle.files) {
+      if (!path.startsWith('sql/') && !path.startsWith('schema/')) continue;
+      const golden = path.startsWith('sql/') ? path.slice('sql/'.length) : path;
+      it(golden, async () => {
+        await expect(content).toMatchFileSnapshot(join('postgres', fixture, golden));
+      });
+    }
+
+    it('every non-admin select file binds its role\'s session variables and filter constants', () => {
+      for (const role of bundle.model.roles.filter((r) => r !== 'admin')) {
+        for (const [table, perm] of Object.entries(bundle.model.select[role]!)) {
+          const roots = Object.entries(bundle.model.roots[role]!.query).filter(([, r]) => r.table === table && r.kind === 'select');
+          for (const [field] of roots) {
+            const header = bundle.files.get(`sql/${role}/${field}.sql`)!.split('\n').filter((l) => l.startsWith('-- $'));
+            for (const name of sessionVariablesOf(perm.filter)) expect(header.some((l) => l.includes(`session ${name}`)), `${role}/${field} ${name}`).toBe(true);
+            for (const value of literalsOf(perm.filter)) expect(header.some((l) => l.includes(`constant ${JSON.stringify(value)}`)), `${role}/${field} ${JSON.stringify(value)}`).toBe(true);
+            if (perm.limit !== null) expect(header.some((l) => l.includes(`constant ${perm.limit}`)), `${role}/${field} limit`).toBe(true);
+          }
+        }
+      }
+    });
+  });
+}

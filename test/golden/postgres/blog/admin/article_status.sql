@@ -1,0 +1,9 @@
+-- role: admin
+-- root field: article_status (select on public.article_status)
+-- query: query { article_status { value comment } }
+SELECT (json_build_object('article_status', (
+      SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+      FROM (
+        SELECT json_build_object('value', "_article_status_1"."value", 'comment', "_article_status_1"."comment") AS "__kiln_row"
+        FROM "public"."article_status" AS "_article_status_1"
+        WHERE true) AS "_r_1")))::text;

@@ -1,0 +1,9 @@
+-- role: admin
+-- root field: content_article_tag_aggregate (select_aggregate on content.article_tag)
+-- query: query { content_article_tag_aggregate { aggregate { count } nodes { article_id tag_id } } }
+SELECT (json_build_object('content_article_tag_aggregate', (
+      SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
+      FROM (
+        SELECT json_build_object('article_id', "_article_tag_1"."article_id", 'tag_id', "_article_tag_1"."tag_id") AS "__kiln_row0"
+        FROM "content"."article_tag" AS "_article_tag_1"
+        WHERE true) AS "_r_1")))::text;

@@ -1,0 +1,10 @@
+-- role: reader
+-- root field: author_aggregate (select_aggregate on public.author)
+-- query: query { author_aggregate { aggregate { count } nodes { id name } } }
+-- $1 = constant true :: bool
+SELECT (json_build_object('author_aggregate', (
+      SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
+      FROM (
+        SELECT json_build_object('id', "_author_1"."id", 'name', "_author_1"."name") AS "__kiln_row0"
+        FROM "public"."author" AS "_author_1"
+        WHERE ("_author_1"."is_public" = ($1)::bool)) AS "_r_1")))::text;

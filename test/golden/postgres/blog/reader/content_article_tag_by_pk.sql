@@ -1,0 +1,14 @@
+-- role: reader
+-- root field: content_article_tag_by_pk (select_by_pk on content.article_tag)
+-- query: query ($article_id: Int!, $tag_id: Int!) { content_article_tag_by_pk(article_id: $article_id, tag_id: $tag_id) { article_id tag_id } }
+-- $1 = variable $article_id :: int4
+-- $2 = variable $tag_id :: int4
+-- $3 = constant "published" :: text
+SELECT (json_build_object('content_article_tag_by_pk', (
+      SELECT json_build_object('article_id', "_article_tag_1"."article_id", 'tag_id', "_article_tag_1"."tag_id")
+      FROM "content"."article_tag" AS "_article_tag_1"
+      WHERE "_article_tag_1"."article_id" = ($1)::int4 AND "_article_tag_1"."tag_id" = ($2)::int4 AND EXISTS (
+        SELECT 1
+        FROM "public"."article" AS "_article_1"
+        WHERE "_article_1"."id" = "_article_tag_1"."article_id" AND ("_article_1"."status" = ($3)::text))
+      LIMIT 1)))::text;

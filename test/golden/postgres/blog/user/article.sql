@@ -1,0 +1,11 @@
+-- role: user
+-- root field: article (select on public.article)
+-- query: query { article { id title body author_id status views tags published_on } }
+-- $1 = session x-svc-user-id :: int4
+-- $2 = constant "published" :: text
+SELECT (json_build_object('article', (
+      SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+      FROM (
+        SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'body', "_article_1"."body", 'author_id', "_article_1"."author_id", 'status', "_article_1"."status", 'views', "_article_1"."views", 'tags', "_article_1"."tags", 'published_on', "_article_1"."published_on") AS "__kiln_row"
+        FROM "public"."article" AS "_article_1"
+        WHERE (("_article_1"."author_id" = ($1)::int4) OR ("_article_1"."status" = ($2)::text))) AS "_r_1")))::text;

@@ -1,0 +1,9 @@
+-- role: admin
+-- root field: album_aggregate (select_aggregate on public.album)
+-- query: query { album_aggregate { aggregate { count } nodes { album_id title artist_id } } }
+SELECT (json_build_object('album_aggregate', (
+      SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
+      FROM (
+        SELECT json_build_object('album_id', "_album_1"."album_id", 'title', "_album_1"."title", 'artist_id', "_album_1"."artist_id") AS "__kiln_row0"
+        FROM "public"."album" AS "_album_1"
+        WHERE true) AS "_r_1")))::text;

@@ -1,0 +1,9 @@
+-- role: admin
+-- root field: artist_aggregate (select_aggregate on public.artist)
+-- query: query { artist_aggregate { aggregate { count } nodes { artist_id name } } }
+SELECT (json_build_object('artist_aggregate', (
+      SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
+      FROM (
+        SELECT json_build_object('artist_id', "_artist_1"."artist_id", 'name', "_artist_1"."name") AS "__kiln_row0"
+        FROM "public"."artist" AS "_artist_1"
+        WHERE true) AS "_r_1")))::text;

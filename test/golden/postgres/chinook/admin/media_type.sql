@@ -1,0 +1,9 @@
+-- role: admin
+-- root field: media_type (select on public.media_type)
+-- query: query { media_type { media_type_id name } }
+SELECT (json_build_object('media_type', (
+      SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+      FROM (
+        SELECT json_build_object('media_type_id', "_media_type_1"."media_type_id", 'name', "_media_type_1"."name") AS "__kiln_row"
+        FROM "public"."media_type" AS "_media_type_1"
+        WHERE true) AS "_r_1")))::text;

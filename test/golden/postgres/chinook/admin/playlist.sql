@@ -1,0 +1,9 @@
+-- role: admin
+-- root field: playlist (select on public.playlist)
+-- query: query { playlist { playlist_id name } }
+SELECT (json_build_object('playlist', (
+      SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+      FROM (
+        SELECT json_build_object('playlist_id', "_playlist_1"."playlist_id", 'name', "_playlist_1"."name") AS "__kiln_row"
+        FROM "public"."playlist" AS "_playlist_1"
+        WHERE true) AS "_r_1")))::text;

@@ -1,0 +1,10 @@
+-- role: customer
+-- root field: invoice (select on public.invoice)
+-- query: query { invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- $1 = session x-svc-customer-id :: int4
+SELECT (json_build_object('invoice', (
+      SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+      FROM (
+        SELECT json_build_object('invoice_id', "_invoice_1"."invoice_id", 'customer_id', "_invoice_1"."customer_id", 'invoice_date', "_invoice_1"."invoice_date", 'billing_address', "_invoice_1"."billing_address", 'billing_city', "_invoice_1"."billing_city", 'billing_state', "_invoice_1"."billing_state", 'billing_country', "_invoice_1"."billing_country", 'billing_postal_code', "_invoice_1"."billing_postal_code", 'total', "_invoice_1"."total") AS "__kiln_row"
+        FROM "public"."invoice" AS "_invoice_1"
+        WHERE ("_invoice_1"."customer_id" = ($1)::int4)) AS "_r_1")))::text;

@@ -1,0 +1,13 @@
+-- role: customer
+-- root field: invoice_line_by_pk (select_by_pk on public.invoice_line)
+-- query: query ($invoice_line_id: Int!) { invoice_line_by_pk(invoice_line_id: $invoice_line_id) { invoice_line_id invoice_id track_id unit_price quantity } }
+-- $1 = variable $invoice_line_id :: int4
+-- $2 = session x-svc-customer-id :: int4
+SELECT (json_build_object('invoice_line_by_pk', (
+      SELECT json_build_object('invoice_line_id', "_invoice_line_1"."invoice_line_id", 'invoice_id', "_invoice_line_1"."invoice_id", 'track_id', "_invoice_line_1"."track_id", 'unit_price', "_invoice_line_1"."unit_price", 'quantity', "_invoice_line_1"."quantity")
+      FROM "public"."invoice_line" AS "_invoice_line_1"
+      WHERE "_invoice_line_1"."invoice_line_id" = ($1)::int4 AND EXISTS (
+        SELECT 1
+        FROM "public"."invoice" AS "_invoice_1"
+        WHERE "_invoice_1"."invoice_id" = "_invoice_line_1"."invoice_id" AND ("_invoice_1"."customer_id" = ($2)::int4))
+      LIMIT 1)))::text;
