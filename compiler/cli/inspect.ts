@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadBundle } from '../../runtime/bundle/index.js';
@@ -19,13 +20,16 @@ export interface InspectOptions {
 /** `kiln inspect`: the stored SQL of a role's root fields, or the SQL a query compiles to. */
 export async function inspectCommand(o: InspectOptions): Promise<void> {
   const role = o.role ?? 'admin';
+  // A wrong --bundle path should say so, not that the role has no SQL.
+  if (!existsSync(join(o.bundle, 'manifest.json'))) throw new CliError(`${o.bundle} is not a kiln bundle (no manifest.json; write one with kiln compile)`, 2);
   if (o.query) { process.stdout.write(await sqlOfQuery(o, role)); return; }
   const dir = join(o.bundle, 'sql', role);
   let files: string[];
   try {
     files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
   } catch {
-    throw new CliError(`no SQL for role "${role}" in ${o.bundle} (roles are listed in manifest.json)`, 2);
+    const roles = (await readdir(join(o.bundle, 'sql')).catch(() => [])).sort();
+    throw new CliError(`no SQL for role "${role}" in ${o.bundle}; roles: ${roles.join(', ')}`, 2);
   }
   if (o.field) {
     if (!files.includes(`${o.field}.sql`)) throw new CliError(`role "${role}" has no root field "${o.field}"; it has: ${files.map((f) => f.slice(0, -4)).join(', ')}`, 2);

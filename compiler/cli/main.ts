@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { compileCommand, introspectCommand } from './compile.js';
 import { inspectCommand } from './inspect.js';
 import { CliError } from './project.js';
@@ -12,7 +12,10 @@ export function cli(): Command {
   const program = new Command('kiln')
     .description('Kiln: a GraphQL engine for PostgreSQL that compiles metadata into a bundle of SQL per role')
     .version(KILN_VERSION)
-    .showHelpAfterError('(add --help for usage)');
+    .showHelpAfterError('(add --help for usage)')
+    // Usage errors (unknown command or option, missing required option) are bad input: exit 2,
+    // as `compile --help` documents; commander alone would exit 1, the code for inconsistent metadata.
+    .exitOverride();
 
   program.command('introspect')
     .description('read the database catalog into a JSON snapshot (for compiling without a database)')
@@ -83,6 +86,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   try {
     await cli().parseAsync([...argv]);
   } catch (e) {
+    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
     if (e instanceof CliError) {
       process.stderr.write(`kiln: ${e.message}\n`);
       process.exit(e.exitCode);

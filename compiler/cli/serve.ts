@@ -50,8 +50,10 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     if (!metadataPath) throw new CliError('serve needs --bundle DIR or --metadata PATH (the metadata catalog in the database comes with the metadata API)', 2);
     const metadata = await readMetadata(metadataPath);
     const introspection: Record<string, Awaited<ReturnType<typeof introspectPostgres>>> = {};
+    // The demo fixture names `from_env: DATABASE_URL`; the demo always runs on the embedded database.
+    const demo = !o.metadata;
     for (const s of metadata.sources) {
-      const d = await driverForSource(databaseUrl(s), o, defaultDriver);
+      const d = demo ? await defaultDriver() : await driverForSource(databaseUrl(s), o, defaultDriver);
       drivers.set(s.name, d);
       introspection[s.name] = await introspectPostgres(d);
     }

@@ -57,7 +57,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
     say(`  role ${role}: ${Object.keys(roots).length} root field(s)`);
   }
   say('writing engine.mjs and engine.d.ts');
-  files.set('engine.mjs', engineModule(model, sdl));
+  files.set('engine.mjs', await engineModule(model, sdl));
   files.set('engine.d.ts', await engineTypes(sdl));
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
