@@ -47,7 +47,13 @@ export function aggregateQuery(t: TableModel, from: Sql, args: ReadonlyMap<strin
   if (outputs.length === 0) outputs.push(raw('1 AS "__kiln_one"'));
   const src = rowSource(t, from, args, b, outputs, ctx, path, conds);
   for (const d of deferred) d();
-  return sql`(SELECT ${ctx.dialect.jsonObject(pairs)} FROM (${src.sql}) AS ${aliasRef(r)})`;
+  // Without any aggregate function (`aggregate { __typename }`, or `__typename` alone) the SELECT
+  // would give one row per source row; GROUP BY () makes it exactly one row, as with aggregates.
+  const calls = (sel: FieldSel): boolean => collectFields(sel.node.selectionSet, `${t.typeName}_aggregate_fields`, ctx)
+    .some((a) => a.name === 'count' || (a.name !== '__typename' && collectFields(a.node.selectionSet, `${t.typeName}_${a.name}_fields`, ctx)
+      .some((c) => c.name !== '__typename')));
+  const grouped = nodeRows.length > 0 || fields.some((sel) => sel.name === 'aggregate' && calls(sel));
+  return sql`(SELECT ${ctx.dialect.jsonObject(pairs)} FROM (${src.sql}) AS ${aliasRef(r)}${grouped ? raw('') : raw(' GROUP BY ()')})`;
 }
 
 function nodesAgg(name: Sql, r: Alias, src: { order: readonly { dir: Sql }[]; orderNames: readonly Sql[] } | null, ctx: PlanContext): Sql {

@@ -3,6 +3,7 @@ import { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
 import { columnByField, permissionOf, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
+import { functionArgs } from './select.js';
 
 type Path = readonly (string | number)[];
 
@@ -82,7 +83,12 @@ export function lowerBool(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alia
     case 'not': return sql`(NOT ${lowerBool(ir.item, alias, ctx, root)})`;
     case 'column': return lowerCompare(sql`${aliasRef(alias)}.${ident(ir.column)}`, ir.type, ir.op, ir.value, alias, root);
     case 'computed': {
-      const call = sql`${ident(ir.function.schema, ir.function.name)}(${aliasRef(alias)})`;
+      // The row (and the session) go where the function declares them, not always first.
+      const fn = ir.function;
+      const cf = Object.values(ctx.model.tables).flatMap((t) => t.computedFields)
+        .find((c) => c.name === ir.field && c.function.schema === fn.schema && c.function.name === fn.name);
+      const args = cf ? functionArgs(cf.args, cf.sessionArgument, undefined, ctx, [], [aliasRef(alias)], cf.tableArgument) : aliasRef(alias);
+      const call = sql`${ident(fn.schema, fn.name)}(${args})`;
       return lowerCompare(call, ir.type, ir.op, ir.value, alias, root);
     }
     case 'relationship': {

@@ -1,37 +1,58 @@
 import {
-  Kind, getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType,
+  GraphQLInt, Kind, getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType, isTypeSubTypeOf, print, typeFromAST,
   type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode,
-  type SelectionSetNode, type GraphQLObjectType, type ValueNode,
+  type SelectionSetNode, type GraphQLObjectType, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 
 type Path = (string | number)[];
 
+/** Where each variable is first used: its request path (for errors about its value). */
+export type VariableUsages = ReadonlyMap<string, readonly (string | number)[]>;
+
+/** What the checks learned about the variables: first use sites, and those that are a `limit`. */
+export interface VariableSites {
+  readonly usages: VariableUsages;
+  readonly limits: VariableUsages;
+}
+
+// What the walk reads: the schema, the operation's variables, and the usages found so far.
+interface Walk {
+  readonly schema: GraphQLSchema;
+  readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  readonly variables: ReadonlyMap<string, VariableDefinitionNode>;
+  readonly usages: Map<string, Path>;
+  readonly limits: Map<string, Path>;
+}
+
 /**
  * The validation errors Hasura words its own way, with a JSON path into the request: unknown
  * fields, unknown arguments and unknown input fields. Everything else is left to graphql-js.
  */
-export function hasuraChecks(schema: GraphQLSchema, op: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): void {
+export function hasuraChecks(schema: GraphQLSchema, op: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): VariableSites {
   const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
   if (!root) {
     const what = op.operation === 'mutation' ? 'mutations' : 'subscriptions';
     throw new ApiError('validation-failed', `no ${what} exist`, 400, []);
   }
-  checkSet(op.selectionSet, root, fragments, ['selectionSet'], new Set());
+  const variables = new Map((op.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
+  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map() };
+  checkSet(op.selectionSet, root, walk, ['selectionSet'], new Set());
+  return { usages: walk.usages, limits: walk.limits };
 }
 
-function checkSet(set: SelectionSetNode, type: GraphQLObjectType, fragments: ReadonlyMap<string, FragmentDefinitionNode>, path: Path, seen: Set<string>): void {
+function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, path: Path, seen: Set<string>): void {
   for (const sel of set.selections) {
     if (sel.kind === Kind.INLINE_FRAGMENT) {
       const t = sel.typeCondition ? undefined : type;
-      if (t) checkSet(sel.selectionSet, t, fragments, path, seen);
-      else if (sel.typeCondition?.name.value === type.name) checkSet(sel.selectionSet, type, fragments, path, seen);
+      if (t) checkSet(sel.selectionSet, t, walk, path, seen);
+      else if (sel.typeCondition?.name.value === type.name) checkSet(sel.selectionSet, type, walk, path, seen);
       continue;
     }
     if (sel.kind === Kind.FRAGMENT_SPREAD) {
-      const frag = fragments.get(sel.name.value);
+      const frag = walk.fragments.get(sel.name.value);
       if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name) {
-        checkSet(frag.selectionSet, type, fragments, path, new Set([...seen, frag.name.value]));
+        checkSet(frag.selectionSet, type, walk, path, new Set([...seen, frag.name.value]));
       }
       continue;
     }
@@ -43,19 +64,93 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, fragments: Rea
     if (!field) throw new ApiError('validation-failed', `field "${name}" not found in type: '${type.name}'`, 400, here);
     for (const arg of sel.arguments ?? []) {
       const def = field.args.find((a) => a.name === arg.name.value);
-      if (!def) throw new ApiError('validation-failed', `"${name}" has no argument named "${arg.name.value}"`, 400, [...here, 'args', arg.name.value]);
-      checkValue(arg.value, def.type, [...here, 'args', arg.name.value]);
+      // Hasura reports an unknown argument at the field, not under `args` (corpus: agg_perm).
+      if (!def) throw new ApiError('validation-failed', `"${name}" has no argument named "${arg.name.value}"`, 400, here);
+      const argPath = [...here, 'args', arg.name.value];
+      if (arg.name.value === 'limit' && def.type === GraphQLInt) {
+        if (arg.value.kind === Kind.VARIABLE) walk.limits.set(arg.value.name.value, argPath);
+        else checkLimit(arg.value, argPath);
+      }
+      checkValue(arg.value, def.type, argPath, walk);
     }
     const named = getNamedType(field.type);
-    if (sel.selectionSet && isObjectType(named)) checkSet(sel.selectionSet, named, fragments, [...here, 'selectionSet'], seen);
+    if (sel.selectionSet && isObjectType(named)) checkSet(sel.selectionSet, named, walk, [...here, 'selectionSet'], seen);
   }
 }
 
-function checkValue(value: ValueNode, type: GraphQLInputType, path: Path): void {
+// Hasura parses `limit` as a non-negative 32-bit integer, with its own wording (corpus: graphql_query/limits).
+function checkLimit(value: ValueNode, path: Path): void {
+  if (value.kind === Kind.NULL) return;
+  if (value.kind === Kind.INT && Number(value.value) >= 0 && Number(value.value) <= 2147483647) return;
+  const found: { readonly [k: string]: string } = { IntValue: 'an integer', FloatValue: 'a float', StringValue: 'a string',
+    BooleanValue: 'a boolean', EnumValue: 'an enum value', ListValue: 'a list', ObjectValue: 'an object' };
+  throw new ApiError('validation-failed', `expected a non-negative 32-bit integer for type "Int", but found ${found[value.kind]}`, 400, path);
+}
+
+/** The same rule for a variable's value at a `limit`. */
+export function checkLimitValue(v: unknown, path: readonly (string | number)[]): void {
+  if (v === null || v === undefined || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 2147483647)) return;
+  throw new ApiError('validation-failed', `expected a non-negative 32-bit integer for type "Int", but found ${describeJson(v)}`, 400, [...path]);
+}
+
+// How Hasura names a JSON value in a type mismatch (variables arrive as JSON, not GraphQL literals).
+function describeJson(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  const kinds: { readonly [k: string]: string } = { boolean: 'a boolean', string: 'a string', number: 'a number' };
+  return kinds[typeof v] ?? 'an object';
+}
+
+const BUILT_IN: { readonly [name: string]: readonly [string, (v: unknown) => boolean] } = {
+  Int: ['a 32-bit integer', (v) => Number.isInteger(v) && (v as number) >= -2147483648 && (v as number) <= 2147483647],
+  Float: ['a float', (v) => typeof v === 'number'],
+  String: ['a string', (v) => typeof v === 'string'],
+  Boolean: ['a boolean', (v) => typeof v === 'boolean'],
+};
+
+/**
+ * A variable of a built-in scalar type (or a list of one) whose JSON value does not fit, in
+ * Hasura's words at the variable's use site: `expected a 32-bit integer for type "Int", but found
+ * a string`. Input objects and custom scalars are left to graphql-js.
+ */
+export function checkScalarVariable(def: VariableDefinitionNode, v: unknown, path: readonly (string | number)[]): void {
+  let type = def.type;
+  let listed = false;
+  for (;;) {
+    if (type.kind === Kind.NON_NULL_TYPE) type = type.type;
+    else if (type.kind === Kind.LIST_TYPE) { type = type.type; listed = true; } else break;
+  }
+  const rule = BUILT_IN[type.name.value];
+  if (!rule || v === null || v === undefined) return;
+  const items = listed && Array.isArray(v) ? v.flat(Infinity) : [v];
+  const bad = items.find((x) => x !== null && !rule[1](x));
+  if (bad !== undefined) {
+    throw new ApiError('validation-failed', `expected ${rule[0]} for type "${type.name.value}", but found ${describeJson(bad)}`, 400, [...path]);
+  }
+}
+
+// A variable must be declared with a type that fits where it is used (non-null fits nullable),
+// reported as Hasura words it at the use site (corpus: graphql_validation/variable_type_mismatch).
+function checkVariable(name: string, type: GraphQLInputType, path: Path, walk: Walk): void {
+  const def = walk.variables.get(name);
+  if (!def) return;
+  if (!walk.usages.has(name)) walk.usages.set(name, path);
+  const declared = typeFromAST(walk.schema, def.type);
+  if (!declared) return;
+  const defaulted = def.defaultValue !== undefined && def.defaultValue.kind !== Kind.NULL;
+  const fits = isTypeSubTypeOf(walk.schema, declared, type)
+    || (defaulted && isNonNullType(type) && isTypeSubTypeOf(walk.schema, declared, type.ofType));
+  if (!fits) {
+    throw new ApiError('validation-failed', `variable "${name}" is declared as ${print(def.type)}, but used where ${String(type)} is expected`, 400, path);
+  }
+}
+
+function checkValue(value: ValueNode, type: GraphQLInputType, path: Path, walk: Walk): void {
+  if (value.kind === Kind.VARIABLE) { checkVariable(value.name.value, type, path, walk); return; }
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
-    if (value.kind === Kind.LIST) value.values.forEach((v, i) => checkValue(v, inner.ofType, [...path, i]));
-    else checkValue(value, inner.ofType, path);
+    if (value.kind === Kind.LIST) value.values.forEach((v, i) => checkValue(v, inner.ofType, [...path, i], walk));
+    else checkValue(value, inner.ofType, path, walk);
     return;
   }
   if (!isInputObjectType(inner) || value.kind !== Kind.OBJECT) return;
@@ -63,6 +158,6 @@ function checkValue(value: ValueNode, type: GraphQLInputType, path: Path): void 
   for (const f of value.fields) {
     const def = fields[f.name.value];
     if (!def) throw new ApiError('validation-failed', `field "${f.name.value}" not found in type: '${inner.name}'`, 400, [...path, f.name.value]);
-    checkValue(f.value, def.type, [...path, f.name.value]);
+    checkValue(f.value, def.type, [...path, f.name.value], walk);
   }
 }

@@ -1,11 +1,11 @@
-import { buildSchema, getVariableValues, parse, specifiedRules, validate, type DocumentNode, type FragmentDefinitionNode,
+import { Kind, buildSchema, getVariableValues, parse, print, specifiedRules, validate, type DocumentNode, type FragmentDefinitionNode,
   type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { BundleModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 import { bindParams } from './bind.js';
-import { hasuraChecks } from './check.js';
+import { checkLimitValue, checkScalarVariable, hasuraChecks, type VariableSites } from './check.js';
 import { planOperation, type Plan } from './plan.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 
@@ -24,6 +24,7 @@ interface Prepared {
   readonly operation: OperationDefinitionNode;
   readonly structural: Set<string>;
   readonly plans: Map<string, Plan>;
+  readonly sites: VariableSites;
 }
 
 const EMPTY_ROLE_SDL = 'type query_root { no_queries_available: String! } schema { query: query_root }';
@@ -88,13 +89,13 @@ export class Engine {
     const operation = pickOperation(document, req.operationName ?? null);
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const d of document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-    hasuraChecks(schema, operation, fragments);
+    const sites = hasuraChecks(schema, operation, fragments);
     const errors = validate(schema, document, specifiedRules);
     if (errors.length) throw new ApiError('validation-failed', errors[0]!.message, 400, []);
     if (operation.operation !== 'query') {
       throw new ApiError('not-supported', `${operation.operation}s are not supported over this transport yet`, 400, []);
     }
-    const prepared: Prepared = { document, operation, structural: new Set(), plans: new Map() };
+    const prepared: Prepared = { document, operation, structural: new Set(), plans: new Map(), sites };
     this.cache.set(key, prepared);
     return prepared;
   }
@@ -102,6 +103,19 @@ export class Engine {
   private coerce(p: Prepared, req: GraphQLRequest, role: string): { readonly [k: string]: unknown } {
     const defs = p.operation.variableDefinitions ?? [];
     if (defs.length === 0) return {};
+    // Hasura's wording for a missing or null non-null variable (the null one at its use site).
+    for (const def of defs) {
+      if (def.type.kind !== Kind.NON_NULL_TYPE || def.defaultValue !== undefined) continue;
+      const name = def.variable.name.value;
+      const given = req.variables?.[name];
+      if (given === undefined) throw new ApiError('validation-failed', `expecting a value for non-nullable variable: "${name}"`, 400, []);
+      if (given === null) throw new ApiError('validation-failed', `unexpected null value for type "${print(def.type.type)}"`, 400, p.sites.usages.get(name) ?? ['variableValues', name]);
+    }
+    for (const [name, path] of p.sites.limits) checkLimitValue(req.variables?.[name], path);
+    for (const def of defs) {
+      const name = def.variable.name.value;
+      checkScalarVariable(def, req.variables?.[name], p.sites.usages.get(name) ?? ['variableValues', name]);
+    }
     const result = getVariableValues(this.schemaFor(role), defs, (req.variables ?? {}) as Record<string, unknown>);
     if (result.errors) throw new ApiError('validation-failed', result.errors[0]!.message, 400, ['variableValues']);
     return result.coerced;

@@ -4,6 +4,7 @@ import { Alias, aliasRef, ident, join, raw, sql, type Sql } from '../sql/index.j
 import { lowerBool } from './bool.js';
 import { columnByField, permissionOf, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
+import { functionArgs } from './select.js';
 
 /** One ORDER BY item: an expression over the row alias and its direction. */
 export interface OrderItem {
@@ -43,6 +44,15 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
     if (column) {
       const dir = direction(v, ctx, p);
       if (dir) out.push({ expr: wrap(sql`${aliasRef(a)}.${ident(column.name)}`), dir, column: top ? column.name : null });
+      continue;
+    }
+    // Argument-less scalar computed fields are in `<t>_order_by` too (compiler/schema/order-by.ts).
+    const cf = t.computedFields.find((c) => c.name === key && c.returns.kind === 'scalar' && c.args.length === 0
+      && permissionOf(ctx, t.id).computedFields.includes(c.name));
+    if (cf) {
+      const dir = direction(v, ctx, p);
+      const call = sql`${ident(cf.function.schema, cf.function.name)}(${functionArgs(cf.args, cf.sessionArgument, undefined, ctx, p, [aliasRef(a)], cf.tableArgument)})`;
+      if (dir) out.push({ expr: wrap(call), dir, column: null });
       continue;
     }
     const rel = t.relationships.find((r) => r.name === key || (r.kind === 'array' && `${r.name}_aggregate` === key));

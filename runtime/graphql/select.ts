@@ -75,12 +75,31 @@ export function parseJsonPath(text: string, path: Path): string[] {
   return out;
 }
 
-/** Call of a computed field's function on row `a`, with the user's `args` and the session. */
+/**
+ * The argument list of a function call: `fixed` (the row of a computed field, at `rowPosition`),
+ * the session (at `sessionArg`) and the user's `args`. The row and the session have no name to
+ * pass them by, so every argument up to the last of them goes by position, the rest by name.
+ * (Putting the row and session first broke functions whose table or session argument is not first.)
+ */
 export function functionArgs(fnArgs: ComputedFieldModel['args'], sessionArg: number | null, argsInput: Input | undefined,
-  ctx: PlanContext, path: Path, fixed: Sql[]): Sql {
-  const named: Sql[] = [];
+  ctx: PlanContext, path: Path, fixed: Sql[], rowPosition = 0): Sql {
   const given = new Map(argsInput && !isNull(argsInput, ctx) ? entriesOf(argsInput, ctx, [...path, 'args', 'args']) : []);
+  const own = new Map<number, Sql>();
+  if (fixed[0]) own.set(rowPosition, fixed[0]);
+  if (sessionArg !== null) own.set(sessionArg, sql`(${session('*', 'text')})::json`);
+  const lastOwn = Math.max(-1, ...own.keys());
+  const positional: Sql[] = [];
+  for (let i = 0; i <= lastOwn; i++) {
+    const mine = own.get(i);
+    const arg = fnArgs.find((a) => a.position === i);
+    const v = arg ? given.get(arg.name) : undefined;
+    if (mine) positional.push(mine);
+    else if (arg && v) positional.push(leafParam(v, arg.type, ctx));
+    else throw new ApiError('not-supported', 'Only last set of positional arguments can be omitted', 400, [...path, 'args', 'args']);
+  }
+  const named: Sql[] = [];
   for (const arg of fnArgs) {
+    if (arg.position <= lastOwn) continue;
     const v = given.get(arg.name);
     if (!v) {
       if (!arg.hasDefault) throw new ApiError('not-supported', 'Non default arguments cannot be omitted', 400, [...path, 'args', 'args']);
@@ -88,14 +107,13 @@ export function functionArgs(fnArgs: ComputedFieldModel['args'], sessionArg: num
     }
     named.push(sql`${ident(arg.name)} => ${leafParam(v, arg.type, ctx)}`);
   }
-  if (sessionArg !== null) fixed.push(sql`(${session('*', 'text')})::json`);
-  return join([...fixed, ...named], ', ');
+  return join([...positional, ...named], ', ');
 }
 
 function computedField(cf: ComputedFieldModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): Sql {
   const args = argsOf(f.node);
   const fixed: Sql[] = [aliasRef(a)];
-  const call = sql`${ident(cf.function.schema, cf.function.name)}(${functionArgs(cf.args, cf.sessionArgument, args.get('args'), ctx, path, fixed)})`;
+  const call = sql`${ident(cf.function.schema, cf.function.name)}(${functionArgs(cf.args, cf.sessionArgument, args.get('args'), ctx, path, fixed, cf.tableArgument)})`;
   if (cf.returns.kind === 'scalar') return columnValue(cf.returns, call, ctx);
   const target = tableOf(ctx, cf.returns.table);
   if (!cf.returns.set) return objectQuery(target, call, f, ctx, path, []);

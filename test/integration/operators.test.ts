@@ -169,6 +169,7 @@ describe('boolean structure', () => {
     expect(await match('{n: {}}')).toEqual([1, 2, 3, 4, 5, 6]);
     expect(await match('{n: {_eq: null}}')).toEqual([1, 2, 3, 4, 5, 6]);
     expect(await match('{n: {_eq: null, _gt: 3}}')).toEqual([4, 5]);
+    expect(await match('{b: {_is_null: null}}')).toEqual([1, 2, 3, 4, 5, 6]);
     expect(await match('{_not: {n: {_eq: null}}}')).toEqual([]);
   });
 });
@@ -270,6 +271,16 @@ describe('output formats', () => {
       { id: 3, ab: null, k: 'y', first: null },
       { id: 4, ab: null, k: null, first: 1 },
     ]);
+  });
+
+  it('builds objects wider than one json_build_object call allows, keys in order', async () => {
+    const keys = Array.from({ length: 120 }, (_, i) => `k${i}`);
+    const r = await kiln.post('/v1/graphql', JSON.stringify({ query: `{ item(where: {id: {_in: [1, 6]}}, order_by: {id: asc}) { ${keys.map((k, i) => `${k}: ${i % 2 ? 't' : 'id'}`).join(' ')} } }` }));
+    const rows = (JSON.parse(r.text) as { data: { item: Record<string, unknown>[] } }).data.item;
+    expect(rows.map((row) => Object.keys(row))).toEqual([keys, keys]);
+    expect(rows[0]!['k118']).toBe(1);
+    expect(rows[0]!['k119']).toBe('apple');
+    expect(rows[1]!['k1']).toBeNull();
   });
 
   it('prints null for every null column', async () => {

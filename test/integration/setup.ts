@@ -2,11 +2,11 @@
 import { expect } from 'vitest';
 import type { GqlBody } from '../helpers/kiln.js';
 
-/** A v3 metadata export with one `default` postgres source holding `tables`. */
-export function metadataOf(tables: readonly unknown[]): unknown {
+/** A v3 metadata export with one `default` postgres source holding `tables` (and tracked `functions`). */
+export function metadataOf(tables: readonly unknown[], functions: readonly unknown[] = []): unknown {
   return {
     version: 3,
-    sources: [{ name: 'default', kind: 'postgres', tables, configuration: { connection_info: { database_url: 'postgres://unused' } } }],
+    sources: [{ name: 'default', kind: 'postgres', tables, functions, configuration: { connection_info: { database_url: 'postgres://unused' } } }],
   };
 }
 
