@@ -47,8 +47,7 @@ function runnerOn(client: pg.PoolClient): Runner {
         values: params as unknown[],
         rowMode: 'array',
         types: RAW_TYPES,
-        // The caller's name is already unique per statement text (the engine hashes once per plan).
-        ...(prepared ? { name: name.length <= 63 ? name : statementName(text) } : {}),
+        ...(prepared ? { name: statementName(text) } : {}),
       };
       try {
         const res = await client.query(config);
@@ -79,14 +78,14 @@ function toResult(res: pg.QueryArrayResult): QueryResult {
   return { rows: res.rows, fields: res.fields.map((f) => f.name), rowCount: res.rowCount ?? 0 };
 }
 
-/** A Driver over a `pg.Pool`: the PostgreSQL dialect, prepared statements for named plans. */
-export function createPgDriver(opts: PgDriverOptions): Driver {
+function createPool(opts: PgDriverOptions, options?: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: opts.url,
     max: opts.max ?? 10,
     connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 0,
     idleTimeoutMillis: 30_000,
     allowExitOnIdle: true,
+    ...(options ? { options } : {}),
   });
   // pg queues this before anything the pool's caller sends on the new client.
   pool.on('connect', (client) => {
@@ -96,17 +95,28 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   pool.on('error', (e) => {
     process.stderr.write(`kiln: idle PostgreSQL connection failed: ${e.message}\n`);
   });
+  return pool;
+}
 
-  async function checkout(): Promise<pg.PoolClient> {
+/** A Driver over a `pg.Pool`: the PostgreSQL dialect, prepared statements for named plans. */
+export function createPgDriver(opts: PgDriverOptions): Driver {
+  const pool = createPool(opts);
+  // Statements that ask for custom plans run on connections whose sessions always plan for the
+  // actual values (plan_cache_mode is per session); opened on first use, so most servers never do.
+  let customPool: pg.Pool | null = null;
+
+  async function checkout(custom = false): Promise<pg.PoolClient> {
     try {
-      return await pool.connect();
+      if (!custom) return await pool.connect();
+      customPool ??= createPool(opts, '-c plan_cache_mode=force_custom_plan');
+      return await customPool.connect();
     } catch (e) {
       throw mapDatabaseError(new ConnectionError(e));
     }
   }
 
-  async function withClient<T>(fn: (r: Runner, markBroken: () => void) => Promise<T>): Promise<T> {
-    const client = await checkout();
+  async function withClient<T>(fn: (r: Runner, markBroken: () => void) => Promise<T>, custom = false): Promise<T> {
+    const client = await checkout(custom);
     let broken = false;
     try {
       return await fn(runnerOn(client), () => { broken = true; });
@@ -120,7 +130,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
 
   return {
     dialect: postgres,
-    queryText: (text, params, name) => withClient((r) => r.queryText(text, params, name)),
+    queryText: (text, params, name, customPlan) => withClient((r) => r.queryText(text, params, name), customPlan === true),
     query: (text, params) => withClient((r) => r.query(text, params)),
     transaction: (fn) => withClient(async (runner, markBroken) => {
       await control(runner, 'BEGIN');
@@ -136,7 +146,10 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
       await control(runner, 'COMMIT');
       return result;
     }),
-    close: () => pool.end(),
+    close: async () => {
+      await pool.end();
+      await customPool?.end();
+    },
   };
 }
 

@@ -10,6 +10,18 @@ export interface PlanContext extends InputContext {
   readonly dialect: Dialect;
   readonly stringifyNumeric: boolean;
   readonly fragments: ReadonlyMap<string, import('graphql').FragmentDefinitionNode>;
+  /** What planning learned about the statement (mutable, one object per plan). */
+  readonly hints: PlanHints;
+}
+
+/** Facts about a planned statement that decide how it is run. */
+export interface PlanHints {
+  /**
+   * A filtered, ordered query with a LIMIT. PostgreSQL's generic plan guesses a parameter LIMIT
+   * at 10% of the rows, which makes scanning an index in ORDER BY order look cheap and filtering
+   * as it goes; with the real limit it filters first (bench Q4: 1.1 ms generic, 0.3 ms custom).
+   */
+  customPlan: boolean;
 }
 
 /** The role's select permission on a table; planning only reaches tables the schema exposes. */

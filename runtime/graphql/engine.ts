@@ -71,7 +71,7 @@ export class Engine {
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
     const values = bindParams(plan.sql.params, variables, session);
-    const text = await this.opts.driverFor(plan.source).queryText(plan.sql.text, values, plan.prepare ? plan.name : undefined);
+    const text = await this.opts.driverFor(plan.source).queryText(plan.sql.text, values, plan.name, plan.customPlan);
     return `{"data":${text}}`;
   }
 

@@ -12,7 +12,7 @@ import { functionArgs, listQuery, objectQuery, tableFrom, type Cond } from './se
 /** A planned operation: one statement per source (usually one), or a response known at plan time. */
 export type Plan =
   | { readonly kind: 'static'; readonly body: string }
-  | { readonly kind: 'sql'; readonly source: string; readonly sql: CompiledSql; readonly name: string; readonly prepare: boolean };
+  | { readonly kind: 'sql'; readonly source: string; readonly sql: CompiledSql; readonly name: string; readonly customPlan: boolean };
 
 export interface PlanInput {
   readonly model: BundleModel;
@@ -30,7 +30,7 @@ export interface PlanInput {
 export function planOperation(input: PlanInput): Plan {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-  const ctx: PlanContext = { ...input, fragments };
+  const ctx: PlanContext = { ...input, fragments, hints: { customPlan: false } };
   const rootType = input.operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
   const roots = input.operation.operation === 'subscription' ? input.model.roots[input.role]?.subscription : input.model.roots[input.role]?.query;
   const fields = collectFields(input.operation.selectionSet, rootType, ctx);
@@ -57,12 +57,8 @@ export function planOperation(input: PlanInput): Plan {
     return { kind: 'static', body: `{"data":${JSON.stringify(Object.fromEntries(fields.map((f) => [f.key, f.name === '__typename' ? rootType : introspection?.[f.key] ?? null])))}}` };
   }
   const compiled = compileSql(sql`SELECT (${input.dialect.jsonObject(pairs)})::text`, input.dialect);
-  // A statement whose parameters are all fixed at plan time runs unnamed: PostgreSQL then plans it
-  // with the actual values (a custom plan), as it would the same text with literals. A named
-  // statement would switch to a generic plan after five runs, which guesses selectivities blind
-  // (measured on bench Q4: 1.2 ms generic vs 0.58 ms planning + execution).
-  const prepare = compiled.params.some((p) => p.source.kind !== 'value');
-  return { kind: 'sql', source, sql: compiled, prepare, name: `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}` };
+  const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
+  return { kind: 'sql', source, sql: compiled, name, customPlan: ctx.hints.customPlan };
 }
 
 /** The SQL of one root field. */

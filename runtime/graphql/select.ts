@@ -150,7 +150,9 @@ export function rowSource(t: TableModel, from: Sql, args: ReadonlyMap<string, In
   const distinct = distinctOn(t, b, args.get('distinct_on'), order, ctx, argPath);
   const cols = [...outputs, ...order.map((o, i) => sql`${o.expr} AS ${orderNames[i]!}`)];
   const orderBy = order.length ? sql` ORDER BY ${join(order.map((o) => sql`${o.expr} ${o.dir}`), ', ')}` : raw('');
-  const page = ctx.dialect.page(limitOf(args.get('limit'), perm.limit, ctx), offsetOf(args.get('offset'), ctx));
+  const limit = limitOf(args.get('limit'), perm.limit, ctx);
+  const page = ctx.dialect.page(limit, offsetOf(args.get('offset'), ctx));
+  if (limit && order.length && filters.length > conds.length + 1) ctx.hints.customPlan = true;
   return {
     sql: sql`SELECT ${distinct}${join(cols, ', ')} FROM ${from} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')}${orderBy}${page}`,
     order, orderNames,

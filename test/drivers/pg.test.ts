@@ -82,6 +82,15 @@ describe('pg driver: queryText', () => {
   });
 });
 
+describe('pg driver: custom plans', () => {
+  it('runs a statement that asks for a custom plan on a session that plans every run, and others on default sessions', async () => {
+    const text = `SELECT json_build_object('mode', current_setting('plan_cache_mode'), 'v', $1::int)::text`;
+    expect(JSON.parse(await driver.queryText(text, [1], 'm', true))).toEqual({ mode: 'force_custom_plan', v: 1 });
+    expect(JSON.parse(await driver.queryText(text, [2], 'm'))).toEqual({ mode: 'auto', v: 2 });
+    expect(JSON.parse(await driver.queryText(text, [3], 'm', false))).toEqual({ mode: 'auto', v: 3 });
+  });
+});
+
 describe('pg driver: query', () => {
   it('returns rows as arrays with field names; date/time values as text', async () => {
     const res = await driver.query(

@@ -1,12 +1,9 @@
 // Golden files: the SQL every root field runs for every role, and each role's schema, compiled
 // from fixtures/<fixture>/ with its committed introspection snapshot. Review diffs like code;
 // update only on purpose with `npx vitest run test/golden -u`.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildBundle, type Bundle } from '../../compiler/emit/index.js';
-import { introspectionFromJson } from '../../compiler/introspect/index.js';
-import { loadMetadata } from '../../compiler/metadata/index.js';
+import { compileFixture } from '../helpers/fixtures.js';
 import { sessionVariablesOf } from '../../compiler/model/index.js';
 import type { BoolIr } from '../../runtime/bundle/index.js';
 
@@ -18,17 +15,6 @@ function literalsOf(ir: BoolIr): unknown[] {
     case 'column': case 'computed': return ir.value.kind === 'literal' && ir.op !== '_is_null' ? [ir.value.value] : [];
     default: return [];
   }
-}
-
-const root = join(import.meta.dirname, '..', '..');
-
-/** Compiles a fixture from its metadata and committed snapshot. */
-export async function compileFixture(fixture: string): Promise<Bundle> {
-  const dir = join(root, 'fixtures', fixture);
-  const md = await loadMetadata(join(dir, 'metadata.json'));
-  if (!md.value) throw new Error(`fixture ${fixture}: ${md.errors.map((e) => e.message).join('; ')}`);
-  const snap = introspectionFromJson(JSON.parse(await readFile(join(dir, 'introspection.json'), 'utf8')));
-  return buildBundle({ metadata: md.value, introspection: Object.fromEntries(md.value.sources.map((s) => [s.name, snap])), engineVersion: 'golden' });
 }
 
 for (const fixture of ['blog', 'chinook']) {
