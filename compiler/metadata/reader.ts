@@ -2,7 +2,7 @@
 // follow the wording Hasura v2 (aeson) uses for metadata that does not match its schema
 // (reference/errors.md §3: "the key 'action' was not present", "parsing Int failed, ...").
 
-import { ApiError, type JsonPath } from '../../runtime/errors/index.js';
+import { ApiError, type JsonPath, jsonKind } from '../../runtime/errors/index.js';
 import type { Json, QualifiedTable } from './types.js';
 
 export type Path = JsonPath;
@@ -21,17 +21,7 @@ export class Issues {
 }
 
 /** The JSON kind of a value, spelled as aeson does in its messages. */
-export function kindOf(v: unknown): string {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  switch (typeof v) {
-    case 'string': return 'String';
-    case 'number': return 'Number';
-    case 'boolean': return 'Boolean';
-    case 'object': return 'Object';
-    default: return 'a non-JSON value';
-  }
-}
+export const kindOf = jsonKind;
 
 function isPlainObject(v: unknown): v is Obj {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;

@@ -2,3 +2,5 @@
 export type { ErrorCode } from './codes.js';
 /** ApiError, path formatting and the two wire shapes of an error. */
 export { ApiError, formatPath, graphqlErrorBody, managementErrorBody, assert, type JsonPath } from './api-error.js';
+/** A JSON value's kind in Hasura's (aeson's) wording. */
+export { jsonKind } from './json-kind.js';

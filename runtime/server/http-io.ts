@@ -69,17 +69,6 @@ export function parseJsonBody(body: Buffer): ParsedJson {
   }
 }
 
-/** The aeson name of a JSON value's kind, for "expected X, but encountered Y" messages. */
-export function jsonKind(v: unknown): string {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  switch (typeof v) {
-    case 'string': return 'String';
-    case 'number': return 'Number';
-    case 'boolean': return 'Boolean';
-    default: return 'Object';
-  }
-}
 
 /**
  * CORS as Hasura does by default: any origin may call, credentials included. Applied to every

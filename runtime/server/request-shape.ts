@@ -1,6 +1,5 @@
-import { ApiError } from '../errors/index.js';
+import { ApiError, jsonKind } from '../errors/index.js';
 import type { GraphQLRequest } from '../bundle/index.js';
-import { jsonKind } from './http-io.js';
 
 /** A body of /v1/graphql: one request, or a batch answered with an array in the same order. */
 export type GraphQLBody =
