@@ -100,7 +100,11 @@ function createPool(opts: PgDriverOptions, options?: string): pg.Pool {
 
 /** A Driver over a `pg.Pool`: the PostgreSQL dialect, prepared statements for named plans. */
 export function createPgDriver(opts: PgDriverOptions): Driver {
-  const pool = createPool(opts);
+  // The engine prepares every statement once per connection and runs it many times, so its
+  // sessions keep the generic plan: in 'auto' mode PostgreSQL compares the generic plan's cost
+  // with its custom plans' and, whenever a parameter LIMIT makes the generic one look dearer
+  // (it guesses 10% of the rows), plans again on every run (bench Q1: twice the database CPU).
+  const pool = createPool(opts, '-c plan_cache_mode=force_generic_plan');
   // Statements that ask for custom plans run on connections whose sessions always plan for the
   // actual values (plan_cache_mode is per session); opened on first use, so most servers never do.
   let customPool: pg.Pool | null = null;

@@ -86,8 +86,8 @@ describe('pg driver: custom plans', () => {
   it('runs a statement that asks for a custom plan on a session that plans every run, and others on default sessions', async () => {
     const text = `SELECT json_build_object('mode', current_setting('plan_cache_mode'), 'v', $1::int)::text`;
     expect(JSON.parse(await driver.queryText(text, [1], 'm', true))).toEqual({ mode: 'force_custom_plan', v: 1 });
-    expect(JSON.parse(await driver.queryText(text, [2], 'm'))).toEqual({ mode: 'auto', v: 2 });
-    expect(JSON.parse(await driver.queryText(text, [3], 'm', false))).toEqual({ mode: 'auto', v: 3 });
+    expect(JSON.parse(await driver.queryText(text, [2], 'm'))).toEqual({ mode: 'force_generic_plan', v: 2 });
+    expect(JSON.parse(await driver.queryText(text, [3], 'm', false))).toEqual({ mode: 'force_generic_plan', v: 3 });
   });
 });
 
