@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { buildBundle, writeBundle } from '../emit/index.js';
+import type { Introspection } from '../introspect/index.js';
+import { databaseUrl, type Metadata } from '../metadata/index.js';
 import { CliError, introspectUrl, readIntrospection, readMetadata, redact } from './project.js';
 import { KILN_VERSION } from './version.js';
 
@@ -21,10 +23,7 @@ export async function compileCommand(o: CompileOptions): Promise<void> {
   if (!o.databaseUrl && !o.introspection) throw new CliError('compile needs --database-url URL or --introspection FILE (see kiln compile --help)', 2);
   log(`reading metadata from ${o.metadata}`);
   const metadata = await readMetadata(o.metadata);
-  log(o.introspection ? `reading introspection snapshot ${o.introspection}` : `introspecting ${redact(o.databaseUrl!)}`);
-  const db = o.introspection ? await readIntrospection(o.introspection) : await introspectUrl(o.databaseUrl!);
-  // One snapshot serves every source of the metadata (multi-database compiles take one per source later).
-  const introspection = Object.fromEntries(metadata.sources.map((s) => [s.name, db]));
+  const introspection = await catalogs(metadata, o, log);
   const bundle = await buildBundle({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes ?? false, progress: log });
   if (bundle.inconsistencies.length && !o.allowInconsistent) {
     const lines = bundle.inconsistencies.map((i) => `  ${i.type} ${i.name}: ${i.reason}`).join('\n');
@@ -33,6 +32,31 @@ export async function compileCommand(o: CompileOptions): Promise<void> {
   await writeBundle(o.out, bundle);
   const s = bundle.summary;
   log(`compiled ${s.tables} table(s), ${s.roles} role(s), ${s.rootFields} root field(s) into ${o.out} in ${Date.now() - started} ms`);
+}
+
+// The catalog of each source: a snapshot file serves them all; otherwise a source's own URL (a
+// literal, or an environment variable that is set) is introspected, and --database-url serves the rest.
+async function catalogs(metadata: Metadata, o: CompileOptions, log: (line: string) => void): Promise<Record<string, Introspection>> {
+  if (o.introspection) {
+    log(`reading introspection snapshot ${o.introspection}`);
+    const db = await readIntrospection(o.introspection);
+    return Object.fromEntries(metadata.sources.map((s) => [s.name, db]));
+  }
+  const byUrl = new Map<string, Introspection>();
+  const out: Record<string, Introspection> = {};
+  for (const s of metadata.sources) {
+    const own = databaseUrl(s);
+    const url = own?.kind === 'literal' ? own.url : own?.kind === 'env' ? process.env[own.name] ?? o.databaseUrl : o.databaseUrl;
+    if (!url) throw new CliError(`source "${s.name}" has no database URL: set ${own?.kind === 'env' ? own.name : 'its connection_info.database_url'} or pass --database-url`, 2);
+    let db = byUrl.get(url);
+    if (!db) {
+      log(`introspecting ${redact(url)} for source "${s.name}"`);
+      db = await introspectUrl(url);
+      byUrl.set(url, db);
+    }
+    out[s.name] = db;
+  }
+  return out;
 }
 
 /** `kiln introspect`: the catalog snapshot as JSON. */

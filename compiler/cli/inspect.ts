@@ -54,7 +54,8 @@ async function sqlOfQuery(o: InspectOptions, role: string): Promise<string> {
   try {
     const plan = engine.plan({ query, variables, operationName: o.operationName ?? null }, { role, variables: {}, isAdmin: role === 'admin' });
     if (plan.kind === 'static') return `-- answered without the database:\n-- ${plan.body}\n`;
-    return `${[`-- role: ${role}`, ...paramHeader(plan.sql)].join('\n')}\n${formatSql(plan.sql.text)};\n`;
+    const parts = plan.kind === 'sql' ? [plan] : plan.parts;
+    return parts.map((p) => `${[`-- role: ${role}`, `-- source: ${p.source}`, ...paramHeader(p.sql)].join('\n')}\n${formatSql(p.sql.text)};\n`).join('\n');
   } catch (e) {
     const err = e as { code?: string; message: string };
     throw new CliError(`the query does not compile for role "${role}": ${err.message}${err.code ? ` (${err.code})` : ''}`, 1);

@@ -6,7 +6,7 @@ import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 import { bindParams } from './bind.js';
 import { checkLimitValue, checkScalarVariable, hasuraChecks, type VariableSites } from './check.js';
-import { planOperation, type Plan } from './plan.js';
+import { planOperation, type Plan, type SqlPlan } from './plan.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 
 export interface EngineOptions {
@@ -70,9 +70,16 @@ export class Engine {
     const variables = this.coerce(prepared, req, session.role);
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
+    if (plan.kind === 'sql') return `{"data":${await this.runPart(plan, variables, session)}}`;
+    // Several sources: their statements run at once; the objects are merged in field order.
+    const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));
+    const values: Record<string, unknown> = Object.assign({}, ...texts.map((t) => JSON.parse(t) as object));
+    return `{"data":${JSON.stringify(Object.fromEntries(plan.keys.map((k) => [k, values[k]])))}}`;
+  }
+
+  private runPart(plan: SqlPlan, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
     const values = bindParams(plan.sql.params, variables, session);
-    const text = await this.opts.driverFor(plan.source).queryText(plan.sql.text, values, plan.name, plan.customPlan);
-    return `{"data":${text}}`;
+    return this.opts.driverFor(plan.source).queryText(plan.sql.text, values, plan.name, plan.customPlan);
   }
 
   private prepare(req: GraphQLRequest, role: string): Prepared {

@@ -1,6 +1,6 @@
 /** The request engine: plan cache, binding and execution. */
 export { Engine, type EngineOptions } from './engine.js';
 /** Planning one operation into SQL (used by `inspect` and the compiler's SQL files). */
-export { planOperation, type Plan, type PlanInput } from './plan.js';
+export { planOperation, type Plan, type PlanInput, type SqlPlan } from './plan.js';
 /** Request and session shapes. */
 export type { GraphQLRequest, Session } from '../bundle/index.js';

@@ -12,7 +12,18 @@ import { functionArgs, listQuery, objectQuery, tableFrom, type Cond } from './se
 /** A planned operation: one statement per source (usually one), or a response known at plan time. */
 export type Plan =
   | { readonly kind: 'static'; readonly body: string }
-  | { readonly kind: 'sql'; readonly source: string; readonly sql: CompiledSql; readonly name: string; readonly customPlan: boolean };
+  | SqlPlan
+  /** Root fields of several sources: one statement each, merged in `keys` order. */
+  | { readonly kind: 'multi'; readonly parts: readonly SqlPlan[]; readonly keys: readonly string[] };
+
+/** One statement on one source whose single text value is a JSON object of root fields. */
+export interface SqlPlan {
+  readonly kind: 'sql';
+  readonly source: string;
+  readonly sql: CompiledSql;
+  readonly name: string;
+  readonly customPlan: boolean;
+}
 
 export interface PlanInput {
   readonly model: BundleModel;
@@ -35,28 +46,32 @@ export function planOperation(input: PlanInput): Plan {
   const roots = input.operation.operation === 'subscription' ? input.model.roots[input.role]?.subscription : input.model.roots[input.role]?.query;
   const fields = collectFields(input.operation.selectionSet, rootType, ctx);
   const introspection = introspectionValues(input, fields);
-  const pairs: (readonly [Sql, Sql])[] = [];
-  let source: string | null = null;
+  // Each root field's value, and the source whose database computes it (null: known at plan time).
+  const entries: { key: string; source: string | null; value: Sql }[] = [];
   for (const f of fields) {
     const path = ['selectionSet', f.key];
-    if (f.name === '__typename') { pairs.push([jsonKey(f.key), jsonKey(rootType)]); continue; }
+    if (f.name === '__typename') { entries.push({ key: f.key, source: null, value: jsonKey(rootType) }); continue; }
     if (f.name === '__schema' || f.name === '__type') {
-      pairs.push([jsonKey(f.key), sql`(${param(JSON.stringify(introspection?.[f.key] ?? null), 'text')})::json`]);
+      entries.push({ key: f.key, source: null, value: sql`(${param(JSON.stringify(introspection?.[f.key] ?? null), 'text')})::json` });
       continue;
     }
     const root = roots?.[f.name];
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${rootType}'`, 400, path);
-    const t = tableOf(ctx, root.table);
-    if (source !== null && source !== t.source) {
-      throw new ApiError('not-supported', 'fields of several sources in one query are not supported yet', 400, path);
-    }
-    source = t.source;
-    pairs.push([jsonKey(f.key), rootFieldSql(root, f, ctx, path)]);
+    entries.push({ key: f.key, source: tableOf(ctx, root.table).source, value: rootFieldSql(root, f, ctx, path) });
   }
-  if (source === null) {
+  const sources = [...new Set(entries.flatMap((e) => (e.source === null ? [] : [e.source])))];
+  if (sources.length === 0) {
     return { kind: 'static', body: `{"data":${JSON.stringify(Object.fromEntries(fields.map((f) => [f.key, f.name === '__typename' ? rootType : introspection?.[f.key] ?? null])))}}` };
   }
-  const compiled = compileSql(sql`SELECT (${input.dialect.jsonObject(pairs)})::text`, input.dialect);
+  // One statement per source (almost always one); fields known at plan time ride with the first.
+  const parts = sources.map((source, i) => statement(source, entries.filter((e) => e.source === source || (i === 0 && e.source === null)), ctx));
+  if (parts.length === 1) return parts[0]!;
+  return { kind: 'multi', parts, keys: entries.map((e) => e.key) };
+}
+
+function statement(source: string, entries: readonly { key: string; value: Sql }[], ctx: PlanContext): SqlPlan {
+  const pairs = entries.map((e): readonly [Sql, Sql] => [jsonKey(e.key), e.value]);
+  const compiled = compileSql(sql`SELECT (${ctx.dialect.jsonObject(pairs)})::text`, ctx.dialect);
   const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
   return { kind: 'sql', source, sql: compiled, name, customPlan: ctx.hints.customPlan };
 }

@@ -1,6 +1,6 @@
 import { buildBundle, type Bundle } from '../../compiler/emit/index.js';
 import { introspectPostgres } from '../../compiler/introspect/index.js';
-import { parseMetadata, type Metadata } from '../../compiler/metadata/index.js';
+import { databaseUrl, parseMetadata, type Metadata } from '../../compiler/metadata/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
 import { createServer } from '../../runtime/server/index.js';
@@ -34,11 +34,18 @@ export async function startKiln(o: StartOptions): Promise<TestKiln> {
   const parsed = parseMetadata(o.metadata);
   if (!parsed.value) throw new Error(`test metadata is invalid: ${parsed.errors.map((e) => `${e.path.join('.')}: ${e.message}`).join('; ')}`);
   const md: Metadata = parsed.value;
-  const driver: Driver = createPgDriver({ url: o.databaseUrl, max: 4 });
-  const db = await introspectPostgres(driver);
-  const bundle = await buildBundle({ metadata: md, introspection: Object.fromEntries(md.sources.map((s) => [s.name, db])), engineVersion: 'test', stringifyNumeric: o.stringifyNumeric ?? false });
+  // A source with a literal database_url is served from it (as `kiln serve` does); the rest from databaseUrl.
+  const drivers = new Map<string, Driver>();
+  const introspection: Record<string, Awaited<ReturnType<typeof introspectPostgres>>> = {};
+  for (const s of md.sources) {
+    const own = databaseUrl(s);
+    const driver = createPgDriver({ url: own?.kind === 'literal' ? own.url : o.databaseUrl, max: 4 });
+    drivers.set(s.name, driver);
+    introspection[s.name] = await introspectPostgres(driver);
+  }
+  const bundle = await buildBundle({ metadata: md, introspection, engineVersion: 'test', stringifyNumeric: o.stringifyNumeric ?? false });
   if (bundle.inconsistencies.length) throw new Error(`test metadata is inconsistent: ${JSON.stringify(bundle.inconsistencies)}`);
-  const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: () => driver, stringifyNumeric: o.stringifyNumeric ?? false });
+  const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: (s) => drivers.get(s)!, stringifyNumeric: o.stringifyNumeric ?? false });
   const server = createServer({ engine, version: 'test', adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null, consoleEnabled: false });
   const { port } = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
@@ -55,7 +62,7 @@ export async function startKiln(o: StartOptions): Promise<TestKiln> {
     },
     async close() {
       await server.close();
-      await driver.close();
+      for (const d of drivers.values()) await d.close();
     },
   };
 }
