@@ -6,7 +6,7 @@ import type { GqlBody } from '../helpers/kiln.js';
 export function metadataOf(tables: readonly unknown[], functions: readonly unknown[] = []): unknown {
   return {
     version: 3,
-    sources: [{ name: 'default', kind: 'postgres', tables, functions, configuration: { connection_info: { database_url: 'postgres://unused' } } }],
+    sources: [{ name: 'default', kind: 'postgres', tables, functions, configuration: {} }],
   };
 }
 
