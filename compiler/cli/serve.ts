@@ -55,7 +55,12 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     for (const s of metadata.sources) {
       const d = demo ? await defaultDriver() : await driverForSource(databaseUrl(s), o, defaultDriver);
       drivers.set(s.name, d);
-      introspection[s.name] = await introspectPostgres(d);
+      try {
+        introspection[s.name] = await introspectPostgres(d);
+      } catch (e) {
+        const detail = (e as { internal?: { error?: { message?: string } } }).internal?.error?.message ?? (e as Error).message;
+        throw new CliError(`cannot read the catalog of source "${s.name}": ${detail} (is the database up, and the URL right?)`, 1);
+      }
     }
     const bundle = await buildBundle({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes, progress: log });
     for (const i of bundle.inconsistencies) log(`warning: inconsistent ${i.type} ${i.name}: ${i.reason}`);
@@ -88,7 +93,9 @@ async function driverForSource(url: BundleModel['sources'][number]['databaseUrl'
   if (url?.kind === 'literal') return createPgDriver({ url: url.url, max: o.pgConnections });
   if (url?.kind === 'env') {
     const v = process.env[url.name];
-    if (!v) throw new CliError(`environment variable ${url.name} (the database URL of a source) is not set`, 2);
+    // Unset: --database-url serves the source, as it does in `kiln compile`.
+    if (!v && o.databaseUrl) return fallback();
+    if (!v) throw new CliError(`environment variable ${url.name} (the database URL of a source) is not set; set it or pass --database-url`, 2);
     log(`source database from $${url.name}: ${redact(v)}`);
     return createPgDriver({ url: v, max: o.pgConnections });
   }
