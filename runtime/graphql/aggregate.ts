@@ -1,6 +1,6 @@
 import type { ColumnModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { Alias, aliasRef, ident, join, jsonKey, raw, sql, type Sql } from '../sql/index.js';
+import { Alias, aggregateFunction, aliasRef, ident, join, jsonKey, raw, sql, type Sql } from '../sql/index.js';
 import { columnByField, type PlanContext } from './context.js';
 import { argsOf, collectFields, type FieldSel } from './fields.js';
 import { isNull, valueOf, type Input } from './input.js';
@@ -80,7 +80,7 @@ function aggregateFields(t: TableModel, sel: FieldSel, colRef: (c: ColumnModel) 
       if (!col || (isNumeric ? !col.numeric : !col.comparable)) {
         throw new ApiError('validation-failed', `field "${c.name}" not found in type: '${fnType}'`, 400, [...p, 'selectionSet', c.key]);
       }
-      const call = sql`${raw(agg.name)}(${colRef(col)})`;
+      const call = sql`${aggregateFunction(agg.name)!}(${colRef(col)})`;
       inner.push([jsonKey(c.key), NUMERIC_FNS.has(agg.name) ? call : columnValue(col, call, ctx)]);
     }
     pairs.push([jsonKey(agg.key), ctx.dialect.jsonObject(inner)]);

@@ -1,6 +1,6 @@
 import type { TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { Alias, aliasRef, ident, join, raw, sql, type Sql } from '../sql/index.js';
+import { Alias, aggregateFunction, aliasRef, ident, join, raw, sql, type Sql } from '../sql/index.js';
 import { lowerBool } from './bool.js';
 import { columnByField, permissionOf, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
@@ -18,7 +18,6 @@ const DIRS: { readonly [k: string]: string } = {
   asc: 'ASC NULLS LAST', asc_nulls_last: 'ASC NULLS LAST', asc_nulls_first: 'ASC NULLS FIRST',
   desc: 'DESC NULLS FIRST', desc_nulls_first: 'DESC NULLS FIRST', desc_nulls_last: 'DESC NULLS LAST',
 };
-const AGG_FNS = new Set(['avg', 'max', 'min', 'sum', 'stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance']);
 
 type Path = readonly (string | number)[];
 type Wrap = (inner: Sql) => Sql;
@@ -73,12 +72,12 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
       if (fn === 'count') {
         const dir = direction(spec, ctx, [...p, fn]);
         if (dir) out.push({ expr: wrap(sql`(SELECT count(*) ${from})`), dir, column: null });
-      } else if (AGG_FNS.has(fn)) {
+      } else if (aggregateFunction(fn)) {
         for (const [col, d] of entriesOf(spec, ctx, [...p, fn])) {
           const c = columnByField(ctx, target, col);
           if (!c) throw new ApiError('validation-failed', `field "${col}" not found in type: '${target.typeName}_${fn}_order_by'`, 400, [...p, fn, col]);
           const dir = direction(d, ctx, [...p, fn, col]);
-          if (dir) out.push({ expr: wrap(sql`(SELECT ${raw(fn)}(${aliasRef(b)}.${ident(c.name)}) ${from})`), dir, column: null });
+          if (dir) out.push({ expr: wrap(sql`(SELECT ${aggregateFunction(fn)!}(${aliasRef(b)}.${ident(c.name)}) ${from})`), dir, column: null });
         }
       } else {
         throw new ApiError('validation-failed', `field "${fn}" not found in type: '${target.typeName}_aggregate_order_by'`, 400, [...p, fn]);

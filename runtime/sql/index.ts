@@ -8,3 +8,5 @@ export type { Dialect } from './dialect.js';
 export { compileSql, type CompiledSql, type ParamSlot } from './compile.js';
 /** The PostgreSQL dialect. */
 export { postgres } from './dialects/postgres.js';
+/** The SQL aggregate function behind a GraphQL aggregate field name. */
+export { aggregateFunction } from './aggregates.js';
