@@ -58,12 +58,19 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   }
   say('writing engine.mjs and engine.d.ts');
   files.set('engine.mjs', await engineModule(model, sdl));
-  files.set('engine.d.ts', await engineTypes(sdl));
+  const operations = Object.fromEntries(model.roles.map((role) => [role,
+    Object.entries(model.roots[role]!.query).map(([field, root]) => previewQuery(model, role, field, root).replace(/^query /, `query ${operationName(field)} `))]));
+  files.set('engine.d.ts', await engineTypes(sdl, operations));
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
   files.set('manifest.json', manifest(input, model, files, summary));
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { model, sdl, schemas, files: sorted, inconsistencies: resolved.inconsistencies, summary };
+}
+
+// `album_by_pk` -> `AlbumByPk`: the operation (and so the generated type) named after its root field.
+function operationName(field: string): string {
+  return field.split('_').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('') || 'Root';
 }
 
 function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<string, string>, summary: Bundle['summary']): string {

@@ -1,0 +1,29 @@
+// engine.d.ts: per role, the schema's row types and each root field's operation types, valid
+// TypeScript under strict settings.
+import { Project } from 'ts-morph';
+import { describe, expect, it } from 'vitest';
+import { compileFixture } from '../helpers/fixtures.js';
+
+describe('engine.d.ts', async () => {
+  const bundle = await compileFixture('blog');
+  const dts = bundle.files.get('engine.d.ts')!;
+
+  it('type-checks under strict settings', () => {
+    const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true, noEmit: true } });
+    project.createSourceFile('engine.d.ts', dts);
+    const problems = project.getPreEmitDiagnostics().map((d) => d.getMessageText().toString());
+    expect(problems).toEqual([]);
+  });
+
+  it('has a namespace per role with row types limited to what the role may read', () => {
+    for (const role of bundle.model.roles) expect(dts).toContain(`export declare namespace Role_${role} {`);
+    const user = dts.slice(dts.indexOf('namespace Role_user'));
+    expect(user).toMatch(/export type AuthorByIdQuery = \{ author_by_id: \{ id: number, name: string, email: string, rating: string \| number \| null, profile: unknown \} \| null \};/);
+    const reader = dts.slice(dts.indexOf('namespace Role_reader'), dts.indexOf('namespace Role_user'));
+    expect(reader).toMatch(/export type AuthorByIdQuery = \{ author_by_id: \{ id: number, name: string \} \| null \};/);
+  });
+
+  it('types the variables of a root field that takes arguments', () => {
+    expect(dts).toMatch(/export type SearchArticlesQueryVariables = Exact<\{\s+search: string;\s+\}>;/);
+  });
+});
