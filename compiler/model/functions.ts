@@ -3,7 +3,7 @@ import type { Introspection, IntrospectedFunction } from '../introspect/index.js
 import type { Source, TableEntry } from '../metadata/index.js';
 import type { Issues } from './issues.js';
 import { scalarFor } from './scalars.js';
-import { tableId } from './tables.js';
+import { rootFieldName, tableId } from './tables.js';
 
 function findFunction(db: Introspection, schema: string, name: string): IntrospectedFunction | string {
   const f = db.functions.find((x) => x.schema === schema && x.name === name);
@@ -37,8 +37,8 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
     if (cfg.session_argument && sessionIdx < 0) { fail(`session argument "${cfg.session_argument}" does not exist`); continue; }
     const field = cfg.custom_root_fields?.function ?? cfg.custom_name ?? (f.schema === 'public' ? f.name : `${f.schema}_${f.name}`);
     out.push({
-      id: `${source.name}:${f.schema}.${f.name}`, source: source.name, schema: f.schema, name: f.name, field,
-      aggregateField: cfg.custom_root_fields?.function_aggregate ?? `${cfg.custom_name ?? field}_aggregate`,
+      id: `${source.name}:${f.schema}.${f.name}`, source: source.name, schema: f.schema, name: f.name, field: rootFieldName(source, field),
+      aggregateField: rootFieldName(source, cfg.custom_root_fields?.function_aggregate ?? `${cfg.custom_name ?? field}_aggregate`),
       args: userArgs(f, new Set(sessionIdx >= 0 ? [sessionIdx] : [])), sessionArgument: sessionIdx >= 0 ? sessionIdx : null,
       totalArgs: f.args.length, returns: returns.id, returnsSet: f.returnsSet, comment: entry.comment ?? f.comment,
     });

@@ -36,6 +36,12 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
       issues.add({ type: 'source', name: source.name, definition: source as unknown as Json, reason: `Inconsistent object: could not read the catalog of source "${source.name}"` });
       continue;
     }
+    const unsupported = [source.customization?.root_fields?.namespace !== undefined ? 'root_fields.namespace' : null,
+      source.customization?.type_names ? 'type_names' : null].filter((x): x is string => x !== null);
+    for (const what of unsupported) {
+      issues.add({ type: 'source', name: source.name, definition: source.customization as unknown as Json,
+        reason: `source customization "${what}" is not supported yet; remove it or compile with --allow-inconsistent to ignore it` });
+    }
     sources.push({ name: source.name, dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source) });
     resolveSource(source, db, tables, select, roleSet, functions, issues, rootLimits);
   }

@@ -9,6 +9,12 @@ export function tableId(source: string, schema: string, name: string): string {
   return `${source}:${schema}.${name}`;
 }
 
+/** A root field's name with the source's `customization.root_fields` prefix and suffix (applied on top, as Hasura does). */
+export function rootFieldName(source: Source, name: string): string {
+  const rf = source.customization?.root_fields;
+  return `${rf?.prefix ?? ''}${name}${rf?.suffix ?? ''}`;
+}
+
 /** What the later stages need beside the TableModel itself. */
 export interface TableDraft {
   readonly model: TableModel;
@@ -97,7 +103,7 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
   for (const key of ROOT_KEYS) {
     const custom = cfg.custom_root_fields?.[key];
     const name = typeof custom === 'string' ? custom : custom?.name ?? null;
-    rootFieldNames[key] = name ?? defaultRootName(key, typeName);
+    rootFieldNames[key] = rootFieldName(source, name ?? defaultRootName(key, typeName));
     rootFieldComments[key] = typeof custom === 'object' && custom !== null && custom.comment !== undefined ? custom.comment ?? '' : null;
   }
   let enumValues: TableModel['enumValues'] = null;
