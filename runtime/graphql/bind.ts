@@ -36,6 +36,9 @@ function sessionValue(v: string, type: string | null): unknown {
 function encode(v: unknown, type: string | null): unknown {
   if (v === null || v === undefined) return null;
   if (type === 'json' || type === 'jsonb') return JSON.stringify(v);
+  // A list of JSON values (`_in` on a jsonb column): each item is JSON text; left to the driver,
+  // a JSON array item became a nested SQL array and a JSON string bare text (fuzz).
+  if ((type === 'json[]' || type === 'jsonb[]') && Array.isArray(v)) return v.map((x) => (x === null ? null : JSON.stringify(x)));
   if (typeof v === 'object' && !Array.isArray(v)) return JSON.stringify(v);
   if (Array.isArray(v) && !(type?.endsWith('[]') || type?.startsWith('_'))) return JSON.stringify(v);
   return v;

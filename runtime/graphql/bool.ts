@@ -40,7 +40,7 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
   if (computed && computed.returns.kind === 'scalar') {
     const fn = computed.function;
     const type = computed.returns.type;
-    const ops = entriesOf(value, ctx, path).map(([op, v]): BoolIr => ({ kind: 'computed', field: key, function: fn, type, op, value: inputValue(v, ctx) }));
+    const ops = entriesOf(value, ctx, path).map(([op, v]): BoolIr => ({ kind: 'computed', field: key, function: fn, type, op, value: inputValue(v, ctx, op) }));
     return ops.length === 1 ? ops[0]! : { kind: 'and', items: ops };
   }
   if (!column) throw new ApiError('validation-failed', `field "${key}" not found in type: '${t.typeName}_bool_exp'`, 400, path);
@@ -49,23 +49,30 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
     if (op === '_cast') {
       for (const [, inner] of entriesOf(v, ctx, [...path, op])) {
         for (const [op2, v2] of entriesOf(inner, ctx, [...path, op])) {
-          items.push({ kind: 'column', column: column.name, type: 'text', op: `_cast_text${op2}`, value: inputValue(v2, ctx) });
+          items.push({ kind: 'column', column: column.name, type: 'text', op: `_cast_text${op2}`, value: inputValue(v2, ctx, op2) });
         }
       }
       continue;
     }
-    items.push({ kind: 'column', column: column.name, type: column.type, op, value: inputValue(v, ctx) });
+    items.push({ kind: 'column', column: column.name, type: column.type, op, value: inputValue(v, ctx, op) });
   }
   return items.length === 1 ? items[0]! : { kind: 'and', items };
 }
 
+// Operators whose GraphQL argument is a list (`_in: [Int!]`).
+const LIST_OPS = new Set(['_in', '_nin', '_has_keys_any', '_has_keys_all']);
+
 // A leaf of a `where` as a ValueIr: plan-time literal, or a whole variable bound per request.
-function inputValue(input: Input, ctx: PlanContext): ValueIr {
+function inputValue(input: Input, ctx: PlanContext, op: string): ValueIr {
   if (input.kind === 'ast' && input.node.kind === 'Variable') {
     const name = input.node.name.value;
     return ctx.variables[name] == null ? { kind: 'literal', value: null } : { kind: 'variable', name, path: [] };
   }
-  return { kind: 'literal', value: valueOf(input, ctx) as never };
+  const value = valueOf(input, ctx);
+  // GraphQL input coercion: a single literal where a list is expected is a list of one
+  // (`_in: 3` is `_in: [3]`); bound as is, PostgreSQL rejected it as a malformed array (fuzz).
+  if (LIST_OPS.has(op) && value !== null && !Array.isArray(value)) return { kind: 'literal', value: [value] as never };
+  return { kind: 'literal', value: value as never };
 }
 
 /** Lowers BoolIr to a predicate on `alias` (and `root` for `["$", col]` references). */
@@ -123,6 +130,11 @@ function valueSql(v: ValueIr, type: string, alias: Alias, root: Alias): Sql {
   }
 }
 
+// Catalog names of array types start with `_` (`_text`, `public._mood`): PostgreSQL's typarray convention.
+function isArrayType(type: string): boolean {
+  return type.split('.').pop()!.startsWith('_');
+}
+
 function lowerCompare(lhs: Sql, type: string, rawOp: string, value: ValueIr, alias: Alias, root: Alias): Sql {
   let op = rawOp;
   let left = lhs;
@@ -134,6 +146,13 @@ function lowerCompare(lhs: Sql, type: string, rawOp: string, value: ValueIr, ali
     return value.value === true ? sql`(${left} IS NULL)` : sql`(${left} IS NOT NULL)`;
   }
   if (COLUMN_CMP[op]) return sql`(${left} ${raw(COLUMN_CMP[op]!)} ${valueSql(value, type, alias, root)})`;
+  if ((op === '_in' || op === '_nin') && isArrayType(type) && value.kind !== 'session') {
+    // An array column's `_in` is a list of arrays: `_text[]` is no type, and ANY() over a 2-D
+    // array would compare elements. The list goes as JSON; each item (a JSON array, or an array
+    // literal string like "{a,b}") becomes one value of the column's type (fuzz).
+    const items = sql`SELECT (CASE WHEN jsonb_typeof(e) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(e))::text ELSE e #>> '{}' END)::${ident(...type.split('.'))} FROM jsonb_array_elements(${valueSql(value, 'jsonb', alias, root)}) AS e`;
+    return sql`(${left} ${raw(op === '_in' ? 'IN' : 'NOT IN')} (${items}))`;
+  }
   if (op === '_in') return sql`(${left} = ANY(${valueSql(value, `${type}[]`, alias, root)}))`;
   if (op === '_nin') return sql`(${left} <> ALL(${valueSql(value, `${type}[]`, alias, root)}))`;
   if (op === '_has_key') return sql`(${left} ? ${valueSql(value, 'text', alias, root)})`;

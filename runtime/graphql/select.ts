@@ -168,10 +168,13 @@ function distinctOn(t: TableModel, b: Alias, input: Input | undefined, order: re
     if (!c) throw new ApiError('validation-failed', `unexpected value "${n}" for enum: '${t.typeName}_select_column'`, 400, [...path, 'distinct_on']);
     return c.name;
   });
-  if (order.length && !cols.every((c, i) => order[i]?.column === c)) {
+  // Hasura checks the distinct_on columns against the first as many order_by items as a set
+  // (`[b, a]` fits `order_by: [{a}, {b}]`); PostgreSQL accepts any order of them too (fuzz).
+  const lead = order.slice(0, cols.length);
+  if (order.length && !(lead.length === cols.length && cols.every((c) => lead.some((o) => o.column === c)))) {
     throw new ApiError('validation-failed', '"distinct_on" columns must match initial "order_by" columns', 400, path);
   }
-  return sql`DISTINCT ON (${join(cols.map((c, i) => order[i]?.expr ?? sql`${aliasRef(b)}.${ident(c)}`), ', ')}) `;
+  return sql`DISTINCT ON (${join(cols.map((c, i) => lead[i]?.expr ?? sql`${aliasRef(b)}.${ident(c)}`), ', ')}) `;
 }
 
 function limitOf(input: Input | undefined, permLimit: number | null, ctx: PlanContext): Sql | null {
