@@ -153,14 +153,18 @@ export function rowSource(t: TableModel, from: Sql, args: ReadonlyMap<string, In
   const limit = limitOf(args.get('limit'), perm.limit, ctx);
   const page = ctx.dialect.page(limit, offsetOf(args.get('offset'), ctx));
   if (limit && order.length && filters.length > conds.length + 1) ctx.hints.customPlan = true;
-  return {
-    sql: sql`SELECT ${distinct}${join(cols, ', ')} FROM ${from} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')}${orderBy}${page}`,
-    order, orderNames,
-  };
+  const filtered = sql`FROM ${from} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')}${orderBy}${page}`;
+  if (!distinct) return { sql: sql`SELECT ${join(cols, ', ')} ${filtered}`, order, orderNames };
+  // DISTINCT ON: PostgreSQL computes the select list (the row's JSON, nested relationships and
+  // all) for every candidate row before it keeps one per key, and does not postpone it as it does
+  // for ORDER BY with LIMIT: 16 s instead of 45 ms on chinook (fuzz). So pick the rows first and
+  // build their JSON outside; `b.*` keeps the table's columns in order, so `b` still passes as the
+  // table's row type (computed fields).
+  return { sql: sql`SELECT ${join(cols, ', ')} FROM (SELECT ${distinct}${aliasRef(b)}.* ${filtered}) AS ${aliasRef(b)}`, order, orderNames };
 }
 
-function distinctOn(t: TableModel, b: Alias, input: Input | undefined, order: readonly OrderItem[], ctx: PlanContext, path: Path): Sql {
-  if (!input || isNull(input, ctx)) return raw('');
+function distinctOn(t: TableModel, b: Alias, input: Input | undefined, order: readonly OrderItem[], ctx: PlanContext, path: Path): Sql | null {
+  if (!input || isNull(input, ctx)) return null;
   const raw_ = valueOf(input, ctx);
   const names = (Array.isArray(raw_) ? raw_ : [raw_]).map(String);
   const cols = names.map((n) => {
