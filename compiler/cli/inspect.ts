@@ -45,6 +45,7 @@ async function sqlOfQuery(o: InspectOptions, role: string): Promise<string> {
     dialect: postgres,
     queryText: () => Promise.reject(new Error('inspect does not run queries')),
     query: () => Promise.reject(new Error('inspect does not run queries')),
+    runScript: () => Promise.reject(new Error('inspect does not run queries')),
     transaction: () => Promise.reject(new Error('inspect does not run queries')),
     close: async () => {},
   };

@@ -7,6 +7,27 @@ export interface QueryResult {
   readonly rowCount: number;
 }
 
+/**
+ * What the last statement of a script gave back, every value as PostgreSQL printed it (booleans
+ * `t`/`f`, numbers as written, json as its text, arrays as `{1,2}`; SQL NULL as null).
+ */
+export interface ScriptResult {
+  /** The command tag's first word (`SELECT`, `INSERT`, `CREATE`, `SET`); '' for an empty script. */
+  readonly command: string;
+  /** The column names when the statement described rows (libpq's TUPLES_OK), else null. */
+  readonly fields: readonly string[] | null;
+  readonly rows: readonly (readonly (string | null)[])[];
+}
+
+/** How a transaction starts. */
+export interface TransactionOptions {
+  /** `BEGIN READ ONLY`: every write in it fails with SQLSTATE 25006. */
+  readonly readOnly?: boolean;
+}
+
+/** What a transaction's callback may run: the statements of a Driver, on the transaction's connection. */
+export type TransactionRunner = Pick<Driver, 'queryText' | 'query' | 'runScript'>;
+
 /** One database connection pool behind one dialect; every source is served through one of these. */
 export interface Driver {
   readonly dialect: Dialect;
@@ -19,7 +40,13 @@ export interface Driver {
   queryText(text: string, params: readonly unknown[], name?: string, customPlan?: boolean): Promise<string>;
   /** Runs a statement and returns its rows as arrays (values in the driver's text-parsed form). */
   query(text: string, params?: readonly unknown[]): Promise<QueryResult>;
+  /**
+   * Runs a text of one or more statements over the simple query protocol (run_sql) and returns
+   * the result of the last one. Without a transaction around it, the statements of a script with
+   * several run in one implicit transaction, as PostgreSQL does for a simple query.
+   */
+  runScript(text: string): Promise<ScriptResult>;
   /** Runs `fn` inside one transaction on one connection. */
-  transaction<T>(fn: (tx: Pick<Driver, 'queryText' | 'query'>) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
 }

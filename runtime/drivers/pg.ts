@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { postgres } from '../sql/index.js';
-import type { Driver, QueryResult } from './driver.js';
+import type { Driver, QueryResult, ScriptResult, TransactionOptions, TransactionRunner } from './driver.js';
 import { ConnectionError, mapDatabaseError } from './database-error.js';
 import { statementName } from './statement-name.js';
 
@@ -13,7 +13,7 @@ export interface PgDriverOptions {
   readonly connectionTimeoutMillis?: number;
 }
 
-type Runner = Pick<Driver, 'queryText' | 'query'>;
+type Runner = TransactionRunner;
 
 const identity = (value: string): string => value;
 
@@ -38,7 +38,12 @@ function isConnectionFailure(e: unknown): boolean {
   return internal?.error?.exec_status === 'ConnectionError';
 }
 
-function runnerOn(client: pg.PoolClient): Runner {
+/**
+ * The runner of one checked-out client. `tainted` is called when the client ran a script: its
+ * session may have been changed (SET, temporary tables, LISTEN, prepared statements), so it is
+ * not given back to the pool.
+ */
+function runnerOn(client: pg.PoolClient, tainted: () => void): Runner {
   return {
     async queryText(text, params, name) {
       const prepared = name !== undefined;
@@ -64,6 +69,29 @@ function runnerOn(client: pg.PoolClient): Runner {
         throw mapDatabaseError(e, { statement: text, prepared: false, arguments: params });
       }
     },
+    async runScript(text) {
+      tainted();
+      try {
+        // No values: pg sends a simple query, which may hold several statements.
+        const res = await client.query({ text, rowMode: 'array', types: RAW_TYPES } as pg.QueryArrayConfig);
+        return scriptResult(res as pg.QueryArrayResult | pg.QueryArrayResult[] | undefined);
+      } catch (e) {
+        throw mapDatabaseError(e, { statement: text, prepared: false, arguments: [] });
+      }
+    },
+  };
+}
+
+// pg answers a simple query with one result per statement (an array when there are several).
+function scriptResult(res: pg.QueryArrayResult | pg.QueryArrayResult[] | undefined): ScriptResult {
+  const last = Array.isArray(res) ? res[res.length - 1] : res;
+  if (!last) return { command: '', fields: null, rows: [] };
+  // pg leaves `fields` empty when the statement sent no row description.
+  const described = last.fields.length > 0;
+  return {
+    command: last.command ?? '',
+    fields: described ? last.fields.map((f) => f.name) : null,
+    rows: described ? last.rows.map((r) => r.map((v) => (v === null || v === undefined ? null : String(v)))) : [],
   };
 }
 
@@ -122,8 +150,9 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   async function withClient<T>(fn: (r: Runner, markBroken: () => void) => Promise<T>, custom = false): Promise<T> {
     const client = await checkout(custom);
     let broken = false;
+    const markBroken = (): void => { broken = true; };
     try {
-      return await fn(runnerOn(client), () => { broken = true; });
+      return await fn(runnerOn(client, markBroken), markBroken);
     } catch (e) {
       broken ||= isConnectionFailure(e);
       throw e;
@@ -136,8 +165,9 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
     dialect: postgres,
     queryText: (text, params, name, customPlan) => withClient((r) => r.queryText(text, params, name), customPlan === true),
     query: (text, params) => withClient((r) => r.query(text, params)),
-    transaction: (fn) => withClient(async (runner, markBroken) => {
-      await control(runner, 'BEGIN');
+    runScript: (text) => withClient((r) => r.runScript(text)),
+    transaction: (fn, opts?: TransactionOptions) => withClient(async (runner, markBroken) => {
+      await control(runner, opts?.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
       let result;
       try {
         result = await fn(runner);
@@ -157,6 +187,6 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   };
 }
 
-async function control(runner: Runner, statement: 'BEGIN' | 'COMMIT' | 'ROLLBACK'): Promise<void> {
+async function control(runner: Runner, statement: 'BEGIN' | 'BEGIN READ ONLY' | 'COMMIT' | 'ROLLBACK'): Promise<void> {
   await runner.query(statement);
 }

@@ -1,6 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Results } from '@electric-sql/pglite';
 import { postgres } from '../sql/index.js';
-import type { Driver, QueryResult } from './driver.js';
+import type { Driver, QueryResult, ScriptResult, TransactionRunner } from './driver.js';
 import { mapDatabaseError } from './database-error.js';
 
 /** Settings of the embedded database. */
@@ -15,7 +15,7 @@ export interface PgliteDriver extends Driver {
   exec(sqlScript: string): Promise<void>;
 }
 
-type Runner = Pick<Driver, 'queryText' | 'query'>;
+type Runner = TransactionRunner;
 type Parsers = Record<number, (value: string) => unknown>;
 
 const identity = (value: string): string => value;
@@ -29,7 +29,30 @@ const QUERY_PARSERS: Parsers = Object.fromEntries(TEXT_OIDS.map((oid) => [oid, i
 
 const SESSION_SETUP = "SET TIME ZONE 'UTC'; SET extra_float_digits = 1";
 
-function runnerOn(db: PGlite): Runner {
+// After a script (run_sql) the one session is put back as it was: a `SET TIME ZONE` a user ran
+// must not change how later responses print. (Temporary tables stay: only settings are reset.)
+const SESSION_RESET = `RESET ALL; ${SESSION_SETUP}`;
+
+// runScript(): every column as PostgreSQL's text. PGlite parses the types it knows (those in
+// `db.parsers`, array types included); any other type already comes back as text.
+function textParsers(db: PGlite): Parsers {
+  return Object.fromEntries(Object.keys(db.parsers).map((oid) => [Number(oid), identity]));
+}
+
+function scriptResult(results: readonly Results<unknown[]>[]): ScriptResult {
+  const last = results[results.length - 1];
+  if (!last) return { command: '', fields: null, rows: [] };
+  // PGlite leaves `fields` empty when the statement sent no row description.
+  const described = last.fields.length > 0;
+  return {
+    command: last.command ?? '',
+    fields: described ? last.fields.map((f) => f.name) : null,
+    rows: described ? last.rows.map((r) => r.map((v) => (v === null || v === undefined ? null : String(v)))) : [],
+  };
+}
+
+function runnerOn(db: PGlite, tainted: () => void): Runner {
+  let parsers: Parsers | null = null;
   return {
     async queryText(text, params) {
       try {
@@ -53,6 +76,16 @@ function runnerOn(db: PGlite): Runner {
         return result;
       } catch (e) {
         throw mapDatabaseError(e, { statement: text, prepared: false, arguments: params });
+      }
+    },
+    async runScript(text) {
+      tainted();
+      parsers ??= textParsers(db);
+      try {
+        const results = await db.exec(text, { rowMode: 'array', parsers }) as Results<unknown[]>[];
+        return scriptResult(results);
+      } catch (e) {
+        throw mapDatabaseError(e, { statement: text, prepared: false, arguments: [] });
       }
     },
   };
@@ -80,13 +113,27 @@ export async function createPgliteDriver(opts: PgliteDriverOptions): Promise<Pgl
   const db = await PGlite.create(opts.dataDir);
   await db.exec(SESSION_SETUP);
   const enqueue = createQueue();
-  const direct = runnerOn(db);
+  // Set when a script ran since the session was last reset.
+  let dirty = false;
+  const direct = runnerOn(db, () => { dirty = true; });
   let closed = false;
+  const resetSession = async (): Promise<void> => {
+    if (!dirty) return;
+    dirty = false;
+    await db.exec(SESSION_RESET);
+  };
 
   return {
     dialect: postgres,
     queryText: (text, params) => enqueue(() => direct.queryText(text, params)),
     query: (text, params) => enqueue(() => direct.query(text, params)),
+    runScript: (text) => enqueue(async () => {
+      try {
+        return await direct.runScript(text);
+      } finally {
+        await resetSession();
+      }
+    }),
     exec: (script) => enqueue(async () => {
       try {
         await db.exec(script);
@@ -94,16 +141,21 @@ export async function createPgliteDriver(opts: PgliteDriverOptions): Promise<Pgl
         throw mapDatabaseError(e, { statement: script, prepared: false, arguments: [] });
       }
     }),
-    transaction: (fn) => enqueue(async () => {
-      await direct.query('BEGIN');
+    transaction: (fn, opts) => enqueue(async () => {
+      await direct.query(opts?.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
       let result;
       try {
         result = await fn(direct);
       } catch (e) {
         await direct.query('ROLLBACK').catch(() => undefined);
+        await resetSession().catch(() => undefined);
         throw e;
       }
-      await direct.query('COMMIT');
+      try {
+        await direct.query('COMMIT');
+      } finally {
+        await resetSession();
+      }
       return result;
     }),
     close: () => enqueue(async () => {

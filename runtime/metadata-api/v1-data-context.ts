@@ -1,0 +1,119 @@
+// What every v1 data operation shares: the model, the table named by `table`, columns by
+// database name, how a request value is bound and how a column is printed in the answer.
+
+import type { BundleModel, ColumnModel, RelationshipModel, TableModel } from '../bundle/index.js';
+import { ApiError, type ErrorCode, type JsonPath } from '../errors/index.js';
+import { aliasRef, ident, param, sql, type Alias, type Dialect, type Sql } from '../sql/index.js';
+import { readTableName } from './v1-data-args.js';
+
+/** One operation being planned. Paths in it are relative to `args`; errors about meaning get `base` in front. */
+export interface DataContext {
+  readonly model: BundleModel;
+  readonly source: string;
+  readonly dialect: Dialect;
+  readonly stringifyNumeric: boolean;
+  /** Where `args` sits in the request (`['args']`). */
+  readonly base: JsonPath;
+}
+
+/**
+ * An error about what the arguments mean (an unknown table or column), at `at` under `base`.
+ * Errors about their shape are thrown by the readers at the bare path, as Hasura's aeson
+ * parsers report them (corpus: v1/select/limits: "$.limit", v1/insert/onconflict: "$.on_conflict").
+ */
+export function fail(ctx: DataContext, code: ErrorCode, message: string, at: JsonPath): ApiError {
+  return new ApiError(code, message, 400, [...ctx.base, ...at]);
+}
+
+/** The tracked table named by `table` (a name in schema public, or `{schema, name}`). */
+export function tableArg(ctx: DataContext, value: unknown, at: JsonPath): TableModel {
+  const name = readTableName(value, at);
+  const t = ctx.model.tables[`${ctx.source}:${name.schema}.${name.name}`];
+  if (!t) {
+    const shown = name.schema === 'public' ? name.name : `${name.schema}.${name.name}`;
+    throw fail(ctx, 'not-exists', `table ${JSON.stringify(shown)} does not exist`, at);
+  }
+  return t;
+}
+
+/** A column by its database name, or undefined. */
+export function columnOf(t: TableModel, name: string): ColumnModel | undefined {
+  return t.columns.find((c) => c.name === name);
+}
+
+/** A column that must exist: 400 `not-exists` `column "x" does not exist` (Hasura's askColInfo). */
+export function requireColumn(ctx: DataContext, t: TableModel, name: string, at: JsonPath): ColumnModel {
+  const c = columnOf(t, name);
+  if (!c) throw fail(ctx, 'not-exists', `column ${JSON.stringify(name)} does not exist`, at);
+  return c;
+}
+
+/** A column an answer may show: admin's wording of Hasura's checkPermOnCol. */
+export function selectableColumn(ctx: DataContext, t: TableModel, name: string, at: JsonPath): ColumnModel {
+  const c = columnOf(t, name);
+  if (!c) throw fail(ctx, 'permission-denied', `no such column exists : ${JSON.stringify(name)}`, at);
+  return c;
+}
+
+/** A relationship of `t` by name. */
+export function relationshipOf(t: TableModel, name: string): RelationshipModel | undefined {
+  return t.relationships.find((r) => r.name === name);
+}
+
+/** The target table of a relationship. */
+export function targetOf(ctx: DataContext, rel: RelationshipModel): TableModel {
+  const t = ctx.model.tables[rel.target];
+  if (!t) throw new Error(`assertion failed: relationship ${rel.name} points at unknown table ${rel.target}`);
+  return t;
+}
+
+/** `b.r = a.l AND ...`: the join of a relationship from alias `a` to alias `b`. */
+export function joinOn(rel: RelationshipModel, a: Alias, b: Alias): Sql[] {
+  return rel.mapping.map(([l, r]) => sql`${aliasRef(b)}.${ident(r)} = ${aliasRef(a)}.${ident(l)}`);
+}
+
+/** The FROM name of a table. */
+export function tableRef(t: TableModel): Sql {
+  return ident(t.schema, t.name);
+}
+
+function baseType(c: ColumnModel): string {
+  return c.type.split('.').pop()!;
+}
+
+function isGeo(c: ColumnModel): boolean {
+  const b = baseType(c);
+  return b === 'geometry' || b === 'geography';
+}
+
+/**
+ * A request value for column `c`, always a parameter cast to the column's type. JSON columns
+ * take the value's JSON text (pg would print a JS array as a PostgreSQL array); PostGIS columns
+ * take GeoJSON, as Hasura's do.
+ */
+export function valueFor(c: ColumnModel, v: unknown): Sql {
+  if (v === null || v === undefined) return param(null, c.type);
+  const b = baseType(c);
+  if (b === 'json' || b === 'jsonb') return param(JSON.stringify(v), c.type);
+  if (isGeo(c) && typeof v === 'object') {
+    return sql`ST_GeomFromGeoJSON(${param(JSON.stringify(v), 'text')})::${ident(...c.type.split('.'))}`;
+  }
+  if (typeof v === 'object' && !Array.isArray(v)) return param(JSON.stringify(v), c.type);
+  return param(v, c.type);
+}
+
+// Scalars printed as strings when numbers are stringified (as the GraphQL side does).
+const STRINGIFIED = new Set(['bigint', 'numeric', 'float8', 'money']);
+
+/** Column `c` of alias `a` as the answer shows it. */
+export function columnJson(ctx: DataContext, c: ColumnModel, a: Alias): Sql {
+  const ref = sql`${aliasRef(a)}.${ident(c.name)}`;
+  if (isGeo(c)) return sql`ST_AsGeoJSON(${ref}, 15, 4)::json`;
+  if (ctx.stringifyNumeric && STRINGIFIED.has(c.scalar)) return sql`(${ref})::text`;
+  return ref;
+}
+
+/** A JSON object key that is any name (a column name need not be a GraphQL name): bound as a parameter. */
+export function keyOf(name: string): Sql {
+  return param(name, 'text');
+}

@@ -1,0 +1,133 @@
+// `insert`, `update` and `delete` of the v1 query API: one statement each, the rows changed in a
+// CTE, answered as `{affected_rows, returning?}` with the returned rows keyed by column name.
+
+import type { ColumnModel, TableModel } from '../bundle/index.js';
+import type { JsonPath } from '../errors/index.js';
+import { Alias, aliasRef, ident, join, jsonKey, raw, sql, type Sql } from '../sql/index.js';
+import { optional, parseFailed, readArray, readObject, readString, required, type Obj } from './v1-data-args.js';
+import {
+  columnJson, fail, keyOf, requireColumn, selectableColumn, tableArg, tableRef, valueFor, type DataContext,
+} from './v1-data-context.js';
+import { whereSql } from './v1-data-where.js';
+
+/** A statement, or the answer when there is nothing to run (an insert of no objects). */
+export type WriteStatement = { readonly kind: 'sql'; readonly sql: Sql } | { readonly kind: 'answer'; readonly body: { readonly [k: string]: unknown } };
+
+/** `{table, objects, returning?, on_conflict?}`: objects with different keys each get DEFAULT for the ones they lack. */
+export function insertStatement(ctx: DataContext, args: unknown): WriteStatement {
+  const o = readObject(args, [], 'InsertQuery');
+  const t = tableArg(ctx, o['table'], ['table']);
+  // Hasura checks `returning` before the objects (corpus: v1/insert/onconflict, missing constraint).
+  const returning = returningColumns(ctx, t, o);
+  const raw0 = required(o, 'objects', [], (v) => v);
+  const objects = (Array.isArray(raw0) ? raw0 : [raw0]).map((x, i) => readObject(x, ['objects', i]));
+  if (objects.length === 0) return { kind: 'answer', body: { affected_rows: 0, ...(returning ? { returning: [] } : {}) } };
+  // Every key of every object, in table order; each must be a column.
+  const used = new Set<string>();
+  objects.forEach((obj, i) => {
+    // Hasura's convObj looks the column up outside the key's path: the error is at the object.
+    for (const key of Object.keys(obj)) used.add(requireColumn(ctx, t, key, ['objects', i]).name);
+  });
+  const cols = t.columns.filter((c) => used.has(c.name));
+  const target = cols.length > 0 ? cols : t.columns.slice(0, 1);
+  const rows = objects.map((obj) => sql`(${join(target.map((c) => (Object.hasOwn(obj, c.name) ? valueFor(c, obj[c.name]) : raw('DEFAULT'))), ', ')})`);
+  const conflict = has(o, 'on_conflict') ? onConflict(ctx, t, o['on_conflict'], cols) : raw('');
+  const a = new Alias(t.name);
+  const names = join(target.map((c) => ident(c.name)), ', ');
+  const write = sql`INSERT INTO ${tableRef(t)} AS ${aliasRef(a)} (${names}) VALUES ${join(rows, ', ')}${conflict} RETURNING *`;
+  return { kind: 'sql', sql: answer(ctx, write, returning) };
+}
+
+/** `{table, where, $set, $inc, $mul, $default, returning?}` (`values` is an old name of `$set`). */
+export function updateStatement(ctx: DataContext, args: unknown): WriteStatement {
+  const o = readObject(args, [], 'UpdateQuery');
+  const t = tableArg(ctx, o['table'], ['table']);
+  const a = new Alias(t.name);
+  const where = whereSql(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
+  const sets: Sql[] = [];
+  const setKey = has(o, '$set') ? '$set' : 'values';
+  for (const [, v, c] of entries(ctx, t, o, setKey)) sets.push(sql`${ident(c.name)} = ${valueFor(c, v)}`);
+  for (const [, v, c] of entries(ctx, t, o, '$inc')) sets.push(sql`${ident(c.name)} = ${aliasRef(a)}.${ident(c.name)} + ${valueFor(c, v)}`);
+  for (const [, v, c] of entries(ctx, t, o, '$mul')) sets.push(sql`${ident(c.name)} = ${aliasRef(a)}.${ident(c.name)} * ${valueFor(c, v)}`);
+  const defaults = optional(o, '$default', [], readArray) ?? [];
+  defaults.forEach((d, i) => {
+    const c = requireColumn(ctx, t, readString(d, ['$default', i]), ['$default', i]);
+    sets.push(sql`${ident(c.name)} = DEFAULT`);
+  });
+  if (sets.length === 0) throw fail(ctx, 'unexpected-payload', 'atleast one of $set, $inc, $mul has to be present', []);
+  const returning = returningColumns(ctx, t, o);
+  const write = sql`UPDATE ${tableRef(t)} AS ${aliasRef(a)} SET ${join(sets, ', ')} WHERE ${where} RETURNING *`;
+  return { kind: 'sql', sql: answer(ctx, write, returning) };
+}
+
+/** `{table, where, returning?}`. */
+export function deleteStatement(ctx: DataContext, args: unknown): WriteStatement {
+  const o = readObject(args, [], 'DeleteQuery');
+  const t = tableArg(ctx, o['table'], ['table']);
+  const a = new Alias(t.name);
+  const where = whereSql(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
+  const returning = returningColumns(ctx, t, o);
+  const write = sql`DELETE FROM ${tableRef(t)} AS ${aliasRef(a)} WHERE ${where} RETURNING *`;
+  return { kind: 'sql', sql: answer(ctx, write, returning) };
+}
+
+function has(o: Obj, key: string): boolean {
+  return o[key] !== undefined && o[key] !== null;
+}
+
+// The pairs of a `{column: value}` object, each column checked (errors at the operator's key, as Hasura's convOp).
+function entries(ctx: DataContext, t: TableModel, o: Obj, key: string): (readonly [string, unknown, ColumnModel])[] {
+  if (!has(o, key)) return [];
+  const m = readObject(o[key], [key]);
+  return Object.entries(m).map(([col, v]) => [col, v, requireColumn(ctx, t, col, [key])] as const);
+}
+
+// `returning`: column names; an unknown one is Hasura's admin wording at `$.args.returning`.
+function returningColumns(ctx: DataContext, t: TableModel, o: Obj): ColumnModel[] | null {
+  const list = optional(o, 'returning', [], readArray);
+  if (list === undefined) return null;
+  return list.flatMap((v, i) => {
+    const name = readString(v, ['returning', i]);
+    return name === '*' ? [...t.columns] : [selectableColumn(ctx, t, name, ['returning'])];
+  });
+}
+
+// `{action: ignore|update, constraint?, constraint_on?}`; `update` sets every inserted column from EXCLUDED.
+function onConflict(ctx: DataContext, t: TableModel, value: unknown, cols: readonly ColumnModel[]): Sql {
+  const at = ['on_conflict'];
+  const o = readObject(value, at, 'OnConflict');
+  const action = required(o, 'action', at, readString);
+  if (action !== 'ignore' && action !== 'update') {
+    throw parseFailed([...at, 'action'], `expecting "ignore" or "update" for action, found ${JSON.stringify(action)}`);
+  }
+  let target: Sql = raw('');
+  if (has(o, 'constraint')) {
+    target = sql` ON CONSTRAINT ${ident(readString(o['constraint'], [...at, 'constraint']))}`;
+  } else if (has(o, 'constraint_on')) {
+    const on = readArray(o['constraint_on'], [...at, 'constraint_on']).map((v, i) => {
+      const p = [...at, 'constraint_on', i];
+      return ident(requireColumn(ctx, t, readString(v, p), p).name);
+    });
+    target = sql` (${join(on, ', ')})`;
+  } else if (action === 'update') {
+    throw fail(ctx, 'unexpected-payload', "Expecting 'constraint' or 'constraint_on' when the 'action' is 'update'", at);
+  }
+  if (action === 'ignore' || cols.length === 0) return sql` ON CONFLICT${target} DO NOTHING`;
+  const sets = cols.map((c) => sql`${ident(c.name)} = EXCLUDED.${ident(c.name)}`);
+  return sql` ON CONFLICT${target} DO UPDATE SET ${join(sets, ', ')}`;
+}
+
+// `{affected_rows, returning?}` built by the database from the CTE's rows.
+function answer(ctx: DataContext, write: Sql, returning: readonly ColumnModel[] | null): Sql {
+  const w = new Alias('changed');
+  const count = sql`(SELECT count(*) FROM ${aliasRef(w)})`;
+  const pairs: (readonly [Sql, Sql])[] = [[jsonKey('affected_rows'), count]];
+  if (returning) {
+    const r = new Alias('row');
+    const row = returning.length === 0
+      ? sql`'{}'::json`
+      : ctx.dialect.jsonObject(returning.map((c) => [keyOf(c.name), columnJson(ctx, c, r)] as const));
+    pairs.push([jsonKey('returning'), sql`(SELECT coalesce(${ctx.dialect.jsonArrayAgg(row, null)}, ${ctx.dialect.emptyJsonArray()}) FROM ${aliasRef(w)} AS ${aliasRef(r)})`]);
+  }
+  return sql`WITH ${aliasRef(w)} AS (${write}) SELECT (${ctx.dialect.jsonObject(pairs)})::text`;
+}

@@ -1,0 +1,69 @@
+// The data operations of the deprecated /v1/query API: `insert`, `select`, `count`, `update`,
+// `delete` (Hasura v1 DML; the conformance setups load their rows with `insert`). Admin only:
+// the caller checks the role. Each runs one statement whose single text cell is the answer.
+
+import type { BundleModel, Json } from '../bundle/index.js';
+import type { Driver } from '../drivers/index.js';
+import { ApiError, type JsonPath } from '../errors/index.js';
+import { compileSql, postgres, type Dialect, type Sql } from '../sql/index.js';
+import type { DataContext } from './v1-data-context.js';
+import { countStatement, selectStatement } from './v1-data-select.js';
+import { deleteStatement, insertStatement, updateStatement, type WriteStatement } from './v1-data-write.js';
+
+/** The v1 data operation types. */
+export type V1DataType = 'insert' | 'select' | 'count' | 'update' | 'delete';
+
+/** What a v1 data operation runs against. */
+export interface V1DataContext {
+  /** The served model: only tracked tables are known. */
+  readonly model: BundleModel;
+  /** The pool, or the transaction the operation is part of. */
+  readonly runner: Pick<Driver, 'queryText'>;
+  /** The source whose tables `table` names (the operation's `source`, `default` when absent). */
+  readonly source: string;
+  /** Defaults to PostgreSQL. */
+  readonly dialect?: Dialect;
+}
+
+/** True for the operation types `runV1Data` runs. */
+export function isV1DataType(type: string): type is V1DataType {
+  return type === 'insert' || type === 'select' || type === 'count' || type === 'update' || type === 'delete';
+}
+
+/**
+ * Runs one v1 data operation whose `args` sit at `path` (`['args']`). Answers: `select` an array
+ * of objects keyed by column name; `count` `{count}`; the writes `{affected_rows, returning?}`.
+ * Errors: `parse-failed` for a wrong shape (at the bare key, as Hasura: `$.limit`), `not-exists`
+ * for an unknown table or column, `permission-denied` "no such column exists" for an unknown
+ * selected or returned column, and the database's own errors as the driver maps them.
+ */
+export async function runV1Data(type: string, args: unknown, path: JsonPath, ctx: V1DataContext): Promise<Json> {
+  const data: DataContext = {
+    model: ctx.model,
+    source: ctx.source,
+    dialect: ctx.dialect ?? postgres,
+    stringifyNumeric: ctx.model.options.stringifyNumeric,
+    base: path,
+  };
+  const statement = plan(type, args, data);
+  if (statement.kind === 'answer') return statement.body as Json;
+  const { text, params } = compileSql(statement.sql, data.dialect);
+  const values = params.map((p) => (p.source.kind === 'value' ? p.source.value : null));
+  const body = await ctx.runner.queryText(text, values);
+  return JSON.parse(body) as Json;
+}
+
+function plan(type: string, args: unknown, ctx: DataContext): WriteStatement {
+  switch (type) {
+    case 'select': return sqlOf(selectStatement(ctx, args));
+    case 'count': return sqlOf(countStatement(ctx, args));
+    case 'insert': return insertStatement(ctx, args);
+    case 'update': return updateStatement(ctx, args);
+    case 'delete': return deleteStatement(ctx, args);
+    default: throw new ApiError('parse-failed', `unknown v1 data operation "${type}"`, 400, ['type']);
+  }
+}
+
+function sqlOf(s: Sql): WriteStatement {
+  return { kind: 'sql', sql: s };
+}
