@@ -1,0 +1,68 @@
+// The allow-list: collections whose queries non-admin roles may run, each with a scope
+// (Hasura.RQL.DDL.QueryCollection and Hasura.RQL.Types.Allowlist). Stored as
+// `{collection, scope: {global: true} | {global: false, roles: [...]}}`.
+
+import { ApiError } from '../../../runtime/errors/index.js';
+import type { Json } from '../../metadata/index.js';
+import type { OpHandler } from '../types.js';
+import { asName, asNonEmpty, Reader, type JsonObject } from './args.js';
+import { changed, findBy, listOf, removeBy, upsert, withList } from './document.js';
+import { requireCollection } from './query-collections.js';
+
+const q = JSON.stringify;
+const GLOBAL: JsonObject = { global: true };
+
+/** AllowlistScope: `{global: true}` or `{global: false, roles: [role, ...]}` (non-empty, no duplicates). */
+export function readScope(r: Reader): JsonObject {
+  const global = r.required('global');
+  if (typeof global !== 'boolean') r.bool('global', false);
+  if (global === true) {
+    if (r.has('roles')) r.fail('roles are not allowed when global is true');
+    return GLOBAL;
+  }
+  const roles = asNonEmpty(r.required('roles'), r.at('roles')).map((x, i) => asName(x, [...r.at('roles'), i]));
+  if (new Set(roles).size !== roles.length) r.fail('duplicate roles are not allowed');
+  return { global: false, roles };
+}
+
+export const addCollectionToAllowlist: OpHandler = (input) => {
+  const r = Reader.args(input);
+  const collection = r.name('collection');
+  // /v1/query takes only `collection` (spec part-b 4.12); the scope is always global there.
+  const scopeReader = input.api === 'metadata' ? r.optObject('scope') : undefined;
+  const scope = scopeReader === undefined ? GLOBAL : readScope(scopeReader);
+  requireCollection(input.metadata, collection, ['args', 'collection']);
+  const list = listOf(input.metadata, 'allowlist');
+  if (findBy(list, 'collection', collection) !== undefined) {
+    // Listed already: nothing changes whatever the scope (spec part-a section 3).
+    return { metadata: null, effect: { kind: 'other' }, result: {
+      message: `collection ${q(collection)} already exists in the allowlist, scope ignored;`
+        + ' to change scope, use update_scope_of_collection_in_allowlist',
+    } };
+  }
+  const entry: Json = { collection, scope };
+  return changed(withList(input.metadata, 'allowlist', [...list, entry]));
+};
+
+export const updateScopeOfCollectionInAllowlist: OpHandler = (input) => {
+  const r = Reader.args(input);
+  const collection = r.name('collection');
+  const scope = readScope(r.object('scope'));
+  requireCollection(input.metadata, collection, ['args', 'collection']);
+  const list = listOf(input.metadata, 'allowlist');
+  if (findBy(list, 'collection', collection) === undefined) {
+    throw new ApiError('not-found', `collection ${q(collection)} doesn't exist in the allowlist`, 400, ['args']);
+  }
+  return changed(withList(input.metadata, 'allowlist', upsert(list, 'collection', collection, { collection, scope })));
+};
+
+export const dropCollectionFromAllowlist: OpHandler = (input) => {
+  const r = Reader.args(input);
+  const collection = r.name('collection');
+  requireCollection(input.metadata, collection, ['args', 'collection']);
+  const list = listOf(input.metadata, 'allowlist');
+  if (findBy(list, 'collection', collection) === undefined) {
+    throw new ApiError('not-found', `collection ${q(collection)} doesn't exist in the allowlist`, 400, ['args']);
+  }
+  return { metadata: withList(input.metadata, 'allowlist', removeBy(list, 'collection', collection)), effect: { kind: 'drop', cascade: false } };
+};

@@ -1,0 +1,56 @@
+// Cron trigger definitions: `create_cron_trigger` (with `replace`) and `delete_cron_trigger`
+// (Hasura.RQL.DDL.ScheduledTrigger, messages kept). Scheduling the events is the workers'.
+
+import { ApiError } from '../../../runtime/errors/index.js';
+import type { OpHandler } from '../types.js';
+import { compact, parseFailed, Reader, type JsonObject } from './args.js';
+import { created, dropped, findBy, listOf, removeBy, upsert, withList } from './document.js';
+import { cronProblem } from './cron-expression.js';
+import { readHeaders } from './headers.js';
+
+/** RetryConfST with Hasura's defaults. */
+function readRetryConf(r: Reader): JsonObject {
+  const rc = r.optObject('retry_conf');
+  return {
+    num_retries: rc?.nat('num_retries', 0) ?? 0,
+    retry_interval_seconds: rc?.nat('retry_interval_seconds', 10) ?? 10,
+    timeout_seconds: rc?.nat('timeout_seconds', 60) ?? 60,
+    tolerance_seconds: rc?.nat('tolerance_seconds', 21600) ?? 21600,
+  };
+}
+
+export const createCronTrigger: OpHandler = (input) => {
+  const r = Reader.args(input);
+  const name = r.name('name');
+  const webhook = r.string('webhook');
+  const payload = r.raw('payload');
+  const retryConf = readRetryConf(r);
+  const headers = readHeaders(r);
+  const schedule = r.string('schedule');
+  const problem = cronProblem(schedule);
+  if (problem !== undefined) throw parseFailed(r.at('schedule'), `invalid cron expression: ${problem}`);
+  r.required('include_in_metadata');
+  const includeInMetadata = r.bool('include_in_metadata', false);
+  const comment = r.comment();
+  const replace = r.bool('replace', false);
+  const list = listOf(input.metadata, 'cron_triggers');
+  if (!replace && findBy(list, 'name', name) !== undefined) {
+    throw new ApiError('already-exists', `cron trigger with name: ${name} already exists`, 400, ['args']);
+  }
+  const entry = compact({
+    name, webhook, schedule, include_in_metadata: includeInMetadata, payload, retry_conf: retryConf, headers, comment,
+    request_transform: input.api === 'metadata' ? r.raw('request_transform') : undefined,
+    response_transform: input.api === 'metadata' ? r.raw('response_transform') : undefined,
+  });
+  const md = withList(input.metadata, 'cron_triggers', upsert(list, 'name', name, entry));
+  return created(md, 'cron_trigger', `cron_trigger ${name}`);
+};
+
+export const deleteCronTrigger: OpHandler = (input) => {
+  const name = Reader.args(input).name('name');
+  const list = listOf(input.metadata, 'cron_triggers');
+  if (findBy(list, 'name', name) === undefined) {
+    throw new ApiError('not-exists', `cron trigger with name: ${name} does not exist`, 400, ['args']);
+  }
+  return dropped(withList(input.metadata, 'cron_triggers', removeBy(list, 'name', name)), false);
+};

@@ -1,0 +1,101 @@
+// `set_custom_types`: replaces the custom types used by actions (reference/actions.md). The shapes
+// are checked here; whether field types exist and relationships resolve is the compile step's.
+
+import { ApiError, type JsonPath } from '../../../runtime/errors/index.js';
+import type { Json } from '../../metadata/index.js';
+import type { OpHandler } from '../types.js';
+import { asArray, asGraphqlName, asNonEmpty, asString, compact, parseFailed, Reader, type JsonObject } from './args.js';
+import { withSetting } from './document.js';
+import { baseTypeName } from './graphql-type.js';
+
+function readTypeRef(v: unknown, path: JsonPath): string {
+  const s = asString(v, path);
+  if (baseTypeName(s) === undefined) throw parseFailed(path, `not a valid GraphQL type: ${s}`);
+  return s;
+}
+
+function description(r: Reader): string | undefined {
+  return r.optString('description');
+}
+
+function readScalar(v: unknown, path: JsonPath): JsonObject {
+  const r = Reader.object(v, path);
+  return compact({ name: asGraphqlName(r.required('name'), r.at('name')), description: description(r) });
+}
+
+function readEnum(v: unknown, path: JsonPath): JsonObject {
+  const r = Reader.object(v, path);
+  const name = asGraphqlName(r.required('name'), r.at('name'));
+  const values = asNonEmpty(r.required('values'), r.at('values')).map((x, i) => {
+    const e = Reader.object(x, [...r.at('values'), i]);
+    return compact({ value: asGraphqlName(e.required('value'), e.at('value')), description: description(e), is_deprecated: e.optBool('is_deprecated') });
+  });
+  return compact({ name, description: description(r), values });
+}
+
+function readField(v: unknown, path: JsonPath, withArguments: boolean): JsonObject {
+  const r = Reader.object(v, path);
+  return compact({
+    name: asGraphqlName(r.required('name'), r.at('name')),
+    type: readTypeRef(r.required('type'), r.at('type')),
+    description: description(r),
+    arguments: withArguments ? r.raw('arguments') : undefined,
+  });
+}
+
+function readRelationship(v: unknown, path: JsonPath): JsonObject {
+  const r = Reader.object(v, path);
+  const type = r.string('type');
+  if (type !== 'object' && type !== 'array') throw parseFailed(r.at('type'), `expected one of "object", "array", but found ${JSON.stringify(type)}`);
+  const fieldMapping = r.object('field_mapping');
+  for (const k of Object.keys(fieldMapping.value)) asString(fieldMapping.value[k], fieldMapping.at(k));
+  return compact({
+    name: asGraphqlName(r.required('name'), r.at('name')),
+    type,
+    remote_table: r.required('remote_table'),
+    field_mapping: fieldMapping.value,
+    source: r.optString('source'),
+  });
+}
+
+function readObjectType(v: unknown, path: JsonPath, isOutput: boolean): JsonObject {
+  const r = Reader.object(v, path);
+  const name = asGraphqlName(r.required('name'), r.at('name'));
+  const fields = asNonEmpty(r.required('fields'), r.at('fields')).map((f, i) => readField(f, [...r.at('fields'), i], isOutput));
+  const relationships = isOutput && r.has('relationships')
+    ? asArray(r.value['relationships'], r.at('relationships')).map((x, i) => readRelationship(x, [...r.at('relationships'), i]))
+    : undefined;
+  return compact({ name, description: description(r), fields, relationships });
+}
+
+function readList(r: Reader, key: string, read: (v: unknown, path: JsonPath) => JsonObject): JsonObject[] {
+  if (!r.has(key)) return [];
+  return asArray(r.value[key], r.at(key)).map((x, i) => read(x, [...r.at(key), i]));
+}
+
+/** Reads the four lists; every type name must be unique across them. */
+export function readCustomTypes(r: Reader): JsonObject {
+  const types = {
+    scalars: readList(r, 'scalars', readScalar),
+    enums: readList(r, 'enums', readEnum),
+    input_objects: readList(r, 'input_objects', (v, p) => readObjectType(v, p, false)),
+    objects: readList(r, 'objects', (v, p) => readObjectType(v, p, true)),
+  };
+  const names = Object.values(types).flat().map((t) => t['name'] as string);
+  const dup = names.filter((n, i) => names.indexOf(n) !== i);
+  if (dup.length > 0) {
+    throw new ApiError('invalid-configuration', `duplicate type names: ${[...new Set(dup)].join(', ')}`, 400, ['args']);
+  }
+  return types as unknown as JsonObject;
+}
+
+export const setCustomTypes: OpHandler = (input) => {
+  const types = readCustomTypes(Reader.args(input));
+  const empty = Object.values(types).every((l) => (l as Json[]).length === 0);
+  const md = withSetting(input.metadata, 'custom_types', empty ? undefined : compactLists(types));
+  return { metadata: md, effect: { kind: 'create', object: { type: 'custom_types', name: 'custom_types custom_types' } } };
+};
+
+function compactLists(types: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(types).filter(([, v]) => Array.isArray(v) && v.length > 0)) as JsonObject;
+}

@@ -1,0 +1,33 @@
+// Inherited roles: `add_inherited_role {role_name, role_set}` / `drop_inherited_role {role_name}`
+// (Hasura.RQL.DDL.InheritedRoles). Stored as `{role_name, role_set}`.
+
+import { ApiError } from '../../../runtime/errors/index.js';
+import type { OpHandler } from '../types.js';
+import { asName, asNonEmpty, Reader } from './args.js';
+import { created, dropped, findBy, listOf, removeBy, withList } from './document.js';
+
+const q = JSON.stringify;
+
+export const addInheritedRole: OpHandler = (input) => {
+  const r = Reader.args(input);
+  const roleName = r.name('role_name');
+  const roleSet = asNonEmpty(r.required('role_set'), r.at('role_set')).map((x, i) => asName(x, [...r.at('role_set'), i]));
+  if (roleSet.includes(roleName)) {
+    throw new ApiError('invalid-params', 'an inherited role name cannot be in the role combination', 400, ['args']);
+  }
+  const list = listOf(input.metadata, 'inherited_roles');
+  if (findBy(list, 'role_name', roleName) !== undefined) {
+    throw new ApiError('already-exists', `${q(roleName)} already exists`, 400, ['args']);
+  }
+  const md = withList(input.metadata, 'inherited_roles', [...list, { role_name: roleName, role_set: [...new Set(roleSet)] }]);
+  return created(md, 'inherited_role', `inherited_role ${roleName}`);
+};
+
+export const dropInheritedRole: OpHandler = (input) => {
+  const roleName = Reader.args(input).name('role_name');
+  const list = listOf(input.metadata, 'inherited_roles');
+  if (findBy(list, 'role_name', roleName) === undefined) {
+    throw new ApiError('not-exists', `inherited role ${q(roleName)} does not exist`, 400, ['args']);
+  }
+  return dropped(withList(input.metadata, 'inherited_roles', removeBy(list, 'role_name', roleName)), false);
+};

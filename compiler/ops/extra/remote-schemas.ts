@@ -1,0 +1,164 @@
+// Remote schema definitions and permissions (Hasura.RQL.DDL.RemoteSchema and
+// RemoteSchema/Permission). No network here: the definition's shape is checked and stored;
+// introspection and stitching happen when the document is compiled and served. Stored as
+// `{name, definition, comment?, permissions?: [{role, definition: {schema}, comment?}], remote_relationships?}`.
+
+import { parse } from 'graphql';
+import { ApiError } from '../../../runtime/errors/index.js';
+import type { Json, Metadata } from '../../metadata/index.js';
+import type { OpHandler } from '../types.js';
+import { asGraphqlName, asNat, asString, compact, parseFailed, Reader, type JsonObject } from './args.js';
+import { changed, created, dropped, findBy, listOf, removeBy, upsert, withList } from './document.js';
+import { readHeaders } from './headers.js';
+
+const q = JSON.stringify;
+
+function readNameMapping(r: Reader): JsonObject | undefined {
+  const m = r.optObject('mapping');
+  if (m === undefined) return undefined;
+  for (const k of Object.keys(m.value)) asGraphqlName(m.value[k], m.at(k));
+  return m.value;
+}
+
+function readAffixes(r: Reader): JsonObject {
+  return compact({
+    prefix: r.has('prefix') ? asGraphqlName(r.value['prefix'], r.at('prefix')) : undefined,
+    suffix: r.has('suffix') ? asString(r.value['suffix'], r.at('suffix')) : undefined,
+    mapping: readNameMapping(r),
+  });
+}
+
+function readCustomization(r: Reader): JsonObject {
+  const typeNames = r.optObject('type_names');
+  const fieldNames = r.optArray('field_names');
+  return compact({
+    root_fields_namespace: r.has('root_fields_namespace') ? asGraphqlName(r.value['root_fields_namespace'], r.at('root_fields_namespace')) : undefined,
+    type_names: typeNames === undefined ? undefined : readAffixes(typeNames),
+    field_names: fieldNames?.map((f, i) => {
+      const fr = Reader.object(f, [...r.at('field_names'), i]);
+      return { parent_type: asGraphqlName(fr.required('parent_type'), fr.at('parent_type')), ...readAffixes(fr) };
+    }),
+  });
+}
+
+/** RemoteSchemaDef: exactly one of `url` / `url_from_env`, headers, timeout, customization. */
+export function readRemoteSchemaDef(r: Reader): JsonObject {
+  const url = r.optString('url');
+  const urlFromEnv = r.optString('url_from_env');
+  const headers = readHeaders(r);
+  const forward = r.optBool('forward_client_headers');
+  const timeout = r.has('timeout_seconds') ? asNat(r.value['timeout_seconds'], r.at('timeout_seconds')) : undefined;
+  const customization = r.optObject('customization');
+  if (url === undefined && urlFromEnv === undefined) {
+    throw new ApiError('invalid-params', "both `url` and `url_from_env` can't be empty", 400, ['args', 'definition']);
+  }
+  if (url !== undefined && urlFromEnv !== undefined) {
+    throw new ApiError('invalid-params', "both `url` and `url_from_env` can't be present", 400, ['args', 'definition']);
+  }
+  if (url !== undefined && !/^https?:\/\/\S+$/.test(url) && !/^\{\{[A-Za-z_][A-Za-z0-9_]*\}\}/.test(url)) {
+    throw parseFailed(r.at('url'), `not a valid URI: ${url}`);
+  }
+  return compact({
+    url, url_from_env: urlFromEnv, headers, forward_client_headers: forward, timeout_seconds: timeout,
+    customization: customization === undefined ? undefined : readCustomization(customization),
+  });
+}
+
+function findRemote(md: Metadata, name: string): JsonObject | undefined {
+  return findBy(listOf(md, 'remote_schemas'), 'name', name);
+}
+
+function permissionsOf(rs: JsonObject): JsonObject[] {
+  const p = rs['permissions'];
+  return Array.isArray(p) ? (p.filter((x) => x !== null && typeof x === 'object' && !Array.isArray(x)) as JsonObject[]) : [];
+}
+
+function withRemotes(md: Metadata, items: readonly Json[]): Metadata {
+  return withList(md, 'remote_schemas', items);
+}
+
+export const addRemoteSchema: OpHandler = (input) => {
+  const r = Reader.args(input);
+  const name = r.name('name');
+  const definition = readRemoteSchemaDef(r.object('definition'));
+  const comment = r.comment();
+  if (findRemote(input.metadata, name) !== undefined) {
+    throw new ApiError('already-exists', `remote schema with name ${q(name)} already exists`, 400, ['args']);
+  }
+  const md = withRemotes(input.metadata, [...listOf(input.metadata, 'remote_schemas'), compact({ name, definition, comment })]);
+  return created(md, 'remote_schema', `remote_schema ${name}`);
+};
+
+/** Replaces the definition and comment; permissions and remote relationships stay. */
+export const updateRemoteSchema: OpHandler = (input) => {
+  const r = Reader.args(input);
+  const name = r.name('name');
+  const definition = readRemoteSchemaDef(r.object('definition'));
+  const comment = r.comment();
+  const old = findRemote(input.metadata, name);
+  if (old === undefined) throw new ApiError('not-exists', `remote schema with name ${q(name)} doesn't exist`, 400, ['args']);
+  const next: Record<string, Json> = { ...old, definition };
+  if (comment === undefined) delete next['comment'];
+  else next['comment'] = comment;
+  const md = withRemotes(input.metadata, upsert(listOf(input.metadata, 'remote_schemas'), 'name', name, next));
+  return created(md, 'remote_schema', `remote_schema ${name}`);
+};
+
+export const removeRemoteSchema: OpHandler = (input) => {
+  const name = Reader.args(input).name('name');
+  if (findRemote(input.metadata, name) === undefined) throw new ApiError('not-exists', 'no such remote schema', 400, ['args']);
+  return dropped(withRemotes(input.metadata, removeBy(listOf(input.metadata, 'remote_schemas'), 'name', name)), false);
+};
+
+/** Refetching the schema is the runtime's; the document does not change. */
+export const reloadRemoteSchema: OpHandler = (input) => {
+  const name = Reader.args(input).name('name');
+  if (findRemote(input.metadata, name) === undefined) {
+    throw new ApiError('not-exists', `remote schema with name ${q(name)} does not exist`, 400, ['args']);
+  }
+  return changed(null);
+};
+
+function readPermissionSchema(r: Reader): string {
+  const def = r.object('definition');
+  const schema = def.string('schema');
+  try {
+    parse(schema, { noLocation: true });
+  } catch {
+    throw parseFailed(def.at('schema'), 'not a valid GraphQL schema document');
+  }
+  return schema;
+}
+
+export const addRemoteSchemaPermissions: OpHandler = (input) => {
+  const r = Reader.args(input);
+  const remote = r.name('remote_schema');
+  const role = r.name('role');
+  const schema = readPermissionSchema(r);
+  const comment = r.comment();
+  const rs = findRemote(input.metadata, remote);
+  if (rs === undefined) throw new ApiError('not-exists', `remote schema ${q(remote)} doesn't exist`, 400, ['args']);
+  const perms = permissionsOf(rs);
+  if (perms.some((p) => p['role'] === role)) {
+    throw new ApiError('already-exists', `permissions for role: ${q(role)} for remote schema:${q(remote)} already exists`, 400, ['args']);
+  }
+  const next = { ...rs, permissions: [...perms, compact({ role, definition: { schema }, comment })] };
+  const md = withRemotes(input.metadata, upsert(listOf(input.metadata, 'remote_schemas'), 'name', remote, next));
+  return created(md, 'remote_schema_permission', `remote_schema_permission ${role} permission in remote schema ${remote}`);
+};
+
+export const dropRemoteSchemaPermissions: OpHandler = (input) => {
+  const r = Reader.args(input);
+  const remote = r.name('remote_schema');
+  const role = r.name('role');
+  const rs = findRemote(input.metadata, remote);
+  const perms = rs === undefined ? [] : permissionsOf(rs);
+  if (rs === undefined || !perms.some((p) => p['role'] === role)) {
+    throw new ApiError('not-exists', `permissions for role: ${q(role)} for remote schema:${q(remote)} does not exist`, 400, ['args']);
+  }
+  const rest = perms.filter((p) => p['role'] !== role);
+  const next: JsonObject = rest.length > 0 ? { ...rs, permissions: rest } : Object.fromEntries(Object.entries(rs).filter(([k]) => k !== 'permissions'));
+  const md = withRemotes(input.metadata, upsert(listOf(input.metadata, 'remote_schemas'), 'name', remote, next));
+  return dropped(md, false);
+};
+
