@@ -14,13 +14,16 @@ const ALLOWED: Record<string, readonly string[]> = {
   'runtime/drivers': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
   'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers'],
   'runtime/auth': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers'],
-  'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
+  'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
+  'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api'],
   'compiler/metadata': ['runtime/errors'],
   'compiler/introspect': ['runtime/errors', 'runtime/sql', 'runtime/drivers'],
   'compiler/model': ['runtime/errors', 'runtime/bundle', 'compiler/metadata', 'compiler/introspect'],
   'compiler/schema': ['runtime/errors', 'runtime/bundle', 'compiler/model'],
   // The SQL files of a bundle are printed by the planner that serves requests (one SQL writer).
   'compiler/sql': ['runtime/errors', 'runtime/bundle', 'runtime/sql', 'runtime/graphql', 'compiler/model'],
+  // Metadata operations: pure edits of the document, typed against the metadata API's contract.
+  'compiler/ops': ['runtime/errors', 'runtime/bundle', 'runtime/metadata-api', 'compiler/metadata', 'compiler/introspect', 'compiler/model'],
   'compiler/emit': ['runtime/errors', 'runtime/bundle', 'runtime/sql', 'compiler/metadata', 'compiler/introspect', 'compiler/model', 'compiler/schema', 'compiler/sql'],
 };
 

@@ -26,7 +26,7 @@ export async function compileCommand(o: CompileOptions): Promise<void> {
   const introspection = await catalogs(metadata, o, log);
   const bundle = await buildBundle({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes ?? false, progress: log });
   if (bundle.inconsistencies.length && !o.allowInconsistent) {
-    const lines = bundle.inconsistencies.map((i) => `  ${i.type} ${i.name}: ${i.reason}`).join('\n');
+    const lines = bundle.inconsistencies.map((i) => `  ${i.name}: ${i.reason}`).join('\n');
     throw new CliError(`the metadata does not fit the database (${bundle.inconsistencies.length} inconsistent object(s)):\n${lines}\n(fix the metadata or the database, or pass --allow-inconsistent to compile without them)`, 1);
   }
   await writeBundle(o.out, bundle);

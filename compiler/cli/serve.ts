@@ -2,7 +2,12 @@ import type { BundleModel } from '../../runtime/bundle/index.js';
 import { loadBundle } from '../../runtime/bundle/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
+import { MetadataApi, type ServedState, type SourceInfo } from '../../runtime/metadata-api/index.js';
 import { createServer } from '../../runtime/server/index.js';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { listenForChanges, type CatalogListener } from './catalog-listener.js';
+import { metadataCompiler } from './metadata-compiler.js';
 import { buildBundle } from '../emit/index.js';
 import { introspectPostgres } from '../introspect/index.js';
 import { databaseUrl } from '../metadata/index.js';
@@ -37,6 +42,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     embedded ??= await openEmbedded(o.dataDir, log);
     return embedded;
   };
+  if (!o.bundle && !o.metadata) return serveCatalog(o, defaultDriver, () => embedded, () => shared);
   let model: BundleModel;
   let sdl: { readonly [role: string]: string };
   if (o.bundle) {
@@ -46,14 +52,11 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     for (const s of model.sources) drivers.set(s.name, await driverForSource(s.databaseUrl, o, defaultDriver));
     log(`loaded bundle ${o.bundle}: ${model.roles.length} role(s), ${Object.keys(model.tables).length} table(s)`);
   } else {
-    const metadataPath = o.metadata ?? (o.databaseUrl ? null : demoFixture().metadata);
-    if (!metadataPath) throw new CliError('serve needs --bundle DIR or --metadata PATH (the metadata catalog in the database comes with the metadata API)', 2);
+    const metadataPath = o.metadata!;
     const metadata = await readMetadata(metadataPath);
     const introspection: Record<string, Awaited<ReturnType<typeof introspectPostgres>>> = {};
-    // The demo fixture names `from_env: DATABASE_URL`; the demo always runs on the embedded database.
-    const demo = !o.metadata;
     for (const s of metadata.sources) {
-      const d = demo ? await defaultDriver() : await driverForSource(databaseUrl(s), o, defaultDriver);
+      const d = await driverForSource(databaseUrl(s), o, defaultDriver);
       drivers.set(s.name, d);
       try {
         introspection[s.name] = await introspectPostgres(d);
@@ -63,7 +66,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
       }
     }
     const bundle = await buildBundle({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes, progress: log });
-    for (const i of bundle.inconsistencies) log(`warning: inconsistent ${i.type} ${i.name}: ${i.reason}`);
+    for (const i of bundle.inconsistencies) log(`warning: inconsistent ${i.name}: ${i.reason}`);
     model = bundle.model;
     sdl = bundle.sdl;
   }
@@ -100,4 +103,67 @@ async function driverForSource(url: BundleModel['sources'][number]['databaseUrl'
     return createPgDriver({ url: v, max: o.pgConnections });
   }
   return fallback();
+}
+
+/**
+ * Serves the metadata kept in svc_catalog, with the metadata API writing it (compile on write).
+ * The catalog is in SVC_GRAPHQL_METADATA_DATABASE_URL, else in the default database (--database-url,
+ * or the embedded demo database, whose fresh catalog starts with the demo metadata).
+ */
+async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver>, embedded: () => Driver | null,
+  shared: () => Driver | null): Promise<{ close(): Promise<void>; port: number }> {
+  const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
+  const catalog = metadataUrl ? createPgDriver({ url: metadataUrl, max: 4 }) : await defaultDriver();
+  const demo = !o.databaseUrl && !metadataUrl;
+  const demoMetadata = demo ? JSON.parse(await readFile(demoFixture().metadata, 'utf8')) as never : null;
+  const opened: Driver[] = [];
+  const connect = async (s: SourceInfo): Promise<Driver> => {
+    // The demo fixture names `from_env: DATABASE_URL`; the demo always runs on the embedded database.
+    if (demo) return defaultDriver();
+    const url = s.location?.kind === 'literal' ? s.location.url : s.location?.kind === 'env' ? process.env[s.location.name] : undefined;
+    if (!url || url === o.databaseUrl) return defaultDriver();
+    const d = createPgDriver({ url, max: o.pgConnections });
+    opened.push(d);
+    return d;
+  };
+  let engine: Engine | null = null;
+  let served: ServedState | null = null;
+  const serve = (state: ServedState): void => {
+    served = state;
+    engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes, driverFor: (source) => {
+      const d = state.drivers.get(source);
+      if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
+      return d;
+    } });
+  };
+  const instance = randomUUID();
+  const api = await MetadataApi.start({
+    compiler: metadataCompiler(KILN_VERSION), catalog, connect, serve, instance, log,
+    stringifyNumeric: o.stringifyNumericTypes,
+    ...(demoMetadata ? { initial: () => demoMetadata } : {}),
+  });
+  const s0 = served as ServedState | null;
+  log(`metadata: resource_version ${api.current.resourceVersion}, ${Object.keys(s0?.compiled.model.tables ?? {}).length} table(s) tracked`);
+  const listenUrl = metadataUrl ?? o.databaseUrl;
+  const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
+  const server = createServer({
+    engine: { execute: (req, session) => engine!.execute(req, session) },
+    version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
+    enabledApis: o.enabledApis ? o.enabledApis.split(',').map((x) => x.trim()) : undefined, consoleEnabled: o.console,
+    management: (call) => api.handle(call),
+    health: () => api.health(),
+  });
+  const { port } = await server.listen(o.port, o.host);
+  const base = `http://${o.host === '0.0.0.0' ? '127.0.0.1' : o.host}:${port}`;
+  log(`kiln ${KILN_VERSION} serving GraphQL at ${base}/v1/graphql — GraphiQL at ${base}/console — metadata API at ${base}/v1/metadata`);
+  return {
+    port,
+    async close() {
+      await server.close();
+      await listener?.close();
+      await api.close();
+      const all = new Set([...api.current.drivers.values(), ...opened, catalog, ...(embedded() ? [embedded()!] : []), ...(shared() ? [shared()!] : [])]);
+      for (const d of all) await d.close().catch(() => undefined);
+    },
+  };
 }

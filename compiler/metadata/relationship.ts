@@ -24,7 +24,8 @@ function remoteColumns(defaultSchema: string | null): Read<ForeignKey> {
     const table = required(o, 'table', path, is, qualified(defaultSchema));
     if (has(o, 'column') === has(o, 'columns')) return is.fail(path, 'expecting exactly one of the keys "column", "columns"');
     const column = optional(o, 'column', path, is, readName);
-    const columns = optional(o, 'columns', path, is, readColumns);
+    // Hasura also takes a single column name for `columns` (corpus: graphql_query/basic/setup).
+    const columns = typeof o['columns'] === 'string' ? optional(o, 'columns', path, is, (x, p, i) => { const n = readName(x, p, i); return n === undefined ? undefined : [n]; }) : optional(o, 'columns', path, is, readColumns);
     if (table === undefined || (column === undefined && columns === undefined)) return undefined;
     return compact({ table, column, columns });
   };

@@ -2,6 +2,7 @@ import type { ComputedFieldModel, FunctionArgModel, FunctionModel, Json, TableMo
 import type { Introspection, IntrospectedFunction } from '../introspect/index.js';
 import type { Source, TableEntry } from '../metadata/index.js';
 import type { Issues } from './issues.js';
+import { computedFieldDefinition, functionObjectName, tableChildName } from './names.js';
 import { scalarFor } from './scalars.js';
 import { rootFieldName, tableId } from './tables.js';
 
@@ -23,7 +24,8 @@ function userArgs(f: IntrospectedFunction, skip: ReadonlySet<number>): FunctionA
 export function resolveFunctions(source: Source, db: Introspection, tables: ReadonlyMap<string, TableModel>, issues: Issues): FunctionModel[] {
   const out: FunctionModel[] = [];
   for (const entry of source.functions ?? []) {
-    const fail = (reason: string): void => issues.add({ type: 'function', name: `${entry.function.name} in source ${source.name}`, definition: entry as unknown as Json, reason });
+    const fail = (reason: string): void => issues.add({ type: 'function', name: functionObjectName(source.name, entry.function),
+      definition: { ...entry.function }, reason: `in function ${JSON.stringify(entry.function.name)}: ${reason}` });
     const f = findFunction(db, entry.function.schema, entry.function.name);
     if (typeof f === 'string') { fail(f); continue; }
     if (f.returnKind !== 'table') { fail(`the function "${f.name}" cannot be tracked because it does not return a table`); continue; }
@@ -34,7 +36,12 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
     }
     const cfg = entry.configuration ?? {};
     const sessionIdx = cfg.session_argument ? f.args.findIndex((a) => a.name === cfg.session_argument) : -1;
-    if (cfg.session_argument && sessionIdx < 0) { fail(`session argument "${cfg.session_argument}" does not exist`); continue; }
+    if (cfg.session_argument && sessionIdx < 0) {
+      fail(`the function "${f.name}" cannot be tracked because given session argument "${cfg.session_argument}" not the input argument of the function`); continue;
+    }
+    if (sessionIdx >= 0 && f.args[sessionIdx]!.type !== 'json') {
+      fail(`the function "${f.name}" cannot be tracked because given session argument "${cfg.session_argument}" is not of type json`); continue;
+    }
     const field = cfg.custom_root_fields?.function ?? cfg.custom_name ?? (f.schema === 'public' ? f.name : `${f.schema}_${f.name}`);
     out.push({
       id: `${source.name}:${f.schema}.${f.name}`, source: source.name, schema: f.schema, name: f.name, field: rootFieldName(source, field),
@@ -51,7 +58,8 @@ export function resolveComputedFields(source: string, entry: TableEntry, table: 
   tables: ReadonlyMap<string, TableModel>, issues: Issues): ComputedFieldModel[] {
   const out: ComputedFieldModel[] = [];
   for (const cf of entry.computed_fields ?? []) {
-    const fail = (reason: string): void => issues.add({ type: 'computed_field', name: `${cf.name} in table ${table.name} in source ${source}`, definition: cf as unknown as Json, reason });
+    const fail = (reason: string): void => issues.add({ type: 'computed_field', name: tableChildName('computed_field', cf.name, source, entry.table),
+      definition: computedFieldDefinition(source, entry.table, cf) as Json, reason: `in table ${JSON.stringify(table.name)}: in computed field ${JSON.stringify(cf.name)}: ${reason}` });
     const f = findFunction(db, cf.definition.function.schema, cf.definition.function.name);
     if (typeof f === 'string') { fail(f); continue; }
     const tIdx = cf.definition.table_argument ? f.args.findIndex((a) => a.name === cf.definition.table_argument) : 0;

@@ -8,3 +8,8 @@ export { resolveBoolExp, sessionVariablesOf } from './bool-exp.js';
 export { scalarFor, isGraphqlName } from './scalars.js';
 /** `source:schema.name`. */
 export { tableId } from './tables.js';
+/** Hasura's names and definitions of inconsistent objects. */
+export {
+  qualifiedText, tableObjectName, functionObjectName, sourceObjectName, tableChildName, permissionObjectName,
+  relationshipDefinition, computedFieldDefinition, permissionDefinition, inconsistent, type PermissionKind,
+} from './names.js';

@@ -1,6 +1,7 @@
 import type { RelationshipModel, TableModel } from '../../runtime/bundle/index.js';
 import type { Relationship, Json } from '../metadata/index.js';
 import type { Issues } from './issues.js';
+import { relationshipDefinition, tableChildName } from './names.js';
 import { tableId, type TableDraft } from './tables.js';
 
 type Mapping = (readonly [string, string])[];
@@ -11,20 +12,27 @@ export function resolveRelationships(source: string, drafts: readonly TableDraft
   const out = new Map<string, RelationshipModel[]>();
   for (const d of drafts) {
     const rels: RelationshipModel[] = [];
-    const seen = new Set(d.model.columns.map((c) => c.field));
+    // GraphQL field name -> the column that has it (null for a relationship).
+    const seen = new Map<string, string | null>(d.model.columns.map((c) => [c.field, c.name]));
     const all = [
       ...(d.entry.object_relationships ?? []).map((r) => ['object', r] as const),
       ...(d.entry.array_relationships ?? []).map((r) => ['array', r] as const),
     ];
     for (const [kind, rel] of all) {
+      const type = kind === 'object' ? 'object_relation' : 'array_relation';
       const fail = (reason: string): void => issues.add({
-        type: kind === 'object' ? 'object_relation' : 'array_relation',
-        name: `${rel.name} in table ${d.model.name} in source ${source}`, definition: rel as unknown as Json, reason,
+        type, name: tableChildName(type, rel.name, source, d.entry.table),
+        definition: relationshipDefinition(source, d.entry.table, rel) as Json, reason,
       });
-      if (seen.has(rel.name)) { fail(`field "${rel.name}" already exists in table "${d.model.name}"`); continue; }
       const r = resolveOne(source, d, kind, rel, byId);
       if (typeof r === 'string') { fail(r); continue; }
-      seen.add(rel.name);
+      if (seen.has(rel.name)) {
+        const column = seen.get(rel.name);
+        fail(column != null ? `field definition conflicts with custom field name for postgres column ${JSON.stringify(column)}`
+          : `conflicting definitions for field ${JSON.stringify(rel.name)}`);
+        continue;
+      }
+      seen.set(rel.name, null);
       rels.push(r);
     }
     out.set(d.model.id, rels);

@@ -4,6 +4,8 @@ import { databaseUrl, type Metadata, type Source } from '../metadata/index.js';
 import { resolveBoolExp } from './bool-exp.js';
 import { resolveComputedFields, resolveFunctions } from './functions.js';
 import { Issues, type InconsistentObject } from './issues.js';
+import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
+import { checkMutationPermissions } from './permissions.js';
 import { resolveRelationships } from './relationships.js';
 import { resolveTables } from './tables.js';
 
@@ -33,13 +35,13 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   for (const source of md.sources) {
     const db = opts.introspection[source.name];
     if (!db) {
-      issues.add({ type: 'source', name: source.name, definition: source as unknown as Json, reason: `Inconsistent object: could not read the catalog of source "${source.name}"` });
+      issues.add({ type: 'source', name: sourceObjectName(source.name), definition: source as unknown as Json, reason: `Inconsistent object: could not read the catalog of source "${source.name}"` });
       continue;
     }
     const unsupported = [source.customization?.root_fields?.namespace !== undefined ? 'root_fields.namespace' : null,
       source.customization?.type_names ? 'type_names' : null].filter((x): x is string => x !== null);
     for (const what of unsupported) {
-      issues.add({ type: 'source', name: source.name, definition: source.customization as unknown as Json,
+      issues.add({ type: 'source', name: sourceObjectName(source.name), definition: source.customization as unknown as Json,
         reason: `source customization "${what}" is not supported yet; remove it or compile with --allow-inconsistent to ignore it` });
     }
     sources.push({ name: source.name, dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source) });
@@ -75,15 +77,23 @@ function resolveSource(source: Source, db: Introspection, tables: Map<string, Ta
     for (const kind of ['insert_permissions', 'update_permissions', 'delete_permissions'] as const) {
       for (const p of d.entry[kind] ?? []) roles.add(p.role);
     }
+    checkMutationPermissions(source.name, d.entry, t, ctx, issues);
     for (const p of d.entry.select_permissions ?? []) {
       roles.add(p.role);
       const perm = p.permission;
-      const fail = (reason: string): void => issues.add({ type: 'select_permission', name: `${p.role} on ${t.name} in source ${source.name}`, definition: p as unknown as Json, reason });
+      const fail = (reason: string): void => issues.add({ type: 'select_permission', name: permissionObjectName('select', p.role, source.name, d.entry.table),
+        definition: permissionDefinition('select', source.name, d.entry.table, p), reason: `in table ${JSON.stringify(t.name)}: in permission for role ${JSON.stringify(p.role)}: ${reason}` });
       const cols = perm.columns === '*' ? t.columns.map((c) => c.name) : [...perm.columns];
       const missing = cols.find((c) => !t.columns.some((x) => x.name === c));
       if (missing) { fail(`no such column exists: "${missing}"`); continue; }
       const missingCf = (perm.computed_fields ?? []).find((c) => !t.computedFields.some((x) => x.name === c));
       if (missingCf) { fail(`computed field "${missingCf}" does not exist`); continue; }
+      const tableCf = t.computedFields.find((c) => c.returns.kind === 'table' && perm.computed_fields?.includes(c.name));
+      if (tableCf && tableCf.returns.kind === 'table') {
+        const returning = tables.get(tableCf.returns.table);
+        fail(`select permissions on computed field "${tableCf.name}" are auto-derived from the permissions on its returning table "${returning?.name ?? ''}" and cannot be specified manually`);
+        continue;
+      }
       const filter = resolveBoolExp(perm.filter as Json | undefined, t, ctx);
       if (typeof filter === 'string') { fail(filter); continue; }
       (select[p.role] ??= {})[t.id] = {
@@ -106,8 +116,12 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
   functions: readonly FunctionModel[], issues: Issues, rootLimits: RootLimits): RoleRoots {
   const query: Record<string, RootField> = {};
   const subscription: Record<string, RootField> = {};
+  const reported = new Set<string>();
   const add = (root: Record<string, RootField>, name: string, field: RootField): void => {
     if (root[name]) {
+      // The subscription root mirrors the query root: one report per name.
+      if (reported.has(name)) return;
+      reported.add(name);
       issues.add({ type: 'root_field', name, definition: { role, field: name }, reason: `found duplicate fields in selection set: ${name}` });
       return;
     }

@@ -2,6 +2,7 @@ import type { ColumnModel, TableModel } from '../../runtime/bundle/index.js';
 import type { Introspection, IntrospectedTable } from '../introspect/index.js';
 import type { Source, TableEntry, Json } from '../metadata/index.js';
 import type { Issues } from './issues.js';
+import { tableObjectName } from './names.js';
 import { isGraphqlName, scalarFor } from './scalars.js';
 
 /** `source:schema.name` */
@@ -51,8 +52,8 @@ export function resolveTables(source: Source, db: Introspection, issues: Issues)
     const key = `${entry.table.schema}.${entry.table.name}`;
     const dbTable = byName.get(key);
     if (!dbTable) {
-      issues.add({ type: 'table', name: `${entry.table.name} in source ${source.name}`, definition: entry as unknown as Json,
-        reason: `Inconsistent object: no such table/view exists in source: "${entry.table.name}"` });
+      issues.add({ type: 'table', name: tableObjectName(source.name, entry.table), definition: { ...entry.table },
+        reason: `no such table/view exists in source: "${entry.table.name}"` });
       continue;
     }
     const model = buildTable(source, entry, dbTable, db, enumTables, issues);
@@ -67,7 +68,7 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
   const defaultName = t.schema === 'public' ? t.name : `${t.schema}_${t.name}`;
   const typeName = cfg.custom_name ?? defaultName;
   const fail = (reason: string): null => {
-    issues.add({ type: 'table', name: `${t.name} in source ${source.name}`, definition: entry as unknown as Json, reason });
+    issues.add({ type: 'table', name: tableObjectName(source.name, entry.table), definition: { ...entry.table } as Json, reason });
     return null;
   };
   if (!isGraphqlName(typeName)) return fail(`the table name "${typeName}" is not a valid GraphQL identifier`);

@@ -17,7 +17,7 @@ export interface ManagementRouteContext {
 /**
  * POST /v1/metadata, /v1/query, /v2/query: authenticate (401 `{path, error, code}` on a
  * missing or wrong secret), parse the body, hand it to the management handler. Without a
- * handler the API answers `not-supported` (the metadata API is another unit of work).
+ * handler (a server of a compiled bundle) the API answers `not-supported`.
  */
 export async function handleManagementPost(req: IncomingMessage, res: ServerResponse, path: ManagementPath,
   ctx: ManagementRouteContext): Promise<void> {
@@ -25,7 +25,7 @@ export async function handleManagementPost(req: IncomingMessage, res: ServerResp
     const raw = await readBody(req, ctx.maxBodyBytes);
     const session = await resolveSession(req.headers, ctx.auth);
     if (!ctx.handler) {
-      throw new ApiError('not-supported', 'the metadata API is not available in this build yet');
+      throw new ApiError('not-supported', 'this server serves a compiled bundle, which is its metadata: compile and deploy a new bundle, or run `kiln serve --database-url` without --bundle to change metadata at run time');
     }
     const parsed = parseJsonBody(raw);
     if (!parsed.ok) throw parsed.error;

@@ -66,8 +66,8 @@ describe('kiln compile on bad input', () => {
     const r = await kiln(['compile', '--metadata', md, '--database-url', db.url, '--out', out]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('the metadata does not fit the database (2 inconsistent object(s))');
-    expect(r.stderr).toMatch(/^ {2}table nope in source default: .*no such table\/view exists in source: "nope"$/m);
-    expect(r.stderr).toMatch(/^ {2}select_permission reader on items in source default: no such column exists: "ghost"$/m);
+    expect(r.stderr).toMatch(/^ {2}table nope in source default: Inconsistent object: no such table\/view exists in source: "nope"$/m);
+    expect(r.stderr).toMatch(/^ {2}select_permission reader in table items in source default: Inconsistent object: in table "items": in permission for role "reader": no such column exists: "ghost"$/m);
     expect(r.stderr).toContain('--allow-inconsistent');
     expect(existsSync(out)).toBe(false);
   });

@@ -1,0 +1,45 @@
+// The compiler as the metadata API sees it (runtime/metadata-api/contract.ts): the same stages
+// `kiln compile` runs — parse, resolve against the catalog, build each role's schema — minus the
+// files, so a change made through the API serves exactly what compiling it would.
+
+import type { Json } from '../../runtime/bundle/index.js';
+import type { Compiled, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
+import { introspectPostgres, type Introspection } from '../introspect/index.js';
+import { databaseUrl, parseMetadata, type Metadata } from '../metadata/index.js';
+import { resolveModel } from '../model/index.js';
+import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation } from '../ops/index.js';
+import { buildRoleSchemas, printRoleSchema } from '../schema/index.js';
+
+const asMetadata = (doc: Json): Metadata => doc as unknown as Metadata;
+const asJson = (md: Metadata): Json => md as unknown as Json;
+const snapshots = (i: { readonly [source: string]: Json | null }): { [source: string]: Introspection | null } =>
+  i as unknown as { [source: string]: Introspection | null };
+
+export function metadataCompiler(engineVersion: string): MetadataCompiler {
+  return {
+    empty: () => asJson(emptyMetadata()),
+    parse(doc) {
+      const r = parseMetadata(doc);
+      return { value: r.value === null ? null : asJson(r.value), errors: r.errors };
+    },
+    apply(metadata, op, ctx) {
+      const out = applyOperation(asMetadata(metadata), op, snapshots(ctx.introspection));
+      return { metadata: out.metadata === null ? null : asJson(out.metadata), result: out.result ?? { message: 'success' }, effect: out.effect };
+    },
+    knows: (type, api) => knowsOperation(type, api),
+    introspect: async (db) => (await introspectPostgres(db)) as unknown as Json,
+    compile(metadata, introspection, opts): Compiled {
+      const present = Object.fromEntries(Object.entries(snapshots(introspection)).filter((e): e is [string, Introspection] => e[1] !== null));
+      const resolved = resolveModel(asMetadata(metadata), { engineVersion, introspection: present });
+      const model = { ...resolved.value, options: { stringifyNumeric: opts.stringifyNumeric } };
+      const schemas = buildRoleSchemas(model);
+      const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
+      return { model, sdl, inconsistencies: resolved.inconsistencies };
+    },
+    dropObjects: (metadata, objects) => asJson(dropObjects(asMetadata(metadata), objects as never)),
+    describe: (o) => dependentLabel(o as never),
+    sources(metadata): SourceInfo[] {
+      return asMetadata(metadata).sources.map((s) => ({ name: s.name, kind: s.kind, location: databaseUrl(s) }));
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// The metadata operations: each edits the document in process; the metadata API then recompiles
+// and judges the result by the handler's `effect` (runtime/metadata-api/contract.ts).
+
+import { ApiError } from '../../runtime/errors/index.js';
+import type { ApiKind } from '../../runtime/metadata-api/index.js';
+import type { Json, Metadata } from '../metadata/index.js';
+import type { Introspection } from '../introspect/index.js';
+import { extraOperations } from './extra/index.js';
+import { BACKENDS, coreOperations } from './registry.js';
+import type { OpOutput, OpTable } from './types.js';
+
+export type { OpHandler, OpInput, OpOutput, OpTable } from './types.js';
+/** Removes inconsistent objects from the document; prints one as a dependency-error lists it. */
+export { dropObjects, dependentLabel } from './drop.js';
+/** The document of a fresh catalog (the `default` source, nothing tracked). */
+export { emptyMetadata } from './sources.js';
+/** `/v1/query` `$and`/`$or`/`$not` to the stored `_and`/`_or`/`_not`. */
+export { normalizeConnectives } from './permissions.js';
+
+function lookup(type: string, api: ApiKind): OpTable[string] | undefined {
+  for (const table of [coreOperations, extraOperations]) {
+    const e = Object.hasOwn(table, type) ? table[type] : undefined;
+    if (e && e.apis.includes(api)) return e;
+  }
+  return undefined;
+}
+
+export function knowsOperation(type: string, api: ApiKind): boolean {
+  return lookup(type, api) !== undefined;
+}
+
+/** The error Hasura gives for a type it does not know. */
+function unknownType(type: string, api: ApiKind): ApiError {
+  if (api === 'metadata') {
+    const cut = type.indexOf('_');
+    if (cut > 0) {
+      const prefix = type.slice(0, cut);
+      if (!Object.hasOwn(BACKENDS, prefix)) {
+        return new ApiError('parse-failed', `${JSON.stringify(prefix)} was not recognized as a valid backend name`, 400, ['type']);
+      }
+      return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type.slice(cut + 1))} for backend ${BACKENDS[prefix]}`, 400, ['type']);
+    }
+    return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type)}`, 400, ['type']);
+  }
+  return new ApiError('parse-failed', `unknown query type ${JSON.stringify(type)}`, 400, ['type']);
+}
+
+/**
+ * Applies one operation to the document. Throws ApiError for a bad or impossible request; on
+ * `/v1/query` the paths of argument parse errors are relative to `args`, as Hasura reports them.
+ */
+export function applyOperation(metadata: Metadata, op: { readonly type: string; readonly args: Json; readonly version?: number; readonly api: ApiKind },
+  introspection: { readonly [source: string]: Introspection | null }): OpOutput {
+  const entry = lookup(op.type, op.api);
+  if (!entry) throw unknownType(op.type, op.api);
+  try {
+    return entry.handler({ metadata, args: op.args ?? {}, version: op.version ?? 1, api: op.api, introspection });
+  } catch (e) {
+    if (e instanceof ApiError && op.api === 'query' && e.code === 'parse-failed' && e.path[0] === 'args') {
+      throw new ApiError(e.code, e.message, e.status, e.path.slice(1), e.internal);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,104 @@
+// The contract between the metadata API (runtime) and the compiler that the command line wires
+// in (DESIGN.md: "the metadata API receives the compiler through an interface"). The runtime
+// never sees the metadata document's types: to it the document and the catalog snapshots are
+// plain JSON, and every edit, check and compile goes through `MetadataCompiler`.
+
+import type { BundleModel, Json } from '../bundle/index.js';
+import type { ApiError } from '../errors/index.js';
+import type { Driver } from '../drivers/index.js';
+
+/** An inconsistent object, as `get_inconsistent_metadata` reports it. */
+export interface InconsistentObject {
+  readonly type: string;
+  readonly name: string;
+  readonly definition: Json;
+  readonly reason: string;
+}
+
+/** Which API an operation came through: `/v1/metadata`, or `/v1/query` (and `/v2/query`). */
+export type ApiKind = 'metadata' | 'query';
+
+/** One operation as sent: `{type, args, version?}`. `path` is where it sits in the body (`$`, `$.args[2]`). */
+export interface OperationRequest {
+  readonly type: string;
+  readonly args: Json;
+  readonly version?: number;
+  readonly api: ApiKind;
+}
+
+/**
+ * How the metadata API judges the objects that are inconsistent after an edit and were not before:
+ * - `create`: the edit added `object` (`{type, name}` as in InconsistentObject); if it is among the
+ *   new ones the edit fails with its reasons (400 `invalid-configuration`), and any other new one
+ *   fails it with 500 `unexpected` ("cannot continue due to newly found inconsistent metadata");
+ * - `drop`: the edit removed something; the new inconsistent objects are its dependents: without
+ *   `cascade` the edit fails with 400 `dependency-error` listing them, with it they are dropped too;
+ * - `other`: like `create` without an object.
+ */
+export type Effect =
+  | { readonly kind: 'create'; readonly object?: { readonly type: string; readonly name: string } }
+  | { readonly kind: 'drop'; readonly cascade: boolean }
+  | { readonly kind: 'other' };
+
+/** What one metadata edit gives back. `metadata` is null when the edit changed nothing. */
+export interface Applied {
+  readonly metadata: Json | null;
+  /** The response body of the operation (`{message: 'success'}` for most). */
+  readonly result: Json;
+  readonly effect: Effect;
+}
+
+/** What an edit may read besides the document: each source's catalog snapshot (null: unreadable). */
+export interface EditContext {
+  readonly introspection: { readonly [source: string]: Json | null };
+}
+
+/** A compiled metadata document: what the runtime serves, and what does not fit the database. */
+export interface Compiled {
+  readonly model: BundleModel;
+  readonly sdl: { readonly [role: string]: string };
+  readonly inconsistencies: readonly InconsistentObject[];
+}
+
+/** Where a source's database is. */
+export type SourceLocation =
+  | { readonly kind: 'literal'; readonly url: string }
+  | { readonly kind: 'env'; readonly name: string }
+  | null;
+
+/** A source of the document, as the runtime needs it to open a connection. */
+export interface SourceInfo {
+  readonly name: string;
+  readonly kind: string;
+  readonly location: SourceLocation;
+}
+
+/** The compiler, as the metadata API uses it. Every method is pure except `introspect`. */
+export interface MetadataCompiler {
+  /** The metadata of a fresh catalog: one postgres source `default` served by `--database-url`, nothing tracked. */
+  empty(): Json;
+  /** Reads any accepted metadata shape into the canonical document, or every problem with its path. */
+  parse(doc: unknown): { readonly value: Json | null; readonly errors: readonly ApiError[] };
+  /**
+   * Applies one metadata edit (every operation except those the runtime runs itself: bulk,
+   * run_sql, the v1 data operations, export/replace/reload/get/drop-inconsistent metadata).
+   * Throws ApiError (code, message, path under `$.args`) for a bad or impossible request; an
+   * unknown operation type is an ApiError too.
+   */
+  apply(metadata: Json, op: OperationRequest, ctx: EditContext): Applied;
+  /** True when `apply` knows this operation type for this API. */
+  knows(type: string, api: ApiKind): boolean;
+  /** Reads one source's catalog into a snapshot. */
+  introspect(db: Pick<Driver, 'query'>): Promise<Json>;
+  /** Resolves the document against the snapshots: the served model, each role's SDL, the inconsistencies. */
+  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }): Compiled;
+  /** The document without these objects (and what hangs off them): drop_inconsistent_metadata and cascades. */
+  dropObjects(metadata: Json, objects: readonly InconsistentObject[]): Json;
+  /**
+   * How a dependency-error lists an object that depends on what is being dropped:
+   * `permission author.user.select in source "default"`, `relationship article.author in source "default"`.
+   */
+  describe(o: InconsistentObject): string;
+  /** The sources of the document. */
+  sources(metadata: Json): readonly SourceInfo[];
+}

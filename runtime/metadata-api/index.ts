@@ -1,0 +1,6 @@
+/** The contract with the compiler the command line wires in. */
+export type * from './contract.js';
+/** The metadata API: /v1/metadata, /v1/query, /v2/query over the svc_catalog store. */
+export { MetadataApi, type MetadataApiOptions, type ManagementCall, type ServedState } from './api.js';
+/** The change channel and the catalog layout version. */
+export { METADATA_CHANNEL, CATALOG_VERSION } from './catalog.js';

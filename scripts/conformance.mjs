@@ -1,0 +1,102 @@
+// `npm run conformance`: runs the conformance suite of ../shared/conformance against a fresh
+// `kiln serve` and fails when fewer cases pass than conformance/baseline.json records (a ratchet:
+// raise the number as the engine improves; `--update` writes the new count).
+//
+//   node scripts/conformance.mjs [--scope spec|beyond] [--suite SUBSTR]... [--update] [--verbose]
+//
+// It creates three databases (the default source and the two extra sources the suite names as
+// SVC_GRAPHQL_PG_SOURCE_URL_1/2), starts the server built in build/kiln.mjs with
+// SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES=true, runs the runner, prints its table, and drops them.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const shared = process.env.KILN_SHARED ?? resolve(root, '..', 'shared');
+const runner = join(shared, 'conformance', 'run.mjs');
+const baselineFile = join(root, 'conformance', 'baseline.json');
+const PG_ROOT = process.env.KILN_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
+const SECRET = 'conformance-secret';
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const scope = argv.includes('--scope') ? argv[argv.indexOf('--scope') + 1] : 'spec';
+const passThrough = [];
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--suite') passThrough.push('--suite', argv[++i]);
+  if (argv[i] === '--verbose' || argv[i] === '--lax-errors') passThrough.push(argv[i]);
+}
+
+if (!existsSync(runner)) {
+  console.error(`conformance: ${runner} not found (set KILN_SHARED to the folder holding conformance/)`);
+  process.exit(2);
+}
+
+async function admin(sql) {
+  const c = new pg.Client({ connectionString: `${PG_ROOT}/postgres` });
+  await c.connect();
+  try { await c.query(sql); } finally { await c.end(); }
+}
+
+const tag = Math.random().toString(36).slice(2, 8);
+const names = ['main', 'src1', 'src2'].map((n) => `kiln_conf_${n}_${tag}`);
+for (const n of names) await admin(`CREATE DATABASE "${n}"`);
+const [mainUrl, src1, src2] = names.map((n) => `${PG_ROOT}/${n}`);
+// Hasura's test harness creates the schema `hge_tests` before any suite runs; the setups use it.
+{
+  const c = new pg.Client({ connectionString: mainUrl });
+  await c.connect();
+  await c.query('CREATE SCHEMA hge_tests');
+  await c.end();
+}
+
+const server = spawn(process.execPath, [join(root, 'build', 'kiln.mjs'), 'serve', '--database-url', mainUrl, '--port', '0',
+  '--host', '127.0.0.1', '--admin-secret', SECRET, '--no-console'], {
+  cwd: root,
+  env: { ...process.env, SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES: 'true', SVC_GRAPHQL_PG_SOURCE_URL_1: src1, SVC_GRAPHQL_PG_SOURCE_URL_2: src2,
+    SVC_GRAPHQL_CLIENT_NAME: 'svc-client', EVENT_WEBHOOK_HEADER: 'MyEnvValue', DB_URL_ENV_VAR: src1, CONN_STRING_ENV_VAR: src1 },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+const logLines = [];
+const port = await new Promise((ok, fail) => {
+  const onData = (b) => {
+    for (const line of b.toString().split('\n')) {
+      if (line) logLines.push(line);
+      const m = /serving GraphQL at http:\/\/[^:]+:(\d+)/.exec(line);
+      if (m) ok(Number(m[1]));
+    }
+  };
+  server.stderr.on('data', onData);
+  server.stdout.on('data', onData);
+  server.on('exit', (code) => fail(new Error(`kiln serve exited with ${code}:\n${logLines.join('\n')}`)));
+  setTimeout(() => fail(new Error(`kiln serve did not start in 60 s:\n${logLines.join('\n')}`)), 60_000).unref();
+});
+const url = `http://127.0.0.1:${port}`;
+
+mkdirSync(join(root, 'build'), { recursive: true });
+const report = join(root, 'build', `conformance-${scope}.json`);
+const run = spawnSync(process.execPath, [runner, '--url', url, '--admin-secret', SECRET, '--scope', scope, '--json', report, ...passThrough],
+  { stdio: 'inherit', cwd: root });
+server.kill('SIGTERM');
+await new Promise((r) => { server.once('exit', r); setTimeout(r, 5000).unref(); });
+for (const n of names) await admin(`DROP DATABASE IF EXISTS "${n}" WITH (FORCE)`).catch(() => undefined);
+
+if (run.status !== 0) {
+  console.error(`conformance: the runner failed (exit ${run.status})`);
+  process.exit(1);
+}
+const summary = JSON.parse(readFileSync(report, 'utf8')).summary;
+const baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : {};
+const floor = baseline[scope]?.passed ?? 0;
+const filtered = passThrough.includes('--suite');
+console.log(`conformance (${scope}): ${summary.passed} passed, ${summary.failed} failed; recorded floor ${floor}`);
+if (flag('--update') && !filtered) {
+  baseline[scope] = { passed: summary.passed, total: summary.passed + summary.failed };
+  writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
+  console.log(`conformance: recorded ${summary.passed} in conformance/baseline.json`);
+} else if (!filtered && summary.passed < floor) {
+  console.error(`conformance: ${summary.passed} passed is below the recorded ${floor}: something that worked broke`);
+  process.exit(1);
+}
