@@ -46,9 +46,9 @@ export function cli(): Command {
     .action((o) => inspectCommand(o));
 
   program.command('serve')
-    .description('serve GraphQL over HTTP from a bundle, or compile metadata in process; with no database URL, run the demo on embedded PostgreSQL')
-    .option('--bundle <dir>', 'a compiled bundle')
-    .option('--metadata <path>', 'compile this metadata in process (default without a database URL: the demo fixture)')
+    .description('serve GraphQL over HTTP: the metadata kept in svc_catalog (changed at run time through /v1/metadata), a compiled bundle, or a metadata file; with no database URL, run the demo on embedded PostgreSQL')
+    .option('--bundle <dir>', 'serve a compiled bundle (metadata writes answer not-supported)')
+    .option('--metadata <path>', 'compile this metadata in process and serve it read-only (default: the catalog in the database)')
     .option('--database-url <url>', 'PostgreSQL URL for the default source (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
     .option('--data-dir <dir>', 'embedded database folder', '.kiln/pgdata')
     .addOption(new Option('--port <n>', 'port (env SVC_GRAPHQL_SERVER_PORT)').default(Number(env.SVC_GRAPHQL_SERVER_PORT ?? 8080)).argParser(Number))
@@ -59,6 +59,7 @@ export function cli(): Command {
     .addOption(new Option('--pg-connections <n>', 'pool size per source (env SVC_GRAPHQL_PG_CONNECTIONS)').default(Number(env.SVC_GRAPHQL_PG_CONNECTIONS ?? 50)).argParser(Number))
     .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings (env SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES)', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
     .option('--no-console', 'do not serve GraphiQL at /console')
+    .addHelpText('after', '\nThe metadata catalog lives in SVC_GRAPHQL_METADATA_DATABASE_URL when set, else in the --database-url database.')
     .action(async (o) => {
       const server = await serveCommand(o);
       if (!o.bundle && !o.metadata && !o.databaseUrl) printDemoHelp(server.port);

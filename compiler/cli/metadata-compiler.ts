@@ -7,7 +7,7 @@ import type { Compiled, MetadataCompiler, SourceInfo } from '../../runtime/metad
 import { introspectPostgres, type Introspection } from '../introspect/index.js';
 import { databaseUrl, parseMetadata, type Metadata } from '../metadata/index.js';
 import { resolveModel } from '../model/index.js';
-import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation } from '../ops/index.js';
+import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog } from '../ops/index.js';
 import { buildRoleSchemas, printRoleSchema } from '../schema/index.js';
 
 const asMetadata = (doc: Json): Metadata => doc as unknown as Metadata;
@@ -38,6 +38,10 @@ export function metadataCompiler(engineVersion: string): MetadataCompiler {
     },
     dropObjects: (metadata, objects) => asJson(dropObjects(asMetadata(metadata), objects as never)),
     describe: (o) => dependentLabel(o as never),
+    reconcile: (metadata, source, before, after) => {
+      const out = reconcileCatalog(asMetadata(metadata), source, before as unknown as Introspection | null, after as unknown as Introspection);
+      return out === asMetadata(metadata) ? metadata : asJson(out);
+    },
     sources(metadata): SourceInfo[] {
       return asMetadata(metadata).sources.map((s) => ({ name: s.name, kind: s.kind, location: databaseUrl(s) }));
     },

@@ -13,10 +13,20 @@ function findFunction(db: Introspection, schema: string, name: string): Introspe
   return f;
 }
 
-function userArgs(f: IntrospectedFunction, skip: ReadonlySet<number>): FunctionArgModel[] {
+// A row type (of a table, or a standalone composite) as an argument is the scalar `<name>_scalar`
+// (reference/schema.md §8): plain `<name>` would clash with the table's object type.
+function argScalar(db: Introspection, a: IntrospectedFunction['args'][number]): string {
+  const composite = db.tables.some((t) => t.schema === a.typeSchema && t.name === a.type)
+    || (db.types ?? []).some((t) => t.kind === 'composite' && t.schema === a.typeSchema && t.name === a.type);
+  return composite ? `${a.type}_scalar` : scalarFor(a.type, a.type.startsWith('_')).scalar;
+}
+
+/** Unnamed arguments are called `arg_1`, `arg_2`, ... counting only the unnamed ones the user gives (as Hasura does). */
+function userArgs(f: IntrospectedFunction, skip: ReadonlySet<number>, db: Introspection): FunctionArgModel[] {
+  let unnamed = 0;
   return f.args.flatMap((a, i) => (skip.has(i) ? [] : [{
-    name: a.name ?? `arg_${i + 1}`, position: i, type: a.type,
-    scalar: scalarFor(a.type, a.type.startsWith('_')).scalar, hasDefault: a.hasDefault,
+    name: a.name ?? `arg_${++unnamed}`, position: i, type: a.type,
+    scalar: argScalar(db, a), hasDefault: a.hasDefault,
   }]));
 }
 
@@ -46,7 +56,7 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
     out.push({
       id: `${source.name}:${f.schema}.${f.name}`, source: source.name, schema: f.schema, name: f.name, field: rootFieldName(source, field),
       aggregateField: rootFieldName(source, cfg.custom_root_fields?.function_aggregate ?? `${cfg.custom_name ?? field}_aggregate`),
-      args: userArgs(f, new Set(sessionIdx >= 0 ? [sessionIdx] : [])), sessionArgument: sessionIdx >= 0 ? sessionIdx : null,
+      args: userArgs(f, new Set(sessionIdx >= 0 ? [sessionIdx] : []), db), sessionArgument: sessionIdx >= 0 ? sessionIdx : null,
       totalArgs: f.args.length, returns: returns.id, returnsSet: f.returnsSet, comment: entry.comment ?? f.comment,
     });
   }
@@ -79,7 +89,7 @@ export function resolveComputedFields(source: string, entry: TableEntry, table: 
       returns = { kind: 'scalar', type: f.returnType, scalar: info.scalar, category: info.category };
     } else { fail(`the computed field "${cf.name}" must return a scalar or a tracked table`); continue; }
     out.push({ name: cf.name, function: { schema: f.schema, name: f.name }, tableArgument: tIdx,
-      sessionArgument: sIdx >= 0 ? sIdx : null, args: userArgs(f, skip), returns, comment: cf.comment ?? f.comment });
+      sessionArgument: sIdx >= 0 ? sIdx : null, args: userArgs(f, skip, db), returns, comment: cf.comment ?? f.comment });
   }
   return out;
 }

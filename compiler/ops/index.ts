@@ -62,3 +62,5 @@ export function applyOperation(metadata: Metadata, op: { readonly type: string; 
     throw e;
   }
 }
+/** A run_sql's catalog change (renames, overloads) carried into the document. */
+export { reconcileCatalog } from './reconcile.js';

@@ -283,7 +283,14 @@ export class MetadataApi {
       // metadata checked against it unless check_metadata_consistency is false.
       const ddl = args.checkMetadataConsistency === true || args.cascade || looksLikeDdl(args.sql);
       if (!ddl) return result;
-      work.introspection = { ...work.introspection, [args.source]: await this.opts.compiler.introspect(runner) };
+      const before = work.introspection[args.source] ?? null;
+      const after = await this.opts.compiler.introspect(runner);
+      work.introspection = { ...work.introspection, [args.source]: after };
+      const reconciled = this.opts.compiler.reconcile(work.metadata, args.source, before, after);
+      if (reconciled !== work.metadata) {
+        work.metadata = reconciled;
+        work.changed = true;
+      }
       if (args.checkMetadataConsistency === false) {
         work.compiled = this.compile(work.metadata, work.introspection);
         return result;

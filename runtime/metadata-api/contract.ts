@@ -99,6 +99,12 @@ export interface MetadataCompiler {
    * `permission author.user.select in source "default"`, `relationship article.author in source "default"`.
    */
   describe(o: InconsistentObject): string;
+  /**
+   * Carries a run_sql's catalog change into the document: tables and columns it renamed are renamed
+   * in the metadata too. Throws ApiError for a change the metadata cannot follow (an overload of a
+   * tracked function: 400 `not-supported`).
+   */
+  reconcile(metadata: Json, source: string, before: Json | null, after: Json): Json;
   /** The sources of the document. */
   sources(metadata: Json): readonly SourceInfo[];
 }

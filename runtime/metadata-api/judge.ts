@@ -50,7 +50,7 @@ export function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' | 'desc
       case 'sql': {
         // Objects the dependency tracker knows block a drop (or go with it under cascade); any
         // other object the drop broke (a query collection's query, say) stops it.
-        const vanished = effect.kind === 'sql' ? fresh.filter((o) => VANISHED.has(o.type)) : [];
+        const vanished = effect.kind === 'sql' ? fresh.filter((o) => VANISHED.has(o.type) && /no such (table|function)/.test(o.reason)) : [];
         const dependents = fresh.filter((o) => !vanished.includes(o) && TRACKED_DEPENDENTS.has(o.type));
         const others = fresh.filter((o) => !vanished.includes(o) && !dependents.includes(o));
         if (dependents.length > 0 && !effect.cascade) {
