@@ -55,6 +55,9 @@ const V2_QUERY = new Set(['run_sql', 'bulk']);
 
 const SUCCESS: Json = { message: 'success' };
 
+/** Operations of a later wave: a clear refusal instead of "unknown command". */
+const LATER = /^(?:[a-z]+_)?(?:create|update|delete)_remote_relationship$|^(?:create|update|delete)_remote_schema_remote_relationship$/;
+
 /** A change in progress: the state it started from, and what it has done so far. */
 interface Work {
   metadata: Json;
@@ -254,6 +257,9 @@ export class MetadataApi {
         return SUCCESS;
       }
       default: {
+        if (LATER.test(env.type)) {
+          throw new ApiError('not-supported', `${env.type}: remote relationships are not supported yet (they come with remote schemas)`, 400, ['type']);
+        }
         if (!compiler.knows(env.type, work.api)) {
           throw new ApiError('parse-failed', unknownOperation(env.type, work.api), 400, ['type']);
         }
