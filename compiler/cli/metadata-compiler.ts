@@ -8,7 +8,7 @@ import { introspectPostgres, type Introspection } from '../introspect/index.js';
 import { databaseUrl, parseMetadata, type Metadata } from '../metadata/index.js';
 import { resolveModel } from '../model/index.js';
 import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog } from '../ops/index.js';
-import { buildRoleSchemas, printRoleSchema } from '../schema/index.js';
+import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
 
 const asMetadata = (doc: Json): Metadata => doc as unknown as Metadata;
 const asJson = (md: Metadata): Json => md as unknown as Json;
@@ -34,7 +34,8 @@ export function metadataCompiler(engineVersion: string): MetadataCompiler {
       const model = { ...resolved.value, options: { stringifyNumeric: opts.stringifyNumeric } };
       const schemas = buildRoleSchemas(model);
       const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
-      return { model, sdl, inconsistencies: resolved.inconsistencies };
+      const queries = schemas['admin'] ? validateCollections(collectionUse(asMetadata(metadata)), schemas['admin']) : [];
+      return { model, sdl, inconsistencies: [...resolved.inconsistencies, ...queries] };
     },
     dropObjects: (metadata, objects) => asJson(dropObjects(asMetadata(metadata), objects as never)),
     describe: (o) => dependentLabel(o as never),

@@ -6,7 +6,7 @@ import type { BundleModel } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject } from '../model/index.js';
-import { buildRoleSchemas, printRoleSchema } from '../schema/index.js';
+import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
 import { formatSql, paramHeader, previewQuery, previewSql } from '../sql/index.js';
 import { engineModule } from './module.js';
 import { engineTypes } from './types.js';
@@ -42,6 +42,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   say(`building schemas for ${model.roles.length} role(s)`);
   const schemas = buildRoleSchemas(model);
   const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
+  const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
   const files = new Map<string, string>();
   let rootFields = 0;
   for (const role of model.roles) {
@@ -65,7 +66,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
   files.set('manifest.json', manifest(input, model, files, summary));
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { model, sdl, schemas, files: sorted, inconsistencies: resolved.inconsistencies, summary };
+  return { model, sdl, schemas, files: sorted, inconsistencies: [...resolved.inconsistencies, ...queryIssues], summary };
 }
 
 // `album_by_pk` -> `AlbumByPk`: the operation (and so the generated type) named after its root field.

@@ -3,7 +3,7 @@ import { inconsistent } from './names.js';
 
 /** An inconsistent object in the shape `get_inconsistent_metadata` reports. */
 export interface InconsistentObject {
-  readonly type: 'table' | 'object_relation' | 'array_relation' | 'select_permission' | 'insert_permission' | 'update_permission'
+  readonly type: 'query_collections' | 'table' | 'object_relation' | 'array_relation' | 'select_permission' | 'insert_permission' | 'update_permission'
     | 'delete_permission' | 'computed_field' | 'function' | 'source' | 'root_field';
   readonly name: string;
   readonly definition: Json;

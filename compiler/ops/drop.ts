@@ -61,6 +61,19 @@ function dropOne(md: Metadata, o: InconsistentObject): Metadata {
       const key = `${o.type.slice(0, -'_permission'.length)}_permissions` as 'select_permissions';
       return p ? replaceTable(md, p.source, p.table, (t) => ({ ...t, [key]: (t[key] ?? []).filter((x) => x.role !== p.name) })) : md;
     }
+    case 'query_collections': {
+      // `query_collections <query> in <collection>`: the query leaves its collection.
+      const m = /^query_collections (.+) in (.+)$/.exec(o.name);
+      if (!m || !md.query_collections) return md;
+      const [, query, collection] = m;
+      return { ...md, query_collections: md.query_collections.map((c) => {
+        const co = asObject(c);
+        if (co['name'] !== collection) return c;
+        const def = asObject(co['definition']);
+        const queries = Array.isArray(def['queries']) ? def['queries'].filter((q) => asObject(q)['name'] !== query) : [];
+        return { ...co, definition: { ...def, queries } };
+      }) };
+    }
     default:
       return md;
   }
