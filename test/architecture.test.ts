@@ -14,8 +14,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   'runtime/drivers': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
   'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers'],
   'runtime/auth': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers'],
-  'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
-  'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api'],
+  // Kriti and webhook request/response transforms: pure, no I/O.
+  'runtime/transforms': ['runtime/errors', 'runtime/bundle'],
+  'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms'],
+  'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api', 'runtime/transforms'],
   'compiler/metadata': ['runtime/errors'],
   'compiler/introspect': ['runtime/errors', 'runtime/sql', 'runtime/drivers'],
   'compiler/model': ['runtime/errors', 'runtime/bundle', 'compiler/metadata', 'compiler/introspect'],

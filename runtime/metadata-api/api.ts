@@ -13,6 +13,7 @@ import { judgeEdit } from './judge.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
 import { looksLikeDdl, parseRunSqlArgs, runSql, type RunSqlArgs } from './run-sql.js';
 import { runV1Data } from './v1-data.js';
+import { testWebhookTransform } from './webhook-transform.js';
 
 type Runner = Parameters<Parameters<Driver['transaction']>[0]>[0];
 
@@ -49,7 +50,7 @@ export interface ManagementCall {
 }
 
 /** Operations the runtime runs itself; everything else is a compiler edit. */
-const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'select', 'count', 'get_catalog_state']);
+const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'select', 'count', 'test_webhook_transform']);
 const V1_DATA = new Set(['insert', 'select', 'count', 'update', 'delete']);
 const V2_QUERY = new Set(['run_sql', 'bulk']);
 
@@ -183,9 +184,9 @@ export class MetadataApi {
   private changesMetadata(env: Envelope): boolean {
     if (env.type === 'bulk') return Array.isArray(env.args) && env.args.some((a) => {
       const t = (a as { type?: unknown } | null)?.type;
-      return typeof t === 'string' && t !== 'run_sql' && !V1_DATA.has(t);
+      return typeof t === 'string' && t !== 'run_sql' && !V1_DATA.has(t) && !READ_ONLY.has(t);
     });
-    return env.type !== 'run_sql' && !V1_DATA.has(env.type);
+    return env.type !== 'run_sql' && !V1_DATA.has(env.type) && !READ_ONLY.has(env.type);
   }
 
   private async read(env: Envelope): Promise<Json> {
@@ -197,6 +198,8 @@ export class MetadataApi {
         const objects = s.compiled.inconsistencies as unknown as Json;
         return env.api === 'query' ? objects : { is_consistent: s.compiled.inconsistencies.length === 0, inconsistent_objects: objects };
       }
+      case 'test_webhook_transform':
+        return testWebhookTransform(env.args, ['args'], process.env);
       case 'run_sql': {
         const args = parseRunSqlArgs(env.args, ['args']);
         const driver = this.driverOf(s.drivers, args.source);
@@ -247,6 +250,8 @@ export class MetadataApi {
         const objects = work.compiled.inconsistencies as unknown as Json;
         return env.api === 'query' ? objects : { is_consistent: work.compiled.inconsistencies.length === 0, inconsistent_objects: objects };
       }
+      case 'test_webhook_transform':
+        return testWebhookTransform(env.args, ['args'], process.env);
       case 'replace_metadata':
         return this.replace(env, work);
       case 'reload_metadata':
