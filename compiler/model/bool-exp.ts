@@ -56,6 +56,15 @@ function resolveKey(key: string, value: Json, table: TableModel, ctx: BoolExpCon
     return typeof where === 'string' ? where : { kind: 'relationship', target: rel.target, mapping: rel.mapping, where };
   }
   const column = table.columns.find((c) => c.name === key);
+  const needsArgs = column ? undefined : table.computedFields.find((c) => c.name === key && c.args.some((x) => !x.hasDefault));
+  if (needsArgs) return `${path}: computed field "${key}" takes input arguments, which a boolean expression cannot give`;
+  const rows = column ? undefined : table.computedFields.find((c) => c.name === key && c.returns.kind === 'table');
+  if (rows && rows.returns.kind === 'table') {
+    // A computed field returning rows filters like an array relationship: some row matches.
+    const target = ctx.tables.get(rows.returns.table)!;
+    const where = resolveBoolExp(value, target, ctx, path);
+    return typeof where === 'string' ? where : { kind: 'computed_table', table: table.id, field: rows.name, target: target.id, where };
+  }
   const computed = column ? undefined : table.computedFields.find((c) => c.name === key && c.returns.kind === 'scalar');
   if (!column && !computed) return `${path}: no such column exists: "${key}"`;
   const ops = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : [['_eq', value] as [string, Json]];
@@ -86,7 +95,7 @@ export function sessionVariablesOf(ir: BoolIr, acc = new Set<string>()): Set<str
   switch (ir.kind) {
     case 'and': case 'or': for (const i of ir.items) sessionVariablesOf(i, acc); break;
     case 'not': sessionVariablesOf(ir.item, acc); break;
-    case 'relationship': case 'exists': sessionVariablesOf(ir.where, acc); break;
+    case 'relationship': case 'exists': case 'computed_table': sessionVariablesOf(ir.where, acc); break;
     case 'column': case 'computed': if (ir.value.kind === 'session') acc.add(ir.value.name); break;
     default: break;
   }

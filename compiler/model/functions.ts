@@ -25,7 +25,8 @@ function argScalar(db: Introspection, a: IntrospectedFunction['args'][number]): 
 function userArgs(f: IntrospectedFunction, skip: ReadonlySet<number>, db: Introspection): FunctionArgModel[] {
   let unnamed = 0;
   return f.args.flatMap((a, i) => (skip.has(i) ? [] : [{
-    name: a.name ?? `arg_${++unnamed}`, position: i, type: a.type,
+    // Types outside pg_catalog (row types, enums) are cast schema-qualified: `"public"."user"`, not `user`.
+    name: a.name ?? `arg_${++unnamed}`, position: i, type: a.typeSchema && a.typeSchema !== 'pg_catalog' ? `${a.typeSchema}.${a.type}` : a.type,
     scalar: argScalar(db, a), hasDefault: a.hasDefault,
   }]));
 }

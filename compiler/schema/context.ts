@@ -3,7 +3,7 @@
 
 import type { GraphQLNamedType } from 'graphql';
 import type {
-  BundleModel, ColumnModel, ComputedFieldModel, RelationshipModel, SelectPermissionModel, TableId, TableModel,
+  BundleModel, ColumnModel, ComputedFieldModel, FunctionArgModel, RelationshipModel, SelectPermissionModel, TableId, TableModel,
 } from '../../runtime/bundle/index.js';
 
 export interface SchemaContext {
@@ -17,13 +17,19 @@ export interface SchemaContext {
   /** Tables whose `<t>_order_by` has at least one field for this role. */
   readonly nonEmptyOrderBys: ReadonlySet<TableId>;
   readonly types: Map<string, GraphQLNamedType>;
+  /**
+   * The fields of each `<function>_args` input: a function tracked as a root field and also used
+   * as a computed field shares the name, so the one type takes the arguments of both (the
+   * computed field's lack the table-row argument).
+   */
+  readonly functionArgs: Map<string, FunctionArgModel[]>;
 }
 
 export function createContext(model: BundleModel, role: string): SchemaContext {
   const perms = model.select[role] ?? {};
   const enumTables = new Map<string, TableModel>();
   for (const t of Object.values(model.tables)) if (t.enumValues) enumTables.set(`${t.typeName}_enum`, t);
-  const base = { model, role, perms, enumTables, types: new Map<string, GraphQLNamedType>() };
+  const base = { model, role, perms, enumTables, types: new Map<string, GraphQLNamedType>(), functionArgs: new Map<string, FunctionArgModel[]>() };
   return { ...base, nonEmptyObjects: objectFixpoint(base), nonEmptyOrderBys: orderByFixpoint(base) };
 }
 
@@ -64,12 +70,16 @@ export function visibleColumns(ctx: Pick<SchemaContext, 'perms'>, t: TableModel)
   return t.columns.filter((c) => allowed.has(c.name));
 }
 
-/** Computed fields the role may read whose table-typed result (if any) it may also read. */
+/**
+ * Computed fields the role may read: scalar ones listed in the permission's `computed_fields`,
+ * table ones whenever the role may read the table they return (Hasura v2 derives their
+ * permission from that table's; runtime/graphql/context.ts computedFieldOf is the same rule).
+ */
 export function visibleComputedFields(ctx: Pick<SchemaContext, 'perms'>, t: TableModel): ComputedFieldModel[] {
   const p = ctx.perms[t.id];
   if (!p) return [];
   const allowed = new Set(p.computedFields);
-  return t.computedFields.filter((cf) => allowed.has(cf.name) && (cf.returns.kind === 'scalar' || canSelect(ctx, cf.returns.table)));
+  return t.computedFields.filter((cf) => (cf.returns.kind === 'scalar' ? allowed.has(cf.name) : canSelect(ctx, cf.returns.table)));
 }
 
 /** Relationships whose target the role may read. */
@@ -92,7 +102,8 @@ function objectFixpoint(ctx: BaseContext): Set<TableId> {
 function orderByFixpoint(ctx: BaseContext): Set<TableId> {
   return fixpoint(ctx, (t, done) =>
     visibleColumns(ctx, t).length > 0
-    || visibleComputedFields(ctx, t).some((cf) => cf.returns.kind === 'scalar' && cf.args.length === 0)
+    || visibleComputedFields(ctx, t).some((cf) => cf.args.length === 0
+      && (cf.returns.kind === 'scalar' || (cf.returns.set && canAggregate(ctx, cf.returns.table))))
     || visibleRelationships(ctx, t).some((r) => r.kind === 'object' ? done.has(r.target) : canAggregate(ctx, r.target)));
 }
 

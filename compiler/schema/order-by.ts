@@ -30,7 +30,7 @@ export function hasOrderBy(ctx: SchemaContext, t: TableModel): boolean {
   return ctx.nonEmptyOrderBys.has(t.id);
 }
 
-/** `<t>_order_by`: columns, argument-less scalar computed fields, object relationships nested, array relationships by aggregate. */
+/** `<t>_order_by`: columns, argument-less computed fields, object relationships nested, array relationships and set-returning computed fields by aggregate. */
 export function orderByType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
   const name = `${t.typeName}_order_by`;
   return named(ctx, name, () => new GraphQLInputObjectType({
@@ -43,8 +43,14 @@ export function orderByType(ctx: SchemaContext, t: TableModel): GraphQLInputObje
 function orderByFields(ctx: SchemaContext, t: TableModel): [string, GraphQLInputFieldConfig][] {
   const order = orderByEnum(ctx);
   const fields: [string, GraphQLInputFieldConfig][] = visibleColumns(ctx, t).map((c) => [c.field, { type: order }]);
+  // Computed fields without user arguments: scalar ones by value, set-returning ones by the
+  // aggregates of their rows (`<cf>_aggregate`), as array relationships are.
   for (const cf of visibleComputedFields(ctx, t)) {
-    if (cf.returns.kind === 'scalar' && cf.args.length === 0) fields.push([cf.name, { type: order }]);
+    if (cf.args.length > 0) continue;
+    if (cf.returns.kind === 'scalar') fields.push([cf.name, { type: order }]);
+    else if (cf.returns.set && canAggregate(ctx, cf.returns.table)) {
+      fields.push([`${cf.name}_aggregate`, { type: aggregateOrderByType(ctx, tableOf(ctx, cf.returns.table)) }]);
+    }
   }
   for (const r of visibleRelationships(ctx, t)) {
     const target = tableOf(ctx, r.target);

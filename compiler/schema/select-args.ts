@@ -56,9 +56,12 @@ export interface FunctionArgsSpec {
  */
 export function functionArgsArg(ctx: SchemaContext, spec: FunctionArgsSpec): GraphQLArgumentConfig | null {
   if (spec.args.length === 0) return null;
+  const merged = ctx.functionArgs.get(spec.typeName) ?? [];
+  for (const a of spec.args) if (!merged.some((m) => m.name === a.name)) merged.push(a);
+  ctx.functionArgs.set(spec.typeName, merged);
   const input = named(ctx, spec.typeName, () => new GraphQLInputObjectType({
     name: spec.typeName,
-    fields: () => sortByKey(spec.args.map((a) => [a.name, { type: scalarType(ctx, a.scalar) }])),
+    fields: () => sortByKey(merged.map((a) => [a.name, { type: scalarType(ctx, a.scalar) }])),
   }));
   const required = spec.args.some((a) => !a.hasDefault);
   return { type: required ? new GraphQLNonNull(input) : input, description: spec.description };

@@ -145,6 +145,8 @@ export type BoolIr =
   | { readonly kind: 'column'; readonly column: string; readonly type: string; readonly op: string; readonly value: ValueIr }
   /** A scalar computed field `fn(row)` compared like a column; `type` is its return type. */
   | { readonly kind: 'computed'; readonly field: string; readonly function: { readonly schema: string; readonly name: string }; readonly type: string; readonly op: string; readonly value: ValueIr }
+  /** A computed field of `table` returning rows of `target`: true when one of `fn(row)` matches `where`. */
+  | { readonly kind: 'computed_table'; readonly table: TableId; readonly field: string; readonly target: TableId; readonly where: BoolIr }
   | { readonly kind: 'relationship'; readonly target: TableId; readonly mapping: readonly (readonly [string, string])[]; readonly where: BoolIr }
   | { readonly kind: 'exists'; readonly table: TableId; readonly where: BoolIr };
 

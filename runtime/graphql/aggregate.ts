@@ -1,10 +1,10 @@
 import type { ColumnModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, aggregateFunction, aliasRef, ident, join, jsonKey, raw, sql, type Sql } from '../sql/index.js';
-import { columnByField, type PlanContext } from './context.js';
+import { columnByField, permissionOf, type PlanContext } from './context.js';
 import { argsOf, collectFields, type FieldSel } from './fields.js';
 import { isNull, valueOf, type Input } from './input.js';
-import { columnValue, rowJson, rowSource, type Cond } from './select.js';
+import { columnValue, listQuery, rowJson, rowSource, type Cond } from './select.js';
 
 type Path = readonly (string | number)[];
 const NUMERIC_FNS = new Set(['avg', 'stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance']);
@@ -29,10 +29,17 @@ export function aggregateQuery(t: TableModel, from: Sql, args: ReadonlyMap<strin
   const pairs: (readonly [Sql, Sql])[] = [];
   const fields = collectFields(f.node.selectionSet, `${t.typeName}_aggregate`, ctx);
   const deferred: (() => void)[] = [];
+  // Hasura applies the role's row limit to `nodes` only: the aggregates see every permitted row
+  // (corpus: agg_perm). With both, the nodes become their own limited list.
+  const permLimitOnNodes = permissionOf(ctx, t.id).limit !== null && fields.some((sel) => sel.name === 'aggregate');
   for (const sel of fields) {
     const p = [...path, 'selectionSet', sel.key];
     if (sel.name === '__typename') pairs.push([jsonKey(sel.key), jsonKey(`${t.typeName}_aggregate`)]);
-    else if (sel.name === 'nodes') {
+    else if (sel.name === 'nodes' && permLimitOnNodes) {
+      const idx = pairs.length;
+      pairs.push([jsonKey(sel.key), raw('null')]);
+      deferred.push(() => { pairs[idx] = [jsonKey(sel.key), listQuery(t, from, args, sel, ctx, p, conds)]; });
+    } else if (sel.name === 'nodes') {
       const name = ident(`__kiln_row${nodeRows.length}`);
       const row = rowJson(t, b, collectFields(sel.node.selectionSet, t.typeName, ctx), ctx, [...p, 'selectionSet']);
       outputs.push(sql`${row} AS ${name}`);
@@ -45,7 +52,7 @@ export function aggregateQuery(t: TableModel, from: Sql, args: ReadonlyMap<strin
     } else throw new ApiError('validation-failed', `field "${sel.name}" not found in type: '${t.typeName}_aggregate'`, 400, p);
   }
   if (outputs.length === 0) outputs.push(raw('1 AS "__kiln_one"'));
-  const src = rowSource(t, from, args, b, outputs, ctx, path, conds);
+  const src = rowSource(t, from, args, b, outputs, ctx, path, conds, !permLimitOnNodes);
   for (const d of deferred) d();
   // Without any aggregate function (`aggregate { __typename }`, or `__typename` alone) the SELECT
   // would give one row per source row; GROUP BY () makes it exactly one row, as with aggregates.

@@ -1,9 +1,10 @@
 import type { BoolIr, TableModel, ValueIr } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
-import { columnByField, permissionOf, tableOf, type PlanContext } from './context.js';
+import { columnByField, computedFieldOf, permissionOf, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
-import { functionArgs } from './select.js';
+import { isPostgisOp, lowerPostgis } from './postgis.js';
+import { computedCall } from './select.js';
 
 type Path = readonly (string | number)[];
 
@@ -35,8 +36,17 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
     return { kind: 'relationship', target: rel.target, mapping: rel.mapping, where: { kind: 'and', items: [perm, where] } };
   }
   const column = columnByField(ctx, t, key);
-  const computed = column ? undefined : t.computedFields.find((c) => c.name === key && c.returns.kind === 'scalar'
-    && ctx.model.select[ctx.role]?.[t.id]?.computedFields.includes(c.name));
+  // Computed fields with user arguments are not in `<t>_bool_exp` (compiler/schema/bool-exp.ts).
+  const cf = column ? undefined : computedFieldOf(ctx, t, key);
+  const computed = cf && cf.args.length === 0 ? cf : undefined;
+  if (computed && computed.returns.kind === 'table') {
+    // Like an array relationship: some row the function returns, and the role may see, matches.
+    if (isNull(value, ctx)) return { kind: 'true' };
+    const target = tableOf(ctx, computed.returns.table);
+    const where = whereToIr(value, target, ctx, path);
+    const perm = permissionOf(ctx, target.id).filter;
+    return { kind: 'computed_table', table: t.id, field: computed.name, target: target.id, where: { kind: 'and', items: [perm, where] } };
+  }
   if (computed && computed.returns.kind === 'scalar') {
     const fn = computed.function;
     const type = computed.returns.type;
@@ -94,9 +104,15 @@ export function lowerBool(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alia
       const fn = ir.function;
       const cf = Object.values(ctx.model.tables).flatMap((t) => t.computedFields)
         .find((c) => c.name === ir.field && c.function.schema === fn.schema && c.function.name === fn.name);
-      const args = cf ? functionArgs(cf.args, cf.sessionArgument, undefined, ctx, [], [aliasRef(alias)], cf.tableArgument) : aliasRef(alias);
-      const call = sql`${ident(fn.schema, fn.name)}(${args})`;
+      const call = cf ? computedCall(cf, alias, undefined, ctx, []) : sql`${ident(fn.schema, fn.name)}(${aliasRef(alias)})`;
       return lowerCompare(call, ir.type, ir.op, ir.value, alias, root);
+    }
+    case 'computed_table': {
+      const cf = tableOf(ctx, ir.table).computedFields.find((c) => c.name === ir.field);
+      if (!cf) throw new Error(`assertion failed: unknown computed field ${ir.table}.${ir.field}`);
+      const target = tableOf(ctx, ir.target);
+      const b = new Alias(target.name);
+      return sql`EXISTS (SELECT 1 FROM ${computedCall(cf, alias, undefined, ctx, [])} AS ${aliasRef(b)} WHERE ${lowerBool(ir.where, b, ctx, root)})`;
     }
     case 'relationship': {
       const target = tableOf(ctx, ir.target);
@@ -146,6 +162,7 @@ function lowerCompare(lhs: Sql, type: string, rawOp: string, value: ValueIr, ali
     return value.value === true ? sql`(${left} IS NULL)` : sql`(${left} IS NOT NULL)`;
   }
   if (COLUMN_CMP[op]) return sql`(${left} ${raw(COLUMN_CMP[op]!)} ${valueSql(value, type, alias, root)})`;
+  if (isPostgisOp(op)) return lowerPostgis(left, type, op, value);
   if ((op === '_in' || op === '_nin') && isArrayType(type) && value.kind !== 'session') {
     // An array column's `_in` is a list of arrays: `_text[]` is no type, and ANY() over a 2-D
     // array would compare elements. The list goes as JSON; each item (a JSON array, or an array

@@ -1,7 +1,7 @@
 import {
-  GraphQLInt, Kind, getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType, isTypeSubTypeOf, print, typeFromAST,
-  type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode,
-  type SelectionSetNode, type GraphQLObjectType, type ValueNode, type VariableDefinitionNode,
+  DirectiveLocation, GraphQLInt, Kind, getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType, isTypeSubTypeOf, print, typeFromAST,
+  type DirectiveNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode,
+  type SelectionSetNode, type GraphQLObjectType, type StringValueNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 
@@ -14,6 +14,8 @@ export type VariableUsages = ReadonlyMap<string, readonly (string | number)[]>;
 export interface VariableSites {
   readonly usages: VariableUsages;
   readonly limits: VariableUsages;
+  /** `offset: "1"` literals: Hasura reads an integer written as a string there; the engine turns them into Int literals. */
+  readonly stringOffsets: ReadonlySet<StringValueNode>;
 }
 
 // What the walk reads: the schema, the operation's variables, and the usages found so far.
@@ -23,11 +25,13 @@ interface Walk {
   readonly variables: ReadonlyMap<string, VariableDefinitionNode>;
   readonly usages: Map<string, Path>;
   readonly limits: Map<string, Path>;
+  readonly stringOffsets: Set<StringValueNode>;
 }
 
 /**
  * The validation errors Hasura words its own way, with a JSON path into the request: unknown
- * fields, unknown arguments and unknown input fields. Everything else is left to graphql-js.
+ * fields, unknown arguments, unknown input fields and misplaced directives. Everything else is
+ * left to graphql-js.
  */
 export function hasuraChecks(schema: GraphQLSchema, op: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): VariableSites {
   const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
@@ -36,13 +40,40 @@ export function hasuraChecks(schema: GraphQLSchema, op: OperationDefinitionNode,
     throw new ApiError('validation-failed', `no ${what} exist`, 400, []);
   }
   const variables = new Map((op.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
-  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map() };
+  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map(), stringOffsets: new Set() };
+  const opLocation = op.operation === 'query' ? DirectiveLocation.QUERY
+    : op.operation === 'mutation' ? DirectiveLocation.MUTATION : DirectiveLocation.SUBSCRIPTION;
+  checkDirectives(op.directives, opLocation, walk, []);
   checkSet(op.selectionSet, root, walk, ['selectionSet'], new Set());
-  return { usages: walk.usages, limits: walk.limits };
+  return { usages: walk.usages, limits: walk.limits, stringOffsets: walk.stringOffsets };
+}
+
+const LOCATION_WORDS: { readonly [l: string]: string } = {
+  [DirectiveLocation.QUERY]: 'a query', [DirectiveLocation.MUTATION]: 'a mutation', [DirectiveLocation.SUBSCRIPTION]: 'a subscription',
+  [DirectiveLocation.FIELD]: 'a field', [DirectiveLocation.FRAGMENT_DEFINITION]: 'a fragment definition',
+  [DirectiveLocation.FRAGMENT_SPREAD]: 'a fragment spread', [DirectiveLocation.INLINE_FRAGMENT]: 'an inline fragment',
+};
+
+// Hasura's directive checks, reported at the selection set holding the directive (`$` for the
+// operation): unknown, wrong place, then repeated (corpus: graphql_query/basic wrong_directive_err).
+function checkDirectives(directives: readonly DirectiveNode[] | undefined, location: DirectiveLocation, walk: Walk, path: Path): void {
+  if (!directives?.length) return;
+  for (const d of directives) {
+    const def = walk.schema.getDirective(d.name.value);
+    if (!def) throw new ApiError('validation-failed', `directive "${d.name.value}" is not defined in the schema`, 400, path);
+    if (!def.locations.includes(location)) {
+      throw new ApiError('validation-failed', `directive "${d.name.value}" is not allowed on ${LOCATION_WORDS[location] ?? location}`, 400, path);
+    }
+  }
+  const names = directives.map((d) => d.name.value);
+  const repeated = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+  if (repeated.length) throw new ApiError('validation-failed', `the following directives are used more than once: ${repeated.join(', ')}`, 400, path);
 }
 
 function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, path: Path, seen: Set<string>): void {
   for (const sel of set.selections) {
+    checkDirectives(sel.directives, sel.kind === Kind.FIELD ? DirectiveLocation.FIELD
+      : sel.kind === Kind.INLINE_FRAGMENT ? DirectiveLocation.INLINE_FRAGMENT : DirectiveLocation.FRAGMENT_SPREAD, walk, path);
     if (sel.kind === Kind.INLINE_FRAGMENT) {
       const t = sel.typeCondition ? undefined : type;
       if (t) checkSet(sel.selectionSet, t, walk, path, seen);
@@ -52,6 +83,7 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
     if (sel.kind === Kind.FRAGMENT_SPREAD) {
       const frag = walk.fragments.get(sel.name.value);
       if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name) {
+        checkDirectives(frag.directives, DirectiveLocation.FRAGMENT_DEFINITION, walk, path);
         checkSet(frag.selectionSet, type, walk, path, new Set([...seen, frag.name.value]));
       }
       continue;
@@ -70,6 +102,9 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       if (arg.name.value === 'limit' && def.type === GraphQLInt) {
         if (arg.value.kind === Kind.VARIABLE) walk.limits.set(arg.value.name.value, argPath);
         else checkLimit(arg.value, argPath);
+      }
+      if (arg.name.value === 'offset' && def.type === GraphQLInt && arg.value.kind === Kind.STRING && /^-?\d+$/.test(arg.value.value)) {
+        walk.stringOffsets.add(arg.value);
       }
       checkValue(arg.value, def.type, argPath, walk);
     }

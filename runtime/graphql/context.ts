@@ -1,4 +1,4 @@
-import type { BundleModel, ColumnModel, SelectPermissionModel, TableModel } from '../bundle/index.js';
+import type { BundleModel, ColumnModel, ComputedFieldModel, SelectPermissionModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { Dialect } from '../sql/index.js';
 import type { InputContext } from './input.js';
@@ -43,4 +43,16 @@ export function columnByField(ctx: PlanContext, t: TableModel, field: string): C
   const perm = ctx.model.select[ctx.role]?.[t.id];
   const c = t.columns.find((x) => x.field === field);
   return c && perm?.columns.includes(c.name) ? c : undefined;
+}
+
+/**
+ * The computed field behind a GraphQL field name, when the role may read it. Scalar ones must be
+ * in the permission's `computed_fields`; table ones follow the select permission of the table
+ * they return (Hasura v2 derives them; listing one in `computed_fields` is an error).
+ */
+export function computedFieldOf(ctx: PlanContext, t: TableModel, field: string): ComputedFieldModel | undefined {
+  const cf = t.computedFields.find((c) => c.name === field);
+  if (!cf) return undefined;
+  if (cf.returns.kind === 'table') return ctx.model.select[ctx.role]?.[cf.returns.table] ? cf : undefined;
+  return ctx.model.select[ctx.role]?.[t.id]?.computedFields.includes(cf.name) ? cf : undefined;
 }

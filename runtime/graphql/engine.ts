@@ -1,4 +1,4 @@
-import { Kind, buildSchema, getVariableValues, parse, print, specifiedRules, validate, type DocumentNode, type FragmentDefinitionNode,
+import { Kind, buildSchema, getVariableValues, parse, print, specifiedRules, validate, visit, type DocumentNode, type FragmentDefinitionNode,
   type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { BundleModel } from '../bundle/index.js';
@@ -93,10 +93,14 @@ export class Engine {
     } catch {
       throw new ApiError('validation-failed', 'not a valid graphql query', 400, ['query']);
     }
-    const operation = pickOperation(document, req.operationName ?? null);
+    let operation = pickOperation(document, req.operationName ?? null);
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const d of document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
     const sites = hasuraChecks(schema, operation, fragments);
+    if (sites.stringOffsets.size) {
+      document = visit(document, { StringValue: (node) => (sites.stringOffsets.has(node) ? { kind: Kind.INT, value: node.value } : undefined) });
+      operation = pickOperation(document, req.operationName ?? null);
+    }
     const errors = validate(schema, document, specifiedRules);
     if (errors.length) throw new ApiError('validation-failed', errors[0]!.message, 400, []);
     if (operation.operation !== 'query') {
@@ -123,9 +127,16 @@ export class Engine {
       const name = def.variable.name.value;
       checkScalarVariable(def, req.variables?.[name], p.sites.usages.get(name) ?? ['variableValues', name]);
     }
-    const result = getVariableValues(this.schemaFor(role), defs, (req.variables ?? {}) as Record<string, unknown>);
+    // Hasura takes an explicit null for a non-null variable with a default as null (graphql-js
+    // refuses it): coerce without it, then put the null back (corpus: graphql_validation/null_variable_value).
+    const given: Record<string, unknown> = { ...(req.variables ?? {}) };
+    const nulled = defs.filter((d) => d.type.kind === Kind.NON_NULL_TYPE && d.defaultValue !== undefined && given[d.variable.name.value] === null)
+      .map((d) => d.variable.name.value);
+    for (const name of nulled) delete given[name];
+    const result = getVariableValues(this.schemaFor(role), defs, given);
     if (result.errors) throw new ApiError('validation-failed', result.errors[0]!.message, 400, ['variableValues']);
-    return result.coerced;
+    if (nulled.length === 0) return result.coerced;
+    return { ...result.coerced, ...Object.fromEntries(nulled.map((name) => [name, null])) };
   }
 
   private planFor(p: Prepared, variables: { readonly [k: string]: unknown }, role: string): Plan {

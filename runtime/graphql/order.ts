@@ -2,9 +2,9 @@ import type { TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, aggregateFunction, aliasRef, ident, join, raw, sql, type Sql } from '../sql/index.js';
 import { lowerBool } from './bool.js';
-import { columnByField, permissionOf, tableOf, type PlanContext } from './context.js';
+import { columnByField, computedFieldOf, permissionOf, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
-import { functionArgs } from './select.js';
+import { computedCall } from './select.js';
 
 /** One ORDER BY item: an expression over the row alias and its direction. */
 export interface OrderItem {
@@ -46,12 +46,21 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
       continue;
     }
     // Argument-less scalar computed fields are in `<t>_order_by` too (compiler/schema/order-by.ts).
-    const cf = t.computedFields.find((c) => c.name === key && c.returns.kind === 'scalar' && c.args.length === 0
-      && permissionOf(ctx, t.id).computedFields.includes(c.name));
-    if (cf) {
+    const cf = computedFieldOf(ctx, t, key);
+    if (cf && cf.returns.kind === 'scalar' && cf.args.length === 0) {
       const dir = direction(v, ctx, p);
-      const call = sql`${ident(cf.function.schema, cf.function.name)}(${functionArgs(cf.args, cf.sessionArgument, undefined, ctx, p, [aliasRef(a)], cf.tableArgument)})`;
-      if (dir) out.push({ expr: wrap(call), dir, column: null });
+      if (dir) out.push({ expr: wrap(computedCall(cf, a, undefined, ctx, p)), dir, column: null });
+      continue;
+    }
+    // `<cf>_aggregate` of an argument-less set-returning computed field: aggregates of its rows.
+    const setCf = key.endsWith('_aggregate') ? computedFieldOf(ctx, t, key.slice(0, -'_aggregate'.length)) : undefined;
+    if (setCf && setCf.returns.kind === 'table' && setCf.returns.set && setCf.args.length === 0
+      && permissionOf(ctx, setCf.returns.table).allowAggregations) {
+      if (isNull(v, ctx)) continue;
+      const target = tableOf(ctx, setCf.returns.table);
+      const b = new Alias(target.name);
+      const from = sql`FROM ${computedCall(setCf, a, undefined, ctx, p)} AS ${aliasRef(b)} WHERE ${lowerBool(permissionOf(ctx, target.id).filter, b, ctx)}`;
+      aggregateItems(v, target, b, from, wrap, ctx, p, out);
       continue;
     }
     const rel = t.relationships.find((r) => r.name === key || (r.kind === 'array' && `${r.name}_aggregate` === key));
@@ -68,20 +77,25 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
       collect(v, target, b, (inner) => wrap(sql`(SELECT ${inner} ${from} LIMIT 1)`), false, ctx, p, out);
       continue;
     }
-    for (const [fn, spec] of entriesOf(v, ctx, p)) {
-      if (fn === 'count') {
-        const dir = direction(spec, ctx, [...p, fn]);
-        if (dir) out.push({ expr: wrap(sql`(SELECT count(*) ${from})`), dir, column: null });
-      } else if (aggregateFunction(fn)) {
-        for (const [col, d] of entriesOf(spec, ctx, [...p, fn])) {
-          const c = columnByField(ctx, target, col);
-          if (!c) throw new ApiError('validation-failed', `field "${col}" not found in type: '${target.typeName}_${fn}_order_by'`, 400, [...p, fn, col]);
-          const dir = direction(d, ctx, [...p, fn, col]);
-          if (dir) out.push({ expr: wrap(sql`(SELECT ${aggregateFunction(fn)!}(${aliasRef(b)}.${ident(c.name)}) ${from})`), dir, column: null });
-        }
-      } else {
-        throw new ApiError('validation-failed', `field "${fn}" not found in type: '${target.typeName}_aggregate_order_by'`, 400, [...p, fn]);
+    aggregateItems(v, target, b, from, wrap, ctx, p, out);
+  }
+}
+
+/** `<t>_aggregate_order_by` over the rows `from` (a FROM ... WHERE ... of `target` at alias `b`). */
+function aggregateItems(v: Input, target: TableModel, b: Alias, from: Sql, wrap: Wrap, ctx: PlanContext, p: Path, out: OrderItem[]): void {
+  for (const [fn, spec] of entriesOf(v, ctx, p)) {
+    if (fn === 'count') {
+      const dir = direction(spec, ctx, [...p, fn]);
+      if (dir) out.push({ expr: wrap(sql`(SELECT count(*) ${from})`), dir, column: null });
+    } else if (aggregateFunction(fn)) {
+      for (const [col, d] of entriesOf(spec, ctx, [...p, fn])) {
+        const c = columnByField(ctx, target, col);
+        if (!c) throw new ApiError('validation-failed', `field "${col}" not found in type: '${target.typeName}_${fn}_order_by'`, 400, [...p, fn, col]);
+        const dir = direction(d, ctx, [...p, fn, col]);
+        if (dir) out.push({ expr: wrap(sql`(SELECT ${aggregateFunction(fn)!}(${aliasRef(b)}.${ident(c.name)}) ${from})`), dir, column: null });
       }
+    } else {
+      throw new ApiError('validation-failed', `field "${fn}" not found in type: '${target.typeName}_aggregate_order_by'`, 400, [...p, fn]);
     }
   }
 }

@@ -2,7 +2,7 @@ import type { ColumnModel, ComputedFieldModel, TableModel } from '../bundle/inde
 import { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, jsonKey, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
 import { lowerBool, whereToIr } from './bool.js';
-import { columnByField, permissionOf, tableOf, type PlanContext } from './context.js';
+import { columnByField, computedFieldOf, permissionOf, tableOf, type PlanContext } from './context.js';
 import { argsOf, collectFields, type FieldSel } from './fields.js';
 import { entriesOf, isNull, leafParam, valueOf, type Input } from './input.js';
 import { orderItems, type OrderItem } from './order.js';
@@ -15,8 +15,13 @@ export type Cond = (b: Alias) => Sql;
 const ROW = ident('__kiln_row');
 const STRINGIFIED = new Set(['bigint', 'numeric', 'float8', 'money']);
 
-/** A column's value in the response: numbers beyond JSON doubles as strings when configured. */
+/**
+ * A column's value in the response: numbers beyond JSON doubles as strings when configured;
+ * PostGIS values as GeoJSON with 15 digits and the long CRS name (`urn:ogc:def:crs:EPSG::4326`),
+ * as Hasura v2 prints them (corpus: graphql_query/computed_fields/locations).
+ */
 export function columnValue(c: { scalar: string }, expr: Sql, ctx: PlanContext): Sql {
+  if (c.scalar === 'geometry' || c.scalar === 'geography') return sql`${ident('st_asgeojson')}(${expr}, 15, 4)::json`;
   return ctx.stringifyNumeric && STRINGIFIED.has(c.scalar) ? sql`(${expr})::text` : expr;
 }
 
@@ -36,8 +41,7 @@ function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path
   if (f.name === '__typename') return jsonKey(t.typeName);
   const column = columnByField(ctx, t, f.name);
   if (column) return columnField(column, a, f, ctx, path);
-  const perm = permissionOf(ctx, t.id);
-  const cf = t.computedFields.find((c) => c.name === f.name && perm.computedFields.includes(c.name));
+  const cf = computedFieldOf(ctx, t, f.name);
   if (cf) return computedField(cf, a, f, ctx, path);
   const rel = t.relationships.find((r) => (r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name))
     && ctx.model.select[ctx.role]?.[r.target]);
@@ -60,12 +64,12 @@ function columnField(c: ColumnModel, a: Alias, f: FieldSel, ctx: PlanContext, pa
   return columnValue(c, ref, ctx);
 }
 
-/** `$.a.b[0]`, `a.b`, `a['x y']` to the key list of `#>`. */
+/** `$.a.b[0]`, `a.b`, `a['x y']`, `a.[0].["x"]` (a dot before a bracket is allowed) to the key list of `#>`. */
 export function parseJsonPath(text: string, path: Path): string[] {
   const out: string[] = [];
   let s = text.startsWith('$') ? text.slice(1) : text;
   if (s && !s.startsWith('.') && !s.startsWith('[')) s = `.${s}`;
-  const re = /^(?:\.([^.[\]]+)|\[(\d+)\]|\[(?:'([^']*)'|"([^"]*)")\])/;
+  const re = /^(?:\.([^.[\]]+)|\.?\[(\d+)\]|\.?\[(?:'([^']*)'|"([^"]*)")\])/;
   while (s.length) {
     const m = re.exec(s);
     if (!m) throw new ApiError('validation-failed', `parse json path error: unexpected "${s}"`, 400, path);
@@ -74,6 +78,9 @@ export function parseJsonPath(text: string, path: Path): string[] {
   }
   return out;
 }
+
+// The name the model gives an argument the function declares without one (compiler/model userArgs).
+const UNNAMED_ARG = /^arg_\d+$/;
 
 /**
  * The argument list of a function call: `fixed` (the row of a computed field, at `rowPosition`),
@@ -87,9 +94,16 @@ export function functionArgs(fnArgs: ComputedFieldModel['args'], sessionArg: num
   const own = new Map<number, Sql>();
   if (fixed[0]) own.set(rowPosition, fixed[0]);
   if (sessionArg !== null) own.set(sessionArg, sql`(${session('*', 'text')})::json`);
-  const lastOwn = Math.max(-1, ...own.keys());
+  // As Hasura does: the longest run of leading arguments that have a value goes by position
+  // (unnamed `arg_N` ones can go no other way), the rest by name.
+  let lastPositional = Math.max(-1, ...own.keys());
+  for (let i = lastPositional + 1; ; i++) {
+    const arg = fnArgs.find((a) => a.position === i);
+    if (!own.has(i) && !(arg && given.has(arg.name))) break;
+    lastPositional = i;
+  }
   const positional: Sql[] = [];
-  for (let i = 0; i <= lastOwn; i++) {
+  for (let i = 0; i <= lastPositional; i++) {
     const mine = own.get(i);
     const arg = fnArgs.find((a) => a.position === i);
     const v = arg ? given.get(arg.name) : undefined;
@@ -98,25 +112,31 @@ export function functionArgs(fnArgs: ComputedFieldModel['args'], sessionArg: num
     else throw new ApiError('not-supported', 'Only last set of positional arguments can be omitted', 400, [...path, 'args', 'args']);
   }
   const named: Sql[] = [];
-  for (const arg of fnArgs) {
-    if (arg.position <= lastOwn) continue;
+  for (const arg of [...fnArgs].sort((x, y) => x.position - y.position)) {
+    if (arg.position <= lastPositional) continue;
     const v = given.get(arg.name);
     if (!v) {
       if (!arg.hasDefault) throw new ApiError('not-supported', 'Non default arguments cannot be omitted', 400, [...path, 'args', 'args']);
       continue;
     }
+    if (UNNAMED_ARG.test(arg.name)) throw new ApiError('not-supported', 'Only last set of positional arguments can be omitted', 400, [...path, 'args', 'args']);
     named.push(sql`${ident(arg.name)} => ${leafParam(v, arg.type, ctx)}`);
   }
   return join([...positional, ...named], ', ');
 }
 
+/** `fn(<row of a>, session, args...)`: the call of a computed field on the row at alias `a`. */
+export function computedCall(cf: ComputedFieldModel, a: Alias, argsInput: Input | undefined, ctx: PlanContext, path: Path): Sql {
+  return sql`${ident(cf.function.schema, cf.function.name)}(${functionArgs(cf.args, cf.sessionArgument, argsInput, ctx, path, [aliasRef(a)], cf.tableArgument)})`;
+}
+
 function computedField(cf: ComputedFieldModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): Sql {
   const args = argsOf(f.node);
-  const fixed: Sql[] = [aliasRef(a)];
-  const call = sql`${ident(cf.function.schema, cf.function.name)}(${functionArgs(cf.args, cf.sessionArgument, args.get('args'), ctx, path, fixed, cf.tableArgument)})`;
+  const call = computedCall(cf, a, args.get('args'), ctx, path);
   if (cf.returns.kind === 'scalar') return columnValue(cf.returns, call, ctx);
   const target = tableOf(ctx, cf.returns.table);
-  if (!cf.returns.set) return objectQuery(target, call, f, ctx, path, []);
+  // A function returning one row gives a row of nulls for "no row"; that is JSON null.
+  if (!cf.returns.set) return objectQuery(target, call, f, ctx, path, [(b) => sql`NOT (${aliasRef(b)} IS NULL)`]);
   return listQuery(target, call, args, f, ctx, path, []);
 }
 
@@ -136,9 +156,12 @@ export interface RowSource {
   readonly orderNames: readonly Sql[];
 }
 
-/** SELECT <outputs>, <order keys> FROM t WHERE perm AND where AND conds ORDER BY .. LIMIT .. OFFSET .. */
+/**
+ * SELECT <outputs>, <order keys> FROM t WHERE perm AND where AND conds ORDER BY .. LIMIT .. OFFSET ..
+ * `permLimit: false` leaves out the role's row limit (aggregates count every row the role may see).
+ */
 export function rowSource(t: TableModel, from: Sql, args: ReadonlyMap<string, Input>, b: Alias, outputs: readonly Sql[],
-  ctx: PlanContext, path: Path, conds: readonly Cond[]): RowSource {
+  ctx: PlanContext, path: Path, conds: readonly Cond[], permLimit = true): RowSource {
   const perm = permissionOf(ctx, t.id);
   const argPath = [...path, 'args'];
   const filters = [...conds.map((c) => c(b)), lowerBool(perm.filter, b, ctx)];
@@ -150,7 +173,7 @@ export function rowSource(t: TableModel, from: Sql, args: ReadonlyMap<string, In
   const distinct = distinctOn(t, b, args.get('distinct_on'), order, ctx, argPath);
   const cols = [...outputs, ...order.map((o, i) => sql`${o.expr} AS ${orderNames[i]!}`)];
   const orderBy = order.length ? sql` ORDER BY ${join(order.map((o) => sql`${o.expr} ${o.dir}`), ', ')}` : raw('');
-  const limit = limitOf(args.get('limit'), perm.limit, ctx);
+  const limit = limitOf(args.get('limit'), permLimit ? perm.limit : null, ctx);
   const page = ctx.dialect.page(limit, offsetOf(args.get('offset'), ctx));
   if (limit && order.length && filters.length > conds.length + 1) ctx.hints.customPlan = true;
   const filtered = sql`FROM ${from} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')}${orderBy}${page}`;

@@ -9,7 +9,7 @@ SELECT (json_build_object('search_articles', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (
         SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'views', "_article_1"."views", 'tags', "_article_1"."tags", 'published_on', "_article_1"."published_on") AS "__kiln_row"
-        FROM "public"."search_articles"("search" => ($1)::text) AS "_article_1"
+        FROM "public"."search_articles"(($1)::text) AS "_article_1"
         WHERE (("_article_1"."status" = ($2)::text) AND EXISTS (
             SELECT 1
             FROM "public"."author" AS "_author_1"

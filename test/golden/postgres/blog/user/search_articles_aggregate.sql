@@ -8,5 +8,5 @@ SELECT (json_build_object('search_articles_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
       FROM (
         SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'body', "_article_1"."body", 'author_id', "_article_1"."author_id", 'status', "_article_1"."status", 'views', "_article_1"."views", 'tags', "_article_1"."tags", 'published_on', "_article_1"."published_on") AS "__kiln_row0"
-        FROM "public"."search_articles"("search" => ($1)::text) AS "_article_1"
+        FROM "public"."search_articles"(($1)::text) AS "_article_1"
         WHERE (("_article_1"."author_id" = ($2)::int4) OR ("_article_1"."status" = ($3)::text))) AS "_r_1")))::text;
