@@ -4,3 +4,7 @@ export { Engine, type EngineOptions } from './engine.js';
 export { planOperation, type Plan, type PlanInput, type SqlPlan } from './plan.js';
 /** Request and session shapes. */
 export type { GraphQLRequest, Session } from '../bundle/index.js';
+/** BoolIr lowering and parameter binding, for the v1 data operations run under a role's permissions. */
+export { lowerBool } from './bool.js';
+export { bindParams } from './bind.js';
+export type { PlanContext } from './context.js';

@@ -69,6 +69,8 @@ interface Work {
   /** The catalog transaction (sources on the catalog's driver run their SQL in it). */
   readonly tx: Runner;
   readonly api: ApiKind;
+  /** Who asks (the v1 data operations run under its role). */
+  readonly session: Session;
 }
 
 export class MetadataApi {
@@ -121,11 +123,13 @@ export class MetadataApi {
     try {
       const api: ApiKind = call.path === '/v1/metadata' ? 'metadata' : 'query';
       const env = parseEnvelope(call.body, api);
-      if (call.session.role !== 'admin') throw new ApiError('access-denied', 'restricted access : admin only', 400, ['args']);
+      // A role may run the v1 data operations (under its permissions); the rest is admin only.
+      const roleMayRun = call.path === '/v1/query' && V1_DATA.has(env.type);
+      if (call.session.role !== 'admin' && !roleMayRun) throw new ApiError('access-denied', 'restricted access : admin only', 400, ['args']);
       if (call.path === '/v2/query' && !V2_QUERY.has(env.type)) {
         throw new ApiError('parse-failed', `unknown /v2/query operation "${env.type}" (it takes run_sql and bulk)`, 400, ['type']);
       }
-      const result = await this.run(env);
+      const result = await this.run(env, call.session);
       return { status: 200, body: JSON.stringify(result) };
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError('unexpected', 'an unexpected error happened', 500, [], { message: e instanceof Error ? e.message : String(e) });
@@ -141,8 +145,8 @@ export class MetadataApi {
 
   // --- running operations ---
 
-  private async run(env: Envelope): Promise<Json> {
-    if (this.isReadOnly(env)) return this.read(env);
+  private async run(env: Envelope, session: Session): Promise<Json> {
+    if (this.isReadOnly(env)) return this.read(env, session);
     return this.exclusive(async () => {
       let next: ServedState | null = null;
       const result = await this.opts.catalog.transaction(async (tx) => {
@@ -157,7 +161,7 @@ export class MetadataApi {
         }
         const work: Work = {
           metadata: base.metadata, introspection: { ...base.introspection }, compiled: base.compiled,
-          drivers: new Map(base.drivers), changed: false, tx, api: env.api,
+          drivers: new Map(base.drivers), changed: false, tx, api: env.api, session,
         };
         if (this.changesMetadata(env)) await this.reintrospectAll(work);
         const answer = await this.apply(env, work, []);
@@ -189,7 +193,7 @@ export class MetadataApi {
     return env.type !== 'run_sql' && !V1_DATA.has(env.type) && !READ_ONLY.has(env.type);
   }
 
-  private async read(env: Envelope): Promise<Json> {
+  private async read(env: Envelope, session: Session): Promise<Json> {
     const s = this.state;
     switch (env.type) {
       case 'export_metadata':
@@ -208,7 +212,7 @@ export class MetadataApi {
       default: {
         const source = sourceOfArgs(env.args);
         const driver = this.driverOf(s.drivers, source);
-        return runV1Data(env.type, env.args, ['args'], { model: s.compiled.model, runner: driver, source });
+        return runV1Data(env.type, env.args, ['args'], { model: s.compiled.model, runner: driver, source, session });
       }
     }
   }
@@ -242,7 +246,7 @@ export class MetadataApi {
         return this.runSqlIn(work, parseRunSqlArgs(env.args, ['args']));
       case 'insert': case 'select': case 'count': case 'update': case 'delete': {
         const source = sourceOfArgs(env.args);
-        return runV1Data(env.type, env.args, ['args'], { model: work.compiled.model, runner: this.runnerOf(work, source), source });
+        return runV1Data(env.type, env.args, ['args'], { model: work.compiled.model, runner: this.runnerOf(work, source), source, session: work.session });
       }
       case 'export_metadata':
         return env.version === 2 ? { resource_version: this.state.resourceVersion, metadata: work.metadata } : work.metadata;

@@ -1,8 +1,9 @@
 // What every v1 data operation shares: the model, the table named by `table`, columns by
 // database name, how a request value is bound and how a column is printed in the answer.
 
-import type { BundleModel, ColumnModel, RelationshipModel, TableModel } from '../bundle/index.js';
+import type { BundleModel, ColumnModel, RelationshipModel, Session, TableModel } from '../bundle/index.js';
 import { ApiError, type ErrorCode, type JsonPath } from '../errors/index.js';
+import type { PlanContext } from '../graphql/index.js';
 import { aliasRef, ident, param, sql, type Alias, type Dialect, type Sql } from '../sql/index.js';
 import { readTableName } from './v1-data-args.js';
 
@@ -14,7 +15,17 @@ export interface DataContext {
   readonly stringifyNumeric: boolean;
   /** Where `args` sits in the request (`['args']`). */
   readonly base: JsonPath;
+  /** Who asks: admin sees everything; a role sees what its select permissions grant. */
+  readonly access: Access;
 }
+
+/**
+ * The caller. A role carries its session (for the filters' session variables) and the planning
+ * context the GraphQL engine's BoolIr lowering reads.
+ */
+export type Access =
+  | { readonly kind: 'admin' }
+  | { readonly kind: 'role'; readonly session: Session; readonly plan: PlanContext };
 
 /**
  * An error about what the arguments mean (an unknown table or column), at `at` under `base`.
@@ -29,10 +40,7 @@ export function fail(ctx: DataContext, code: ErrorCode, message: string, at: Jso
 export function tableArg(ctx: DataContext, value: unknown, at: JsonPath): TableModel {
   const name = readTableName(value, at);
   const t = ctx.model.tables[`${ctx.source}:${name.schema}.${name.name}`];
-  if (!t) {
-    const shown = name.schema === 'public' ? name.name : `${name.schema}.${name.name}`;
-    throw fail(ctx, 'not-exists', `table ${JSON.stringify(shown)} does not exist`, at);
-  }
+  if (!t) throw fail(ctx, 'not-exists', `table ${JSON.stringify(shownName(name))} does not exist`, at);
   return t;
 }
 
@@ -48,11 +56,33 @@ export function requireColumn(ctx: DataContext, t: TableModel, name: string, at:
   return c;
 }
 
-/** A column an answer may show: admin's wording of Hasura's checkPermOnCol. */
+/**
+ * A column an answer may show (Hasura's checkPermOnCol): for admin one that exists, for a role one
+ * its select permission on `t` grants, whether or not it exists.
+ */
 export function selectableColumn(ctx: DataContext, t: TableModel, name: string, at: JsonPath): ColumnModel {
   const c = columnOf(t, name);
+  if (ctx.access.kind === 'role') {
+    const role = ctx.access.session.role;
+    if (!c || !ctx.model.select[role]?.[t.id]?.columns.includes(c.name)) {
+      throw fail(ctx, 'permission-denied', `role ${JSON.stringify(role)} does not have permission to select column ${JSON.stringify(name)}`, at);
+    }
+    return c;
+  }
   if (!c) throw fail(ctx, 'permission-denied', `no such column exists : ${JSON.stringify(name)}`, at);
   return c;
+}
+
+/** The columns `*` stands for: every column for admin, the granted ones (in table order) for a role. */
+export function starColumns(ctx: DataContext, t: TableModel): ColumnModel[] {
+  if (ctx.access.kind === 'admin') return [...t.columns];
+  const granted = ctx.model.select[ctx.access.session.role]?.[t.id]?.columns ?? [];
+  return t.columns.filter((c) => granted.includes(c.name));
+}
+
+/** How a table is named in messages: bare in schema public, `schema.name` elsewhere (Hasura's QualifiedTable). */
+export function shownName(t: { readonly schema: string; readonly name: string }): string {
+  return t.schema === 'public' ? t.name : `${t.schema}.${t.name}`;
 }
 
 /** A relationship of `t` by name. */
@@ -88,13 +118,13 @@ function isGeo(c: ColumnModel): boolean {
 
 /**
  * A request value for column `c`, always a parameter cast to the column's type. JSON columns
- * take the value's JSON text (pg would print a JS array as a PostgreSQL array); PostGIS columns
- * take GeoJSON, as Hasura's do.
+ * take the value as is: the binder prints every json/jsonb slot as JSON text (pg would print a JS
+ * array as a PostgreSQL array); PostGIS columns take GeoJSON, as Hasura's do.
  */
 export function valueFor(c: ColumnModel, v: unknown): Sql {
   if (v === null || v === undefined) return param(null, c.type);
   const b = baseType(c);
-  if (b === 'json' || b === 'jsonb') return param(JSON.stringify(v), c.type);
+  if (b === 'json' || b === 'jsonb') return param(v, c.type);
   if (isGeo(c) && typeof v === 'object') {
     return sql`ST_GeomFromGeoJSON(${param(JSON.stringify(v), 'text')})::${ident(...c.type.split('.'))}`;
   }

@@ -1,13 +1,15 @@
 // `select` and `count` of the v1 query API. The database builds the answer: a JSON array of
 // objects keyed by column name (relationships by their name or `alias`), nested object and
 // array relationships as sub-selects, each with its own where, order_by, limit and offset.
+// For a role, every table reached is read through the role's select permission on it.
 
-import type { TableModel } from '../bundle/index.js';
+import type { SelectPermissionModel, TableModel } from '../bundle/index.js';
 import type { JsonPath } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, jsonKey, param, raw, sql, type Sql } from '../sql/index.js';
 import { isObject, optional, parseFailed, readArray, readInt, readObject, readString, required, type Obj } from './v1-data-args.js';
+import { cappedLimit, permissionFilter, relationshipPermission, requireSessionVariables, tablePermission } from './v1-data-access.js';
 import {
-  columnJson, fail, joinOn, keyOf, relationshipOf, requireColumn, selectableColumn, tableArg, tableRef, targetOf,
+  columnJson, fail, joinOn, keyOf, relationshipOf, requireColumn, selectableColumn, starColumns, tableArg, tableRef, targetOf,
   type DataContext,
 } from './v1-data-context.js';
 import { whereSql } from './v1-data-where.js';
@@ -19,8 +21,10 @@ type OrderItem = (a: Alias) => Sql;
 export function selectStatement(ctx: DataContext, args: unknown): Sql {
   const o = readObject(args, [], 'SelectQuery');
   const t = tableArg(ctx, o['table'], ['table']);
+  const perm = tablePermission(ctx, t, 'select');
+  requireSessionVariables(ctx, perm);
   const a = new Alias(t.name);
-  const rows = listQuery(ctx, t, o, [], a, []);
+  const rows = listQuery(ctx, t, perm, o, [], a, []);
   return sql`SELECT (${rows})::text`;
 }
 
@@ -28,8 +32,11 @@ export function selectStatement(ctx: DataContext, args: unknown): Sql {
 export function countStatement(ctx: DataContext, args: unknown): Sql {
   const o = readObject(args, [], 'CountQuery');
   const t = tableArg(ctx, o['table'], ['table']);
+  const perm = tablePermission(ctx, t, 'count');
   const a = new Alias(t.name);
-  const where = has(o, 'where') ? whereSql(ctx, o['where'], t, a, ['where']) : raw('true');
+  const filters = [permissionFilter(ctx, perm, a), has(o, 'where') ? whereSql(ctx, o['where'], t, a, ['where']) : null]
+    .filter((f): f is Sql => f !== null);
+  const where = filters.length === 0 ? raw('true') : join(filters, ' AND ');
   const distinct = optional(o, 'distinct', [], readArray);
   const from = sql`${tableRef(t)} AS ${aliasRef(a)} WHERE ${where}`;
   if (distinct === undefined || distinct.length === 0) {
@@ -49,14 +56,21 @@ function has(o: Obj, key: string): boolean {
 
 /**
  * `coalesce(json_agg(row ORDER BY ...), '[]')` over the rows of `t` that pass `where` (and
- * `conds`, the join to the parent row), ordered, limited and offset as `o` asks.
+ * `conds`, the join to the parent row, and the role's filter), ordered, limited and offset as
+ * `o` asks; the role's limit caps the limit.
  */
-function listQuery(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alias, conds: readonly ((b: Alias) => Sql)[]): Sql {
+function listQuery(ctx: DataContext, t: TableModel, perm: SelectPermissionModel | null, o: Obj, at: JsonPath, a: Alias, conds: readonly ((b: Alias) => Sql)[]): Sql {
   const b = new Alias(t.name);
-  const filters = [...conds.map((c) => c(b)), ...(has(o, 'where') ? [whereSql(ctx, o['where'], t, b, [...at, 'where'])] : [])];
+  const filters = [
+    ...conds.map((c) => c(b)),
+    ...(has(o, 'where') ? [whereSql(ctx, o['where'], t, b, [...at, 'where'])] : []),
+    ...optionalSql(permissionFilter(ctx, perm, b)),
+  ];
   const order = has(o, 'order_by') ? orderBy(ctx, t, o['order_by'], [...at, 'order_by']) : [];
-  const limit = pageValue(ctx, o, 'limit', at);
-  const offset = pageValue(ctx, o, 'offset', at);
+  const requested = pageValue(ctx, o, 'limit', at);
+  const capped = cappedLimit(requested, perm);
+  const limit = capped === undefined ? null : param(capped, 'int8');
+  const offset = pageSql(pageValue(ctx, o, 'offset', at));
   const row = rowJson(ctx, t, o, at, a);
   const where = filters.length === 0 ? raw('') : sql` WHERE ${join(filters, ' AND ')}`;
   const orderClause = (x: Alias): Sql | null => (order.length === 0 ? null : join(order.map((item) => item(x)), ', '));
@@ -65,11 +79,18 @@ function listQuery(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Ali
   return sql`(SELECT coalesce(${ctx.dialect.jsonArrayAgg(row, orderClause(a))}, ${ctx.dialect.emptyJsonArray()}) FROM (${inner}) AS ${aliasRef(a)})`;
 }
 
-function pageValue(ctx: DataContext, o: Obj, key: 'limit' | 'offset', at: JsonPath): Sql | null {
+function pageValue(ctx: DataContext, o: Obj, key: 'limit' | 'offset', at: JsonPath): number | undefined {
   const n = optional(o, key, at, readInt);
-  if (n === undefined) return null;
-  if (n < 0) throw fail(ctx, 'not-supported', 'unexpected negative value', [...at, key]);
-  return param(n, 'int8');
+  if (n !== undefined && n < 0) throw fail(ctx, 'not-supported', 'unexpected negative value', [...at, key]);
+  return n;
+}
+
+function pageSql(n: number | undefined): Sql | null {
+  return n === undefined ? null : param(n, 'int8');
+}
+
+function optionalSql(s: Sql | null): Sql[] {
+  return s === null ? [] : [s];
 }
 
 /** The JSON object of one row of `t` at alias `a`: the columns and relationships `o.columns` names. */
@@ -79,7 +100,7 @@ function rowJson(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alias
   columns.forEach((col, i) => {
     const p = [...at, 'columns', i];
     if (col === '*') {
-      for (const c of t.columns) pairs.push([keyOf(c.name), columnJson(ctx, c, a)]);
+      for (const c of starColumns(ctx, t)) pairs.push([keyOf(c.name), columnJson(ctx, c, a)]);
     } else if (typeof col === 'string') {
       const c = selectableColumn(ctx, t, col, p);
       pairs.push([keyOf(c.name), columnJson(ctx, c, a)]);
@@ -99,10 +120,15 @@ function relationshipPair(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath,
   const rel = relationshipOf(t, name);
   if (!rel) throw fail(ctx, 'not-exists', `relationship ${JSON.stringify(name)} does not exist`, [...at, 'name']);
   const target = targetOf(ctx, rel);
+  const perm = relationshipPermission(ctx, rel, target, at);
   const on = (b: Alias): Sql => join(joinOn(rel, a, b), ' AND ');
-  if (rel.kind === 'array') return [keyOf(alias), listQuery(ctx, target, o, at, new Alias(target.name), [on])];
+  if (rel.kind === 'array') return [keyOf(alias), listQuery(ctx, target, perm, o, at, new Alias(target.name), [on])];
   const b = new Alias(target.name);
-  const filters = [on(b), ...(has(o, 'where') ? [whereSql(ctx, o['where'], target, b, [...at, 'where'])] : [])];
+  const filters = [
+    on(b),
+    ...(has(o, 'where') ? [whereSql(ctx, o['where'], target, b, [...at, 'where'])] : []),
+    ...optionalSql(permissionFilter(ctx, perm, b)),
+  ];
   const row = rowJson(ctx, target, o, at, b);
   return [keyOf(alias), sql`(SELECT ${row} FROM ${tableRef(target)} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')} LIMIT 1)`];
 }
@@ -139,19 +165,23 @@ function orderColumn(ctx: DataContext, t: TableModel, path: string, dir: 'ASC' |
   return (a) => sql`${value(a)}${tail}`;
 }
 
-// The value of `parts` (object relationships, then a column) from a row at the given alias.
+// The value of `parts` (object relationships, then a column) from a row at the given alias. A
+// role orders only by columns it may select, through rows of the target its filter lets it see.
 function valueThrough(ctx: DataContext, t: TableModel, parts: readonly string[], at: JsonPath): (a: Alias) => Sql {
   const [first, ...rest] = parts;
   if (rest.length === 0) {
     const c = requireColumn(ctx, t, first!, at);
+    if (ctx.access.kind === 'role') selectableColumn(ctx, t, c.name, at);
     return (a) => sql`${aliasRef(a)}.${ident(c.name)}`;
   }
   const rel = relationshipOf(t, first!);
   if (!rel || rel.kind !== 'object') throw fail(ctx, 'not-exists', `relationship ${JSON.stringify(first)} does not exist`, at);
   const target = targetOf(ctx, rel);
+  const perm = relationshipPermission(ctx, rel, target, at);
   const inner = valueThrough(ctx, target, rest, at);
   return (a) => {
     const b = new Alias(target.name);
-    return sql`(SELECT ${inner(b)} FROM ${tableRef(target)} AS ${aliasRef(b)} WHERE ${join(joinOn(rel, a, b), ' AND ')} LIMIT 1)`;
+    const conds = [...joinOn(rel, a, b), ...optionalSql(permissionFilter(ctx, perm, b))];
+    return sql`(SELECT ${inner(b)} FROM ${tableRef(target)} AS ${aliasRef(b)} WHERE ${join(conds, ' AND ')} LIMIT 1)`;
   };
 }

@@ -6,8 +6,10 @@ import type { ColumnModel, TableModel } from '../bundle/index.js';
 import type { JsonPath } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, param, raw, sql, type Sql } from '../sql/index.js';
 import { isObject, optional, readArray, readBool, readObject, readString, required } from './v1-data-args.js';
+import { permissionFilter, relationshipPermission, tablePermission } from './v1-data-access.js';
 import {
-  columnOf, fail, joinOn, relationshipOf, requireColumn, tableArg, tableRef, targetOf, valueFor, type DataContext,
+  columnOf, fail, joinOn, relationshipOf, requireColumn, selectableColumn, tableArg, tableRef, targetOf, valueFor,
+  type DataContext,
 } from './v1-data-context.js';
 
 const COMPARE: { readonly [op: string]: string } = {
@@ -65,20 +67,29 @@ function boolExp(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): 
 function existsSql(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): Sql {
   const o = readObject(value, at);
   const t = tableArg(ctx, o['_table'], [...at, '_table']);
+  const perm = tablePermission(ctx, t, 'select', [...at, '_table']);
   const b = new Alias(t.name);
   const inner = boolExp(ctx, o['_where'] ?? {}, { ...scope, table: t, alias: b }, [...at, '_where']);
-  return sql`EXISTS (SELECT 1 FROM ${tableRef(t)} AS ${aliasRef(b)} WHERE ${inner})`;
+  const filter = permissionFilter(ctx, perm, b);
+  return sql`EXISTS (SELECT 1 FROM ${tableRef(t)} AS ${aliasRef(b)} WHERE ${filter ? sql`${inner} AND ${filter}` : inner})`;
 }
 
 function fieldSql(ctx: DataContext, key: string, value: unknown, scope: Scope, at: JsonPath): Sql {
   const column = columnOf(scope.table, key);
-  if (column) return columnSql(ctx, column, value, scope, at);
+  if (column) {
+    // A role filters only by the columns it may select (Hasura's checkOnColExp).
+    if (ctx.access.kind === 'role') selectableColumn(ctx, scope.table, key, at);
+    return columnSql(ctx, column, value, scope, at);
+  }
   const rel = relationshipOf(scope.table, key);
   if (!rel) throw fail(ctx, 'not-exists', `column ${JSON.stringify(key)} does not exist`, at);
   const target = targetOf(ctx, rel);
+  const perm = relationshipPermission(ctx, rel, target, at);
   const b = new Alias(target.name);
   const inner = boolExp(ctx, value, { ...scope, table: target, alias: b }, at);
-  return sql`EXISTS (SELECT 1 FROM ${tableRef(target)} AS ${aliasRef(b)} WHERE ${join([...joinOn(rel, scope.alias, b), inner], ' AND ')})`;
+  const filter = permissionFilter(ctx, perm, b);
+  const conds = [...joinOn(rel, scope.alias, b), inner, ...(filter ? [filter] : [])];
+  return sql`EXISTS (SELECT 1 FROM ${tableRef(target)} AS ${aliasRef(b)} WHERE ${join(conds, ' AND ')})`;
 }
 
 function columnSql(ctx: DataContext, c: ColumnModel, value: unknown, scope: Scope, at: JsonPath): Sql {
@@ -111,7 +122,7 @@ function operatorSql(ctx: DataContext, c: ColumnModel, ref: Sql, op: string, v: 
   const jsonb = JSONB[name];
   if (jsonb) {
     const [sym, type] = jsonb;
-    const arg = type === 'jsonb' ? param(JSON.stringify(v), 'jsonb') : param(v, type);
+    const arg = param(v, type);
     return sql`(${ref} ${raw(sym)} ${arg})`;
   }
   if (SPATIAL[name]) return sql`${raw(SPATIAL[name]!)}(${ref}, ${valueFor(c, v)})`;

@@ -1,13 +1,15 @@
 // `insert`, `update` and `delete` of the v1 query API: one statement each, the rows changed in a
 // CTE, answered as `{affected_rows, returning?}` with the returned rows keyed by column name.
+// Admin only: a role is refused (v1-data-access.ts).
 
 import type { ColumnModel, TableModel } from '../bundle/index.js';
 import type { JsonPath } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, jsonKey, raw, sql, type Sql } from '../sql/index.js';
 import { optional, parseFailed, readArray, readObject, readString, required, type Obj } from './v1-data-args.js';
 import {
-  columnJson, fail, keyOf, requireColumn, selectableColumn, tableArg, tableRef, valueFor, type DataContext,
+  columnJson, fail, keyOf, requireColumn, selectableColumn, starColumns, tableArg, tableRef, valueFor, type DataContext,
 } from './v1-data-context.js';
+import { refuseWrite } from './v1-data-access.js';
 import { whereSql } from './v1-data-where.js';
 
 /** A statement, or the answer when there is nothing to run (an insert of no objects). */
@@ -17,7 +19,11 @@ export type WriteStatement = { readonly kind: 'sql'; readonly sql: Sql } | { rea
 export function insertStatement(ctx: DataContext, args: unknown): WriteStatement {
   const o = readObject(args, [], 'InsertQuery');
   const t = tableArg(ctx, o['table'], ['table']);
-  // Hasura checks `returning` before the objects (corpus: v1/insert/onconflict, missing constraint).
+  refuseWrite(ctx, 'insert', t);
+  // `on_conflict`'s shape is part of parsing the arguments, so it is checked first (corpus:
+  // article_on_conflict_no_action_specified); then `returning`, before the objects (corpus:
+  // v1/insert/onconflict, missing constraint).
+  const conflictArgs = has(o, 'on_conflict') ? readOnConflict(o['on_conflict']) : null;
   const returning = returningColumns(ctx, t, o);
   const raw0 = required(o, 'objects', [], (v) => v);
   const objects = (Array.isArray(raw0) ? raw0 : [raw0]).map((x, i) => readObject(x, ['objects', i]));
@@ -31,7 +37,7 @@ export function insertStatement(ctx: DataContext, args: unknown): WriteStatement
   const cols = t.columns.filter((c) => used.has(c.name));
   const target = cols.length > 0 ? cols : t.columns.slice(0, 1);
   const rows = objects.map((obj) => sql`(${join(target.map((c) => (Object.hasOwn(obj, c.name) ? valueFor(c, obj[c.name]) : raw('DEFAULT'))), ', ')})`);
-  const conflict = has(o, 'on_conflict') ? onConflict(ctx, t, o['on_conflict'], cols) : raw('');
+  const conflict = conflictArgs ? onConflict(ctx, t, conflictArgs, cols) : raw('');
   const a = new Alias(t.name);
   const names = join(target.map((c) => ident(c.name)), ', ');
   const write = sql`INSERT INTO ${tableRef(t)} AS ${aliasRef(a)} (${names}) VALUES ${join(rows, ', ')}${conflict} RETURNING *`;
@@ -42,6 +48,7 @@ export function insertStatement(ctx: DataContext, args: unknown): WriteStatement
 export function updateStatement(ctx: DataContext, args: unknown): WriteStatement {
   const o = readObject(args, [], 'UpdateQuery');
   const t = tableArg(ctx, o['table'], ['table']);
+  refuseWrite(ctx, 'update', t);
   const a = new Alias(t.name);
   const where = whereSql(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
   const sets: Sql[] = [];
@@ -64,6 +71,7 @@ export function updateStatement(ctx: DataContext, args: unknown): WriteStatement
 export function deleteStatement(ctx: DataContext, args: unknown): WriteStatement {
   const o = readObject(args, [], 'DeleteQuery');
   const t = tableArg(ctx, o['table'], ['table']);
+  refuseWrite(ctx, 'delete', t);
   const a = new Alias(t.name);
   const where = whereSql(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
   const returning = returningColumns(ctx, t, o);
@@ -88,26 +96,39 @@ function returningColumns(ctx: DataContext, t: TableModel, o: Obj): ColumnModel[
   if (list === undefined) return null;
   return list.flatMap((v, i) => {
     const name = readString(v, ['returning', i]);
-    return name === '*' ? [...t.columns] : [selectableColumn(ctx, t, name, ['returning'])];
+    return name === '*' ? starColumns(ctx, t) : [selectableColumn(ctx, t, name, ['returning'])];
   });
 }
 
-// `{action: ignore|update, constraint?, constraint_on?}`; `update` sets every inserted column from EXCLUDED.
-function onConflict(ctx: DataContext, t: TableModel, value: unknown, cols: readonly ColumnModel[]): Sql {
+/** `{action: ignore|update, constraint?, constraint_on?}` as parsed. */
+interface OnConflictArgs {
+  readonly action: 'ignore' | 'update';
+  readonly constraint: string | undefined;
+  readonly constraintOn: readonly string[] | undefined;
+}
+
+function readOnConflict(value: unknown): OnConflictArgs {
   const at = ['on_conflict'];
   const o = readObject(value, at, 'OnConflict');
   const action = required(o, 'action', at, readString);
   if (action !== 'ignore' && action !== 'update') {
     throw parseFailed([...at, 'action'], `expecting "ignore" or "update" for action, found ${JSON.stringify(action)}`);
   }
+  const constraint = optional(o, 'constraint', at, readString);
+  const list = optional(o, 'constraint_on', at, readArray);
+  const constraintOn = list?.map((v, i) => readString(v, [...at, 'constraint_on', i]));
+  return { action, constraint, constraintOn };
+}
+
+// `update` sets every inserted column from EXCLUDED.
+function onConflict(ctx: DataContext, t: TableModel, args: OnConflictArgs, cols: readonly ColumnModel[]): Sql {
+  const at = ['on_conflict'];
+  const { action } = args;
   let target: Sql = raw('');
-  if (has(o, 'constraint')) {
-    target = sql` ON CONSTRAINT ${ident(readString(o['constraint'], [...at, 'constraint']))}`;
-  } else if (has(o, 'constraint_on')) {
-    const on = readArray(o['constraint_on'], [...at, 'constraint_on']).map((v, i) => {
-      const p = [...at, 'constraint_on', i];
-      return ident(requireColumn(ctx, t, readString(v, p), p).name);
-    });
+  if (args.constraint !== undefined) {
+    target = sql` ON CONSTRAINT ${ident(args.constraint)}`;
+  } else if (args.constraintOn !== undefined) {
+    const on = args.constraintOn.map((name, i) => ident(requireColumn(ctx, t, name, [...at, 'constraint_on', i]).name));
     target = sql` (${join(on, ', ')})`;
   } else if (action === 'update') {
     throw fail(ctx, 'unexpected-payload', "Expecting 'constraint' or 'constraint_on' when the 'action' is 'update'", at);

@@ -1,12 +1,14 @@
 // The data operations of the deprecated /v1/query API: `insert`, `select`, `count`, `update`,
-// `delete` (Hasura v1 DML; the conformance setups load their rows with `insert`). Admin only:
-// the caller checks the role. Each runs one statement whose single text cell is the answer.
+// `delete` (Hasura v1 DML; the conformance setups load their rows with `insert`). Admin sees
+// everything; a role reads through its select permissions and is refused the writes
+// (v1-data-access.ts). Each runs one statement whose single text cell is the answer.
 
-import type { BundleModel, Json } from '../bundle/index.js';
+import type { BundleModel, Json, Session } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError, type JsonPath } from '../errors/index.js';
-import { compileSql, postgres, type Dialect, type Sql } from '../sql/index.js';
-import type { DataContext } from './v1-data-context.js';
+import { bindParams, type PlanContext } from '../graphql/index.js';
+import { compileSql, postgres, type Dialect, type ParamSlot, type Sql } from '../sql/index.js';
+import type { Access, DataContext } from './v1-data-context.js';
 import { countStatement, selectStatement } from './v1-data-select.js';
 import { deleteStatement, insertStatement, updateStatement, type WriteStatement } from './v1-data-write.js';
 
@@ -23,6 +25,8 @@ export interface V1DataContext {
   readonly source: string;
   /** Defaults to PostgreSQL. */
   readonly dialect?: Dialect;
+  /** Who asks; absent or role `admin` is admin. */
+  readonly session?: Session;
 }
 
 /** True for the operation types `runV1Data` runs. */
@@ -38,19 +42,43 @@ export function isV1DataType(type: string): type is V1DataType {
  * selected or returned column, and the database's own errors as the driver maps them.
  */
 export async function runV1Data(type: string, args: unknown, path: JsonPath, ctx: V1DataContext): Promise<Json> {
+  const dialect = ctx.dialect ?? postgres;
+  const stringifyNumeric = ctx.model.options.stringifyNumeric;
   const data: DataContext = {
-    model: ctx.model,
-    source: ctx.source,
-    dialect: ctx.dialect ?? postgres,
-    stringifyNumeric: ctx.model.options.stringifyNumeric,
-    base: path,
+    model: ctx.model, source: ctx.source, dialect, stringifyNumeric, base: path,
+    access: accessOf(ctx.model, dialect, stringifyNumeric, ctx.session),
   };
   const statement = plan(type, args, data);
   if (statement.kind === 'answer') return statement.body as Json;
   const { text, params } = compileSql(statement.sql, data.dialect);
-  const values = params.map((p) => (p.source.kind === 'value' ? p.source.value : null));
-  const body = await ctx.runner.queryText(text, values);
+  const body = await ctx.runner.queryText(text, params.map((p) => bind(p, ctx.session)));
   return JSON.parse(body) as Json;
+}
+
+function accessOf(model: BundleModel, dialect: Dialect, stringifyNumeric: boolean, session: Session | undefined): Access {
+  if (session === undefined || session.role === 'admin') return { kind: 'admin' };
+  const plan: PlanContext = {
+    model, role: session.role, dialect, stringifyNumeric, fragments: new Map(), hints: { customPlan: false },
+    variables: {}, structural: new Set(),
+  };
+  return { kind: 'role', session, plan };
+}
+
+/**
+ * One parameter's value. JSON slots get JSON text (request values and permission literals
+ * alike); session slots (only in a role's filters) are bound as the GraphQL engine binds them,
+ * except that a variable the session lacks reads as null, as Hasura's v1 lookup does.
+ */
+function bind(slot: ParamSlot, session: Session | undefined): unknown {
+  const src = slot.source;
+  if (src.kind === 'value') {
+    if (src.value === null || src.value === undefined) return null;
+    return slot.type === 'json' || slot.type === 'jsonb' ? JSON.stringify(src.value) : src.value;
+  }
+  if (src.kind === 'session' && session && (src.name === '*' || session.variables[src.name] !== undefined)) {
+    return bindParams([slot], {}, session)[0];
+  }
+  return null;
 }
 
 function plan(type: string, args: unknown, ctx: DataContext): WriteStatement {

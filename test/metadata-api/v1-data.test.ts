@@ -27,9 +27,20 @@ const METADATA = {
     name: 'default', kind: 'postgres', configuration: {},
     tables: [
       { table: { schema: 'public', name: 'author' },
-        array_relationships: [{ name: 'articles', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'article' }, column: 'author_id' } } }] },
+        array_relationships: [{ name: 'articles', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'article' }, column: 'author_id' } } }],
+        select_permissions: [
+          { role: 'user', permission: { columns: ['id', 'name', 'is_registered'], filter: {} } },
+          // A JSON literal in a filter is bound as JSON text.
+          { role: 'vip', permission: { columns: ['id', 'name'], filter: { info: { _contains: { tier: 'gold' } } } } },
+        ] },
       { table: { schema: 'public', name: 'article' },
-        object_relationships: [{ name: 'author', using: { foreign_key_constraint_on: 'author_id' } }] },
+        object_relationships: [{ name: 'author', using: { foreign_key_constraint_on: 'author_id' } }],
+        select_permissions: [
+          { role: 'user', permission: { columns: ['id', 'title', 'author_id', 'is_published'],
+            filter: { _or: [{ author_id: { _eq: 'X-Svc-User-Id' } }, { is_published: { _eq: true } }] } } },
+          // No permission on author: the relationship is out of reach.
+          { role: 'reader', permission: { columns: ['id', 'title'], filter: { is_published: { _eq: true } }, limit: 1 } },
+        ] },
       // The v1 API keys by database name, never by the GraphQL field name.
       { table: { schema: 'hge', name: 'resident' }, configuration: { column_config: { 'first name': { custom_name: 'firstName' } } } },
     ],
@@ -58,6 +69,10 @@ afterAll(async () => {
 
 const run = (type: string, args: unknown, path: (string | number)[] = ['args']): Promise<Json> =>
   runV1Data(type, args, path, { model, runner: driver, source: 'default' });
+
+/** Runs as `role` with the given session variables (keys lower-case, as the session holds them). */
+const runAs = (role: string, variables: Record<string, string>, type: string, args: unknown): Promise<Json> =>
+  runV1Data(type, args, ['args'], { model, runner: driver, source: 'default', session: { role, variables, isAdmin: false } });
 
 async function errorBody(p: Promise<unknown>): Promise<{ path: string; error: string; code: string }> {
   try {
@@ -128,6 +143,9 @@ describe('insert', () => {
       .toEqual({ path: '$.args.returning', error: 'no such column exists : "name"', code: 'permission-denied' });
     // corpus: article_on_conflict_no_action_specified, article_unexpected_on_conflict_constraint_error
     expect(await errorBody(run('insert', { table: 'article', objects: [{ id: 1 }], on_conflict: { constraint_on: ['id'] } })))
+      .toEqual({ path: '$.on_conflict', error: "the key 'action' was not present", code: 'parse-failed' });
+    // The shape of on_conflict is parsed before returning is checked.
+    expect(await errorBody(run('insert', { table: 'article', objects: [{ id: 1 }], on_conflict: { constraint_on: ['id'] }, returning: ['name', 'id'] })))
       .toEqual({ path: '$.on_conflict', error: "the key 'action' was not present", code: 'parse-failed' });
     expect(await errorBody(run('insert', { table: 'article', objects: [{ id: 1 }], on_conflict: { constraint_on: ['name'], action: 'update' } })))
       .toEqual({ path: '$.args.on_conflict.constraint_on[0]', error: 'column "name" does not exist', code: 'not-exists' });
@@ -254,6 +272,112 @@ describe('update and delete', () => {
       expect(await runV1Data('count', { table: 'article' }, ['args'], { model, runner: tx, source: 'default' })).toEqual({ count: 0 });
       throw new ApiError('unexpected', 'roll back');
     }));
+    expect(await run('count', { table: 'article' })).toEqual({ count: 4 });
+  });
+});
+
+describe('select and count under a role\'s select permission', () => {
+  beforeAll(async () => {
+    await reset();
+    await db.exec(`UPDATE author SET info = '{"tier": "gold"}' WHERE id = 3`);
+  });
+  const user1 = { 'x-svc-user-id': '1' };
+
+  it('applies the filter with its session variable, and `*` is the granted columns (corpus: sql_rename_columns_article)', async () => {
+    // Article 1 is user 1's own unpublished one; 3 is someone else's; 2 and 4 are published.
+    expect(await runAs('user', user1, 'select', { table: 'article', columns: ['*'], order_by: '+id' })).toEqual([
+      { id: 1, title: 'Article 1', author_id: 1, is_published: false },
+      { id: 2, title: 'Article 2', author_id: 1, is_published: true },
+      { id: 4, title: 'Article 4', author_id: 3, is_published: true }]);
+    const ids = async (vars: Record<string, string>, where?: unknown): Promise<unknown> =>
+      ((await runAs('user', vars, 'select', { table: 'article', columns: ['id'], order_by: 'id', where })) as { id: number }[]).map((r) => r.id);
+    expect(await ids({ 'x-svc-user-id': '2' })).toEqual([2, 3, 4]);
+    // The request's where narrows the permitted rows further; it never widens them.
+    expect(await ids({ 'x-svc-user-id': '2' }, { is_published: false })).toEqual([3]);
+    expect(await ids(user1, { id: 3 })).toEqual([]);
+    expect(await runAs('vip', {}, 'select', { table: 'author', columns: ['*'] })).toEqual([{ id: 3, name: 'Author 3' }]);
+  });
+
+  it('reads relationships through the target\'s permission, in selections, where and order_by', async () => {
+    const res = await runAs('user', user1, 'select', { table: 'author', order_by: '+id',
+      columns: ['name', { name: 'articles', columns: ['id', { name: 'author', columns: ['id'] }], order_by: 'id' }] });
+    expect(res).toEqual([
+      { name: 'Author 1', articles: [{ id: 1, author: { id: 1 } }, { id: 2, author: { id: 1 } }] },
+      { name: 'Author 2', articles: [] },
+      { name: 'Author 3', articles: [{ id: 4, author: { id: 3 } }] }]);
+    // Author 2's only article (3) is hidden from user 1, so no visible article matches.
+    const byArticle = await runAs('user', user1, 'select', { table: 'author', columns: ['id'], where: { articles: { id: 3 } } });
+    expect(byArticle).toEqual([]);
+    expect(await runAs('user', user1, 'select', { table: 'article', columns: ['id'], order_by: ['-author.name', '+id'] }))
+      .toEqual([{ id: 4 }, { id: 1 }, { id: 2 }]);
+    expect(await errorBody(runAs('user', user1, 'select', { table: 'article', columns: ['id'], order_by: 'author.info' })))
+      .toEqual({ path: '$.args.order_by', error: 'role "user" does not have permission to select column "info"', code: 'permission-denied' });
+  });
+
+  it('refuses a column not granted: selected, filtered on, ordered by or counted distinct', async () => {
+    expect(await errorBody(runAs('user', user1, 'select', { table: 'article', columns: ['id', 'content'] })))
+      .toEqual({ path: '$.args.columns[1]', error: 'role "user" does not have permission to select column "content"', code: 'permission-denied' });
+    // A column that does not exist at all reads the same to a role.
+    expect(await errorBody(runAs('user', user1, 'select', { table: 'article', columns: ['nope'] })))
+      .toEqual({ path: '$.args.columns[0]', error: 'role "user" does not have permission to select column "nope"', code: 'permission-denied' });
+    expect(await errorBody(runAs('user', user1, 'select', { table: 'article', columns: ['id'], where: { content: 'c1' } })))
+      .toEqual({ path: '$.args.where.content', error: 'role "user" does not have permission to select column "content"', code: 'permission-denied' });
+    expect(await errorBody(runAs('user', user1, 'select', { table: 'article', columns: ['id'], order_by: '-content' })))
+      .toEqual({ path: '$.args.order_by', error: 'role "user" does not have permission to select column "content"', code: 'permission-denied' });
+    expect(await errorBody(runAs('user', user1, 'count', { table: 'article', distinct: ['tags'] })))
+      .toEqual({ path: '$.args.distinct[0]', error: 'role "user" does not have permission to select column "tags"', code: 'permission-denied' });
+  });
+
+  it('refuses a relationship to a table the role cannot read (Hasura\'s fetchRelDet wording)', async () => {
+    expect(await errorBody(runAs('reader', {}, 'select', { table: 'article', columns: ['id', { name: 'author', columns: ['name'] }] })))
+      .toEqual({ path: '$.args.columns[1]', error: 'role "reader" does not have permission to read relationship "author"; no permission on table "author"', code: 'permission-denied' });
+    expect(await errorBody(runAs('reader', {}, 'select', { table: 'article', columns: ['id'], where: { author: { id: 1 } } })))
+      .toEqual({ path: '$.args.where.author', error: 'role "reader" does not have permission to read relationship "author"; no permission on table "author"', code: 'permission-denied' });
+  });
+
+  it('caps the limit at the permission\'s', async () => {
+    const ids = async (limit?: number): Promise<unknown> =>
+      ((await runAs('reader', {}, 'select', { table: 'article', columns: ['id'], order_by: '-id', limit })) as { id: number }[]).map((r) => r.id);
+    expect(await ids()).toEqual([4]);
+    expect(await ids(5)).toEqual([4]);
+    expect(await ids(0)).toEqual([]);
+    // The user's permission has no limit: a role is not capped by another's.
+    expect(await runAs('user', user1, 'select', { table: 'article', columns: ['id'], limit: 5 })).toHaveLength(3);
+  });
+
+  it('counts the rows the filter lets the role see; count needs no aggregation grant (corpus: v1/count/permissions)', async () => {
+    expect(await runAs('user', user1, 'count', { table: 'article' })).toEqual({ count: 3 });
+    expect(await runAs('user', user1, 'count', { table: 'article', where: { is_published: false } })).toEqual({ count: 1 });
+    expect(await runAs('user', user1, 'count', { table: 'article', distinct: ['author_id'] })).toEqual({ count: 2 });
+    // Without the session variable the filter's comparison reads null: only the published rows.
+    expect(await runAs('user', {}, 'count', { table: 'article' })).toEqual({ count: 2 });
+  });
+
+  it('asks a select for the session variables its table\'s filter reads (Hasura\'s validateHeaders)', async () => {
+    expect(await errorBody(runAs('user', {}, 'select', { table: 'article', columns: ['id'] })))
+      .toEqual({ path: '$.args', error: '"x-svc-user-id" header is expected but not found', code: 'not-found' });
+  });
+
+  it('refuses a table the role has no select permission on', async () => {
+    expect(await errorBody(runAs('reader', {}, 'select', { table: 'author', columns: ['id'] })))
+      .toEqual({ path: '$.args', error: 'select on "author" for role "reader" is not allowed. ', code: 'permission-denied' });
+    expect(await errorBody(runAs('nobody', {}, 'count', { table: 'article', where: { is_published: false } }))).toEqual({ path: '$.args',
+      error: 'select on "article" for role "nobody" is not allowed. ; "count" is only allowed if the role has "select" permissions on the table',
+      code: 'permission-denied' });
+    expect(await errorBody(runAs('user', user1, 'select', { table: { schema: 'hge', name: 'resident' }, columns: ['id'] })))
+      .toEqual({ path: '$.args', error: 'select on "hge.resident" for role "user" is not allowed. ', code: 'permission-denied' });
+    // An unknown table is still reported as unknown.
+    expect(await errorBody(runAs('user', user1, 'select', { table: 'nope', columns: ['id'] })))
+      .toEqual({ path: '$.args.table', error: 'table "nope" does not exist', code: 'not-exists' });
+  });
+
+  it('refuses the writes to a role, changing nothing', async () => {
+    expect(await errorBody(runAs('user', user1, 'insert', { table: 'article', objects: [{ title: 'x', author_id: 1 }] })))
+      .toEqual({ path: '$.args', error: 'insert on "article" for role "user" is not allowed. ', code: 'permission-denied' });
+    expect(await errorBody(runAs('user', user1, 'update', { table: 'article', where: {}, $set: { title: 'x' } })))
+      .toEqual({ path: '$.args', error: 'update on "article" for role "user" is not allowed. ', code: 'permission-denied' });
+    expect(await errorBody(runAs('user', user1, 'delete', { table: 'article', where: {} })))
+      .toEqual({ path: '$.args', error: 'delete on "article" for role "user" is not allowed. ', code: 'permission-denied' });
     expect(await run('count', { table: 'article' })).toEqual({ count: 4 });
   });
 });
