@@ -67,33 +67,32 @@ function requireRelationship(entry: TableEntry, name: string, table: string): { 
   return found;
 }
 
-export const dropRelationship: OpHandler = (input) => {
+/** The relationship an operation names under `key`, in its table of its source. */
+function namedRelationship(input: Parameters<OpHandler>[0], key: 'relationship' | 'name') {
   const o = argsObject(input.args);
   const table = tableAt(o, 'table');
-  const name = nameAt(o, 'relationship');
+  const name = nameAt(o, key);
   const sourceName = sourceOf(input, o);
   const entry = requireTable(input.metadata, sourceName, table);
   const { kind } = requireRelationship(entry, name, quoted(table));
-  const key = listKey(kind);
+  return { o, table, name, sourceName, entry, key: listKey(kind) };
+}
+
+export const dropRelationship: OpHandler = (input) => {
+  const { o, table, name, sourceName, key } = namedRelationship(input, 'relationship');
   const next = replaceTable(input.metadata, sourceName, table, (t) => ({ ...t, [key]: (t[key] ?? []).filter((r) => r.name !== name) }));
   return { metadata: next, effect: { kind: 'drop', cascade: boolAt(o, 'cascade', false) } };
 };
 
 /** Renaming is a drop of the old name (dependents must follow) and the creation of the new one. */
 export const renameRelationship: OpHandler = (input) => {
-  const o = argsObject(input.args);
-  const table = tableAt(o, 'table');
-  const name = nameAt(o, 'name');
+  const { o, table, name, sourceName, entry, key } = namedRelationship(input, 'name');
   const newName = nameAt(o, 'new_name');
-  const sourceName = sourceOf(input, o);
-  const entry = requireTable(input.metadata, sourceName, table);
-  const { kind } = requireRelationship(entry, name, quoted(table));
   if (name === newName) return { metadata: null, effect: { kind: 'other' } };
   const column = catalogTable(input.introspection, sourceName, table)?.columns.some((c) => c.name === newName) ?? false;
   if (column || nameTaken(entry, newName)) {
     throw new ApiError('already-exists', `field with name ${JSON.stringify(newName)} already exists in table ${quoted(table)}`, 400, ['args', 'new_name']);
   }
-  const key = listKey(kind);
   const next = replaceTable(input.metadata, sourceName, table, (t) => ({
     ...t, [key]: (t[key] ?? []).map((r) => (r.name === name ? { ...r, name: newName } : r)),
   }));
@@ -101,14 +100,8 @@ export const renameRelationship: OpHandler = (input) => {
 };
 
 export const setRelationshipComment: OpHandler = (input) => {
-  const o = argsObject(input.args);
-  const table = tableAt(o, 'table');
-  const name = nameAt(o, 'relationship');
-  const sourceName = sourceOf(input, o);
-  const entry = requireTable(input.metadata, sourceName, table);
-  const { kind } = requireRelationship(entry, name, quoted(table));
+  const { o, table, name, sourceName, key } = namedRelationship(input, 'relationship');
   const comment = commentAt(o, 'comment');
-  const key = listKey(kind);
   const next = replaceTable(input.metadata, sourceName, table, (t) => ({
     ...t, [key]: (t[key] ?? []).map((r) => (r.name === name ? { ...r, comment } : r)),
   }));

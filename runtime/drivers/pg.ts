@@ -3,6 +3,7 @@ import { postgres } from '../sql/index.js';
 import type { Driver, QueryResult, ScriptResult, TransactionOptions, TransactionRunner } from './driver.js';
 import { ConnectionError, mapDatabaseError } from './database-error.js';
 import { statementName } from './statement-name.js';
+import { lastScriptResult } from './script-result.js';
 
 /** Settings of a PostgreSQL source. */
 export interface PgDriverOptions {
@@ -84,15 +85,7 @@ function runnerOn(client: pg.PoolClient, tainted: () => void): Runner {
 
 // pg answers a simple query with one result per statement (an array when there are several).
 function scriptResult(res: pg.QueryArrayResult | pg.QueryArrayResult[] | undefined): ScriptResult {
-  const last = Array.isArray(res) ? res[res.length - 1] : res;
-  if (!last) return { command: '', fields: null, rows: [] };
-  // pg leaves `fields` empty when the statement sent no row description.
-  const described = last.fields.length > 0;
-  return {
-    command: last.command ?? '',
-    fields: described ? last.fields.map((f) => f.name) : null,
-    rows: described ? last.rows.map((r) => r.map((v) => (v === null || v === undefined ? null : String(v)))) : [],
-  };
+  return lastScriptResult(res === undefined ? [] : Array.isArray(res) ? res : [res]);
 }
 
 function firstCell(rows: readonly unknown[][]): string {

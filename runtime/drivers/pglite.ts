@@ -1,4 +1,5 @@
 import { PGlite, type Results } from '@electric-sql/pglite';
+import { lastScriptResult } from './script-result.js';
 import { postgres } from '../sql/index.js';
 import type { Driver, QueryResult, ScriptResult, TransactionRunner } from './driver.js';
 import { mapDatabaseError } from './database-error.js';
@@ -40,15 +41,7 @@ function textParsers(db: PGlite): Parsers {
 }
 
 function scriptResult(results: readonly Results<unknown[]>[]): ScriptResult {
-  const last = results[results.length - 1];
-  if (!last) return { command: '', fields: null, rows: [] };
-  // PGlite leaves `fields` empty when the statement sent no row description.
-  const described = last.fields.length > 0;
-  return {
-    command: last.command ?? '',
-    fields: described ? last.fields.map((f) => f.name) : null,
-    rows: described ? last.rows.map((r) => r.map((v) => (v === null || v === undefined ? null : String(v)))) : [],
-  };
+  return lastScriptResult(results);
 }
 
 function runnerOn(db: PGlite, tainted: () => void): Runner {
