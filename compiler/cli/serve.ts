@@ -4,8 +4,10 @@ import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
 import { MetadataApi, type ServedState, type SourceInfo } from '../../runtime/metadata-api/index.js';
 import { createServer } from '../../runtime/server/index.js';
+import { subscriptionSettingsFromEnv } from '../../runtime/subscriptions/index.js';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { serverAuth, type AuthFlags } from './auth-config.js';
 import { listenForChanges, type CatalogListener } from './catalog-listener.js';
 import { metadataCompiler } from './metadata-compiler.js';
 import { buildBundle } from '../emit/index.js';
@@ -15,7 +17,7 @@ import { demoFixture, openEmbedded } from './embedded.js';
 import { CliError, readMetadata, redact } from './project.js';
 import { KILN_VERSION } from './version.js';
 
-export interface ServeOptions {
+export interface ServeOptions extends AuthFlags {
   readonly bundle?: string;
   readonly metadata?: string;
   readonly databaseUrl?: string;
@@ -78,6 +80,8 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
   const server = createServer({
     engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
     enabledApis: o.enabledApis ? o.enabledApis.split(',').map((s) => s.trim()) : undefined, consoleEnabled: o.console,
+    ...await serverAuth(o, log),
+    subscriptions: { engine: () => engine, settings: subscriptionSettingsFromEnv(process.env), log },
   });
   const { port } = await server.listen(o.port, o.host);
   const base = `http://${o.host === '0.0.0.0' ? '127.0.0.1' : o.host}:${port}`;
@@ -150,8 +154,11 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
     engine: { execute: (req, session) => engine!.execute(req, session) },
     version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
     enabledApis: o.enabledApis ? o.enabledApis.split(',').map((x) => x.trim()) : undefined, consoleEnabled: o.console,
+    ...await serverAuth(o, log),
     management: (call) => api.handle(call),
     health: () => api.health(),
+    // `engine` is replaced on every metadata change; subscriptions look it up at every poll.
+    subscriptions: { engine: () => engine!, settings: subscriptionSettingsFromEnv(process.env), log },
   });
   const { port } = await server.listen(o.port, o.host);
   const base = `http://${o.host === '0.0.0.0' ? '127.0.0.1' : o.host}:${port}`;

@@ -4,3 +4,10 @@ export { resolveSession, normalizeHeaders, ADMIN_ROLE, ROLE_HEADER } from './ses
 export type { AuthOptions, Authenticator, AuthRequest, RequestHeaders, NormalizedHeaders } from './session.js';
 /** Constant-time admin-secret comparison. */
 export { adminSecretMatches } from './admin-secret.js';
+/** JWT mode (jose): secrets, verification with a token cache, JWK sets refreshed by their cache headers. */
+export { createJwtAuthenticator, parseJwtConfig, parseJwtConfigList, JwtVerifier, RemoteJwkSet, jwkRefreshDelay, claimsOf,
+  DEFAULT_CLAIMS_NAMESPACE, type JwtAuthenticator, type JwtConfig, type JwtKeyType, type TokenClaims, type JwkCacheHeaders,
+  type RefreshPhase } from './jwt/index.js';
+/** Auth webhook mode. */
+export { createWebhookAuthenticator, parseWebhookMode, sessionResponseHeaders, type WebhookAuthenticator, type WebhookMode,
+  type WebhookOptions } from './webhook/index.js';

@@ -22,6 +22,11 @@ export interface AuthRequest {
 export interface Authenticator {
   readonly kind: string;
   authenticate(req: AuthRequest): Promise<Session | null>;
+  /**
+   * The error when no authenticator found credentials and there is no unauthorized role
+   * (JWT mode: "Missing 'Authorization' or 'Cookie' header ..."); default: the admin-secret one.
+   */
+  noCredentials?(): ApiError;
 }
 
 /** How requests are authenticated (SVC_GRAPHQL_ADMIN_SECRET(S), SVC_GRAPHQL_UNAUTHORIZED_ROLE). */
@@ -114,6 +119,10 @@ export async function resolveSession(
   if (opts.unauthorizedRole) {
     const role = opts.unauthorizedRole;
     return { role, variables: { [ROLE_HEADER]: role }, isAdmin: false };
+  }
+  for (const authenticator of opts.authenticators ?? []) {
+    const error = authenticator.noCredentials?.();
+    if (error) throw error;
   }
   throw new ApiError('access-denied', SECRET_MISSING, 401);
 }

@@ -28,7 +28,16 @@ export function bindParams(slots: readonly ParamSlot[], variables: { readonly [k
 // Session values are strings; an array-typed slot takes a JSON array or a Postgres array literal.
 function sessionValue(v: string, type: string | null): unknown {
   if (type?.endsWith('[]') && v.trimStart().startsWith('[')) {
-    try { return JSON.parse(v); } catch { throw new ApiError('data-exception', `invalid array value in session variable: ${v}`); }
+    let items: unknown[];
+    try { items = JSON.parse(v) as unknown[]; } catch { throw new ApiError('data-exception', `invalid array value in session variable: ${v}`); }
+    // A list of scalars: a nested list or object would reach PostgreSQL as a 2-D array (or
+    // text) and compare wrongly instead of failing (issue 5); JSON and array columns excepted.
+    const item = type.slice(0, -2);
+    const scalarItems = item !== 'json' && item !== 'jsonb' && !item.split('.').pop()!.startsWith('_') && !item.endsWith('[]');
+    if (scalarItems && items.some((x) => typeof x === 'object' && x !== null)) {
+      throw new ApiError('data-exception', `invalid array value in session variable: ${v}`);
+    }
+    return items;
   }
   return v;
 }

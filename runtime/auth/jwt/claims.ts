@@ -1,0 +1,106 @@
+import { ApiError, jsonKind } from '../../errors/index.js';
+import type { ClaimsMapValue, ClaimsSource, JwtConfig } from './config.js';
+import { readJsonPath } from './json-path.js';
+
+/** What a verified token says about its bearer: roles and the other session variables. */
+export interface TokenClaims {
+  readonly allowedRoles: readonly string[];
+  readonly defaultRole: string;
+  /** Every other `x-svc-*` claim, names lower-case, values text. */
+  readonly variables: Readonly<Record<string, string>>;
+}
+
+const ALLOWED_ROLES = 'x-svc-allowed-roles';
+const DEFAULT_ROLE = 'x-svc-default-role';
+const PREFIX = 'x-svc-';
+
+function invalidClaims(message: string): ApiError {
+  return new ApiError('jwt-invalid-claims', message);
+}
+
+function missingRoleClaim(name: string): ApiError {
+  return new ApiError('jwt-missing-role-claims', `JWT claim does not contain ${name}`);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Reads the service claims of a verified payload as the config says (reference/auth.md §2, J6–J9). */
+export function claimsOf(payload: Record<string, unknown>, cfg: JwtConfig): TokenClaims {
+  const claims = cfg.claims.kind === 'map' ? mappedClaims(payload, cfg.claims.entries) : namespacedClaims(payload, cfg);
+  return rolesAndVariables(claims);
+}
+
+// Lower-cased `x-svc-*` entries of the claims object.
+function namespacedClaims(payload: Record<string, unknown>, cfg: JwtConfig): Map<string, unknown> {
+  const src = cfg.claims as Exclude<ClaimsSource, { kind: 'map' }>;
+  const raw = src.kind === 'namespace' ? (Object.hasOwn(payload, src.namespace) ? payload[src.namespace] : undefined) : readJsonPath(payload, src.path);
+  const where = src.kind === 'namespace' ? src.namespace : src.text;
+  if (raw === undefined) {
+    throw invalidClaims(src.kind === 'namespace' ? `claims key: '${src.namespace}' not found` : `claims not found at claims_namespace_path: '${src.text}'`);
+  }
+  let obj: unknown = raw;
+  if (cfg.format === 'stringified_json') {
+    if (typeof raw !== 'string') throw invalidClaims('expecting a string when claims_format is stringified_json');
+    try {
+      obj = JSON.parse(raw);
+    } catch {
+      throw invalidClaims(`expecting stringified json at: '${where}', but found: ${raw}`);
+    }
+    if (!isObject(obj)) throw invalidClaims(`expecting stringified json at: '${where}', but found: ${raw}`);
+  } else if (!isObject(obj)) {
+    throw invalidClaims('expecting a json object when claims_format is json');
+  }
+  const out = new Map<string, unknown>();
+  for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
+    const name = k.toLowerCase();
+    if (name.startsWith(PREFIX)) out.set(name, v);
+  }
+  return out;
+}
+
+// claims_map: each session variable from a literal or a path into the whole payload.
+function mappedClaims(payload: Record<string, unknown>, entries: readonly (readonly [string, ClaimsMapValue])[]): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const [name, value] of entries) {
+    if (value.kind === 'literal') {
+      out.set(name, value.value);
+      continue;
+    }
+    const found = readJsonPath(payload, value.path);
+    // A value read through a path is a string; only the allowed roles may be a list (spec part A 5.2).
+    if (found !== undefined && typeof found !== 'string' && name !== ALLOWED_ROLES && name !== DEFAULT_ROLE) {
+      throw invalidClaims(`invalid ${name} from claims_map path '${value.text}': parsing Text failed, expected String, but encountered ${jsonKind(found)}`);
+    }
+    if (found !== undefined) out.set(name, found);
+    else if (value.default !== null) out.set(name, value.default);
+    else if (name === ALLOWED_ROLES || name === DEFAULT_ROLE) throw missingRoleClaim(name);
+    else throw invalidClaims(`JWT claim from claims_map, ${name} not found at path '${value.text}'`);
+  }
+  return out;
+}
+
+function rolesAndVariables(claims: Map<string, unknown>): TokenClaims {
+  const allowed = claims.get(ALLOWED_ROLES);
+  if (allowed === undefined) throw missingRoleClaim(ALLOWED_ROLES);
+  if (!Array.isArray(allowed)) {
+    throw invalidClaims(`invalid ${ALLOWED_ROLES}; should be a list of roles: parsing [] failed, expected Array, but encountered ${jsonKind(allowed)}`);
+  }
+  const bad = allowed.find((r) => typeof r !== 'string');
+  if (bad !== undefined) {
+    throw invalidClaims(`invalid ${ALLOWED_ROLES}; should be a list of roles: parsing Text failed, expected String, but encountered ${jsonKind(bad)}`);
+  }
+  const def = claims.get(DEFAULT_ROLE);
+  if (def === undefined) throw missingRoleClaim(DEFAULT_ROLE);
+  if (typeof def !== 'string') {
+    throw invalidClaims(`invalid ${DEFAULT_ROLE}; should be a role: parsing Text failed, expected String, but encountered ${jsonKind(def)}`);
+  }
+  // Hasura drops the two role claims from the session; the rest are text (non-strings JSON-encoded).
+  const variables: Record<string, string> = {};
+  for (const [name, v] of claims) {
+    if (name === ALLOWED_ROLES || name === DEFAULT_ROLE) continue;
+    variables[name] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return { allowedRoles: allowed as string[], defaultRole: def, variables };
+}

@@ -1,0 +1,154 @@
+import type { KeyObject } from 'node:crypto';
+import { jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { ApiError } from '../../errors/index.js';
+import { claimsOf, type TokenClaims } from './claims.js';
+import type { JwtConfig } from './config.js';
+import { RemoteJwkSet } from './jwk-set.js';
+import { importStaticKey } from './keys.js';
+
+/** Options of a verifier. */
+export interface JwtVerifierOptions {
+  readonly log?: (line: string) => void;
+  /** Verified tokens kept (default 10000). */
+  readonly cacheSize?: number;
+  /** Names the config in configuration errors. */
+  readonly where?: string;
+}
+
+interface Verified {
+  readonly claims: TokenClaims;
+  /** When the token stops being accepted (exp + allowed_skew), epoch ms; null: no `exp`. */
+  readonly expiresAtMs: number | null;
+  /** The key set generation that verified it. */
+  readonly generation: number;
+}
+
+type KeySource =
+  | { readonly kind: 'static'; readonly key: KeyObject; readonly algorithms: readonly string[] }
+  | { readonly kind: 'remote'; readonly set: RemoteJwkSet };
+
+// Hasura shows the Haskell jose error after this prefix (reference/auth.md J1–J4, J11).
+const PREFIX = 'Could not verify JWT: ';
+
+function invalidJwt(detail: string): ApiError {
+  return new ApiError('invalid-jwt', PREFIX + detail);
+}
+
+/**
+ * Verifies tokens for one JWT secret: signature, `exp`/`nbf` with `allowed_skew`, `aud`, `iss`,
+ * then the claims. A verified token is remembered until it expires (or the key set changes),
+ * so the hot path verifies each signature once.
+ */
+export class JwtVerifier {
+  private readonly cache: LRUCache<string, Verified>;
+
+  private constructor(readonly config: JwtConfig, private readonly keys: KeySource, cacheSize: number) {
+    this.cache = new LRUCache({ max: cacheSize });
+  }
+
+  /** Imports the key (or fetches the JWK set once) and returns the verifier. Throws `invalid-configuration`. */
+  static async create(config: JwtConfig, opts: JwtVerifierOptions = {}): Promise<JwtVerifier> {
+    let keys: KeySource;
+    if (config.key.kind === 'static') {
+      const k = importStaticKey(config.key.type, config.key.key, opts.where);
+      keys = { kind: 'static', key: k.key, algorithms: k.algorithms };
+    } else {
+      keys = { kind: 'remote', set: await RemoteJwkSet.open({ url: config.key.url, ...(opts.log ? { log: opts.log } : {}) }) };
+    }
+    return new JwtVerifier(config, keys, opts.cacheSize ?? 10_000);
+  }
+
+  /** The remote key set, when the config has `jwk_url`. */
+  get jwkSet(): RemoteJwkSet | null {
+    return this.keys.kind === 'remote' ? this.keys.set : null;
+  }
+
+  /** The claims of a valid token; throws `invalid-jwt`, `jwt-invalid-claims` or `jwt-missing-role-claims`. */
+  async verify(token: string): Promise<TokenClaims> {
+    const generation = this.keys.kind === 'remote' ? this.keys.set.generation : 0;
+    const hit = this.cache.get(token);
+    if (hit && hit.generation === generation && (hit.expiresAtMs === null || Date.now() < hit.expiresAtMs)) return hit.claims;
+    if (hit) this.cache.delete(token);
+    const payload = await this.verifySignature(token);
+    checkAudienceAndIssuer(payload, this.config);
+    const claims = claimsOf(payload as Record<string, unknown>, this.config);
+    const expiresAtMs = typeof payload.exp === 'number' ? (payload.exp + this.config.allowedSkew) * 1000 : null;
+    this.cache.set(token, { claims, expiresAtMs, generation });
+    return claims;
+  }
+
+  /** Stops refreshing the JWK set. */
+  close(): void {
+    if (this.keys.kind === 'remote') this.keys.set.close();
+  }
+
+  private async verifySignature(token: string): Promise<JWTPayload> {
+    const opts = { clockTolerance: this.config.allowedSkew };
+    try {
+      if (this.keys.kind === 'static') {
+        return (await jwtVerify(token, this.keys.key, { ...opts, algorithms: [...this.keys.algorithms] })).payload;
+      }
+      return await verifyWithSet(token, this.keys.set.getKey, opts);
+    } catch (e) {
+      throw verifyError(e, token);
+    }
+  }
+}
+
+// Several keys of the set fit the token (no `kid`): the first whose signature checks wins.
+async function verifyWithSet(token: string, getKey: JWTVerifyGetKey, opts: { clockTolerance: number }): Promise<JWTPayload> {
+  try {
+    return (await jwtVerify(token, getKey, opts)).payload;
+  } catch (e) {
+    const candidates = e as { code?: unknown } & Partial<AsyncIterable<CryptoKey>>;
+    if (candidates.code !== 'ERR_JWKS_MULTIPLE_MATCHING_KEYS' || !candidates[Symbol.asyncIterator]) throw e;
+    let last: unknown = e;
+    for await (const key of candidates as AsyncIterable<CryptoKey>) {
+      try {
+        return (await jwtVerify(token, key, opts)).payload;
+      } catch (inner) {
+        last = inner;
+        if ((inner as { code?: unknown }).code !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') throw inner;
+      }
+    }
+    throw last;
+  }
+}
+
+// `aud` and `iss` as Haskell jose checks them: a token without the claim passes (spec part A 5.2:
+// "a token without issuer matches a configuration that specifies one").
+function checkAudienceAndIssuer(payload: JWTPayload, cfg: JwtConfig): void {
+  if (cfg.audience !== null && payload.aud !== undefined) {
+    const auds = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    if (!auds.some((a) => cfg.audience!.includes(a))) throw invalidJwt('JWTNotInAudience');
+  }
+  if (cfg.issuer !== null && payload.iss !== undefined && payload.iss !== cfg.issuer) throw invalidJwt('JWTNotInIssuer');
+}
+
+/** Maps a jose error, by its code, to Hasura's answer. */
+function verifyError(e: unknown, token: string): ApiError {
+  const err = e as { code?: unknown; claim?: unknown; message?: unknown };
+  switch (err.code) {
+    case 'ERR_JWT_EXPIRED': return invalidJwt('JWTExpired');
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED': return invalidJwt('JWSError JWSInvalidSignature');
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
+      if (err.claim === 'nbf') return invalidJwt('JWTNotYetValid');
+      if (err.claim === 'iat') return invalidJwt('JWTIssuedAtFuture');
+      return invalidJwt(`JWTClaimsSetDecodeError "${String(err.message)}"`);
+    case 'ERR_JWKS_NO_MATCHING_KEY':
+    case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+    case 'ERR_JOSE_NOT_SUPPORTED':
+      return invalidJwt('JWSError NoUsableKeys');
+    case 'ERR_JWS_INVALID':
+    case 'ERR_JWT_INVALID': {
+      const parts = token.split('.').length;
+      if (parts !== 3) return invalidJwt(`JWSError (CompactDecodeError Invalid number of parts: Expected 3 parts; got ${parts})`);
+      return invalidJwt(`JWSError (CompactDecodeError ${String(err.message)})`);
+    }
+    default:
+      if (e instanceof TypeError) return invalidJwt(`JWSError (CompactDecodeError ${e.message})`);
+      throw e;
+  }
+}

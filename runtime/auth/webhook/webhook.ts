@@ -1,0 +1,154 @@
+import { LRUCache } from 'lru-cache';
+import { ApiError, formatPath, jsonKind } from '../../errors/index.js';
+import type { Session } from '../../bundle/index.js';
+import { parseCacheControl, parseHttpDate } from '../cache-headers.js';
+import type { AuthRequest, Authenticator } from '../session.js';
+
+/** SVC_GRAPHQL_AUTH_HOOK_MODE. */
+export type WebhookMode = 'GET' | 'POST';
+
+/** Options of the auth webhook (SVC_GRAPHQL_AUTH_HOOK, SVC_GRAPHQL_AUTH_HOOK_MODE). */
+export interface WebhookOptions {
+  readonly url: string;
+  readonly mode?: WebhookMode;
+  /** Milliseconds before a hook call fails (default 30 s). */
+  readonly timeoutMs?: number;
+  /** Cached answers kept (default 10000). */
+  readonly cacheSize?: number;
+  readonly log?: (line: string) => void;
+}
+
+/** Webhook mode as an Authenticator. */
+export interface WebhookAuthenticator extends Authenticator {
+  readonly kind: 'webhook';
+  /** The hook decides every request: a session or an error, never "no credentials". */
+  authenticate(req: AuthRequest): Promise<Session>;
+  close(): void;
+}
+
+// Headers Hasura does not forward in GET mode (reference/auth.md §3), plus hop-by-hop ones
+// that an HTTP client may not set.
+const NOT_FORWARDED = new Set(['content-length', 'content-type', 'content-md5', 'user-agent', 'host', 'origin', 'referer',
+  'accept', 'accept-encoding', 'accept-language', 'accept-datetime', 'cache-control', 'connection', 'dnt',
+  'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'expect', 'proxy-connection']);
+const ROLE = 'x-svc-role';
+const PREFIX = 'x-svc-';
+
+const setCookies = new WeakMap<Session, readonly string[]>();
+
+/** `Set-Cookie` values the auth webhook gave with this session, to copy to the client response. */
+export function sessionResponseHeaders(session: Session): Readonly<Record<string, readonly string[]>> {
+  const cookies = setCookies.get(session);
+  return cookies && cookies.length > 0 ? { 'set-cookie': cookies } : {};
+}
+
+interface Cached {
+  readonly session: Session;
+  readonly expiresAtMs: number;
+}
+
+function invalidResponse(detail?: string): ApiError {
+  return new ApiError('unexpected', `Invalid response from authorization hook${detail ? `: ${detail}` : ''}`, 500);
+}
+
+/** The session of a 200 answer, and until when it may be reused (body `Cache-Control` / `Expires`). */
+function readAnswer(text: string, nowMs: number): { session: Session; expiresAtMs: number | null } {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (e) {
+    throw invalidResponse((e as Error).message);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidResponse(`Error in $: parsing HashMap ~Text failed, expected Object, but encountered ${jsonKind(body)}`);
+  }
+  const variables: Record<string, string> = {};
+  let cacheControl: string | null = null;
+  let expires: string | null = null;
+  for (const [key, value] of Object.entries(body)) {
+    // Hasura reads the body as a map of text to text: every value must be a string.
+    if (typeof value !== 'string') {
+      throw invalidResponse(`Error in ${formatPath([key])}: parsing Text failed, expected String, but encountered ${jsonKind(value)}`);
+    }
+    const name = key.toLowerCase();
+    if (name.startsWith(PREFIX)) variables[name] = value;
+    else if (name === 'cache-control') cacheControl = value;
+    else if (name === 'expires') expires = value;
+  }
+  const role = variables[ROLE];
+  if (role === undefined) throw new ApiError('invalid-params', `${ROLE} not found in session variables`);
+  return { session: { role, variables, isAdmin: role === 'admin' }, expiresAtMs: expiryOf(cacheControl, expires, nowMs) };
+}
+
+// `Cache-Control: max-age=<s>` first, then `Expires`; neither: not cached.
+function expiryOf(cacheControl: string | null, expires: string | null, nowMs: number): number | null {
+  if (cacheControl !== null) {
+    const cc = parseCacheControl(cacheControl);
+    if (cc.maxAge !== null) return nowMs + cc.maxAge * 1000;
+  }
+  return expires !== null ? parseHttpDate(expires) : null;
+}
+
+/**
+ * The auth webhook (reference/auth.md §3): GET with the client's headers (minus the usual
+ * ones), or POST `{headers, request}`; 200 gives the session variables (`X-Svc-Role` required),
+ * 401 denies, anything else is a 500. Answers carrying `Cache-Control: max-age` or `Expires`
+ * are reused for the same headers (and request, in POST mode) until then.
+ */
+export function createWebhookAuthenticator(opts: WebhookOptions): WebhookAuthenticator {
+  const mode = opts.mode ?? 'GET';
+  const cache = new LRUCache<string, Cached>({ max: opts.cacheSize ?? 10_000 });
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+
+  function requestInit(req: AuthRequest): { key: string; init: RequestInit } {
+    const names = Object.keys(req.headers).sort();
+    if (mode === 'GET') {
+      const forwarded: Record<string, string> = {};
+      for (const name of names) if (!NOT_FORWARDED.has(name)) forwarded[name] = req.headers[name]!;
+      return { key: JSON.stringify(forwarded), init: { method: 'GET', headers: forwarded } };
+    }
+    const headers: Record<string, string> = {};
+    for (const name of names) headers[name] = req.headers[name]!;
+    const body = JSON.stringify(req.request === undefined ? { headers } : { headers, request: req.request });
+    return { key: body, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body } };
+  }
+
+  async function call(init: RequestInit): Promise<{ status: number; text: string; cookies: string[] }> {
+    try {
+      const res = await fetch(opts.url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      return { status: res.status, text: await res.text(), cookies: res.headers.getSetCookie() };
+    } catch (e) {
+      opts.log?.(`auth webhook ${opts.url}: ${(e as Error).message}`);
+      throw new ApiError('unexpected', 'webhook authentication request failed', 500);
+    }
+  }
+
+  async function authenticate(req: AuthRequest): Promise<Session> {
+    const { key, init } = requestInit(req);
+    const now = Date.now();
+    const hit = cache.get(key);
+    if (hit && now < hit.expiresAtMs) return { ...hit.session };
+    if (hit) cache.delete(key);
+    const answer = await call(init);
+    if (answer.status === 401) throw new ApiError('access-denied', 'Authentication hook unauthorized this request', 401);
+    if (answer.status !== 200) {
+      opts.log?.(`auth webhook ${opts.url} answered HTTP ${answer.status}`);
+      throw invalidResponse();
+    }
+    const { session, expiresAtMs } = readAnswer(answer.text, now);
+    if (expiresAtMs !== null && expiresAtMs > now) cache.set(key, { session, expiresAtMs });
+    const fresh = { ...session };
+    if (answer.cookies.length > 0) setCookies.set(fresh, answer.cookies);
+    return fresh;
+  }
+
+  return { kind: 'webhook', authenticate, close: () => cache.clear() };
+}
+
+/** Reads SVC_GRAPHQL_AUTH_HOOK_MODE (default GET). */
+export function parseWebhookMode(value: string | undefined): WebhookMode {
+  if (value === undefined || value === '') return 'GET';
+  const v = value.toUpperCase();
+  if (v === 'GET' || v === 'POST') return v;
+  throw new ApiError('invalid-configuration', `auth hook mode must be GET or POST; got "${value}"`);
+}
