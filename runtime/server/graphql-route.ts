@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { normalizeHeaders, resolveSession, type AuthOptions } from '../auth/index.js';
+import { normalizeHeaders, resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import { graphqlErrorText, parseJsonBody, readBody, sendJsonText, unexpectedError } from './http-io.js';
@@ -70,6 +70,8 @@ export async function handleGraphQLPost(req: IncomingMessage, res: ServerRespons
     return;
   }
   const { body, session } = prepared;
+  // An auth webhook's Set-Cookie reaches the client (reference/auth.md).
+  for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
   const headers = normalizeHeaders(req.headers);
   if (body.kind === 'single') {
     const answer = await run(ctx, body.request, session, headers);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveSession, type AuthOptions } from '../auth/index.js';
+import { resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import { parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import type { ManagementHandler } from './options.js';
@@ -24,6 +24,7 @@ export async function handleManagementPost(req: IncomingMessage, res: ServerResp
   try {
     const raw = await readBody(req, ctx.maxBodyBytes);
     const session = await resolveSession(req.headers, ctx.auth);
+    for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
     if (!ctx.handler) {
       throw new ApiError('not-supported', 'this server serves a compiled bundle, which is its metadata: compile and deploy a new bundle, or run `kiln serve --database-url` without --bundle to change metadata at run time');
     }

@@ -157,6 +157,12 @@ describe('POST mode', () => {
 });
 
 describe('the webhook authenticator', () => {
+  it("passes the hook's Set-Cookie headers on to the client through the server", async () => {
+    const res = await fetch(`${getSrv.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer('cookie') }, body: JSON.stringify({ query: '{ __typename }' }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()).toEqual(['sid=abc; HttpOnly', 'seen=1']);
+  });
+
   it('keeps the Set-Cookie headers of the hook for the client response', async () => {
     const a = createWebhookAuthenticator({ url: `${hook.url}/auth`, mode: 'GET' });
     const session = await a.authenticate({ headers: { authorization: 'Bearer cookie' } });
