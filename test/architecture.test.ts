@@ -17,7 +17,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Kriti and webhook request/response transforms: pure, no I/O.
   'runtime/transforms': ['runtime/errors', 'runtime/bundle'],
   'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms'],
-  'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api', 'runtime/transforms'],
+  // WebSocket subscriptions: the multiplexed pollers run the engine's plans on the drivers.
+  'runtime/subscriptions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
+  'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api', 'runtime/transforms', 'runtime/subscriptions'],
   'compiler/metadata': ['runtime/errors'],
   'compiler/introspect': ['runtime/errors', 'runtime/sql', 'runtime/drivers'],
   'compiler/model': ['runtime/errors', 'runtime/bundle', 'compiler/metadata', 'compiler/introspect'],

@@ -7,7 +7,7 @@ import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject } from '../model/index.js';
 import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
-import { formatSql, paramHeader, previewQuery, previewSql } from '../sql/index.js';
+import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql } from '../sql/index.js';
 import { engineModule } from './module.js';
 import { engineTypes } from './types.js';
 import { reportHtml } from './report.js';
@@ -45,22 +45,37 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
   const files = new Map<string, string>();
   let rootFields = 0;
+  const operations: { [role: string]: string[] } = {};
   for (const role of model.roles) {
     files.set(`schema/${role}.graphql`, sdl[role]!);
-    const roots = model.roots[role]!.query;
-    for (const [field, root] of Object.entries(roots)) {
+    // Only the fields the role's schema kept (a select permission with no column leaves its roots out).
+    const queryFields = schemas[role]!.getQueryType()?.getFields() ?? {};
+    const roots = Object.entries(model.roots[role]!.query).filter(([field]) => queryFields[field]);
+    const ops: string[] = (operations[role] = []);
+    for (const [field, root] of roots) {
       const compiled = previewSql(model, schemas[role]!, role, field, root);
+      const query = previewQuery(model, role, field, root);
       const header = [`-- role: ${role}`, `-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-        `-- query: ${previewQuery(model, role, field, root)}`, ...paramHeader(compiled)];
+        `-- query: ${query}`, ...paramHeader(compiled)];
       files.set(`sql/${role}/${field}.sql`, `${header.join('\n')}\n${formatSql(compiled.text)};\n`);
+      ops.push(query.replace(/^query /, `query ${operationName(field)} `));
       rootFields++;
     }
-    say(`  role ${role}: ${Object.keys(roots).length} root field(s)`);
+    const mutationFields = schemas[role]!.getMutationType()?.getFields() ?? {};
+    const mutations = Object.entries(model.roots[role]!.mutation ?? {}).filter(([field]) => mutationFields[field]);
+    for (const [field, root] of mutations) {
+      const compiled = previewMutationSql(model, schemas[role]!, role, field, root);
+      const query = previewMutationQuery(model, role, field, root);
+      const header = [`-- role: ${role}`, `-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
+        `-- query: ${query}`, '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed', ...paramHeader(compiled)];
+      files.set(`sql/${role}/${field}.sql`, `${header.join('\n')}\n${formatSql(compiled.text)};\n`);
+      ops.push(query.replace(/^mutation /, `mutation ${operationName(field)} `));
+      rootFields++;
+    }
+    say(`  role ${role}: ${roots.length + mutations.length} root field(s)`);
   }
   say('writing engine.mjs and engine.d.ts');
   files.set('engine.mjs', await engineModule(model, sdl));
-  const operations = Object.fromEntries(model.roles.map((role) => [role,
-    Object.entries(model.roots[role]!.query).map(([field, root]) => previewQuery(model, role, field, root).replace(/^query /, `query ${operationName(field)} `))]));
   files.set('engine.d.ts', await engineTypes(sdl, operations));
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
@@ -85,6 +100,7 @@ function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<str
     sources: model.sources.map((s) => ({ name: s.name, dialect: s.dialect })),
     roles: model.roles,
     rootFields: Object.fromEntries(model.roles.map((r) => [r, Object.keys(model.roots[r]!.query)])),
+    mutationFields: Object.fromEntries(model.roles.map((r) => [r, Object.keys(model.roots[r]!.mutation ?? {})])),
     summary,
     files: Object.fromEntries([...files.keys()].sort().map((f) => [f, sha256(files.get(f)!)])),
   };

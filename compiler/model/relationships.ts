@@ -53,7 +53,7 @@ function resolveOne(source: string, d: TableDraft, kind: 'object' | 'array', rel
       if (!hasColumn(d.model, a)) return `no such column exists: "${a}"`;
       if (!hasColumn(target.model, b)) return `no such column exists: "${b}" in table "${target.model.name}"`;
     }
-    return { ...base, target: target.model.id, mapping, nullable: true };
+    return { ...base, target: target.model.id, mapping, nullable: true, ...(m.insertion_order === 'after_parent' ? { insertAfterParent: true } : {}) };
   }
   const fk = using.foreign_key_constraint_on;
   if (fk === undefined) return 'relationship has neither foreign_key_constraint_on nor manual_configuration';

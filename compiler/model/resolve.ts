@@ -1,11 +1,14 @@
-import type { BundleModel, FunctionModel, Json, RoleRoots, RootField, SelectPermissionModel, SourceModel, TableModel } from '../../runtime/bundle/index.js';
+import type {
+  BundleModel, FunctionModel, Json, RoleRoots, RootField, SelectPermissionModel, SourceModel, TableModel, TableMutationPermissions,
+} from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { databaseUrl, type Metadata, type Source } from '../metadata/index.js';
 import { resolveBoolExp } from './bool-exp.js';
 import { resolveComputedFields, resolveFunctions } from './functions.js';
 import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
-import { checkMutationPermissions } from './permissions.js';
+import { buildMutationRoots } from './mutation-roots.js';
+import { adminMutationPermissions, resolveMutationPermissions } from './permissions.js';
 import { resolveRelationships } from './relationships.js';
 import { resolveTables } from './tables.js';
 
@@ -22,6 +25,7 @@ export interface ResolveOptions {
 }
 
 type SelectMap = Record<string, Record<string, SelectPermissionModel>>;
+type MutationMap = Record<string, Record<string, TableMutationPermissions>>;
 
 /** Joins metadata with the catalog into the immutable model the schema and SQL stages read. */
 export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<BundleModel> {
@@ -29,6 +33,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   const tables = new Map<string, TableModel>();
   const functions: FunctionModel[] = [];
   const select: SelectMap = { admin: {} };
+  const mutations: MutationMap = { admin: {} };
   const sources: SourceModel[] = [];
   const roleSet = new Set<string>(['admin']);
   const rootLimits: RootLimits = new Map();
@@ -45,22 +50,26 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
         reason: `source customization "${what}" is not supported yet; remove it or compile with --allow-inconsistent to ignore it` });
     }
     sources.push({ name: source.name, dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source) });
-    resolveSource(source, db, tables, select, roleSet, functions, issues, rootLimits);
+    resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
   const roles = [...roleSet].sort();
-  for (const role of roles) select[role] ??= {};
-  const roots = Object.fromEntries(roles.map((r) => [r, buildRoots(r, tables, select[r]!, functions, issues, rootLimits)]));
+  for (const role of roles) { select[role] ??= {}; mutations[role] ??= {}; }
+  const roots = Object.fromEntries(roles.map((r): [string, RoleRoots] => [r, {
+    ...buildRoots(r, tables, select[r]!, functions, issues, rootLimits),
+    mutation: buildMutationRoots(r, tables, mutations[r]!, select[r]!, issues),
+  }]));
   const sortedTables = Object.fromEntries([...tables.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
   const model: BundleModel = {
     engineVersion: opts.engineVersion, sources, roles, tables: sortedTables, roots,
     select: Object.fromEntries(roles.map((r) => [r, sortKeys(select[r]!)])),
     functions: Object.fromEntries(functions.map((f) => [f.id, f])),
+    mutations: Object.fromEntries(roles.map((r) => [r, sortKeys(mutations[r]!)])),
     options: { stringifyNumeric: false },
   };
   return { value: model, inconsistencies: issues.list() };
 }
 
-function resolveSource(source: Source, db: Introspection, tables: Map<string, TableModel>, select: SelectMap,
+function resolveSource(source: Source, db: Introspection, tables: Map<string, TableModel>, select: SelectMap, mutations: MutationMap,
   roles: Set<string>, functions: FunctionModel[], issues: Issues, rootLimits: RootLimits): void {
   const drafts = resolveTables(source, db, issues);
   const rels = resolveRelationships(source.name, drafts, issues);
@@ -77,7 +86,8 @@ function resolveSource(source: Source, db: Introspection, tables: Map<string, Ta
     for (const kind of ['insert_permissions', 'update_permissions', 'delete_permissions'] as const) {
       for (const p of d.entry[kind] ?? []) roles.add(p.role);
     }
-    checkMutationPermissions(source.name, d.entry, t, ctx, issues);
+    mutations.admin![t.id] = adminMutationPermissions(t, d.db);
+    for (const [role, perms] of resolveMutationPermissions(source.name, d.entry, t, d.db, ctx, issues)) (mutations[role] ??= {})[t.id] = perms;
     for (const p of d.entry.select_permissions ?? []) {
       roles.add(p.role);
       const perm = p.permission;
@@ -116,6 +126,7 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
   functions: readonly FunctionModel[], issues: Issues, rootLimits: RootLimits): RoleRoots {
   const query: Record<string, RootField> = {};
   const subscription: Record<string, RootField> = {};
+  const stream: Record<string, TableModel['id']> = {};
   const reported = new Set<string>();
   const add = (root: Record<string, RootField>, name: string, field: RootField): void => {
     if (root[name]) {
@@ -141,6 +152,14 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
       if (!limits?.query || limits.query.includes(key)) add(query, t.rootFieldNames[key]!, field);
       if (!limits?.subscription || limits.subscription.includes(key)) add(subscription, t.rootFieldNames[key]!, field);
     }
+    // `<t>_stream` (subscriptions only); served as a query of `<t>`, so it needs that query field.
+    const streamName = t.rootFieldNames['select_stream'];
+    const selectName = t.rootFieldNames['select']!;
+    if (streamName && query[selectName] && (!limits?.subscription || limits.subscription.includes('select_stream'))) {
+      if (subscription[streamName] || stream[streamName]) {
+        issues.add({ type: 'root_field', name: streamName, definition: { role, field: streamName }, reason: `found duplicate fields in selection set: ${streamName}` });
+      } else stream[streamName] = t.id;
+    }
   }
   for (const f of functions) {
     const perm = perms[f.returns];
@@ -152,7 +171,7 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
       add(subscription, f.aggregateField, { kind: 'function_aggregate', function: f.id, table: f.returns });
     }
   }
-  return { query: sortKeys(query), subscription: sortKeys(subscription) };
+  return { query: sortKeys(query), subscription: sortKeys(subscription), stream: sortKeys(stream) };
 }
 
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {

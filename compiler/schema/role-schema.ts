@@ -5,6 +5,7 @@
 import { GraphQLSchema, isIntrospectionType, printSchema, type GraphQLNamedType } from 'graphql';
 import type { BundleModel } from '../../runtime/bundle/index.js';
 import { createContext } from './context.js';
+import { mutationRoot } from './mutation-root.js';
 import { queryRoot, subscriptionRoot } from './root.js';
 
 /** The schema `role` sees. */
@@ -12,12 +13,12 @@ export function buildRoleSchema(model: BundleModel, role: string): GraphQLSchema
   const ctx = createContext(model, role);
   const query = queryRoot(ctx);
   const subscription = subscriptionRoot(ctx);
-  // No mutation_root yet: it will be built here from model.roots[role].mutation.
-  const reachable = new GraphQLSchema({ query, subscription });
+  const mutation = mutationRoot(ctx);
+  const reachable = new GraphQLSchema({ query, mutation, subscription });
   const types = Object.values(reachable.getTypeMap())
     .filter((t: GraphQLNamedType) => !isIntrospectionType(t))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return new GraphQLSchema({ query, subscription, types });
+  return new GraphQLSchema({ query, mutation, subscription, types });
 }
 
 /** Every role's schema, keyed by role (model.roles order, which is sorted). */

@@ -5,6 +5,7 @@ import { GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import type { RootField } from '../../runtime/bundle/index.js';
 import { sortByKey, type SchemaContext } from './context.js';
 import { selectRootBuilders, type RootFieldBuilder, type RootFieldConfig } from './select-root.js';
+import { streamRootFields } from './stream-root.js';
 
 const rootBuilders: { readonly [K in RootField['kind']]: RootFieldBuilder<K> } = {
   ...selectRootBuilders,
@@ -40,7 +41,8 @@ export function queryRoot(ctx: SchemaContext): GraphQLObjectType {
 
 /** `subscription_root`, or undefined when the role has no subscription field (the type is then absent). */
 export function subscriptionRoot(ctx: SchemaContext): GraphQLObjectType | undefined {
-  const fields = rootFields(ctx, ctx.model.roots[ctx.role]?.subscription ?? {});
+  const live = rootFields(ctx, ctx.model.roots[ctx.role]?.subscription ?? {});
+  const fields = sortByKey([...Object.entries(live), ...streamRootFields(ctx, ctx.model.roots[ctx.role]?.stream ?? {})]);
   if (Object.keys(fields).length === 0) return undefined;
   return new GraphQLObjectType({ name: 'subscription_root', fields });
 }

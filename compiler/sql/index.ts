@@ -2,3 +2,5 @@
 export { previewQuery, previewSql } from './preview.js';
 /** Readable layout of a statement and its parameter header. */
 export { formatSql, paramHeader } from './format.js';
+/** The preview mutation and SQL of each mutation root field. */
+export { previewMutationQuery, previewMutationSql } from './mutation-preview.js';

@@ -17,6 +17,8 @@ export interface BundleModel {
   /** Per role, the Postgres-ready predicates: select permission of each table the role may read. */
   readonly select: { readonly [role: string]: { readonly [id: TableId]: SelectPermissionModel } };
   readonly functions: { readonly [id: string]: FunctionModel };
+  /** Per role, the insert, update and delete permissions of each table it may write (absent: none). */
+  readonly mutations?: { readonly [role: string]: { readonly [id: TableId]: TableMutationPermissions } };
   readonly options: { readonly stringifyNumeric: boolean };
 }
 
@@ -30,6 +32,59 @@ export interface SourceModel {
 export interface RoleRoots {
   readonly query: { readonly [field: string]: RootField };
   readonly subscription: { readonly [field: string]: RootField };
+  /**
+   * The streaming fields of subscription_root (`<t>_stream`), by name: the table each streams.
+   * Kept apart from `subscription`: they are served by runtime/subscriptions, not planned alone.
+   */
+  readonly stream?: { readonly [field: string]: TableId };
+  /** The fields of mutation_root (absent or empty: the role has no mutation_root). */
+  readonly mutation?: { readonly [field: string]: MutationRootField };
+}
+
+/** A field of mutation_root (reference/schema.md §1). */
+export interface MutationRootField {
+  readonly kind: MutationKind;
+  readonly table: TableId;
+}
+
+export type MutationKind = 'insert' | 'insert_one' | 'update' | 'update_by_pk' | 'update_many' | 'delete' | 'delete_by_pk';
+
+/** What one role may write in one table; a missing part is a missing permission. */
+export interface TableMutationPermissions {
+  readonly insert?: InsertPermissionModel;
+  readonly update?: UpdatePermissionModel;
+  readonly delete?: DeletePermissionModel;
+}
+
+/** A preset (`set`) of an insert or update permission: a constant or a session variable. */
+export type PresetValue =
+  | { readonly kind: 'literal'; readonly value: Json }
+  | { readonly kind: 'session'; readonly name: string };
+
+export interface InsertPermissionModel {
+  /** Columns the client may give, in table order (preset columns removed). */
+  readonly columns: readonly string[];
+  /** Evaluated on every inserted row. */
+  readonly check: BoolIr;
+  /** Column -> preset value, sorted by column. */
+  readonly set: { readonly [column: string]: PresetValue };
+  readonly backendOnly: boolean;
+}
+
+export interface UpdatePermissionModel {
+  /** Columns the client may change, in table order (preset columns removed). */
+  readonly columns: readonly string[];
+  /** Rows the role may update. */
+  readonly filter: BoolIr;
+  /** Evaluated on every updated row after the update. */
+  readonly check: BoolIr;
+  readonly set: { readonly [column: string]: PresetValue };
+  readonly backendOnly: boolean;
+}
+
+export interface DeletePermissionModel {
+  readonly filter: BoolIr;
+  readonly backendOnly: boolean;
 }
 
 export type RootField =
@@ -69,6 +124,8 @@ export interface RelationshipModel {
   /** Object relationships: false when every local column is NOT NULL (FK on this side). */
   readonly nullable: boolean;
   readonly comment: string | null;
+  /** A manual object relationship whose row is inserted after this one (`insertion_order: after_parent`). */
+  readonly insertAfterParent?: boolean;
 }
 
 export interface ComputedFieldModel {

@@ -1,7 +1,7 @@
 import type { BoolIr, TableModel, ValueIr } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
-import { columnByField, computedFieldOf, permissionOf, tableOf, type PlanContext } from './context.js';
+import { columnByField, computedFieldOf, permissionOf, relationFrom, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
 import { isPostgisOp, lowerPostgis } from './postgis.js';
 import { computedCall } from './select.js';
@@ -118,12 +118,12 @@ export function lowerBool(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alia
       const target = tableOf(ctx, ir.target);
       const b = new Alias(target.name);
       const on = ir.mapping.map(([l, r]) => sql`${aliasRef(b)}.${ident(r)} = ${aliasRef(alias)}.${ident(l)}`);
-      return sql`EXISTS (SELECT 1 FROM ${ident(target.schema, target.name)} AS ${aliasRef(b)} WHERE ${join([...on, lowerBool(ir.where, b, ctx, root)], ' AND ')})`;
+      return sql`EXISTS (SELECT 1 FROM ${relationFrom(ctx, target)} AS ${aliasRef(b)} WHERE ${join([...on, lowerBool(ir.where, b, ctx, root)], ' AND ')})`;
     }
     case 'exists': {
       const target = tableOf(ctx, ir.table);
       const b = new Alias(target.name);
-      return sql`EXISTS (SELECT 1 FROM ${ident(target.schema, target.name)} AS ${aliasRef(b)} WHERE ${lowerBool(ir.where, b, ctx, root)})`;
+      return sql`EXISTS (SELECT 1 FROM ${relationFrom(ctx, target)} AS ${aliasRef(b)} WHERE ${lowerBool(ir.where, b, ctx, root)})`;
     }
   }
 }

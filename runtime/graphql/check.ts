@@ -171,7 +171,10 @@ function checkVariable(name: string, type: GraphQLInputType, path: Path, walk: W
   if (!def) return;
   if (!walk.usages.has(name)) walk.usages.set(name, path);
   const declared = typeFromAST(walk.schema, def.type);
-  if (!declared) return;
+  // A type the schema does not know (`geometry` with no such column) fits nowhere (corpus: variable_type_mismatch).
+  if (!declared) {
+    throw new ApiError('validation-failed', `variable "${name}" is declared as ${print(def.type)}, but used where ${String(type)} is expected`, 400, path);
+  }
   const defaulted = def.defaultValue !== undefined && def.defaultValue.kind !== Kind.NULL;
   const fits = isTypeSubTypeOf(walk.schema, declared, type)
     || (defaulted && isNonNullType(type) && isTypeSubTypeOf(walk.schema, declared, type.ofType));
@@ -185,7 +188,8 @@ function checkValue(value: ValueNode, type: GraphQLInputType, path: Path, walk: 
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
     if (value.kind === Kind.LIST) value.values.forEach((v, i) => checkValue(v, inner.ofType, [...path, i], walk));
-    else checkValue(value, inner.ofType, path, walk);
+    // A single value where a list is expected is a list of one: Hasura's paths index it (`objects[0]`).
+    else checkValue(value, inner.ofType, [...path, 0], walk);
     return;
   }
   if (!isInputObjectType(inner) || value.kind !== Kind.OBJECT) return;

@@ -1,6 +1,6 @@
 import type { BundleModel, ColumnModel, ComputedFieldModel, SelectPermissionModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import type { Dialect } from '../sql/index.js';
+import { ident, type Dialect, type Sql } from '../sql/index.js';
 import type { InputContext } from './input.js';
 
 /** Everything planning one operation for one role reads. */
@@ -12,6 +12,16 @@ export interface PlanContext extends InputContext {
   readonly fragments: ReadonlyMap<string, import('graphql').FragmentDefinitionNode>;
   /** What planning learned about the statement (mutable, one object per plan). */
   readonly hints: PlanHints;
+  /**
+   * Tables written earlier in the same statement (nested inserts): what to read instead of the
+   * table, so relationships and checks see the rows the statement's own CTEs inserted.
+   */
+  readonly relations?: ReadonlyMap<string, Sql>;
+}
+
+/** The FROM item that reads table `t`: the table itself, or what `ctx.relations` puts in its place. */
+export function relationFrom(ctx: PlanContext, t: TableModel): Sql {
+  return ctx.relations?.get(t.id) ?? ident(t.schema, t.name);
 }
 
 /** Facts about a planned statement that decide how it is run. */

@@ -4,10 +4,20 @@ import { LRUCache } from 'lru-cache';
 import type { BundleModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
+import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { checkLimitValue, checkScalarVariable, hasuraChecks, type VariableSites } from './check.js';
 import { planOperation, type Plan, type SqlPlan } from './plan.js';
+import { planMutation, type MutationPlan } from './mutation-plan.js';
+import { runMutation } from './mutation-run.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
+
+/** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
+export interface SubscriptionPlan {
+  readonly plan: Plan;
+  readonly variables: { readonly [k: string]: unknown };
+  readonly driverFor: (source: string) => Driver;
+}
 
 export interface EngineOptions {
   readonly model: BundleModel;
@@ -23,7 +33,7 @@ interface Prepared {
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode;
   readonly structural: Set<string>;
-  readonly plans: Map<string, Plan>;
+  readonly plans: Map<string, Plan | MutationPlan>;
   readonly sites: VariableSites;
 }
 
@@ -62,7 +72,33 @@ export class Engine {
   plan(req: GraphQLRequest, session: Session): Plan {
     const prepared = this.prepare(req, session.role);
     const variables = this.coerce(prepared, req, session.role);
-    return this.planFor(prepared, variables, session.role);
+    const plan = this.planFor(prepared, variables, session.role);
+    if (plan.kind !== 'mutation') return plan;
+    // A mutation shows as its statements in order (each answers `<failed guard>:<json>`).
+    const parts = plan.fields.flatMap((f) => (f.kind === 'sql' ? f.statements : []))
+      .map((s): SqlPlan => ({ kind: 'sql', source: plan.source, sql: s.sql, name: s.name, customPlan: false }));
+    return parts.length === 1 ? parts[0]! : { kind: 'multi', parts, keys: plan.fields.map((f) => f.key) };
+  }
+
+  /**
+   * Plans a subscription (or a query a stream subscription is rewritten to) for multiplexing
+   * (runtime/subscriptions): its parameters are printed by the dialect `print` makes of the
+   * engine's (runtime/sql multiplexDialect). Answers the plan, the coerced variables and the
+   * driver of each source; null for a mutation.
+   */
+  planSubscription(req: GraphQLRequest, session: Session, print: (base: Dialect) => Dialect): SubscriptionPlan | null {
+    const p = this.prepare(req, session.role);
+    if (p.operation.operation === 'mutation') return null;
+    const variables = this.coerce(p, req, session.role);
+    const dialect = print(this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect);
+    const plan = planOperation({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role, dialect,
+      stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: new Set() });
+    return { plan, variables, driverFor: this.opts.driverFor };
+  }
+
+  /** The model this engine serves. */
+  get model(): BundleModel {
+    return this.opts.model;
   }
 
   private async run(req: GraphQLRequest, session: Session): Promise<string> {
@@ -70,6 +106,7 @@ export class Engine {
     const variables = this.coerce(prepared, req, session.role);
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
+    if (plan.kind === 'mutation') return `{"data":${await runMutation(plan, this.opts.driverFor(plan.source), variables, session)}}`;
     if (plan.kind === 'sql') return `{"data":${await this.runPart(plan, variables, session)}}`;
     // Several sources: their statements run at once; the objects are merged in field order.
     const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));
@@ -103,9 +140,6 @@ export class Engine {
     }
     const errors = validate(schema, document, specifiedRules);
     if (errors.length) throw new ApiError('validation-failed', errors[0]!.message, 400, []);
-    if (operation.operation !== 'query') {
-      throw new ApiError('not-supported', `${operation.operation}s are not supported over this transport yet`, 400, []);
-    }
     const prepared: Prepared = { document, operation, structural: new Set(), plans: new Map(), sites };
     this.cache.set(key, prepared);
     return prepared;
@@ -139,11 +173,11 @@ export class Engine {
     return { ...result.coerced, ...Object.fromEntries(nulled.map((name) => [name, null])) };
   }
 
-  private planFor(p: Prepared, variables: { readonly [k: string]: unknown }, role: string): Plan {
+  private planFor(p: Prepared, variables: { readonly [k: string]: unknown }, role: string): Plan | MutationPlan {
     const sig = signature(p, variables);
     let plan = p.plans.get(sig);
     if (!plan) {
-      plan = planOperation({ model: this.opts.model, schema: this.schemaFor(role), role, dialect: this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect,
+      plan = (p.operation.operation === 'mutation' ? planMutation : planOperation)({ model: this.opts.model, schema: this.schemaFor(role), role, dialect: this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect,
         stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: p.structural });
       if (p.plans.size > 64) p.plans.clear();
       p.plans.set(signature(p, variables), plan);

@@ -1,7 +1,9 @@
 /** The request engine: plan cache, binding and execution. */
-export { Engine, type EngineOptions } from './engine.js';
+export { Engine, type EngineOptions, type SubscriptionPlan } from './engine.js';
 /** Planning one operation into SQL (used by `inspect` and the compiler's SQL files). */
 export { planOperation, type Plan, type PlanInput, type SqlPlan } from './plan.js';
+/** Planning one mutation operation into guarded statements (used by the compiler's SQL files). */
+export { planMutation, type MutationPlan, type MutationFieldPlan, type NamedSql } from './mutation-plan.js';
 /** Request and session shapes. */
 export type { GraphQLRequest, Session } from '../bundle/index.js';
 /** BoolIr lowering and parameter binding, for the v1 data operations run under a role's permissions. */

@@ -2,7 +2,7 @@ import type { ColumnModel, ComputedFieldModel, TableModel } from '../bundle/inde
 import { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, jsonKey, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
 import { lowerBool, whereToIr } from './bool.js';
-import { columnByField, computedFieldOf, permissionOf, tableOf, type PlanContext } from './context.js';
+import { columnByField, computedFieldOf, permissionOf, relationFrom, tableOf, type PlanContext } from './context.js';
 import { argsOf, collectFields, type FieldSel } from './fields.js';
 import { entriesOf, isNull, leafParam, valueOf, type Input } from './input.js';
 import { orderItems, type OrderItem } from './order.js';
@@ -47,11 +47,12 @@ function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path
     && ctx.model.select[ctx.role]?.[r.target]);
   if (!rel) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${t.typeName}'`, 400, path);
   const target = tableOf(ctx, rel.target);
+  const from = relationFrom(ctx, target);
   const on: Cond = (b) => join(rel.mapping.map(([l, r]) => sql`${aliasRef(b)}.${ident(r)} = ${aliasRef(a)}.${ident(l)}`), ' AND ');
   const args = argsOf(f.node);
-  if (rel.kind === 'object') return objectQuery(target, tableFrom(target), f, ctx, path, [on]);
-  if (f.name !== rel.name) return aggregateQuery(target, tableFrom(target), args, f, ctx, path, [on]);
-  return listQuery(target, tableFrom(target), args, f, ctx, path, [on]);
+  if (rel.kind === 'object') return objectQuery(target, from, f, ctx, path, [on]);
+  if (f.name !== rel.name) return aggregateQuery(target, from, args, f, ctx, path, [on]);
+  return listQuery(target, from, args, f, ctx, path, [on]);
 }
 
 function columnField(c: ColumnModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): Sql {

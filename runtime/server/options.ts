@@ -1,5 +1,6 @@
 import type { Authenticator, NormalizedHeaders } from '../auth/index.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
+import type { SubscriptionOptions } from '../subscriptions/index.js';
 
 /** What the server needs of the GraphQL engine: one request in, the whole response JSON text out. */
 export interface GraphQLEngine {
@@ -54,6 +55,8 @@ export interface ServerOptions {
   readonly health?: () => Promise<HealthState> | HealthState;
   /** Largest request body accepted, in bytes (default 50 MiB). */
   readonly maxBodyBytes?: number;
+  /** Subscriptions over WebSocket on /v1/graphql and /v1alpha1/graphql; without it upgrades are refused. */
+  readonly subscriptions?: SubscriptionOptions;
 }
 
 /** What /healthz reports. */

@@ -1,7 +1,9 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
+import { createSubscriptionService } from '../subscriptions/index.js';
 import { CONSOLE_ASSETS_PATH, createConsoleSite, type ConsoleSite } from './console.js';
 import { handleGraphQLGet, handleGraphQLPost, type GraphQLRouteContext } from './graphql-route.js';
 import { applyCors, send, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
@@ -144,6 +146,13 @@ export function createServer(opts: ServerOptions): KilnServer {
       else res.destroy();
     });
   });
+  // WebSocket upgrades on the GraphQL paths go to the subscription service; anything else is refused.
+  const subscriptions = opts.subscriptions && enabled.has('graphql') ? createSubscriptionService(opts.subscriptions, auth) : null;
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (subscriptions && (path === '/v1/graphql' || path === '/v1alpha1/graphql')) subscriptions.handleUpgrade(req, socket, head);
+    else socket.destroy();
+  });
   // Longer than the idle timeout of common load balancers (60 s), so they close first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -158,8 +167,9 @@ export function createServer(opts: ServerOptions): KilnServer {
         });
       });
     },
-    close() {
-      if (!server.listening) return Promise.resolve();
+    async close() {
+      await subscriptions?.close();
+      if (!server.listening) return;
       return new Promise((resolve, reject) => {
         server.close((e) => (e ? reject(e) : resolve()));
         server.closeIdleConnections();

@@ -10,3 +10,5 @@ export { compileSql, type CompiledSql, type ParamSlot } from './compile.js';
 export { postgres } from './dialects/postgres.js';
 /** The SQL aggregate function behind a GraphQL aggregate field name. */
 export { aggregateFunction } from './aggregates.js';
+/** Multiplexed live queries: parameters read as columns of a relation of per-cohort value arrays. */
+export { multiplexDialect, multiplexedStatement, multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';

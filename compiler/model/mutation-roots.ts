@@ -1,0 +1,53 @@
+// The fields of a role's mutation_root, named as the table's root fields are (custom_root_fields,
+// source prefix and suffix already applied in rootFieldNames). Which fields exist follows
+// Hasura v2: `_one` and `_by_pk` return a row, so they need a select permission (and, for
+// `_by_pk`, every primary-key column readable); `backend_only` permissions are left out of the
+// client schema.
+
+import type {
+  MutationKind, MutationRootField, SelectPermissionModel, TableModel, TableMutationPermissions,
+} from '../../runtime/bundle/index.js';
+import type { Issues } from './issues.js';
+
+/** update_<t>_many came with v2.10; the schema the conformance corpus (v2.3) expects has none, so it is off. */
+const UPDATE_MANY = false;
+
+function kindsFor(t: TableModel, perms: TableMutationPermissions, select: SelectPermissionModel | undefined): MutationKind[] {
+  const kinds: MutationKind[] = [];
+  const pkReadable = select !== undefined && t.primaryKey.length > 0 && t.primaryKey.every((c) => select.columns.includes(c));
+  if (perms.insert && !perms.insert.backendOnly) {
+    kinds.push('insert');
+    if (select) kinds.push('insert_one');
+  }
+  if (perms.update && !perms.update.backendOnly && perms.update.columns.length + Object.keys(perms.update.set).length > 0) {
+    kinds.push('update');
+    if (pkReadable) kinds.push('update_by_pk');
+    if (UPDATE_MANY) kinds.push('update_many');
+  }
+  if (perms.delete && !perms.delete.backendOnly) {
+    kinds.push('delete');
+    if (pkReadable) kinds.push('delete_by_pk');
+  }
+  return kinds;
+}
+
+/** mutation_root of one role, sorted by field name; a name used twice is reported as Hasura words it. */
+export function buildMutationRoots(role: string, tables: ReadonlyMap<string, TableModel>,
+  mutations: { readonly [id: string]: TableMutationPermissions }, select: { readonly [id: string]: SelectPermissionModel },
+  issues: Issues): { [field: string]: MutationRootField } {
+  const root: { [field: string]: MutationRootField } = {};
+  for (const t of tables.values()) {
+    const perms = mutations[t.id];
+    if (!perms) continue;
+    for (const kind of kindsFor(t, perms, select[t.id])) {
+      const name = t.rootFieldNames[kind]!;
+      if (root[name]) {
+        issues.add({ type: 'root_field', name, definition: { role, field: name },
+          reason: `found duplicate fields in selection set for mutation root: ${name}` });
+        continue;
+      }
+      root[name] = { kind, table: t.id };
+    }
+  }
+  return Object.fromEntries(Object.entries(root).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,52 @@
+// `on_conflict` of an insert: ON CONFLICT ON CONSTRAINT c DO NOTHING, or DO UPDATE of the chosen
+// columns (and the update permission's presets) on the rows the update permission's filter and
+// the client's `where` allow. Only roles that may update get the argument (the schema sees to it).
+
+import type { BoolIr, TableModel } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+import { ident, join, sql, type Alias, type Sql } from '../sql/index.js';
+import { lowerBool, whereToIr } from './bool.js';
+import type { PlanContext } from './context.js';
+import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
+import { mutationPermsOf, presetSql } from './mutation-perms.js';
+
+type Path = readonly (string | number)[];
+
+/** The clause for an INSERT whose target alias is given, and the update check the updated rows must pass. */
+export interface ConflictPlan {
+  readonly sql: (target: Alias) => Sql;
+  readonly updateCheck: BoolIr | null;
+}
+
+export function onConflictClause(t: TableModel, input: Input, ctx: PlanContext, path: Path): ConflictPlan {
+  const update = mutationPermsOf(ctx, t.id).update;
+  if (!update) throw new ApiError('validation-failed', `"on_conflict" is not allowed for table "${t.name}"`, 400, path);
+  const entries = new Map(entriesOf(input, ctx, path));
+  const constraintName = entries.get('constraint');
+  if (!constraintName || isNull(constraintName, ctx)) throw new ApiError('validation-failed', 'missing required field "constraint"', 400, path);
+  const name = String(valueOf(constraintName, ctx));
+  const constraint = t.uniqueConstraints.find((u) => u.name === name);
+  if (!constraint) throw new ApiError('validation-failed', `unexpected value ${JSON.stringify(name)} for enum: '${t.typeName}_constraint'`, 400, [...path, 'constraint']);
+  const given = entries.get('update_columns');
+  const fields = given && !isNull(given, ctx) ? itemsOf(given, ctx).map((i) => String(valueOf(i, ctx))) : [];
+  const columns = fields.map((field) => {
+    const c = t.columns.find((x) => x.field === field);
+    // `_PLACEHOLDER` stands in the enum of a role that may update no column (corpus: article_on_conflict_restricted_role).
+    if (!c || !update.columns.includes(c.name)) throw new ApiError('validation-failed', 'erroneous column name', 400, path);
+    return c;
+  });
+  const whereInput = entries.get('where');
+  const where = whereInput && !isNull(whereInput, ctx) ? whereToIr(whereInput, t, ctx, [...path, 'where']) : null;
+  const target = sql` ON CONFLICT ON CONSTRAINT ${ident(constraint.name)}`;
+  if (columns.length === 0) return { sql: () => sql`${target} DO NOTHING`, updateCheck: null };
+  return {
+    sql: (a) => {
+      const sets = [...columns.filter((c) => !(c.name in update.set)).map((c) => sql`${ident(c.name)} = EXCLUDED.${ident(c.name)}`),
+        ...Object.entries(update.set).map(([name, preset]) => sql`${ident(name)} = ${presetSql(preset, t.columns.find((c) => c.name === name)!)}`)];
+      const filters = [lowerBool(update.filter, a, ctx), ...(where ? [lowerBool(where, a, ctx)] : [])];
+      return sql`${target} DO UPDATE SET ${join(sets, ', ')} WHERE ${join(filters, ' AND ')}`;
+    },
+    updateCheck: update.check,
+  };
+}
+

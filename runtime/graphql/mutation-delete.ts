@@ -1,0 +1,32 @@
+// delete_<t> and delete_<t>_by_pk: DELETE on the rows the delete filter and `where` (or the
+// primary key) select; the response is built from the deleted rows in the same statement, so
+// relationships in `returning` still see what the rows pointed at.
+
+import type { TableModel } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+import { Alias, aliasRef, ident, sql } from '../sql/index.js';
+import { lowerBool, whereToIr } from './bool.js';
+import type { PlanContext } from './context.js';
+import type { FieldSel } from './fields.js';
+import { isNull, type Input } from './input.js';
+import { countOf, finishStatement, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql } from './mutation-output.js';
+import { mutationPermsOf } from './mutation-perms.js';
+import { pkIr } from './mutation-update.js';
+
+type Path = readonly (string | number)[];
+
+/** Plans one DELETE; `byPk` takes the primary key from the field's arguments and answers the row. */
+export function planDelete(t: TableModel, f: FieldSel, args: ReadonlyMap<string, Input>, byPk: boolean, ctx: PlanContext, path: Path): GuardedSql {
+  const perm = mutationPermsOf(ctx, t.id).delete;
+  if (!perm) throw new ApiError('validation-failed', `no delete permission on table "${t.name}"`, 400, path);
+  const a = new Alias(t.name);
+  const where = args.get('where');
+  const selector = byPk
+    ? pkIr(t, args, ctx, [...path, 'args'])
+    : where && !isNull(where, ctx) ? whereToIr(where, t, ctx, [...path, 'args', 'where']) : { kind: 'true' as const };
+  const b = new StatementBuilder();
+  const cte = b.cte(t.name, sql`DELETE FROM ${ident(t.schema, t.name)} AS ${aliasRef(a)} WHERE ${lowerBool(perm.filter, a, ctx)} AND ${lowerBool(selector, a, ctx)} RETURNING ${aliasRef(a)}.*`);
+  const rows = rowsOf(t, cte);
+  const json = byPk ? singleRowJson(t, f, rows, ctx, path) : responseJson(t, f, countOf(cte), rows, ctx, path);
+  return finishStatement(b, json, ctx);
+}

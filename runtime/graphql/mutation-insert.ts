@@ -1,0 +1,227 @@
+// insert_<t> and insert_<t>_one: one statement of data-modifying CTEs, nested inserts included.
+// Object-relationship parents are inserted before the row that points at them, array-relationship
+// children after the row they point at; each link is a scalar subquery on the CTE that inserted
+// the other side, so 1 parent + 100 children is one INSERT each and one round trip. Rows that
+// carry nested inserts get an INSERT of their own (so their links are unambiguous); plain rows
+// share one multi-row INSERT.
+
+import type { ColumnModel, InsertPermissionModel, RelationshipModel, TableModel } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+import { Alias, aliasRef, ident, join, raw, sql, type Sql } from '../sql/index.js';
+import { lowerBool } from './bool.js';
+import { tableOf, type PlanContext } from './context.js';
+import type { FieldSel } from './fields.js';
+import { entriesOf, isNull, itemsOf, leafParam, type Input } from './input.js';
+import { countOf, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql, finishStatement } from './mutation-output.js';
+import { onConflictClause, type ConflictPlan } from './mutation-conflict.js';
+import { mutationPermsOf, presetSql } from './mutation-perms.js';
+
+type Path = readonly (string | number)[];
+
+/** Where the inserted rows of a table went: its CTE, and whether an upsert may have updated rows instead. */
+interface Written {
+  readonly table: TableModel;
+  readonly cte: Alias;
+  readonly upsert: boolean;
+}
+
+interface InsertState {
+  readonly b: StatementBuilder;
+  readonly ctx: PlanContext;
+  readonly written: Written[];
+  /** Permission checks, lowered once every CTE is known (a check's relationships read the inserted rows too). */
+  readonly checks: ((ctx: PlanContext) => void)[];
+  /** Path of the permission-check error: the top-level `objects`/`object` argument. */
+  readonly checkPath: Path;
+}
+
+/** A value that comes from a row inserted elsewhere in the statement: `(SELECT col FROM cte)`. */
+type Linked = ReadonlyMap<string, Sql>;
+
+/** Plans `insert_<t>` (`one: false`) or `insert_<t>_one`. */
+export function planInsert(t: TableModel, f: FieldSel, args: ReadonlyMap<string, Input>, one: boolean, ctx: PlanContext,
+  path: Path): GuardedSql {
+  const argName = one ? 'object' : 'objects';
+  const argPath = [...path, 'args', argName];
+  const given = args.get(argName);
+  const objects = given ? (one ? [given] : itemsOf(given, ctx)) : [];
+  const st: InsertState = { b: new StatementBuilder(), ctx, written: [], checks: [], checkPath: argPath };
+  const top = insertRows(st, t, objects, args.get('on_conflict'), new Map(), argPath, one ? null : 0, [...path, 'args', 'on_conflict']);
+  // Relationships in `returning` read the rows this statement inserted too (a later statement would see them).
+  const relations = new Map<string, Sql>();
+  for (const table of new Set(st.written.map((w) => w.table))) relations.set(table.id, readThrough(table, st.written.filter((w) => w.table === table)));
+  const out: PlanContext = { ...ctx, relations };
+  for (const check of st.checks) check(out);
+  const rows = rowsOf(t, top);
+  const affected = join(st.written.map((w) => countOf(w.cte)), ' + ');
+  const json = one ? singleRowJson(t, f, rows, out, path) : responseJson(t, f, affected, rows, out, path);
+  return finishStatement(st.b, json, out);
+}
+
+// The table as the statement's end state shows it: its rows (minus those an upsert replaced) plus the inserted ones.
+function readThrough(t: TableModel, written: readonly Written[]): Sql {
+  const cols = join(t.columns.map((c) => ident(c.name)), ', ');
+  const base = new Alias(t.name);
+  const replaced = written.filter((w) => w.upsert);
+  let where: Sql = raw('true');
+  if (replaced.length && t.primaryKey.length) {
+    const key = join(t.primaryKey.map((c) => ident(c)), ', ');
+    const pkRef = join(t.primaryKey.map((c) => sql`${aliasRef(base)}.${ident(c)}`), ', ');
+    where = join(replaced.map((w) => sql`(${pkRef}) NOT IN (SELECT ${key} FROM ${aliasRef(w.cte)})`), ' AND ');
+  }
+  const parts = [sql`SELECT ${cols} FROM ${ident(t.schema, t.name)} AS ${aliasRef(base)} WHERE ${where}`,
+    ...written.map((w) => sql`SELECT ${cols} FROM ${aliasRef(w.cte)}`)];
+  return sql`(${join(parts, ' UNION ALL ')})`;
+}
+
+/** One object of the input: its column values and the relationships it inserts through. */
+interface RowInput {
+  readonly columns: Map<string, Input>;
+  readonly objectRels: [RelationshipModel, Input][];
+  readonly arrayRels: [RelationshipModel, Input][];
+  readonly path: Path;
+}
+
+function readRow(t: TableModel, obj: Input, perm: InsertPermissionModel, linked: Linked, ctx: PlanContext, path: Path): RowInput {
+  const row: RowInput = { columns: new Map(), objectRels: [], arrayRels: [], path };
+  for (const [key, value] of entriesOf(obj, ctx, path)) {
+    const column = t.columns.find((c) => c.field === key);
+    if (column && perm.columns.includes(column.name)) {
+      if (linked.has(column.name)) {
+        throw new ApiError('validation-failed', `cannot insert ${JSON.stringify(column.name)} columns as their values are already being determined by parent insert`, 400, path);
+      }
+      row.columns.set(column.name, value);
+      continue;
+    }
+    const rel = t.relationships.find((r) => r.name === key);
+    if (!rel) throw new ApiError('validation-failed', `field "${key}" not found in type: '${t.typeName}_insert_input'`, 400, [...path, key]);
+    if (isNull(value, ctx)) continue;
+    // A manual object relationship inserted after its parent links like an array relationship.
+    (rel.kind === 'object' && !rel.insertAfterParent ? row.objectRels : row.arrayRels).push([rel, value]);
+  }
+  for (const [rel] of row.objectRels) {
+    const taken = rel.mapping.find(([local]) => row.columns.has(local) || linked.has(local));
+    if (taken) {
+      throw new ApiError('validation-failed', `cannot insert object relationship ${JSON.stringify(rel.name)} as ${JSON.stringify(taken[0])} column values are already determined`, 400, [...path, rel.name]);
+    }
+  }
+  return row;
+}
+
+/**
+ * Inserts `objects` into `t` (each linked column taking its value from `linked`) and answers the
+ * CTE of the inserted rows. `index` numbers the objects in error paths (null for a single object).
+ */
+function insertRows(st: InsertState, t: TableModel, objects: readonly Input[], onConflict: Input | undefined, linked: Linked,
+  path: Path, index: number | null, conflictPath: Path): Alias {
+  const { ctx } = st;
+  const perm = mutationPermsOf(ctx, t.id).insert;
+  if (!perm) throw new ApiError('validation-failed', `no insert permission on table "${t.name}"`, 400, path);
+  const conflict = onConflict && !isNull(onConflict, ctx) ? onConflictClause(t, onConflict, ctx, conflictPath) : null;
+  const rows = objects.map((o, i) => readRow(t, o, perm, linked, ctx, index === null ? path : [...path, i + index]));
+  const nested = rows.some((r) => r.objectRels.length > 0 || r.arrayRels.length > 0);
+  if (!nested || rows.length <= 1) {
+    const batchLinks = rows.length === 1 ? parentsOf(st, t, rows[0]!, linked) : linked;
+    const cte = insertCte(st, t, rows, perm, batchLinks, conflict);
+    if (rows.length === 1) childrenOf(st, t, rows[0]!, cte);
+    return cte;
+  }
+  // Each row with nested inserts gets its own INSERT; their rows are read back together.
+  const ctes = rows.map((r) => {
+    const cte = insertCte(st, t, [r], perm, parentsOf(st, t, r, linked), conflict);
+    childrenOf(st, t, r, cte);
+    return cte;
+  });
+  const cols = join(t.columns.map((c) => ident(c.name)), ', ');
+  return st.b.cte(`${t.name}_all`, join(ctes.map((c) => sql`SELECT ${cols} FROM ${aliasRef(c)}`), ' UNION ALL '));
+}
+
+// Object relationships first: each parent is inserted, and the row takes the parent's key.
+function parentsOf(st: InsertState, t: TableModel, row: RowInput, linked: Linked): Linked {
+  const out = new Map(linked);
+  for (const [rel, value] of row.objectRels) {
+    const target = tableOf(st.ctx, rel.target);
+    const relPath = [...row.path, rel.name];
+    const data = entriesOf(value, st.ctx, relPath);
+    const dataInput = data.find(([k]) => k === 'data')?.[1];
+    if (!dataInput) throw new ApiError('validation-failed', 'missing required field "data"', 400, relPath);
+    const cte = insertRows(st, target, [dataInput], data.find(([k]) => k === 'on_conflict')?.[1], new Map(), [...relPath, 'data'], null, [...relPath, 'on_conflict']);
+    st.b.guard(sql`(SELECT count(*) = 1 FROM ${aliasRef(cte)})`, new ApiError('not-supported',
+      `cannot proceed to insert object relation ${JSON.stringify(rel.name)} since insert to table ${JSON.stringify(target.name)} affects zero rows`, 400, relPath));
+    for (const [local, remote] of rel.mapping) out.set(local, sql`(SELECT ${ident(remote)} FROM ${aliasRef(cte)})`);
+  }
+  return out;
+}
+
+// Array relationships after the row: every child takes the row's key.
+function childrenOf(st: InsertState, t: TableModel, row: RowInput, cte: Alias): void {
+  if (row.arrayRels.length === 0) return;
+  st.b.guard(sql`(SELECT count(*) = 1 FROM ${aliasRef(cte)})`, new ApiError('not-supported',
+    `cannot proceed to insert array relations since insert to table ${JSON.stringify(t.name)} affects zero rows`, 400, row.path));
+  for (const [rel, value] of row.arrayRels) {
+    const target = tableOf(st.ctx, rel.target);
+    const relPath = [...row.path, rel.name];
+    const data = entriesOf(value, st.ctx, relPath);
+    const dataInput = data.find(([k]) => k === 'data')?.[1];
+    if (!dataInput) throw new ApiError('validation-failed', 'missing required field "data"', 400, relPath);
+    const links = new Map<string, Sql>();
+    for (const [local, remote] of rel.mapping) links.set(remote, sql`(SELECT ${ident(local)} FROM ${aliasRef(cte)})`);
+    insertRows(st, target, itemsOf(dataInput, st.ctx), data.find(([k]) => k === 'on_conflict')?.[1], links,
+      [...relPath, 'data'], 0, [...relPath, 'on_conflict']);
+  }
+}
+
+/** `INSERT INTO t (cols) VALUES (...), (...) [ON CONFLICT ...] RETURNING *` as a CTE, with the insert check as a guard. */
+function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], perm: InsertPermissionModel, linked: Linked,
+  conflict: ConflictPlan | null): Alias {
+  const { ctx } = st;
+  const presets = Object.keys(perm.set);
+  const names = new Set<string>([...linked.keys(), ...presets]);
+  for (const r of rows) for (const c of r.columns.keys()) names.add(c);
+  const columns = t.columns.filter((c) => names.has(c.name));
+  const target = new Alias(t.name);
+  let body: Sql;
+  if (rows.length === 0) {
+    body = sql`SELECT * FROM ${ident(t.schema, t.name)} WHERE false`;
+  } else {
+    const values = columns.length === 0
+      ? raw(' DEFAULT VALUES')
+      : sql` (${join(columns.map((c) => ident(c.name)), ', ')}) VALUES ${join(rows.map((r) => sql`(${join(columns.map((c) => cellValue(c, r, perm, linked, ctx)), ', ')})`), ', ')}`;
+    const multi = columns.length === 0 && rows.length > 1;
+    const insertInto = sql`INSERT INTO ${ident(t.schema, t.name)} AS ${aliasRef(target)}`;
+    body = multi
+      // No column given at all, several rows: the first column set to its default in each.
+      ? sql`${insertInto} (${ident(t.columns[0]!.name)}) VALUES ${join(rows.map(() => raw('(DEFAULT)')), ', ')}${conflict ? conflict.sql(target) : raw('')} RETURNING *${conflict ? raw(', (xmax = 0) AS "__kiln_inserted"') : raw('')}`
+      : sql`${insertInto}${values}${conflict ? conflict.sql(target) : raw('')} RETURNING *${conflict ? raw(', (xmax = 0) AS "__kiln_inserted"') : raw('')}`;
+  }
+  const cte = st.b.cte(t.name, body);
+  st.written.push({ table: t, cte, upsert: conflict !== null && rows.length > 0 });
+  checkGuard(st, t, cte, perm, conflict, rows.length > 0);
+  return cte;
+}
+
+// The insert check on every inserted row; rows an upsert updated instead take the update check.
+function checkGuard(st: InsertState, t: TableModel, cte: Alias, perm: InsertPermissionModel, conflict: ConflictPlan | null, any: boolean): void {
+  if (!any) return;
+  const error = new ApiError('permission-error', 'check constraint of an insert/update permission has failed', 400, st.checkPath);
+  const test = (check: typeof perm.check, rows: Sql): void => {
+    if (check.kind === 'true') return;
+    st.checks.push((ctx) => {
+      const r = new Alias(t.name);
+      st.b.guard(sql`(SELECT bool_and(${lowerBool(check, r, ctx)}) FROM ${rows} AS ${aliasRef(r)})`, error);
+    });
+  };
+  if (!conflict) { test(perm.check, rowsOf(t, cte)); return; }
+  test(perm.check, rowsOf(t, cte, raw('"__kiln_inserted"')));
+  if (conflict.updateCheck) test(conflict.updateCheck, rowsOf(t, cte, raw('NOT "__kiln_inserted"')));
+}
+
+function cellValue(c: ColumnModel, r: RowInput, perm: InsertPermissionModel, linked: Linked, ctx: PlanContext): Sql {
+  const preset = perm.set[c.name];
+  if (preset) return presetSql(preset, c);
+  const link = linked.get(c.name);
+  if (link) return link;
+  const v = r.columns.get(c.name);
+  if (!v) return raw('DEFAULT');
+  return leafParam(v, c.type, ctx);
+}

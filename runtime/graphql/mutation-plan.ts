@@ -1,0 +1,81 @@
+// Plans a mutation operation: each root field becomes one or more guarded statements (one per
+// entry of update_<t>_many), run in field order inside one transaction by the engine.
+
+import { createHash } from 'node:crypto';
+import type { FragmentDefinitionNode } from 'graphql';
+import { ApiError } from '../errors/index.js';
+import { tableOf, type PlanContext } from './context.js';
+import { argsOf, collectFields } from './fields.js';
+import { entriesOf, itemsOf } from './input.js';
+import { planDelete } from './mutation-delete.js';
+import { planInsert } from './mutation-insert.js';
+import type { GuardedSql } from './mutation-output.js';
+import { planUpdate } from './mutation-update.js';
+import type { PlanInput } from './plan.js';
+
+/** One root field of a mutation: known at plan time (`__typename`), or statements whose results form its value. */
+export type MutationFieldPlan =
+  | { readonly kind: 'static'; readonly key: string; readonly json: string }
+  /** `list`: the value is the JSON array of the statements' results (update_<t>_many), else the one statement's result. */
+  | { readonly kind: 'sql'; readonly key: string; readonly statements: readonly NamedSql[]; readonly list: boolean };
+
+/** A guarded statement with the name it is prepared under. */
+export interface NamedSql extends GuardedSql {
+  readonly name: string;
+}
+
+/** A planned mutation operation. */
+export interface MutationPlan {
+  readonly kind: 'mutation';
+  readonly source: string;
+  readonly fields: readonly MutationFieldPlan[];
+  /** False when the operation is one statement that no guard can fail: it may run without BEGIN/COMMIT. */
+  readonly transactional: boolean;
+}
+
+/** Plans the root fields of a mutation operation. */
+export function planMutation(input: PlanInput): MutationPlan {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
+  const ctx: PlanContext = { ...input, fragments, hints: { customPlan: false } };
+  const roots = input.model.roots[input.role]?.mutation ?? {};
+  const fields: MutationFieldPlan[] = [];
+  let source: string | null = null;
+  for (const f of collectFields(input.operation.selectionSet, 'mutation_root', ctx)) {
+    const path = ['selectionSet', f.key];
+    if (f.name === '__typename') { fields.push({ kind: 'static', key: f.key, json: '"mutation_root"' }); continue; }
+    const root = roots[f.name];
+    if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'mutation_root'`, 400, path);
+    const t = tableOf(ctx, root.table);
+    if (source !== null && source !== t.source) throw new ApiError('not-supported', 'mutations on several sources in one request are not supported', 400, path);
+    source = t.source;
+    const args = argsOf(f.node);
+    let statements: GuardedSql[];
+    switch (root.kind) {
+      case 'insert': case 'insert_one': statements = [planInsert(t, f, args, root.kind === 'insert_one', ctx, path)]; break;
+      case 'update': statements = [planUpdate(t, f, args, { kind: 'where', input: args.get('where') }, false, ctx, path)]; break;
+      case 'update_by_pk': statements = [planUpdate(t, f, args, { kind: 'pk', input: args.get('pk_columns') }, true, ctx, path)]; break;
+      case 'update_many': {
+        const updates = args.get('updates');
+        statements = (updates ? itemsOf(updates, ctx) : []).map((u, i) => {
+          const entryPath = [...path, 'args', 'updates', i];
+          const entry = new Map(entriesOf(u, ctx, entryPath));
+          return planUpdate(t, f, entry, { kind: 'where', input: entry.get('where') }, false, ctx, path);
+        });
+        break;
+      }
+      case 'delete': statements = [planDelete(t, f, args, false, ctx, path)]; break;
+      case 'delete_by_pk': statements = [planDelete(t, f, args, true, ctx, path)]; break;
+    }
+    fields.push({ kind: 'sql', key: f.key, list: root.kind === 'update_many', statements: statements.map(named) });
+  }
+  const all = fields.flatMap((x) => (x.kind === 'sql' ? x.statements : []));
+  return {
+    kind: 'mutation', source: source ?? input.model.sources[0]?.name ?? 'default', fields,
+    transactional: all.length !== 1 || all[0]!.errors.length > 0,
+  };
+}
+
+function named(s: GuardedSql): NamedSql {
+  return { ...s, name: `kiln_${createHash('sha1').update(s.sql.text).digest('hex').slice(0, 20)}` };
+}

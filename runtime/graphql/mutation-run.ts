@@ -1,0 +1,34 @@
+// Runs a planned mutation: every statement in field order on one connection, inside one
+// transaction unless the plan is a single statement no guard can fail (then PostgreSQL's own
+// statement atomicity is enough, and BEGIN/COMMIT would cost two round trips).
+
+import type { Session } from '../bundle/index.js';
+import type { Driver, TransactionRunner } from '../drivers/index.js';
+import { assert } from '../errors/index.js';
+import { bindParams } from './bind.js';
+import type { MutationPlan, NamedSql } from './mutation-plan.js';
+
+/** The `data` object's text of a mutation. A failed guard throws its ApiError (and so rolls the transaction back). */
+export async function runMutation(plan: MutationPlan, driver: Driver, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
+  const run = async (tx: Pick<TransactionRunner, 'queryText'>): Promise<string> => {
+    const parts: string[] = [];
+    for (const f of plan.fields) {
+      if (f.kind === 'static') { parts.push(`${JSON.stringify(f.key)}:${f.json}`); continue; }
+      const values: string[] = [];
+      for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
+      parts.push(`${JSON.stringify(f.key)}:${f.list ? `[${values.join(',')}]` : values[0] ?? 'null'}`);
+    }
+    return `{${parts.join(',')}}`;
+  };
+  return plan.transactional ? driver.transaction(run) : run(driver);
+}
+
+async function runOne(tx: Pick<TransactionRunner, 'queryText'>, s: NamedSql, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
+  const text = await tx.queryText(s.sql.text, bindParams(s.sql.params, variables, session), s.name);
+  const colon = text.indexOf(':');
+  const failed = Number(text.slice(0, colon));
+  if (failed === 0) return text.slice(colon + 1);
+  const error = s.errors[failed - 1];
+  assert(error, `mutation guard ${failed} has no error`);
+  throw error;
+}

@@ -1,0 +1,200 @@
+// One WebSocket connection (reference/subscriptions.md §1, §2): wait for `connection_init`,
+// resolve the session once from its headers (fixed for the connection), then run operations by
+// id until the socket closes; closing stops every poll of the connection.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import type { WebSocket } from 'ws';
+import { resolveSession, type AuthOptions } from '../auth/index.js';
+import type { GraphQLRequest, Session } from '../bundle/index.js';
+import { ApiError, graphqlErrorBody } from '../errors/index.js';
+import type { Multiplexer } from './multiplexer.js';
+import { startOperation, type RunningOperation, type SubscriptionEngine } from './operation.js';
+import { CLOSE, closeReason, decodeClientMessage, initHeaders, serverMessages, type ClientMessage, type Protocol } from './protocol.js';
+import type { SubscriptionSettings } from './settings.js';
+
+/** What a connection shares with the rest of the service. */
+export interface ConnectionContext {
+  readonly engine: () => SubscriptionEngine;
+  readonly auth: AuthOptions;
+  readonly multiplexer: Multiplexer;
+  readonly settings: SubscriptionSettings;
+  readonly log: (line: string) => void;
+}
+
+interface OperationState {
+  running: RunningOperation | null;
+  stopped: boolean;
+  lastSent: string | undefined;
+}
+
+/** Serves one socket until it closes. */
+export class Connection {
+  private readonly messages;
+  private phase: 'waiting' | 'initialising' | 'ready' | 'closed' = 'waiting';
+  private session: Session | null = null;
+  private readonly operations = new Map<string, OperationState>();
+  private initTimer: NodeJS.Timeout | null;
+  private keepAlive: NodeJS.Timeout | null = null;
+  private initialising: Promise<void> | null = null;
+
+  constructor(private readonly socket: WebSocket, private readonly protocol: Protocol, private readonly handshake: IncomingHttpHeaders,
+    private readonly ctx: ConnectionContext) {
+    this.messages = serverMessages(protocol);
+    this.initTimer = setTimeout(() => this.close(CLOSE.initTimeout, 'Connection initialisation timeout'), ctx.settings.initTimeoutMs);
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return this.invalid('Invalid message received: binary frame');
+      this.onMessage(data.toString()).catch((e: unknown) => this.ctx.log(`kiln: websocket message failed: ${e instanceof Error ? e.stack : String(e)}`));
+    });
+    socket.on('close', () => this.teardown());
+    socket.on('error', () => this.teardown());
+  }
+
+  /** Closes the socket with a code (server shutdown: 1001). */
+  close(code: number, reason: string): void {
+    if (this.phase === 'closed') return;
+    this.teardown();
+    this.socket.close(code, closeReason(reason));
+  }
+
+  private send(text: string): void {
+    if (this.phase !== 'closed' && this.socket.readyState === this.socket.OPEN) this.socket.send(text);
+  }
+
+  private teardown(): void {
+    if (this.phase === 'closed') return;
+    this.phase = 'closed';
+    if (this.initTimer) clearTimeout(this.initTimer);
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    for (const op of this.operations.values()) this.stopOperation(op);
+    this.operations.clear();
+  }
+
+  private invalid(message: string): void {
+    if (this.protocol === 'transport') return this.close(CLOSE.invalidMessage, message);
+    this.send(JSON.stringify({ type: 'connection_error', payload: message }));
+  }
+
+  private async onMessage(text: string): Promise<void> {
+    let m: ClientMessage;
+    try {
+      m = decodeClientMessage(this.protocol, text);
+    } catch (e) {
+      if (e instanceof ApiError) return this.invalid(e.message);
+      throw e;
+    }
+    switch (m.kind) {
+      case 'init': {
+        if (this.phase !== 'waiting') return this.init(m.payload);
+        this.initialising = this.init(m.payload).finally(() => { this.initialising = null; });
+        return this.initialising;
+      }
+      case 'ping': return this.send(m.payload === undefined ? '{"type":"pong"}' : JSON.stringify({ type: 'pong', payload: m.payload }));
+      case 'pong': return;
+      case 'terminate': return this.close(CLOSE.normal, 'Normal Closure');
+      case 'stop': {
+        const op = this.operations.get(m.id);
+        if (op) {
+          this.stopOperation(op);
+          this.operations.delete(m.id);
+        }
+        return;
+      }
+      case 'start':
+        // A client may pipeline `subscribe` right behind `connection_init`: it waits for the session.
+        if (this.initialising) await this.initialising;
+        return this.start(m.id, m.request);
+    }
+  }
+
+  private async init(payload: unknown): Promise<void> {
+    if (this.phase !== 'waiting') {
+      if (this.protocol === 'transport') this.close(CLOSE.tooManyInits, 'Too many initialisation requests');
+      return;
+    }
+    this.phase = 'initialising';
+    if (this.initTimer) clearTimeout(this.initTimer);
+    this.initTimer = null;
+    // Headers of the init payload; without them, those of the HTTP upgrade request.
+    const headers = initHeaders(payload) ?? this.handshake;
+    try {
+      this.session = await resolveSession(headers, this.ctx.auth);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (this.protocol === 'transport') return this.close(CLOSE.forbidden, `Forbidden: ${e.message}`);
+      this.send(JSON.stringify({ type: 'connection_error', payload: e.message }));
+      return this.close(CLOSE.normal, e.message);
+    }
+    if (this.phase !== 'initialising') return;
+    this.phase = 'ready';
+    this.send(this.messages.ack());
+    if (this.protocol === 'legacy') this.send(this.messages.keepAlive());
+    this.keepAlive = setInterval(() => this.send(this.messages.keepAlive()), this.ctx.settings.keepAliveMs);
+  }
+
+  private async start(id: string, request: GraphQLRequest): Promise<void> {
+    if (this.phase !== 'ready' || !this.session) {
+      if (this.protocol === 'transport') return this.close(CLOSE.unauthorized, 'Unauthorized');
+      return this.send(this.messages.error(id, new ApiError('start-failed', 'start received before the connection is initialised')));
+    }
+    if (this.operations.has(id)) {
+      if (this.protocol === 'transport') return this.close(CLOSE.duplicateId, `Subscriber for ${id} already exists`);
+      return this.send(this.messages.error(id, new ApiError('start-failed', `an operation already exists with this id: ${id}`)));
+    }
+    const state: OperationState = { running: null, stopped: false, lastSent: undefined };
+    this.operations.set(id, state);
+    await this.run(id, request, state);
+  }
+
+  private async run(id: string, request: GraphQLRequest, state: OperationState): Promise<void> {
+    const session = this.session!;
+    const live = (): boolean => !state.stopped && this.operations.get(id) === state;
+    const finish = (): void => {
+      if (this.operations.get(id) === state) this.operations.delete(id);
+    };
+    let running: RunningOperation;
+    try {
+      running = await startOperation({ engine: this.ctx.engine, multiplexer: this.ctx.multiplexer, session }, request, {
+        next: (payload) => {
+          if (!live()) return;
+          state.lastSent = payload;
+          this.send(this.messages.data(id, payload));
+        },
+        error: (e) => {
+          if (!live()) return;
+          finish();
+          this.send(this.messages.error(id, e));
+        },
+        complete: () => {
+          if (!live()) return;
+          finish();
+          this.send(this.messages.complete(id));
+        },
+        replan: () => {
+          if (!live()) return;
+          state.running?.stop();
+          state.running = null;
+          void this.run(id, request, state);
+        },
+      }, state.lastSent);
+    } catch (e) {
+      this.ctx.log(`kiln: websocket operation failed: ${e instanceof Error ? e.stack : String(e)}`);
+      if (live()) {
+        finish();
+        const err = new ApiError('unexpected', 'unexpected error', 500, [], e);
+        this.send(this.protocol === 'transport'
+          ? this.messages.error(id, err)
+          : this.messages.data(id, JSON.stringify({ errors: [graphqlErrorBody(err)] })));
+      }
+      return;
+    }
+    // The operation may have been stopped (or the socket closed) while it was being planned.
+    if (live()) state.running = running;
+    else running.stop();
+  }
+
+  private stopOperation(op: OperationState): void {
+    op.stopped = true;
+    op.running?.stop();
+    op.running = null;
+  }
+}

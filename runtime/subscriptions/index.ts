@@ -1,0 +1,8 @@
+/** The WebSocket service (both sub-protocols) the HTTP server delegates upgrades to. */
+export { createSubscriptionService, type SubscriptionOptions, type SubscriptionService } from './service.js';
+/** What the service needs of the GraphQL engine. */
+export type { SubscriptionEngine } from './operation.js';
+/** Subscription settings, their defaults and SVC_GRAPHQL_* environment variables. */
+export { DEFAULT_SUBSCRIPTION_SETTINGS, subscriptionSettingsFromEnv, type SubscriptionSettings } from './settings.js';
+/** Figures of the live-query and stream pollers. */
+export type { MultiplexerStats } from './multiplexer.js';

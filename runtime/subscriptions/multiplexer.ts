@@ -1,0 +1,161 @@
+// The registry of pollers: live-query subscribers with the same multiplexed statement share a
+// poller, and those whose parameter values are equal share a cohort (one row, one result);
+// each subscriber is pushed a result only when it differs from the last one it was sent.
+// Stream subscribers share pollers too, but each is its own cohort: its cursor is its own.
+
+import type { Driver } from '../drivers/index.js';
+import type { ApiError } from '../errors/index.js';
+import type { MultiplexedSql } from '../sql/index.js';
+import { newCohortId, Poller, type Cohort } from './poller.js';
+import type { SubscriptionSettings } from './settings.js';
+import { splitStreamResult } from './stream.js';
+
+/** Where a subscriber's results go. */
+export interface SubscriberSink {
+  /** A response text (`{"data":...}` or `{"errors":[...]}`) to send as the operation's next result. */
+  push(payload: string): void;
+  /** The metadata changed under the plan: plan the operation again. */
+  replan(): void;
+}
+
+/** What a subscription registers: its statement and where it runs. */
+export interface Registration {
+  readonly source: string;
+  readonly statement: MultiplexedSql;
+  readonly driver: () => Driver;
+  /** True once the engine that planned it was replaced. */
+  readonly isStale: () => boolean;
+}
+
+/** Figures of the running pollers. */
+export interface MultiplexerStats {
+  readonly pollers: number;
+  readonly cohorts: number;
+  readonly statements: number;
+  readonly polls: number;
+}
+
+class LiveCohort implements Cohort {
+  readonly id = newCohortId();
+  readonly sinks = new Map<SubscriberSink, { last: string | undefined }>();
+  last: string | undefined;
+
+  constructor(private readonly vals: readonly (string | null)[]) {}
+
+  values(): readonly (string | null)[] {
+    return this.vals;
+  }
+
+  receive(text: string): void {
+    this.offerAll(`{"data":${text}}`);
+  }
+
+  fail(errorText: string): void {
+    this.offerAll(errorText);
+  }
+
+  replan(): void {
+    for (const sink of [...this.sinks.keys()]) sink.replan();
+  }
+
+  offerAll(payload: string): void {
+    if (payload === this.last) return;
+    this.last = payload;
+    for (const [sink, state] of this.sinks) offer(sink, state, payload);
+  }
+}
+
+function offer(sink: SubscriberSink, state: { last: string | undefined }, payload: string): void {
+  if (payload === state.last) return;
+  state.last = payload;
+  sink.push(payload);
+}
+
+class StreamCohort implements Cohort {
+  readonly id = newCohortId();
+
+  constructor(private readonly bind: (cursor: unknown) => readonly (string | null)[], private cursor: unknown,
+    private readonly sink: SubscriberSink) {}
+
+  values(): readonly (string | null)[] {
+    return this.bind(this.cursor);
+  }
+
+  receive(text: string): void {
+    const r = splitStreamResult(text);
+    if (r.rows === 0) return;
+    this.cursor = r.last;
+    this.sink.push(`{"data":${r.data}}`);
+  }
+
+  fail(errorText: string): void {
+    this.sink.push(errorText);
+  }
+
+  replan(): void {
+    this.sink.replan();
+  }
+}
+
+/** All pollers of one server. */
+export class Multiplexer {
+  private readonly pollers = new Map<string, Poller>();
+  private retired = { statements: 0, polls: 0 };
+
+  constructor(private readonly settings: SubscriptionSettings, private readonly errorText: (e: ApiError) => string,
+    private readonly log: (line: string) => void) {}
+
+  /** Adds a live-query subscriber with its parameter values (text form); answers its unsubscribe. */
+  live(reg: Registration, values: readonly (string | null)[], sink: SubscriberSink, lastSent?: string): () => void {
+    const poller = this.poller(`live\u0000${reg.source}\u0000${reg.statement.text}`, reg, this.settings.liveRefetchMs, this.settings.liveBatchSize);
+    const key = JSON.stringify(values);
+    const cohort = poller.join(key, () => new LiveCohort(values)) as LiveCohort;
+    const state = { last: lastSent };
+    cohort.sinks.set(sink, state);
+    if (cohort.last !== undefined) offer(sink, state, cohort.last);
+    return () => {
+      cohort.sinks.delete(sink);
+      if (cohort.sinks.size === 0) poller.leave(key, cohort);
+    };
+  }
+
+  /** Adds a stream subscriber whose values depend on its cursor; answers its unsubscribe. */
+  stream(reg: Registration, bind: (cursor: unknown) => readonly (string | null)[], cursor: unknown, sink: SubscriberSink): () => void {
+    const poller = this.poller(`stream\u0000${reg.source}\u0000${reg.statement.text}`, reg, this.settings.streamRefetchMs, this.settings.streamBatchSize);
+    const cohort = new StreamCohort(bind, cursor, sink);
+    const key = `#${cohort.id}`;
+    poller.join(key, () => cohort);
+    return () => poller.leave(key, cohort);
+  }
+
+  stats(): MultiplexerStats {
+    let cohorts = 0;
+    let statements = this.retired.statements;
+    let polls = this.retired.polls;
+    for (const p of this.pollers.values()) {
+      cohorts += p.size;
+      statements += p.statements;
+      polls += p.polls;
+    }
+    return { pollers: this.pollers.size, cohorts, statements, polls };
+  }
+
+  /** Stops every poller. */
+  close(): void {
+    for (const p of [...this.pollers.values()]) p.stop();
+  }
+
+  private poller(key: string, reg: Registration, refetchMs: number, batchSize: number): Poller {
+    const existing = this.pollers.get(key);
+    if (existing && !existing.spec.isStale()) return existing;
+    const p = new Poller({
+      key, statement: reg.statement, driver: reg.driver, refetchMs, batchSize, isStale: reg.isStale, errorText: this.errorText,
+      onUnexpected: (e) => this.log(`kiln: subscription poll failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`),
+    }, (stopped) => {
+      this.retired = { statements: this.retired.statements + stopped.statements, polls: this.retired.polls + stopped.polls };
+      if (this.pollers.get(key) === stopped) this.pollers.delete(key);
+    });
+    this.pollers.set(key, p);
+    return p;
+  }
+}

@@ -1,0 +1,103 @@
+// One operation of a socket: a query or mutation runs once (one result, then complete); a
+// subscription is planned with its parameters as columns of the multiplexing relation and
+// registered with the shared pollers.
+
+import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import type { BundleModel, GraphQLRequest, Session } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+import { bindParams, type SubscriptionPlan } from '../graphql/index.js';
+import { multiplexDialect, multiplexedStatement, multiplexValue, type Dialect } from '../sql/index.js';
+import type { Multiplexer, Registration, SubscriberSink } from './multiplexer.js';
+import { CURSOR_VARIABLE, streamQuery } from './stream.js';
+
+/** What the WebSocket service needs of the GraphQL engine (runtime/graphql's Engine has it all). */
+export interface SubscriptionEngine {
+  /** Runs a query or mutation; answers the whole response text. */
+  execute(req: GraphQLRequest, session: Session): Promise<string>;
+  /** Plans a subscription with parameters printed by `print`'s dialect; null for other operations. */
+  planSubscription(req: GraphQLRequest, session: Session, print: (base: Dialect) => Dialect): SubscriptionPlan | null;
+  schemaFor(role: string): import('graphql').GraphQLSchema;
+  readonly model: BundleModel;
+}
+
+/** Where an operation's messages go. */
+export interface OperationSink {
+  /** A result text for the client (`{"data":...}` / `{"errors":[...]}`). */
+  next(payload: string): void;
+  /** The operation was refused before it ran. */
+  error(e: ApiError): void;
+  complete(): void;
+  /** Plan again with the current engine (the metadata changed). */
+  replan(): void;
+}
+
+/** What an operation runs with: the engine now served (looked up again on every poll), the pollers, the socket's session. */
+export interface OperationContext {
+  readonly engine: () => SubscriptionEngine;
+  readonly multiplexer: Multiplexer;
+  readonly session: Session;
+}
+
+/** A started operation: `stop` ends its subscription (no-op for queries). */
+export interface RunningOperation {
+  stop(): void;
+}
+
+const DONE: RunningOperation = { stop: () => undefined };
+
+/** Starts an operation for a session; refusals go to `sink.error`. `lastSent` avoids a repeat after a replan. */
+export async function startOperation(ctx: OperationContext, req: GraphQLRequest, sink: OperationSink,
+  lastSent?: string): Promise<RunningOperation> {
+  const { multiplexer, session } = ctx;
+  const engine = ctx.engine();
+  const op = operationOf(req);
+  if (op && op.operation.operation !== 'subscription') {
+    sink.next(await engine.execute(req, session));
+    sink.complete();
+    return DONE;
+  }
+  try {
+    const stream = op ? streamQuery(req, op.document, op.operation, engine.model, session.role, engine.schemaFor(session.role)) : null;
+    const planned = engine.planSubscription(stream?.request ?? req, session, multiplexDialect);
+    if (!planned) throw new Error('assertion failed: a subscription is never a mutation');
+    const plan = planned.plan;
+    if (plan.kind === 'static') {
+      if (lastSent !== plan.body) sink.next(plan.body);
+      return DONE;
+    }
+    if (plan.kind === 'multi') throw new ApiError('not-supported', 'a subscription may read only one source', 400, []);
+    const driver = planned.driverFor(plan.source);
+    const reg: Registration = {
+      source: plan.source,
+      statement: multiplexedStatement(plan.sql, driver.dialect),
+      driver: () => planned.driverFor(plan.source),
+      isStale: () => ctx.engine() !== engine,
+    };
+    const subscriber: SubscriberSink = { push: (payload) => sink.next(payload), replan: () => sink.replan() };
+    const bind = (variables: { readonly [k: string]: unknown }): (string | null)[] =>
+      bindParams(plan.sql.params, variables, session).map(multiplexValue);
+    if (stream) {
+      const withCursor = (cursor: unknown): (string | null)[] => bind({ ...planned.variables, [CURSOR_VARIABLE]: cursor });
+      withCursor(stream.initialCursor);
+      return { stop: multiplexer.stream(reg, withCursor, stream.initialCursor, subscriber) };
+    }
+    return { stop: multiplexer.live(reg, bind(planned.variables), subscriber, lastSent) };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    sink.error(e);
+    return DONE;
+  }
+}
+
+// The operation a request names, when its text parses; otherwise the engine reports the problem.
+function operationOf(req: GraphQLRequest): { document: DocumentNode; operation: OperationDefinitionNode } | null {
+  let document: DocumentNode;
+  try {
+    document = parse(req.query);
+  } catch {
+    return null;
+  }
+  const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = req.operationName ? ops.find((o) => o.name?.value === req.operationName) : ops.length === 1 ? ops[0] : undefined;
+  return operation ? { document, operation } : null;
+}

@@ -1,0 +1,171 @@
+// The pollers of multiplexed subscriptions (reference/subscriptions.md §4, §5). Subscribers
+// whose plans print the same multiplexed statement on the same source share one poller; the
+// poller runs ONE statement per batch of cohorts per poll, every cohort's parameter values in
+// arrays, and hands each cohort its row. Fetches of one poller never overlap, so a cohort sees
+// its results in commit order.
+
+import { ApiError } from '../errors/index.js';
+import type { Driver } from '../drivers/index.js';
+import { multiplexParams, type MultiplexedSql } from '../sql/index.js';
+
+/** One row of the statement's relation: a set of parameter values and what receives its result. */
+export interface Cohort {
+  readonly id: number;
+  /** The parameter values in text form, in slot order (read at every poll: a stream's cursor moves). */
+  values(): readonly (string | null)[];
+  /** The result text of this cohort's row. */
+  receive(text: string): void;
+  /** The poll failed: the error response text for everyone in the cohort. */
+  fail(errorText: string): void;
+  /** The plan is stale (the metadata changed): its subscribers plan again. */
+  replan(): void;
+}
+
+/** How a poller runs: its statement, where it runs, how often and how many cohorts per statement. */
+export interface PollerSpec {
+  readonly key: string;
+  readonly statement: MultiplexedSql;
+  readonly driver: () => Driver;
+  readonly refetchMs: number;
+  readonly batchSize: number;
+  /** Called when a poll failed with something that is not an ApiError (logged once per poll). */
+  readonly onUnexpected: (e: unknown) => void;
+  /** The error response text for an ApiError. */
+  readonly errorText: (e: ApiError) => string;
+  /** True once the engine the statement was planned with has been replaced (metadata changed). */
+  readonly isStale: () => boolean;
+}
+
+let nextCohortId = 1;
+
+/** A fresh cohort id, unique in the process. */
+export function newCohortId(): number {
+  const id = nextCohortId;
+  nextCohortId = nextCohortId >= 0x7fffffff ? 1 : nextCohortId + 1;
+  return id;
+}
+
+/** One shared statement and the cohorts it serves. */
+export class Poller {
+  private readonly cohorts = new Map<string, Cohort>();
+  private fresh: Cohort[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+  private freshScheduled = false;
+  private polling = false;
+  private stopped = false;
+  /** Statements run so far (for the scale figures and tests). */
+  statements = 0;
+  polls = 0;
+
+  constructor(readonly spec: PollerSpec, private readonly onEmpty: (p: Poller) => void) {}
+
+  /** The cohort of `valuesKey`, created with `make` (and fetched at once) when new. */
+  join(valuesKey: string, make: () => Cohort): Cohort {
+    let c = this.cohorts.get(valuesKey);
+    if (c) return c;
+    c = make();
+    this.cohorts.set(valuesKey, c);
+    this.fresh.push(c);
+    this.scheduleFresh();
+    if (this.timer === null && !this.polling && !this.stopped) this.arm(this.spec.refetchMs);
+    return c;
+  }
+
+  /** Drops a cohort; the poller stops when none is left. */
+  leave(valuesKey: string, cohort: Cohort): void {
+    if (this.cohorts.get(valuesKey) !== cohort) return;
+    this.cohorts.delete(valuesKey);
+    this.fresh = this.fresh.filter((c) => c !== cohort);
+    if (this.cohorts.size === 0) this.stop();
+  }
+
+  get size(): number {
+    return this.cohorts.size;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.onEmpty(this);
+  }
+
+  // New cohorts get their first result at once, together (one statement for all that arrived in
+  // the same turn of the event loop), instead of waiting for the next poll.
+  private scheduleFresh(): void {
+    if (this.freshScheduled) return;
+    this.freshScheduled = true;
+    setImmediate(() => {
+      this.freshScheduled = false;
+      const batch = this.fresh;
+      this.fresh = [];
+      if (batch.length > 0 && !this.stopped) this.enqueue(() => this.fetch(batch));
+    });
+  }
+
+  private arm(wait: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.poll();
+    }, wait);
+  }
+
+  // A poll every refetch interval, counted from the start of the last one; a slow poll delays
+  // the next one rather than overlapping it.
+  private poll(): void {
+    if (this.stopped) return;
+    if (this.spec.isStale()) {
+      const cohorts = [...this.cohorts.values()];
+      this.cohorts.clear();
+      this.stop();
+      for (const c of cohorts) c.replan();
+      return;
+    }
+    const started = Date.now();
+    this.polling = true;
+    void this.enqueue(async () => {
+      this.polls++;
+      await this.fetch([...this.cohorts.values()]);
+    }).finally(() => {
+      this.polling = false;
+      if (this.stopped || this.cohorts.size === 0) return;
+      this.arm(Math.max(0, this.spec.refetchMs - (Date.now() - started)));
+    });
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(task, task);
+    this.chain = run.catch(() => undefined);
+    return this.chain;
+  }
+
+  private async fetch(cohorts: readonly Cohort[]): Promise<void> {
+    if (cohorts.length === 0 || this.stopped) return;
+    const batches: Cohort[][] = [];
+    for (let i = 0; i < cohorts.length; i += this.spec.batchSize) batches.push(cohorts.slice(i, i + this.spec.batchSize));
+    await Promise.all(batches.map((b) => this.fetchBatch(b)));
+  }
+
+  private async fetchBatch(batch: readonly Cohort[]): Promise<void> {
+    const { statement } = this.spec;
+    const params = multiplexParams(batch.map((c) => ({ id: c.id, values: c.values() })), statement.slots.length);
+    let rows: readonly unknown[][];
+    try {
+      this.statements++;
+      rows = (await this.spec.driver().query(statement.text, params)).rows;
+    } catch (e) {
+      const err = e instanceof ApiError ? e : new ApiError('unexpected', 'database query error', 500, [], e);
+      if (!(e instanceof ApiError)) this.spec.onUnexpected(e);
+      const text = this.spec.errorText(err);
+      for (const c of batch) c.fail(text);
+      return;
+    }
+    const byId = new Map<number, Cohort>(batch.map((c) => [c.id, c]));
+    for (const row of rows) {
+      const c = byId.get(Number(row[0]));
+      if (c) c.receive(row[1] === null || row[1] === undefined ? 'null' : String(row[1]));
+    }
+  }
+}

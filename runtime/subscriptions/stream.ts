@@ -1,0 +1,132 @@
+// Streaming subscriptions (reference/subscriptions.md §5). `<t>_stream(batch_size, cursor, where)`
+// is served as the query
+//   <alias>: <t>(where: {_and: [<where>, {<col>: {_gt: $cursor}}]}, order_by: [{<col>: asc}], limit: <batch_size>) { ... }
+//   __kiln_cursor: <t>(<same arguments>) { c: <col> }
+// so it is planned, permission-checked and multiplexed exactly like one; the cursor is one more
+// per-subscriber variable, moved to the last row sent after every non-empty batch.
+
+import {
+  Kind, OperationTypeNode, astFromValue, getNamedType, isInputObjectType, print, validate, valueFromASTUntyped, visit,
+  type ArgumentNode, type DocumentNode, type FieldNode, type GraphQLSchema, type ObjectFieldNode, type OperationDefinitionNode, type ValueNode,
+} from 'graphql';
+import { ApiError } from '../errors/index.js';
+import type { BundleModel, GraphQLRequest } from '../bundle/index.js';
+
+/** The variable that carries a stream's cursor value. */
+export const CURSOR_VARIABLE = '__kiln_cursor';
+/** The root field whose rows carry the cursor values of a batch. */
+export const CURSOR_FIELD = '__kiln_cursor';
+
+/** A stream subscription rewritten as a live query over its table's select field. */
+export interface StreamQuery {
+  readonly request: GraphQLRequest;
+  readonly initialCursor: unknown;
+}
+
+const name = (value: string) => ({ kind: Kind.NAME, value } as const);
+const field = (n: string, value: ValueNode): ObjectFieldNode => ({ kind: Kind.OBJECT_FIELD, name: name(n), value });
+const obj = (fields: ObjectFieldNode[]): ValueNode => ({ kind: Kind.OBJECT, fields });
+const arg = (n: string, value: ValueNode): ArgumentNode => ({ kind: Kind.ARGUMENT, name: name(n), value });
+
+/**
+ * The live query a stream subscription runs as, or null when the operation selects no stream
+ * field. Throws ApiError (validation-failed) for a request Hasura refuses.
+ */
+export function streamQuery(req: GraphQLRequest, doc: DocumentNode, op: OperationDefinitionNode, model: BundleModel,
+  role: string, schema: GraphQLSchema): StreamQuery | null {
+  const streams = model.roots[role]?.stream ?? {};
+  const fields = op.selectionSet.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD);
+  const streamField = fields.find((f) => Object.hasOwn(streams, f.name.value));
+  if (!streamField) return null;
+  const errors = validate(schema, doc);
+  if (errors.length) throw new ApiError('validation-failed', errors[0]!.message, 400, []);
+  if (op.selectionSet.selections.length !== 1) {
+    throw new ApiError('validation-failed', 'streaming subscriptions must select exactly one top level field', 400, ['selectionSet']);
+  }
+  const table = model.tables[streams[streamField.name.value]!]!;
+  const path = ['selectionSet', streamField.alias?.value ?? streamField.name.value, 'args'];
+  const vars = (req.variables ?? {}) as Record<string, unknown>;
+  const argNode = (n: string): ValueNode | undefined => streamField.arguments?.find((a) => a.name.value === n)?.value;
+  const cursorValue = valueFromASTUntyped(argNode('cursor')!, vars);
+  const cursors = Array.isArray(cursorValue) ? cursorValue : [cursorValue];
+  if (cursors.length !== 1 || typeof cursors[0] !== 'object' || cursors[0] === null) {
+    throw new ApiError('validation-failed', 'one cursor input is expected', 400, [...path, 'cursor']);
+  }
+  const cursor = cursors[0] as { initial_value?: Record<string, unknown>; ordering?: string | null };
+  const initial = Object.entries(cursor.initial_value ?? {});
+  if (initial.length !== 1) throw new ApiError('validation-failed', 'exactly one cursor column is expected', 400, [...path, 'cursor', 'initial_value']);
+  const [columnField, initialCursor] = initial[0]!;
+  if (initialCursor === null || initialCursor === undefined) {
+    throw new ApiError('validation-failed', `the initial value of the cursor column "${columnField}" must not be null`, 400, [...path, 'cursor', 'initial_value']);
+  }
+  const column = table.columns.find((c) => c.field === columnField)!;
+  const desc = cursor.ordering === 'DESC';
+
+  const after = obj([field(column.field, obj([field(desc ? '_lt' : '_gt', { kind: Kind.VARIABLE, name: name(CURSOR_VARIABLE) })]))]);
+  const where = whereNode(argNode('where'), vars, schema, table.typeName);
+  const args: ArgumentNode[] = [
+    arg('where', where ? obj([field('_and', { kind: Kind.LIST, values: [where, after] })]) : after),
+    arg('order_by', { kind: Kind.LIST, values: [obj([field(column.field, { kind: Kind.ENUM, value: desc ? 'desc' : 'asc' })])] }),
+    arg('limit', argNode('batch_size')!),
+  ];
+  const selectName = table.rootFieldNames['select']!;
+  const rows: FieldNode = { ...streamField, alias: name(streamField.alias?.value ?? streamField.name.value), name: name(selectName), arguments: args };
+  const cursorRows: FieldNode = {
+    kind: Kind.FIELD, alias: name(CURSOR_FIELD), name: name(selectName), arguments: args,
+    selectionSet: { kind: Kind.SELECTION_SET, selections: [{ kind: Kind.FIELD, alias: name('c'), name: name(column.field) }] },
+  };
+  // A query: a subscription may select only one root field (graphql-js SingleFieldSubscriptionsRule).
+  const operation: OperationDefinitionNode = {
+    ...op,
+    operation: OperationTypeNode.QUERY,
+    variableDefinitions: [...(op.variableDefinitions ?? []), {
+      kind: Kind.VARIABLE_DEFINITION, variable: { kind: Kind.VARIABLE, name: name(CURSOR_VARIABLE) },
+      type: { kind: Kind.NON_NULL_TYPE, type: { kind: Kind.NAMED_TYPE, name: name(column.scalar) } },
+    }],
+    selectionSet: { ...op.selectionSet, selections: [rows, cursorRows] },
+  };
+  const document = dropUnusedVariables({ ...doc, definitions: doc.definitions.map((d) => (d === op ? operation : d)) }, operation);
+  return {
+    request: { query: print(document), variables: { ...vars, [CURSOR_VARIABLE]: initialCursor }, operationName: req.operationName ?? null },
+    initialCursor,
+  };
+}
+
+// A `where` given as a variable is written into the document: `_and` takes non-null items, and a
+// nullable variable may not stand there. Its value becomes literals, which plan as parameters.
+function whereNode(node: ValueNode | undefined, vars: Record<string, unknown>, schema: GraphQLSchema, typeName: string): ValueNode | null {
+  if (!node || node.kind === Kind.NULL) return null;
+  if (node.kind !== Kind.VARIABLE) return node;
+  const value = vars[node.name.value];
+  if (value === null || value === undefined) return null;
+  const type = schema.getType(`${typeName}_bool_exp`);
+  if (!type || !isInputObjectType(getNamedType(type))) return null;
+  return astFromValue(value, type as Parameters<typeof astFromValue>[1]) ?? null;
+}
+
+// A `where` variable written into the document is no longer used: its definition goes too.
+function dropUnusedVariables(doc: DocumentNode, op: OperationDefinitionNode): DocumentNode {
+  const used = new Set<string>();
+  for (const d of doc.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION && d.kind !== Kind.FRAGMENT_DEFINITION) continue;
+    visit(d.selectionSet, { Variable: (v) => { used.add(v.name.value); } });
+  }
+  const defs = (op.variableDefinitions ?? []).filter((v) => used.has(v.variable.name.value));
+  const kept: OperationDefinitionNode = { ...op, variableDefinitions: defs };
+  return { ...doc, definitions: doc.definitions.map((d) => (d === op ? kept : d)) };
+}
+
+/**
+ * Splits the result of a stream's live query into the `data` text to send and the cursor value of
+ * its last row; `rows: 0` when the batch is empty (nothing is sent then).
+ */
+export function splitStreamResult(text: string): { readonly data: string; readonly rows: number; readonly last: unknown } {
+  const marker = new RegExp(`,\\s*"${CURSOR_FIELD}"\\s*:\\s*`, 'g');
+  let at = -1;
+  let len = 0;
+  for (let m = marker.exec(text); m; m = marker.exec(text)) { at = m.index; len = m[0].length; }
+  if (at < 0) throw new Error('assertion failed: a stream result carries its cursor field');
+  const cursors = JSON.parse(text.slice(at + len, text.lastIndexOf('}'))) as { c: unknown }[] | null;
+  const list = cursors ?? [];
+  return { data: `${text.slice(0, at)}}`, rows: list.length, last: list.length ? list[list.length - 1]!.c : undefined };
+}

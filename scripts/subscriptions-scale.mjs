@@ -1,0 +1,185 @@
+// Scale check of multiplexed live queries (issue 7): N subscribers (default 5,000, one socket
+// each, graphql-transport-ws) on V distinct variable sets (default 100) of one subscription,
+// one committed change per second for D seconds. Prints the database statements per poll,
+// the server's CPU and RSS, and commit → last subscriber notified (p50, p99).
+//
+//   npm run build && node scripts/subscriptions-scale.mjs [--subscribers 5000] [--sets 100] [--seconds 20]
+//
+// The server is `kiln serve --metadata` in a child process (so its CPU and RSS are its own);
+// statements are counted by PostgreSQL (pg_stat_database.xact_commit of a database only the
+// server and this script use), less this script's own transactions.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import WebSocket from 'ws';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const SUBSCRIBERS = arg('subscribers', 5000);
+const SETS = arg('sets', 100);
+const SECONDS = arg('seconds', 20);
+const PG_ROOT = process.env.KILN_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
+const SECRET = 'scale-secret';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort() {
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+function procStats(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
+  const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1];
+  return { cpuMs: ticks * 10, rssMb: Number(rss) / 1024 };
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function main() {
+  const dbName = `kiln_scale_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: `${PG_ROOT}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${dbName}"`);
+  const url = `${PG_ROOT}/${dbName}`;
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  await db.query(`CREATE TABLE item (id serial PRIMARY KEY, grp int NOT NULL, val int NOT NULL, label text NOT NULL);
+    CREATE INDEX ON item (grp);
+    INSERT INTO item (grp, val, label) SELECT g, 0, 'item ' || i FROM generate_series(0, ${SETS - 1}) AS g, generate_series(1, 5) AS i;`);
+  const dir = await mkdtemp(join(tmpdir(), 'kiln-scale-'));
+  const metadataPath = join(dir, 'metadata.json');
+  await writeFile(metadataPath, JSON.stringify({
+    version: 3,
+    sources: [{ name: 'default', kind: 'postgres', configuration: {}, functions: [], tables: [{
+      table: { schema: 'public', name: 'item' },
+      select_permissions: [{ role: 'user', permission: { columns: ['id', 'grp', 'val', 'label'], filter: { grp: { _lt: 'X-Svc-Max-Group' } } } }],
+    }] }],
+  }));
+  const port = await freePort();
+  const server = spawn(process.execPath, [join(root, 'bin/kiln.mjs'), 'serve', '--metadata', metadataPath, '--database-url', url,
+    '--port', String(port), '--host', '127.0.0.1', '--admin-secret', SECRET, '--no-console'], {
+    env: { ...process.env, SVC_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: '1000', SVC_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE: '100' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let serverLog = '';
+  server.stderr.on('data', (d) => { serverLog += d; });
+  const cleanup = async () => {
+    server.kill('SIGTERM');
+    await sleep(500);
+    await db.end().catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  };
+  try {
+    for (let i = 0; ; i++) {
+      if (serverLog.includes('serving GraphQL')) break;
+      if (i > 300 || server.exitCode !== null) throw new Error(`server did not start:\n${serverLog}`);
+      await sleep(100);
+    }
+
+    // Subscribers: one socket each; subscriber i watches group i % SETS (variable $g), as role
+    // `user` whose permission reads a session value, so session values are multiplexed too.
+    const query = 'subscription ($g: Int!) { item(where: {grp: {_eq: $g}}, order_by: {id: asc}) { id val label } }';
+    const lastSeen = new Array(SUBSCRIBERS).fill(-1); // the `val` sum each subscriber last saw
+    const notifiedAt = new Map(); // change number -> times
+    const expectVal = new Map(); // group -> val after its latest change
+    const changeOf = new Map(); // group -> change number of its latest change
+    let ready = 0;
+    const sockets = [];
+    const t0 = Date.now();
+    for (let i = 0; i < SUBSCRIBERS; i++) {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/graphql`, 'graphql-transport-ws');
+      const g = i % SETS;
+      ws.on('open', () => {
+        ws.send(JSON.stringify({ type: 'connection_init', payload: { headers: { 'x-svc-admin-secret': SECRET, 'x-svc-role': 'user', 'x-svc-max-group': String(SETS) } } }));
+        ws.send(JSON.stringify({ type: 'subscribe', id: '1', payload: { query, variables: { g } } }));
+      });
+      ws.on('message', (data) => {
+        const m = JSON.parse(data.toString());
+        if (m.type !== 'next') return;
+        const rows = m.payload.data.item;
+        const val = rows[0].val;
+        if (lastSeen[i] === -1) ready++;
+        lastSeen[i] = val;
+        const change = changeOf.get(g);
+        if (change !== undefined && val === expectVal.get(g)) {
+          const list = notifiedAt.get(change) ?? [];
+          list.push(performance.now());
+          notifiedAt.set(change, list);
+        }
+      });
+      ws.on('error', (e) => { console.error(`socket ${i}: ${e.message}`); });
+      sockets.push(ws);
+      if (i % 250 === 249) await sleep(20);
+    }
+    while (ready < SUBSCRIBERS) {
+      if (Date.now() - t0 > 120_000) throw new Error(`only ${ready} subscribers got their first result`);
+      await sleep(100);
+    }
+    console.log(`${SUBSCRIBERS} subscribers on ${SETS} variable sets ready in ${Date.now() - t0} ms`);
+    await sleep(3000); // settle
+
+    const xacts = async () => Number((await db.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit);
+    const before = { stats: procStats(server.pid), xact: await xacts(), at: performance.now() };
+    let own = 1; // the xacts() above
+    const commits = [];
+    for (let s = 0; s < SECONDS; s++) {
+      const tick = performance.now();
+      const g = (s * 37) % SETS;
+      const r = await db.query('UPDATE item SET val = val + 1 WHERE grp = $1 RETURNING val', [g]);
+      const committed = performance.now();
+      own++;
+      expectVal.set(g, r.rows[0].val);
+      changeOf.set(g, s);
+      commits.push({ change: s, group: g, at: committed });
+      await sleep(Math.max(0, 1000 - (performance.now() - tick)));
+    }
+    await sleep(2500); // the last change's notifications
+    const after = { stats: procStats(server.pid), xact: await xacts(), at: performance.now() };
+    own++;
+    const elapsedS = (after.at - before.at) / 1000;
+    const statements = after.xact - before.xact - own;
+    const perSubscriberGroup = SUBSCRIBERS / SETS;
+    const latencies = [];
+    let missing = 0;
+    for (const c of commits) {
+      const times = notifiedAt.get(c.change) ?? [];
+      if (times.length < perSubscriberGroup) missing += perSubscriberGroup - times.length;
+      if (times.length) latencies.push(Math.max(...times) - c.at);
+    }
+    latencies.sort((a, b) => a - b);
+    console.log(JSON.stringify({
+      subscribers: SUBSCRIBERS, variableSets: SETS, seconds: SECONDS, refetchIntervalMs: 1000, batchSize: 100,
+      statementsCounted: statements, windowSeconds: Number(elapsedS.toFixed(1)),
+      statementsPerPoll: Number((statements / elapsedS).toFixed(2)),
+      serverCpuPercent: Number((((after.stats.cpuMs - before.stats.cpuMs) / (after.at - before.at)) * 100).toFixed(1)),
+      serverRssMb: Number(after.stats.rssMb.toFixed(1)),
+      commitToLastNotifiedMs: { p50: Number(pct(latencies, 50).toFixed(1)), p99: Number(pct(latencies, 99).toFixed(1)), max: Number(latencies.at(-1).toFixed(1)) },
+      notificationsMissing: missing,
+    }, null, 2));
+    console.log('(statements per poll: database transactions of the window / polls at one per second; one plan, 100 cohorts = one batch)');
+    for (const ws of sockets) ws.terminate();
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

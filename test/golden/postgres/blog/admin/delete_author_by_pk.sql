@@ -1,0 +1,13 @@
+-- role: admin
+-- root field: delete_author_by_pk (delete_by_pk on public.author)
+-- query: mutation ($pk_id: Int!) { delete_author_by_pk(id: $pk_id) { id name email is_public rating profile createdAt } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $pk_id :: int4
+WITH "_author_1" AS (DELETE
+  FROM "public"."author" AS "_author_2"
+  WHERE true AND ("_author_2"."id" = ($1)::int4) RETURNING "_author_2".*) SELECT '0:' || coalesce(((
+      SELECT json_build_object('id', "_author_3"."id", 'name', "_author_3"."name", 'email', "_author_3"."email", 'is_public', "_author_3"."is_public", 'rating', "_author_3"."rating", 'profile', "_author_3"."profile", 'createdAt', "_author_3"."created_at")
+      FROM (
+        SELECT "id", "name", "email", "is_public", "rating", "profile", "created_at"
+        FROM "_author_1") AS "_author_3"
+      LIMIT 1))::text, 'null');

@@ -1,0 +1,13 @@
+-- role: admin
+-- root field: insert_article_status (insert on public.article_status)
+-- query: mutation ($value: String, $comment: String) { insert_article_status(objects: [{value: $value, comment: $comment}]) { affected_rows returning { value comment } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $value :: text
+-- $2 = variable $comment :: text
+WITH "_article_status_1" AS (INSERT INTO "public"."article_status" AS "_article_status_2" ("value", "comment") VALUES (($1)::text, ($2)::text) RETURNING *) SELECT '0:' || coalesce((json_build_object('affected_rows', (
+        SELECT count(*)
+        FROM "_article_status_1"), 'returning', (
+        SELECT coalesce(json_agg(json_build_object('value', "_article_status_3"."value", 'comment', "_article_status_3"."comment")), '[]'::json)
+        FROM (
+          SELECT "value", "comment"
+          FROM "_article_status_1") AS "_article_status_3")))::text, 'null');

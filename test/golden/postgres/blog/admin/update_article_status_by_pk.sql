@@ -1,0 +1,14 @@
+-- role: admin
+-- root field: update_article_status_by_pk (update_by_pk on public.article_status)
+-- query: mutation ($pk_value: String!, $value: String, $comment: String) { update_article_status_by_pk(pk_columns: {value: $pk_value}, _set: {value: $value, comment: $comment}) { value comment } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $value :: text
+-- $2 = variable $comment :: text
+-- $3 = variable $pk_value :: text
+WITH "_article_status_1" AS (UPDATE "public"."article_status" AS "_article_status_2" SET "value" = ($1)::text, "comment" = ($2)::text
+  WHERE true AND ("_article_status_2"."value" = ($3)::text) RETURNING "_article_status_2".*) SELECT '0:' || coalesce(((
+      SELECT json_build_object('value', "_article_status_3"."value", 'comment', "_article_status_3"."comment")
+      FROM (
+        SELECT "value", "comment"
+        FROM "_article_status_1") AS "_article_status_3"
+      LIMIT 1))::text, 'null');

@@ -1,0 +1,13 @@
+-- role: admin
+-- root field: delete_customer_by_pk (delete_by_pk on public.customer)
+-- query: mutation ($pk_customer_id: Int!) { delete_customer_by_pk(customer_id: $pk_customer_id) { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $pk_customer_id :: int4
+WITH "_customer_1" AS (DELETE
+  FROM "public"."customer" AS "_customer_2"
+  WHERE true AND ("_customer_2"."customer_id" = ($1)::int4) RETURNING "_customer_2".*) SELECT '0:' || coalesce(((
+      SELECT json_build_object('customer_id', "_customer_3"."customer_id", 'first_name', "_customer_3"."first_name", 'last_name', "_customer_3"."last_name", 'company', "_customer_3"."company", 'address', "_customer_3"."address", 'city', "_customer_3"."city", 'state', "_customer_3"."state", 'country', "_customer_3"."country", 'postal_code', "_customer_3"."postal_code", 'phone', "_customer_3"."phone", 'fax', "_customer_3"."fax", 'email', "_customer_3"."email", 'support_rep_id', "_customer_3"."support_rep_id")
+      FROM (
+        SELECT "customer_id", "first_name", "last_name", "company", "address", "city", "state", "country", "postal_code", "phone", "fax", "email", "support_rep_id"
+        FROM "_customer_1") AS "_customer_3"
+      LIMIT 1))::text, 'null');

@@ -1,0 +1,12 @@
+-- role: admin
+-- root field: insert_artist_one (insert_one on public.artist)
+-- query: mutation ($artist_id: Int, $name: String) { insert_artist_one(object: {artist_id: $artist_id, name: $name}) { artist_id name } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $artist_id :: int4
+-- $2 = variable $name :: varchar
+WITH "_artist_1" AS (INSERT INTO "public"."artist" AS "_artist_2" ("artist_id", "name") VALUES (($1)::int4, ($2)::varchar) RETURNING *) SELECT '0:' || coalesce(((
+      SELECT json_build_object('artist_id', "_artist_3"."artist_id", 'name', "_artist_3"."name")
+      FROM (
+        SELECT "artist_id", "name"
+        FROM "_artist_1") AS "_artist_3"
+      LIMIT 1))::text, 'null');

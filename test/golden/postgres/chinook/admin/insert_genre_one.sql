@@ -1,0 +1,12 @@
+-- role: admin
+-- root field: insert_genre_one (insert_one on public.genre)
+-- query: mutation ($genre_id: Int, $name: String) { insert_genre_one(object: {genre_id: $genre_id, name: $name}) { genre_id name } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $genre_id :: int4
+-- $2 = variable $name :: varchar
+WITH "_genre_1" AS (INSERT INTO "public"."genre" AS "_genre_2" ("genre_id", "name") VALUES (($1)::int4, ($2)::varchar) RETURNING *) SELECT '0:' || coalesce(((
+      SELECT json_build_object('genre_id', "_genre_3"."genre_id", 'name', "_genre_3"."name")
+      FROM (
+        SELECT "genre_id", "name"
+        FROM "_genre_1") AS "_genre_3"
+      LIMIT 1))::text, 'null');

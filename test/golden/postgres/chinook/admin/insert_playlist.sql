@@ -1,0 +1,13 @@
+-- role: admin
+-- root field: insert_playlist (insert on public.playlist)
+-- query: mutation ($playlist_id: Int, $name: String) { insert_playlist(objects: [{playlist_id: $playlist_id, name: $name}]) { affected_rows returning { playlist_id name } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $playlist_id :: int4
+-- $2 = variable $name :: varchar
+WITH "_playlist_1" AS (INSERT INTO "public"."playlist" AS "_playlist_2" ("playlist_id", "name") VALUES (($1)::int4, ($2)::varchar) RETURNING *) SELECT '0:' || coalesce((json_build_object('affected_rows', (
+        SELECT count(*)
+        FROM "_playlist_1"), 'returning', (
+        SELECT coalesce(json_agg(json_build_object('playlist_id', "_playlist_3"."playlist_id", 'name', "_playlist_3"."name")), '[]'::json)
+        FROM (
+          SELECT "playlist_id", "name"
+          FROM "_playlist_1") AS "_playlist_3")))::text, 'null');

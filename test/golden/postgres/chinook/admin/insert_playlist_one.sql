@@ -1,0 +1,12 @@
+-- role: admin
+-- root field: insert_playlist_one (insert_one on public.playlist)
+-- query: mutation ($playlist_id: Int, $name: String) { insert_playlist_one(object: {playlist_id: $playlist_id, name: $name}) { playlist_id name } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $playlist_id :: int4
+-- $2 = variable $name :: varchar
+WITH "_playlist_1" AS (INSERT INTO "public"."playlist" AS "_playlist_2" ("playlist_id", "name") VALUES (($1)::int4, ($2)::varchar) RETURNING *) SELECT '0:' || coalesce(((
+      SELECT json_build_object('playlist_id', "_playlist_3"."playlist_id", 'name', "_playlist_3"."name")
+      FROM (
+        SELECT "playlist_id", "name"
+        FROM "_playlist_1") AS "_playlist_3"
+      LIMIT 1))::text, 'null');

@@ -1,0 +1,12 @@
+-- role: admin
+-- root field: insert_playlist_track_one (insert_one on public.playlist_track)
+-- query: mutation ($playlist_id: Int, $track_id: Int) { insert_playlist_track_one(object: {playlist_id: $playlist_id, track_id: $track_id}) { playlist_id track_id } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $playlist_id :: int4
+-- $2 = variable $track_id :: int4
+WITH "_playlist_track_1" AS (INSERT INTO "public"."playlist_track" AS "_playlist_track_2" ("playlist_id", "track_id") VALUES (($1)::int4, ($2)::int4) RETURNING *) SELECT '0:' || coalesce(((
+      SELECT json_build_object('playlist_id', "_playlist_track_3"."playlist_id", 'track_id', "_playlist_track_3"."track_id")
+      FROM (
+        SELECT "playlist_id", "track_id"
+        FROM "_playlist_track_1") AS "_playlist_track_3"
+      LIMIT 1))::text, 'null');
