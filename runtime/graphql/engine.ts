@@ -68,6 +68,11 @@ export class Engine {
     }
   }
 
+  /** Runs one request; a request that fails as a whole throws its ApiError (for /v1alpha1/graphql's statuses). */
+  executeOrThrow(req: GraphQLRequest, session: Session): Promise<string> {
+    return this.run(req, session);
+  }
+
   /** Plans a request without running it: the SQL text and parameter slots (for `inspect --query` and explain). */
   plan(req: GraphQLRequest, session: Session): Plan {
     const prepared = this.prepare(req, session.role);

@@ -25,9 +25,12 @@ function errorAnswer(e: unknown): Answer {
 }
 
 async function run(ctx: GraphQLRouteContext, request: GraphQLRequest, session: Session,
-  headers: ReturnType<typeof normalizeHeaders>): Promise<Answer> {
+  headers: ReturnType<typeof normalizeHeaders>, legacy = false): Promise<Answer> {
   try {
-    return { text: await ctx.engine.execute(request, session, { headers }), status: 200 };
+    const text = legacy && ctx.engine.executeOrThrow
+      ? await ctx.engine.executeOrThrow(request, session, { headers })
+      : await ctx.engine.execute(request, session, { headers });
+    return { text, status: 200 };
   } catch (e) {
     return errorAnswer(e);
   }
@@ -74,7 +77,7 @@ export async function handleGraphQLPost(req: IncomingMessage, res: ServerRespons
   for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
   const headers = normalizeHeaders(req.headers);
   if (body.kind === 'single') {
-    const answer = await run(ctx, body.request, session, headers);
+    const answer = await run(ctx, body.request, session, headers, legacy);
     sendJsonText(res, statusOf(answer), answer.text);
     return;
   }

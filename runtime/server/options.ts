@@ -10,6 +10,11 @@ export interface GraphQLEngine {
    * Throwing an ApiError is answered as a GraphQL error; anything else as `unexpected`.
    */
   execute(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string>;
+  /**
+   * Like execute, but a request that fails as a whole throws its ApiError instead of answering
+   * it as text (so /v1alpha1/graphql can answer with the error's status). Optional.
+   */
+  executeOrThrow?(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string>;
 }
 
 /** Facts about the HTTP request an engine may need (client headers to forward to actions). */
