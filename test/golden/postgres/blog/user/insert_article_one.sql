@@ -1,0 +1,21 @@
+-- role: user
+-- root field: insert_article_one (insert_one on public.article)
+-- query: mutation ($title: String, $body: String, $tags: _text, $published_on: date) { insert_article_one(object: {title: $title, body: $body, tags: $tags, published_on: $published_on}) { id title body author_id status views tags published_on } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $title :: text
+-- $2 = variable $body :: text
+-- $3 = session x-svc-user-id :: int4
+-- $4 = constant "draft" :: text
+-- $5 = variable $tags :: _text
+-- $6 = variable $published_on :: date
+-- $7 = session x-svc-user-id :: int4
+WITH "_article_1" AS (INSERT INTO "public"."article" AS "_article_2" ("title", "body", "author_id", "status", "tags", "published_on") VALUES (($1)::text, ($2)::text, ($3)::int4, ($4)::text, ($5)::_text, ($6)::date) RETURNING *) SELECT (CASE WHEN NOT coalesce((
+      SELECT bool_and(("_article_3"."author_id" = ($7)::int4))
+      FROM (
+        SELECT "id", "title", "body", "author_id", "status", "views", "tags", "published_on"
+        FROM "_article_1") AS "_article_3"), true) THEN '1:' ELSE '0:' END) || coalesce(((
+      SELECT json_build_object('id', "_article_4"."id", 'title', "_article_4"."title", 'body', "_article_4"."body", 'author_id', "_article_4"."author_id", 'status', "_article_4"."status", 'views', "_article_4"."views", 'tags', "_article_4"."tags", 'published_on', "_article_4"."published_on")
+      FROM (
+        SELECT "id", "title", "body", "author_id", "status", "views", "tags", "published_on"
+        FROM "_article_1") AS "_article_4"
+      LIMIT 1))::text, 'null');
