@@ -7,7 +7,7 @@ import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject } from '../model/index.js';
 import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
-import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql } from '../sql/index.js';
+import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql } from '../sql/index.js';
 import { engineModule } from './module.js';
 import { engineTypes } from './types.js';
 import { reportHtml } from './report.js';
@@ -60,6 +60,17 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
       files.set(`sql/${role}/${field}.sql`, `${header.join('\n')}\n${formatSql(compiled.text)};\n`);
       ops.push(query.replace(/^query /, `query ${operationName(field)} `));
       rootFields++;
+    }
+    // Live queries: the multiplexed statement one poll runs for every subscriber of the plan.
+    const subscriptionFields = schemas[role]!.getSubscriptionType()?.getFields() ?? {};
+    for (const [field, root] of Object.entries(model.roots[role]!.subscription).filter(([f]) => subscriptionFields[f])) {
+      const m = previewSubscriptionSql(model, schemas[role]!, role, field, root);
+      const header = [`-- role: ${role}`, `-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
+        `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`,
+        '-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
+        ...paramHeader({ text: m.text, params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
+          (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))];
+      files.set(`sql/${role}/${field}.subscription.sql`, `${header.join('\n')}\n${formatSql(m.text)};\n`);
     }
     const mutationFields = schemas[role]!.getMutationType()?.getFields() ?? {};
     const mutations = Object.entries(model.roots[role]!.mutation ?? {}).filter(([field]) => mutationFields[field]);

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import type { BundleModel, RootField, TableModel } from '../../runtime/bundle/index.js';
-import { postgres, type CompiledSql } from '../../runtime/sql/index.js';
+import { multiplexDialect, multiplexedStatement, postgres, type CompiledSql, type MultiplexedSql } from '../../runtime/sql/index.js';
 import { planOperation } from '../../runtime/graphql/index.js';
 import type { GraphQLSchema } from 'graphql';
 
@@ -39,6 +39,23 @@ export function previewSql(model: BundleModel, schema: GraphQLSchema, role: stri
     document, operation, variables, structural: new Set() });
   if (plan.kind !== 'sql') throw new Error('assertion failed: a root field plans to SQL');
   return plan.sql;
+}
+
+/**
+ * The multiplexed statement a live-query subscription on a root field runs per poll for a role
+ * (reference/subscriptions.md): the preview query as a subscription, planned with its parameters
+ * read from the per-cohort relation, then wrapped to run for every cohort at once.
+ */
+export function previewSubscriptionSql(model: BundleModel, schema: GraphQLSchema, role: string, field: string, root: RootField): MultiplexedSql {
+  const text = previewQuery(model, role, field, root).replace(/^query\b/, 'subscription');
+  const document = parse(text);
+  const operation = document.definitions[0]!;
+  if (operation.kind !== 'OperationDefinition') throw new Error('assertion failed: preview is an operation');
+  const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
+  const plan = planOperation({ model, schema, role, dialect: multiplexDialect(postgres), stringifyNumeric: model.options.stringifyNumeric,
+    document, operation, variables, structural: new Set() });
+  if (plan.kind !== 'sql') throw new Error('assertion failed: a root field plans to SQL');
+  return multiplexedStatement(plan.sql, postgres);
 }
 
 /** A table's display name for headers. */

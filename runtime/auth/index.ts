@@ -11,3 +11,5 @@ export { createJwtAuthenticator, parseJwtConfig, parseJwtConfigList, JwtVerifier
 /** Auth webhook mode. */
 export { createWebhookAuthenticator, parseWebhookMode, sessionResponseHeaders, type WebhookAuthenticator, type WebhookMode,
   type WebhookOptions } from './webhook/index.js';
+/** When a session expires (JWT `exp`, webhook Expires): long-lived connections close then. */
+export { sessionExpiresAt, markSessionExpiry } from './session-expiry.js';

@@ -4,7 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
-import { resolveSession, type AuthOptions } from '../auth/index.js';
+import { resolveSession, sessionExpiresAt, type AuthOptions } from '../auth/index.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import type { Multiplexer } from './multiplexer.js';
@@ -35,6 +35,7 @@ export class Connection {
   private readonly operations = new Map<string, OperationState>();
   private initTimer: NodeJS.Timeout | null;
   private keepAlive: NodeJS.Timeout | null = null;
+  private expiryTimer: NodeJS.Timeout | null = null;
   private initialising: Promise<void> | null = null;
 
   constructor(private readonly socket: WebSocket, private readonly protocol: Protocol, private readonly handshake: IncomingHttpHeaders,
@@ -65,6 +66,7 @@ export class Connection {
     this.phase = 'closed';
     if (this.initTimer) clearTimeout(this.initTimer);
     if (this.keepAlive) clearInterval(this.keepAlive);
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
     for (const op of this.operations.values()) this.stopOperation(op);
     this.operations.clear();
   }
@@ -126,9 +128,26 @@ export class Connection {
     }
     if (this.phase !== 'initialising') return;
     this.phase = 'ready';
+    this.closeAtExpiry(this.session);
     this.send(this.messages.ack());
     if (this.protocol === 'legacy') this.send(this.messages.keepAlive());
     this.keepAlive = setInterval(() => this.send(this.messages.keepAlive()), this.ctx.settings.keepAliveMs);
+  }
+
+  /** A session that expires (JWT `exp`, webhook Expires) ends the connection then (reference/auth.md). */
+  private closeAtExpiry(session: Session): void {
+    const at = sessionExpiresAt(session);
+    if (at === null) return;
+    const message = 'Could not verify JWT: JWTExpired';
+    const end = (): void => {
+      if (this.protocol === 'transport') return this.close(CLOSE.forbidden, `Forbidden: ${message}`);
+      this.send(JSON.stringify({ type: 'connection_error', payload: message }));
+      this.close(CLOSE.normal, message);
+    };
+    // setTimeout holds at most ~24.8 days; a later expiry is checked again then.
+    const wait = Math.min(Math.max(at - Date.now(), 0), 2 ** 31 - 1);
+    this.expiryTimer = setTimeout(() => (Date.now() >= at ? end() : this.closeAtExpiry(session)), wait);
+    this.expiryTimer.unref?.();
   }
 
   private async start(id: string, request: GraphQLRequest): Promise<void> {

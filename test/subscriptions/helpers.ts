@@ -7,6 +7,7 @@ import { parseMetadata } from '../../compiler/metadata/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
 import { createServer } from '../../runtime/server/index.js';
+import type { Authenticator } from '../../runtime/auth/index.js';
 import type { SubscriptionSettings } from '../../runtime/subscriptions/index.js';
 
 export interface SubsServer {
@@ -18,7 +19,7 @@ export interface SubsServer {
 }
 
 export async function startSubsServer(o: { metadata: unknown; databaseUrl: string; adminSecret?: string;
-  settings?: Partial<SubscriptionSettings> }): Promise<SubsServer> {
+  settings?: Partial<SubscriptionSettings>; authenticators?: readonly Authenticator[] }): Promise<SubsServer> {
   const parsed = parseMetadata(o.metadata);
   if (!parsed.value) throw new Error(`test metadata is invalid: ${JSON.stringify(parsed.errors)}`);
   const inner = createPgDriver({ url: o.databaseUrl, max: 4 });
@@ -29,7 +30,7 @@ export async function startSubsServer(o: { metadata: unknown; databaseUrl: strin
   if (bundle.inconsistencies.length) throw new Error(`inconsistent: ${JSON.stringify(bundle.inconsistencies)}`);
   const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: () => driver });
   const server = createServer({
-    engine, version: 'test', adminSecret: o.adminSecret ?? null, consoleEnabled: false,
+    engine, version: 'test', adminSecret: o.adminSecret ?? null, consoleEnabled: false, authenticators: o.authenticators ?? [],
     subscriptions: { engine: () => engine, settings: { liveRefetchMs: 100, streamRefetchMs: 100, ...o.settings }, log: () => undefined },
   });
   const { port } = await server.listen(0, '127.0.0.1');

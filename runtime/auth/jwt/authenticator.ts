@@ -4,6 +4,8 @@ import type { AuthRequest, Authenticator, NormalizedHeaders } from '../session.j
 import type { TokenClaims } from './claims.js';
 import type { JwtConfig, TokenLocation } from './config.js';
 import { JwtVerifier, type JwtVerifierOptions } from './verify.js';
+import { decodeJwt } from 'jose';
+import { markSessionExpiry } from '../session-expiry.js';
 
 /** JWT mode: an Authenticator over one or more JWT secrets, with close() for the JWK refreshers. */
 export interface JwtAuthenticator extends Authenticator {
@@ -60,6 +62,13 @@ function unverifiedIssuer(token: string): string | undefined {
   }
 }
 
+/** Marks the session with the verified token's expiry (`exp` plus the allowed skew): WebSockets close then. */
+function expiring(session: Session, { verifier, token }: { verifier: JwtVerifier; token: string }): Session {
+  const exp = decodeJwt(token).exp;
+  if (typeof exp === 'number') markSessionExpiry(session, (exp + verifier.config.allowedSkew) * 1000);
+  return session;
+}
+
 /** The role: `X-Svc-Role` when sent, else the default role; either must be an allowed role (J5). */
 function sessionFor(claims: TokenClaims, headers: NormalizedHeaders): Session {
   const requested = headers[ROLE_HEADER];
@@ -92,13 +101,13 @@ export async function createJwtAuthenticator(configs: readonly JwtConfig[], opts
       if (token !== undefined) found.push({ verifier, token });
     }
     if (found.length === 0) return null;
-    if (found.length === 1) return sessionFor(await found[0]!.verifier.verify(found[0]!.token), headers);
+    if (found.length === 1) return expiring(sessionFor(await found[0]!.verifier.verify(found[0]!.token), headers), found[0]!);
     const iss = unverifiedIssuer(found[0]!.token);
     found.sort((a, b) => Number(b.verifier.config.issuer === iss) - Number(a.verifier.config.issuer === iss));
     let first: unknown;
     for (const { verifier, token } of found) {
       try {
-        return sessionFor(await verifier.verify(token), headers);
+        return expiring(sessionFor(await verifier.verify(token), headers), { verifier, token });
       } catch (e) {
         first ??= e;
       }

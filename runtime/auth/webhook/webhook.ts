@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { ApiError, formatPath, jsonKind } from '../../errors/index.js';
 import type { Session } from '../../bundle/index.js';
 import { parseCacheControl, parseHttpDate } from '../cache-headers.js';
+import { markSessionExpiry } from '../session-expiry.js';
 import type { AuthRequest, Authenticator } from '../session.js';
 
 /** SVC_GRAPHQL_AUTH_HOOK_MODE. */
@@ -127,7 +128,11 @@ export function createWebhookAuthenticator(opts: WebhookOptions): WebhookAuthent
     const { key, init } = requestInit(req);
     const now = Date.now();
     const hit = cache.get(key);
-    if (hit && now < hit.expiresAtMs) return { ...hit.session };
+    if (hit && now < hit.expiresAtMs) {
+      const again = { ...hit.session };
+      markSessionExpiry(again, hit.expiresAtMs);
+      return again;
+    }
     if (hit) cache.delete(key);
     const answer = await call(init);
     if (answer.status === 401) throw new ApiError('access-denied', 'Authentication hook unauthorized this request', 401);
@@ -139,6 +144,7 @@ export function createWebhookAuthenticator(opts: WebhookOptions): WebhookAuthent
     if (expiresAtMs !== null && expiresAtMs > now) cache.set(key, { session, expiresAtMs });
     const fresh = { ...session };
     if (answer.cookies.length > 0) setCookies.set(fresh, answer.cookies);
+    if (expiresAtMs !== null) markSessionExpiry(fresh, expiresAtMs);
     return fresh;
   }
 
