@@ -4,7 +4,6 @@ import type { AuthRequest, Authenticator, NormalizedHeaders } from '../session.j
 import type { TokenClaims } from './claims.js';
 import type { JwtConfig, TokenLocation } from './config.js';
 import { JwtVerifier, type JwtVerifierOptions } from './verify.js';
-import { decodeJwt } from 'jose';
 import { markSessionExpiry } from '../session-expiry.js';
 
 /** JWT mode: an Authenticator over one or more JWT secrets, with close() for the JWK refreshers. */
@@ -64,8 +63,8 @@ function unverifiedIssuer(token: string): string | undefined {
 
 /** Marks the session with the verified token's expiry (`exp` plus the allowed skew): WebSockets close then. */
 function expiring(session: Session, { verifier, token }: { verifier: JwtVerifier; token: string }): Session {
-  const exp = decodeJwt(token).exp;
-  if (typeof exp === 'number') markSessionExpiry(session, (exp + verifier.config.allowedSkew) * 1000);
+  const at = verifier.expiryOf(token);
+  if (at !== null) markSessionExpiry(session, at);
   return session;
 }
 
