@@ -1,0 +1,12 @@
+-- role: admin
+-- subscription: article (live query, select on public.article)
+-- query: subscription { article { id title body author_id status views tags published_on } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('article', (
+        SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+        FROM (
+          SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'body', "_article_1"."body", 'author_id', "_article_1"."author_id", 'status', "_article_1"."status", 'views', "_article_1"."views", 'tags', "_article_1"."tags", 'published_on', "_article_1"."published_on") AS "__kiln_row"
+          FROM "public"."article" AS "_article_1"
+          WHERE true) AS "_r_1")))::text) AS "result"
+FROM unnest($1::int4[]) AS "_subs"("cohort_id");

@@ -1,0 +1,12 @@
+-- role: admin
+-- subscription: author (live query, select on public.author)
+-- query: subscription { author { id name email is_public rating profile createdAt } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('author', (
+        SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+        FROM (
+          SELECT json_build_object('id', "_author_1"."id", 'name', "_author_1"."name", 'email', "_author_1"."email", 'is_public', "_author_1"."is_public", 'rating', "_author_1"."rating", 'profile', "_author_1"."profile", 'createdAt', "_author_1"."created_at") AS "__kiln_row"
+          FROM "public"."author" AS "_author_1"
+          WHERE true) AS "_r_1")))::text) AS "result"
+FROM unnest($1::int4[]) AS "_subs"("cohort_id");

@@ -1,0 +1,13 @@
+-- role: admin
+-- subscription: search_articles_aggregate (live query, function_aggregate on public.article)
+-- query: subscription ($search: String!) { search_articles_aggregate(args: {search: $search}) { aggregate { count } nodes { id title body author_id status views tags published_on } } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+-- $2 = variable $search, one per cohort :: text[] (read as text)
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('search_articles_aggregate', (
+        SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
+        FROM (
+          SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'body', "_article_1"."body", 'author_id', "_article_1"."author_id", 'status', "_article_1"."status", 'views', "_article_1"."views", 'tags', "_article_1"."tags", 'published_on', "_article_1"."published_on") AS "__kiln_row0"
+          FROM "public"."search_articles"(("_subs"."p1")::text) AS "_article_1"
+          WHERE true) AS "_r_1")))::text) AS "result"
+FROM unnest($1::int4[], $2::text[]) AS "_subs"("cohort_id", "p1");

@@ -1,0 +1,19 @@
+-- role: reader
+-- subscription: article (live query, select on public.article)
+-- query: subscription { article { id title views tags published_on } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+-- $2 = constant "published", one per cohort :: text[] (read as text)
+-- $3 = constant true, one per cohort :: text[] (read as bool)
+-- $4 = constant 2, one per cohort :: text[] (read as int4)
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('article', (
+        SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+        FROM (
+          SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'views', "_article_1"."views", 'tags', "_article_1"."tags", 'published_on', "_article_1"."published_on") AS "__kiln_row"
+          FROM "public"."article" AS "_article_1"
+          WHERE (("_article_1"."status" = ("_subs"."p1")::text) AND EXISTS (
+              SELECT 1
+              FROM "public"."author" AS "_author_1"
+              WHERE "_author_1"."id" = "_article_1"."author_id" AND ("_author_1"."is_public" = ("_subs"."p2")::bool)))
+          LIMIT ("_subs"."p3")::int4) AS "_r_1")))::text) AS "result"
+FROM unnest($1::int4[], $2::text[], $3::text[], $4::text[]) AS "_subs"("cohort_id", "p1", "p2", "p3");

@@ -1,0 +1,13 @@
+-- role: reader
+-- subscription: author_by_id (live query, select_by_pk on public.author)
+-- query: subscription ($id: Int!) { author_by_id(id: $id) { id name } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+-- $2 = variable $id, one per cohort :: text[] (read as int4)
+-- $3 = constant true, one per cohort :: text[] (read as bool)
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('author_by_id', (
+        SELECT json_build_object('id', "_author_1"."id", 'name', "_author_1"."name")
+        FROM "public"."author" AS "_author_1"
+        WHERE "_author_1"."id" = ("_subs"."p1")::int4 AND ("_author_1"."is_public" = ("_subs"."p2")::bool)
+        LIMIT 1)))::text) AS "result"
+FROM unnest($1::int4[], $2::text[], $3::text[]) AS "_subs"("cohort_id", "p1", "p2");

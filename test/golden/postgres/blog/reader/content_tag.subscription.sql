@@ -1,0 +1,12 @@
+-- role: reader
+-- subscription: content_tag (live query, select on content.tag)
+-- query: subscription { content_tag { id label } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('content_tag', (
+        SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+        FROM (
+          SELECT json_build_object('id', "_tag_1"."id", 'label', "_tag_1"."label") AS "__kiln_row"
+          FROM "content"."tag" AS "_tag_1"
+          WHERE true) AS "_r_1")))::text) AS "result"
+FROM unnest($1::int4[]) AS "_subs"("cohort_id");

@@ -1,0 +1,14 @@
+-- role: user
+-- subscription: article_aggregate (live query, select_aggregate on public.article)
+-- query: subscription { article_aggregate { aggregate { count } nodes { id title body author_id status views tags published_on } } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+-- $2 = session x-svc-user-id, one per cohort :: text[] (read as int4)
+-- $3 = constant "published", one per cohort :: text[] (read as text)
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('article_aggregate', (
+        SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
+        FROM (
+          SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'body', "_article_1"."body", 'author_id', "_article_1"."author_id", 'status', "_article_1"."status", 'views', "_article_1"."views", 'tags', "_article_1"."tags", 'published_on', "_article_1"."published_on") AS "__kiln_row0"
+          FROM "public"."article" AS "_article_1"
+          WHERE (("_article_1"."author_id" = ("_subs"."p1")::int4) OR ("_article_1"."status" = ("_subs"."p2")::text))) AS "_r_1")))::text) AS "result"
+FROM unnest($1::int4[], $2::text[], $3::text[]) AS "_subs"("cohort_id", "p1", "p2");

@@ -1,0 +1,15 @@
+-- role: user
+-- subscription: search_articles (live query, function on public.article)
+-- query: subscription ($search: String!) { search_articles(args: {search: $search}) { id title body author_id status views tags published_on } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+-- $2 = variable $search, one per cohort :: text[] (read as text)
+-- $3 = session x-svc-user-id, one per cohort :: text[] (read as int4)
+-- $4 = constant "published", one per cohort :: text[] (read as text)
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('search_articles', (
+        SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+        FROM (
+          SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'body', "_article_1"."body", 'author_id', "_article_1"."author_id", 'status', "_article_1"."status", 'views', "_article_1"."views", 'tags', "_article_1"."tags", 'published_on', "_article_1"."published_on") AS "__kiln_row"
+          FROM "public"."search_articles"(("_subs"."p1")::text) AS "_article_1"
+          WHERE (("_article_1"."author_id" = ("_subs"."p2")::int4) OR ("_article_1"."status" = ("_subs"."p3")::text))) AS "_r_1")))::text) AS "result"
+FROM unnest($1::int4[], $2::text[], $3::text[], $4::text[]) AS "_subs"("cohort_id", "p1", "p2", "p3");

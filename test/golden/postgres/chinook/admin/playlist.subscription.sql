@@ -1,0 +1,12 @@
+-- role: admin
+-- subscription: playlist (live query, select on public.playlist)
+-- query: subscription { playlist { playlist_id name } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('playlist', (
+        SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
+        FROM (
+          SELECT json_build_object('playlist_id', "_playlist_1"."playlist_id", 'name', "_playlist_1"."name") AS "__kiln_row"
+          FROM "public"."playlist" AS "_playlist_1"
+          WHERE true) AS "_r_1")))::text) AS "result"
+FROM unnest($1::int4[]) AS "_subs"("cohort_id");

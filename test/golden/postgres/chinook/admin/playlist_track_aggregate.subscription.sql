@@ -1,0 +1,12 @@
+-- role: admin
+-- subscription: playlist_track_aggregate (live query, select_aggregate on public.playlist_track)
+-- query: subscription { playlist_track_aggregate { aggregate { count } nodes { playlist_id track_id } } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('playlist_track_aggregate', (
+        SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
+        FROM (
+          SELECT json_build_object('playlist_id', "_playlist_track_1"."playlist_id", 'track_id', "_playlist_track_1"."track_id") AS "__kiln_row0"
+          FROM "public"."playlist_track" AS "_playlist_track_1"
+          WHERE true) AS "_r_1")))::text) AS "result"
+FROM unnest($1::int4[]) AS "_subs"("cohort_id");

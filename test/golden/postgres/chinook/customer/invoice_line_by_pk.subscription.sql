@@ -1,0 +1,16 @@
+-- role: customer
+-- subscription: invoice_line_by_pk (live query, select_by_pk on public.invoice_line)
+-- query: subscription ($invoice_line_id: Int!) { invoice_line_by_pk(invoice_line_id: $invoice_line_id) { invoice_line_id invoice_id track_id unit_price quantity } }
+-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
+-- $2 = variable $invoice_line_id, one per cohort :: text[] (read as int4)
+-- $3 = session x-svc-customer-id, one per cohort :: text[] (read as int4)
+SELECT "_subs"."cohort_id"::text AS "cohort", (
+  SELECT (json_build_object('invoice_line_by_pk', (
+        SELECT json_build_object('invoice_line_id', "_invoice_line_1"."invoice_line_id", 'invoice_id', "_invoice_line_1"."invoice_id", 'track_id', "_invoice_line_1"."track_id", 'unit_price', "_invoice_line_1"."unit_price", 'quantity', "_invoice_line_1"."quantity")
+        FROM "public"."invoice_line" AS "_invoice_line_1"
+        WHERE "_invoice_line_1"."invoice_line_id" = ("_subs"."p1")::int4 AND EXISTS (
+          SELECT 1
+          FROM "public"."invoice" AS "_invoice_1"
+          WHERE "_invoice_1"."invoice_id" = "_invoice_line_1"."invoice_id" AND ("_invoice_1"."customer_id" = ("_subs"."p2")::int4))
+        LIMIT 1)))::text) AS "result"
+FROM unnest($1::int4[], $2::text[], $3::text[]) AS "_subs"("cohort_id", "p1", "p2");
