@@ -32,7 +32,11 @@ export async function inspectCommand(o: InspectOptions): Promise<void> {
     throw new CliError(`no SQL for role "${role}" in ${o.bundle}; roles: ${roles.join(', ')}`, 2);
   }
   if (o.field) {
-    if (!files.includes(`${o.field}.sql`)) throw new CliError(`role "${role}" has no root field "${o.field}"; it has: ${files.map((f) => f.slice(0, -4)).join(', ')}`, 2);
+    // `--field F` is a root field's query or mutation SQL; `--field F.subscription` its live-query SQL.
+    const fields = files.filter((f) => !f.endsWith('.subscription.sql')).map((f) => f.slice(0, -4));
+    if (!files.includes(`${o.field}.sql`)) {
+      throw new CliError(`role "${role}" has no root field "${o.field}"; it has: ${fields.join(', ')} (add .subscription for a live query's SQL)`, 2);
+    }
     files = [`${o.field}.sql`];
   }
   for (const f of files) process.stdout.write(await readFile(join(dir, f), 'utf8') + (files.length > 1 ? '\n' : ''));

@@ -39,7 +39,7 @@ export function cli(): Command {
     .description('print the SQL a role runs: the stored file of each root field, or what a query compiles to')
     .requiredOption('--bundle <dir>', 'bundle directory')
     .option('--role <role>', 'role', 'admin')
-    .option('--field <name>', 'one root field')
+    .option('--field <name>', 'one root field (F.subscription: its live-query SQL)')
     .option('--query <file>', 'a GraphQL document: print the SQL it compiles to for the role')
     .option('--variables <json>', 'variables for --query, as JSON')
     .option('--operation-name <name>', 'operation to plan when --query has several')
