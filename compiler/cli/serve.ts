@@ -141,11 +141,19 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
     } });
   };
   const instance = randomUUID();
-  const api = await MetadataApi.start({
-    compiler: metadataCompiler(KILN_VERSION), catalog, connect, serve, instance, log,
-    stringifyNumeric: o.stringifyNumericTypes,
-    ...(demoMetadata ? { initial: () => demoMetadata } : {}),
-  });
+  let api: MetadataApi;
+  try {
+    api = await MetadataApi.start({
+      compiler: metadataCompiler(KILN_VERSION), catalog, connect, serve, instance, log,
+      stringifyNumeric: o.stringifyNumericTypes,
+      ...(demoMetadata ? { initial: () => demoMetadata } : {}),
+    });
+  } catch (e) {
+    await catalog.close().catch(() => undefined);
+    const detail = (e as { internal?: { error?: { message?: string } } }).internal?.error?.message ?? (e as Error).message;
+    const where = metadataUrl ? redact(metadataUrl) : o.databaseUrl ? redact(o.databaseUrl) : 'the embedded database';
+    throw new CliError(`cannot open the metadata catalog (svc_catalog) in ${where}: ${detail} (is the database up, and the URL right?)`, 1);
+  }
   const s0 = served as ServedState | null;
   log(`metadata: resource_version ${api.current.resourceVersion}, ${Object.keys(s0?.compiled.model.tables ?? {}).length} table(s) tracked`);
   const listenUrl = metadataUrl ?? o.databaseUrl;
