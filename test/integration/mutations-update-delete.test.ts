@@ -44,6 +44,30 @@ beforeEach(async () => {
 });
 
 describe('update', () => {
+  it('update_<t>_many applies each update in order, each inside the update filter, with one answer per update', async () => {
+    const r = await asUser(`mutation { update_doc_many(updates: [
+      {where: {id: {_in: [1, 2]}}, _set: {title: "first"}},
+      {where: {title: {_eq: "first"}}, _inc: {views: 100}}
+    ]) { affected_rows returning { id title views } } }`);
+    expect(r.errors).toBeUndefined();
+    // Row 2 belongs to u2: outside the filter, so neither update touches it; the second sees the first's change.
+    expect(r.data.update_doc_many).toEqual([
+      { affected_rows: 1, returning: [{ id: 1, title: 'first', views: 1 }] },
+      { affected_rows: 1, returning: [{ id: 1, title: 'first', views: 101 }] },
+    ]);
+    expect(await rows('SELECT id, title, views FROM doc ORDER BY id')).toEqual([
+      { id: 1, title: 'first', views: 101 }, { id: 2, title: 'two', views: 2 }, { id: 3, title: 'three', views: 3 }]);
+  });
+
+  it('update_<t>_many is all or nothing: a failing check in a later update undoes the earlier ones', async () => {
+    const r = await asUser(`mutation { update_doc_many(updates: [
+      {where: {id: {_eq: 1}}, _set: {title: "changed"}},
+      {where: {id: {_eq: 3}}, _set: {views: 5000}}
+    ]) { affected_rows } }`);
+    expect(r.errors?.[0]?.extensions?.code).toBe('permission-error');
+    expect(await rows('SELECT title, views FROM doc WHERE id IN (1, 3) ORDER BY id')).toEqual([{ title: 'one', views: 1 }, { title: 'three', views: 3 }]);
+  });
+
   it('_set and _inc change only the rows inside the update filter, with the preset applied', async () => {
     const r = await asUser('mutation { update_doc(where: {}, _set: {title: "x"}, _inc: {views: 10}) { affected_rows returning { id title views edited_by } } }');
     expect(r).toEqual({ data: { update_doc: { affected_rows: 2, returning: [

@@ -1,0 +1,14 @@
+-- role: admin
+-- root field: update_content_tag_many (update_many on content.tag)
+-- query: mutation ($id: Int, $label: String) { update_content_tag_many(updates: [{where: {}, _set: {id: $id, label: $label}}]) { affected_rows returning { id label } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $id :: int4
+-- $2 = variable $label :: varchar
+WITH "_tag_1" AS (UPDATE "content"."tag" AS "_tag_2" SET "id" = ($1)::int4, "label" = ($2)::varchar
+  WHERE true AND true RETURNING "_tag_2".*) SELECT '0:' || coalesce((json_build_object('affected_rows', (
+        SELECT count(*)
+        FROM "_tag_1"), 'returning', (
+        SELECT coalesce(json_agg(json_build_object('id', "_tag_3"."id", 'label', "_tag_3"."label")), '[]'::json)
+        FROM (
+          SELECT "id", "label"
+          FROM "_tag_1") AS "_tag_3")))::text, 'null');

@@ -1,0 +1,25 @@
+-- role: admin
+-- root field: update_customer_many (update_many on public.customer)
+-- query: mutation ($customer_id: Int, $first_name: String, $last_name: String, $company: String, $address: String, $city: String, $state: String, $country: String, $postal_code: String, $phone: String, $fax: String, $email: String, $support_rep_id: Int) { update_customer_many(updates: [{where: {}, _set: {customer_id: $customer_id, first_name: $first_name, last_name: $last_name, company: $company, address: $address, city: $city, state: $state, country: $country, postal_code: $postal_code, phone: $phone, fax: $fax, email: $email, support_rep_id: $support_rep_id}}]) { affected_rows returning { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $customer_id :: int4
+-- $2 = variable $first_name :: varchar
+-- $3 = variable $last_name :: varchar
+-- $4 = variable $company :: varchar
+-- $5 = variable $address :: varchar
+-- $6 = variable $city :: varchar
+-- $7 = variable $state :: varchar
+-- $8 = variable $country :: varchar
+-- $9 = variable $postal_code :: varchar
+-- $10 = variable $phone :: varchar
+-- $11 = variable $fax :: varchar
+-- $12 = variable $email :: varchar
+-- $13 = variable $support_rep_id :: int4
+WITH "_customer_1" AS (UPDATE "public"."customer" AS "_customer_2" SET "customer_id" = ($1)::int4, "first_name" = ($2)::varchar, "last_name" = ($3)::varchar, "company" = ($4)::varchar, "address" = ($5)::varchar, "city" = ($6)::varchar, "state" = ($7)::varchar, "country" = ($8)::varchar, "postal_code" = ($9)::varchar, "phone" = ($10)::varchar, "fax" = ($11)::varchar, "email" = ($12)::varchar, "support_rep_id" = ($13)::int4
+  WHERE true AND true RETURNING "_customer_2".*) SELECT '0:' || coalesce((json_build_object('affected_rows', (
+        SELECT count(*)
+        FROM "_customer_1"), 'returning', (
+        SELECT coalesce(json_agg(json_build_object('customer_id', "_customer_3"."customer_id", 'first_name', "_customer_3"."first_name", 'last_name', "_customer_3"."last_name", 'company', "_customer_3"."company", 'address', "_customer_3"."address", 'city', "_customer_3"."city", 'state', "_customer_3"."state", 'country', "_customer_3"."country", 'postal_code', "_customer_3"."postal_code", 'phone', "_customer_3"."phone", 'fax', "_customer_3"."fax", 'email', "_customer_3"."email", 'support_rep_id', "_customer_3"."support_rep_id")), '[]'::json)
+        FROM (
+          SELECT "customer_id", "first_name", "last_name", "company", "address", "city", "state", "country", "postal_code", "phone", "fax", "email", "support_rep_id"
+          FROM "_customer_1") AS "_customer_3")))::text, 'null');

@@ -1,0 +1,14 @@
+-- role: admin
+-- root field: update_genre_many (update_many on public.genre)
+-- query: mutation ($genre_id: Int, $name: String) { update_genre_many(updates: [{where: {}, _set: {genre_id: $genre_id, name: $name}}]) { affected_rows returning { genre_id name } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $genre_id :: int4
+-- $2 = variable $name :: varchar
+WITH "_genre_1" AS (UPDATE "public"."genre" AS "_genre_2" SET "genre_id" = ($1)::int4, "name" = ($2)::varchar
+  WHERE true AND true RETURNING "_genre_2".*) SELECT '0:' || coalesce((json_build_object('affected_rows', (
+        SELECT count(*)
+        FROM "_genre_1"), 'returning', (
+        SELECT coalesce(json_agg(json_build_object('genre_id', "_genre_3"."genre_id", 'name', "_genre_3"."name")), '[]'::json)
+        FROM (
+          SELECT "genre_id", "name"
+          FROM "_genre_1") AS "_genre_3")))::text, 'null');

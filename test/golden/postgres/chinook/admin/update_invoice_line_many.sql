@@ -1,0 +1,17 @@
+-- role: admin
+-- root field: update_invoice_line_many (update_many on public.invoice_line)
+-- query: mutation ($invoice_line_id: Int, $invoice_id: Int, $track_id: Int, $unit_price: numeric, $quantity: Int) { update_invoice_line_many(updates: [{where: {}, _set: {invoice_line_id: $invoice_line_id, invoice_id: $invoice_id, track_id: $track_id, unit_price: $unit_price, quantity: $quantity}}]) { affected_rows returning { invoice_line_id invoice_id track_id unit_price quantity } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $invoice_line_id :: int4
+-- $2 = variable $invoice_id :: int4
+-- $3 = variable $track_id :: int4
+-- $4 = variable $unit_price :: numeric
+-- $5 = variable $quantity :: int4
+WITH "_invoice_line_1" AS (UPDATE "public"."invoice_line" AS "_invoice_line_2" SET "invoice_line_id" = ($1)::int4, "invoice_id" = ($2)::int4, "track_id" = ($3)::int4, "unit_price" = ($4)::numeric, "quantity" = ($5)::int4
+  WHERE true AND true RETURNING "_invoice_line_2".*) SELECT '0:' || coalesce((json_build_object('affected_rows', (
+        SELECT count(*)
+        FROM "_invoice_line_1"), 'returning', (
+        SELECT coalesce(json_agg(json_build_object('invoice_line_id', "_invoice_line_3"."invoice_line_id", 'invoice_id', "_invoice_line_3"."invoice_id", 'track_id', "_invoice_line_3"."track_id", 'unit_price', "_invoice_line_3"."unit_price", 'quantity', "_invoice_line_3"."quantity")), '[]'::json)
+        FROM (
+          SELECT "invoice_line_id", "invoice_id", "track_id", "unit_price", "quantity"
+          FROM "_invoice_line_1") AS "_invoice_line_3")))::text, 'null');

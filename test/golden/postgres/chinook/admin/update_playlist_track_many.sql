@@ -1,0 +1,14 @@
+-- role: admin
+-- root field: update_playlist_track_many (update_many on public.playlist_track)
+-- query: mutation ($playlist_id: Int, $track_id: Int) { update_playlist_track_many(updates: [{where: {}, _set: {playlist_id: $playlist_id, track_id: $track_id}}]) { affected_rows returning { playlist_id track_id } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $playlist_id :: int4
+-- $2 = variable $track_id :: int4
+WITH "_playlist_track_1" AS (UPDATE "public"."playlist_track" AS "_playlist_track_2" SET "playlist_id" = ($1)::int4, "track_id" = ($2)::int4
+  WHERE true AND true RETURNING "_playlist_track_2".*) SELECT '0:' || coalesce((json_build_object('affected_rows', (
+        SELECT count(*)
+        FROM "_playlist_track_1"), 'returning', (
+        SELECT coalesce(json_agg(json_build_object('playlist_id', "_playlist_track_3"."playlist_id", 'track_id', "_playlist_track_3"."track_id")), '[]'::json)
+        FROM (
+          SELECT "playlist_id", "track_id"
+          FROM "_playlist_track_1") AS "_playlist_track_3")))::text, 'null');

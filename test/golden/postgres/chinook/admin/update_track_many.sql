@@ -1,0 +1,21 @@
+-- role: admin
+-- root field: update_track_many (update_many on public.track)
+-- query: mutation ($track_id: Int, $name: String, $album_id: Int, $media_type_id: Int, $genre_id: Int, $composer: String, $milliseconds: Int, $bytes: Int, $unit_price: numeric) { update_track_many(updates: [{where: {}, _set: {track_id: $track_id, name: $name, album_id: $album_id, media_type_id: $media_type_id, genre_id: $genre_id, composer: $composer, milliseconds: $milliseconds, bytes: $bytes, unit_price: $unit_price}}]) { affected_rows returning { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- $1 = variable $track_id :: int4
+-- $2 = variable $name :: varchar
+-- $3 = variable $album_id :: int4
+-- $4 = variable $media_type_id :: int4
+-- $5 = variable $genre_id :: int4
+-- $6 = variable $composer :: varchar
+-- $7 = variable $milliseconds :: int4
+-- $8 = variable $bytes :: int4
+-- $9 = variable $unit_price :: numeric
+WITH "_track_1" AS (UPDATE "public"."track" AS "_track_2" SET "track_id" = ($1)::int4, "name" = ($2)::varchar, "album_id" = ($3)::int4, "media_type_id" = ($4)::int4, "genre_id" = ($5)::int4, "composer" = ($6)::varchar, "milliseconds" = ($7)::int4, "bytes" = ($8)::int4, "unit_price" = ($9)::numeric
+  WHERE true AND true RETURNING "_track_2".*) SELECT '0:' || coalesce((json_build_object('affected_rows', (
+        SELECT count(*)
+        FROM "_track_1"), 'returning', (
+        SELECT coalesce(json_agg(json_build_object('track_id', "_track_3"."track_id", 'name', "_track_3"."name", 'album_id', "_track_3"."album_id", 'media_type_id', "_track_3"."media_type_id", 'genre_id', "_track_3"."genre_id", 'composer', "_track_3"."composer", 'milliseconds', "_track_3"."milliseconds", 'bytes', "_track_3"."bytes", 'unit_price', "_track_3"."unit_price")), '[]'::json)
+        FROM (
+          SELECT "track_id", "name", "album_id", "media_type_id", "genre_id", "composer", "milliseconds", "bytes", "unit_price"
+          FROM "_track_1") AS "_track_3")))::text, 'null');
