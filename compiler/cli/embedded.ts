@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPgliteDriver, type PgliteDriver } from '../../runtime/drivers/index.js';
@@ -24,6 +24,8 @@ export function demoFixture(): { metadata: string; schema: string; post: string 
 export async function openEmbedded(dataDir: string, log: (line: string) => void): Promise<PgliteDriver> {
   const abs = resolve(dataDir);
   log(`starting embedded PostgreSQL (PGlite) in ${abs}`);
+  // PGlite creates only the last folder of the path; a fresh checkout has no .kiln yet.
+  await mkdir(dirname(abs), { recursive: true });
   const driver = await createPgliteDriver({ dataDir: abs });
   const seeded = await driver.query(`SELECT to_regclass('public.artist') IS NOT NULL`);
   if (seeded.rows[0]?.[0] !== true) {

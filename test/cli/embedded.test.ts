@@ -38,7 +38,8 @@ function examples(log: string): { headers: Record<string, string>; body: unknown
 beforeAll(async () => {
   await ensureBuilt();
   tmp = await mkdtemp(join(tmpdir(), 'kiln-cli-embedded-'));
-  dataDir = join(tmp, 'pgdata');
+  // As in a fresh checkout: the parent folder (.kiln) does not exist yet.
+  dataDir = join(tmp, '.kiln', 'pgdata');
 }, 90_000);
 
 afterAll(async () => {
