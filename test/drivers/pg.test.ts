@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDriver, mapDatabaseError, type Driver } from '../../runtime/drivers/index.js';
 import { ApiError } from '../../runtime/errors/index.js';
+import { failure } from '../helpers/failure.js';
 
 const URL = 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `kiln_drv_${randomBytes(6).toString('hex')}`;
@@ -35,15 +36,6 @@ afterAll(async () => {
   await admin.end();
 });
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('pg driver: queryText', () => {
   it('returns the JSON text exactly as PostgreSQL printed it', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgliteDriver, type PgliteDriver } from '../../runtime/drivers/index.js';
 import { ApiError } from '../../runtime/errors/index.js';
+import { failure } from '../helpers/failure.js';
 
 let dir: string;
 let db: PgliteDriver;
@@ -22,15 +23,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('PGlite driver', () => {
   it('returns the response JSON as text, unparsed, in UTC', async () => {

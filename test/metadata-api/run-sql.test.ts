@@ -9,6 +9,7 @@ import { createPgDriver, createPgliteDriver, type Driver, type PgliteDriver } fr
 import { ApiError, formatPath, managementErrorBody } from '../../runtime/errors/index.js';
 import { looksLikeDdl, parseRunSqlArgs, runSql } from '../../runtime/metadata-api/run-sql.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { failure } from '../helpers/failure.js';
 
 let db: TestDatabase;
 let pg: Driver;
@@ -38,15 +39,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error('expected a failure');
-}
 
 const args = (sql: string, more: Record<string, unknown> = {}) => parseRunSqlArgs({ sql, ...more }, ['args']);
 
