@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgliteDriver, type PgliteDriver } from '../../runtime/drivers/index.js';
-import { ApiError } from '../../runtime/errors/index.js';
 import { failure } from '../helpers/failure.js';
 
 let dir: string;
