@@ -200,15 +200,9 @@ export class MetadataApi {
 
   private async read(env: Envelope, session: Session): Promise<Json> {
     const s = this.state;
+    const answer = readAnswer(env, s.metadata, s.resourceVersion, s.compiled);
+    if (answer !== undefined) return answer;
     switch (env.type) {
-      case 'export_metadata':
-        return env.version === 2 ? { resource_version: s.resourceVersion, metadata: s.metadata } : s.metadata;
-      case 'get_inconsistent_metadata': {
-        const objects = s.compiled.inconsistencies as unknown as Json;
-        return env.api === 'query' ? objects : { is_consistent: s.compiled.inconsistencies.length === 0, inconsistent_objects: objects };
-      }
-      case 'test_webhook_transform':
-        return testWebhookTransform(env.args, ['args'], process.env);
       case 'run_sql': {
         const args = parseRunSqlArgs(env.args, ['args']);
         const driver = this.driverOf(s.drivers, args.source);
@@ -253,14 +247,8 @@ export class MetadataApi {
         const source = sourceOfArgs(env.args);
         return runV1Data(env.type, env.args, ['args'], { model: work.compiled.model, runner: this.runnerOf(work, source), source, session: work.session });
       }
-      case 'export_metadata':
-        return env.version === 2 ? { resource_version: this.state.resourceVersion, metadata: work.metadata } : work.metadata;
-      case 'get_inconsistent_metadata': {
-        const objects = work.compiled.inconsistencies as unknown as Json;
-        return env.api === 'query' ? objects : { is_consistent: work.compiled.inconsistencies.length === 0, inconsistent_objects: objects };
-      }
-      case 'test_webhook_transform':
-        return testWebhookTransform(env.args, ['args'], process.env);
+      case 'export_metadata': case 'get_inconsistent_metadata': case 'test_webhook_transform':
+        return readAnswer(env, work.metadata, this.state.resourceVersion, work.compiled)!;
       case 'replace_metadata':
         return this.replace(env, work);
       case 'reload_metadata':
@@ -481,6 +469,22 @@ function renameSource(work: Work, args: Json): void {
   if (a.name in work.introspection) {
     work.introspection[a.new_name] = work.introspection[a.name] ?? null;
     delete work.introspection[a.name];
+  }
+}
+
+/** The answers of the operations that only read the document (in a bulk: as edited so far); undefined for others. */
+function readAnswer(env: Envelope, metadata: Json, resourceVersion: number, compiled: Compiled): Json | undefined {
+  switch (env.type) {
+    case 'export_metadata':
+      return env.version === 2 ? { resource_version: resourceVersion, metadata } : metadata;
+    case 'get_inconsistent_metadata': {
+      const objects = compiled.inconsistencies as unknown as Json;
+      return env.api === 'query' ? objects : { is_consistent: compiled.inconsistencies.length === 0, inconsistent_objects: objects };
+    }
+    case 'test_webhook_transform':
+      return testWebhookTransform(env.args, ['args'], process.env);
+    default:
+      return undefined;
   }
 }
 
