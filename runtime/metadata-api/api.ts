@@ -64,6 +64,13 @@ const LATER: readonly (readonly [RegExp, string])[] = [
     'event delivery and scheduled events are not supported yet (their definitions are stored; the workers come next)'],
 ];
 
+/** The open sources and their catalog snapshots; `tx` while a change holds the catalog transaction. */
+interface Connections {
+  readonly drivers: Map<string, Driver>;
+  introspection: Record<string, Json | null>;
+  readonly tx?: Runner;
+}
+
 /** A change in progress: the state it started from, and what it has done so far. */
 interface Work {
   metadata: Json;
@@ -372,7 +379,7 @@ export class MetadataApi {
   /** Builds a served state for a stored document: connect, read every catalog, compile. */
   private async load(metadata: Json, resourceVersion: number, drivers: Map<string, Driver>): Promise<ServedState> {
     const introspection: Record<string, Json | null> = {};
-    const work = { metadata, introspection, drivers } as unknown as Work;
+    const work: Connections = { introspection, drivers };
     await this.connectSources(work, metadata);
     for (const s of this.opts.compiler.sources(metadata)) await this.introspectSource(work, s.name);
     const compiled = this.compile(metadata, introspection);
@@ -385,7 +392,7 @@ export class MetadataApi {
     for (const s of this.opts.compiler.sources(work.metadata)) await this.introspectSource(work, s.name);
   }
 
-  private async introspectSource(work: Pick<Work, 'drivers' | 'introspection' | 'tx'>, name: string): Promise<void> {
+  private async introspectSource(work: Connections, name: string): Promise<void> {
     const driver = work.drivers.get(name);
     if (!driver) {
       work.introspection[name] = null;
@@ -403,7 +410,7 @@ export class MetadataApi {
   }
 
   /** Opens a driver for every source of the document that has none yet, and reads its catalog. */
-  private async connectSources(work: Pick<Work, 'drivers' | 'introspection' | 'tx'>, metadata: Json): Promise<void> {
+  private async connectSources(work: Connections, metadata: Json): Promise<void> {
     for (const s of this.opts.compiler.sources(metadata)) {
       if (work.drivers.has(s.name)) continue;
       try {
