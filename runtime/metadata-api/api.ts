@@ -8,7 +8,7 @@ import type { Json, Session } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError, formatPath, type JsonPath } from '../errors/index.js';
 import { lockCatalog, openCatalog, readCatalog, readVersion, writeCatalog } from './catalog.js';
-import type { ApiKind, Compiled, InconsistentObject, MetadataCompiler, OperationRequest, SourceInfo } from './contract.js';
+import type { ApiExtension, ApiKind, Compiled, ExtensionContext, InconsistentObject, MetadataCompiler, OperationRequest, SettleContext, SourceInfo } from './contract.js';
 import { judgeEdit } from './judge.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
 import { looksLikeDdl, parseRunSqlArgs, runSql, type RunSqlArgs } from './run-sql.js';
@@ -40,6 +40,8 @@ export interface MetadataApiOptions {
   /** Names this instance in change notifications. */
   readonly instance: string;
   readonly log?: (line: string) => void;
+  /** Operations answered beside the compiler's edits, and what follows a change in the databases. */
+  readonly extensions?: readonly ApiExtension[];
 }
 
 /** One management call. */
@@ -60,7 +62,7 @@ const SUCCESS: Json = { message: 'success' };
 const LATER: readonly (readonly [RegExp, string])[] = [
   [/^(?:[a-z]+_)?(?:create|update|delete)_remote_relationship$|^(?:create|update|delete)_remote_schema_remote_relationship$|^introspect_remote_schema$/,
     'remote relationships and remote schema introspection are not supported yet (they come with remote schemas)'],
-  [/^(?:pg_)?(?:redeliver_event|invoke_event_trigger|get_event_logs|get_event_invocation_logs|get_event_by_id)$|^(?:create|delete)_scheduled_event$|^get_(?:cron_triggers|scheduled_events|scheduled_event_invocations|event_invocations)$|^(?:cleanup_event_trigger_logs|pause_event_trigger_cleanups|resume_event_trigger_cleanups)$/,
+  [/^get_event_invocations$|^(?:pause_event_trigger_cleanups|resume_event_trigger_cleanups)$/,
     'event delivery and scheduled events are not supported yet (their definitions are stored; the workers come next)'],
 ];
 
@@ -83,6 +85,8 @@ interface Work {
   readonly api: ApiKind;
   /** Who asks (the v1 data operations run under its role). */
   readonly session: Session;
+  /** reload_metadata asked to recreate the database triggers of event triggers. */
+  recreateEventTriggers: boolean;
 }
 
 export class MetadataApi {
@@ -99,6 +103,7 @@ export class MetadataApi {
     const stored = await openCatalog(opts.catalog, opts.initial ?? (() => opts.compiler.empty()));
     const api = new MetadataApi(opts, undefined as unknown as ServedState);
     api.state = await api.load(stored.metadata, stored.resourceVersion, new Map());
+    await api.settleAtStart();
     opts.serve(api.state);
     return api;
   }
@@ -173,10 +178,11 @@ export class MetadataApi {
         }
         const work: Work = {
           metadata: base.metadata, introspection: { ...base.introspection }, compiled: base.compiled,
-          drivers: new Map(base.drivers), changed: false, tx, api: env.api, session,
+          drivers: new Map(base.drivers), changed: false, tx, api: env.api, session, recreateEventTriggers: false,
         };
         if (this.changesMetadata(env)) await this.reintrospectAll(work);
         const answer = await this.apply(env, work, []);
+        if (work.changed || work.recreateEventTriggers) await this.settle(work, base.metadata);
         let version = base.resourceVersion;
         if (work.changed) version = await writeCatalog(tx, work.metadata, this.opts.instance);
         next = { metadata: work.metadata, resourceVersion: version, introspection: work.introspection, compiled: work.compiled, drivers: work.drivers };
@@ -189,6 +195,8 @@ export class MetadataApi {
 
   private isReadOnly(env: Envelope): boolean {
     if (READ_ONLY.has(env.type)) return true;
+    const ext = this.extensionFor(env.type, env.api);
+    if (ext) return ext.readOnly(env.type);
     if (env.type === 'run_sql') {
       const args = env.args as { read_only?: unknown } | null;
       return typeof args === 'object' && args !== null && args.read_only === true;
@@ -198,17 +206,60 @@ export class MetadataApi {
 
   /** True when the operation edits the document (so the catalogs are read again first). */
   private changesMetadata(env: Envelope): boolean {
+    const edits = (t: string): boolean => t !== 'run_sql' && !V1_DATA.has(t) && !READ_ONLY.has(t) && !this.extensionFor(t, env.api);
     if (env.type === 'bulk') return Array.isArray(env.args) && env.args.some((a) => {
       const t = (a as { type?: unknown } | null)?.type;
-      return typeof t === 'string' && t !== 'run_sql' && !V1_DATA.has(t) && !READ_ONLY.has(t);
+      return typeof t === 'string' && edits(t);
     });
-    return env.type !== 'run_sql' && !V1_DATA.has(env.type) && !READ_ONLY.has(env.type);
+    return edits(env.type);
+  }
+
+  private extensionFor(type: string, api: ApiKind): ApiExtension | undefined {
+    return this.opts.extensions?.find((x) => x.handles(type, api));
+  }
+
+  /** Every extension brings the databases in line with the changed document, inside the change. */
+  private async settle(work: Work, before: Json): Promise<void> {
+    const ctx: SettleContext = {
+      before, after: work.metadata, compiled: work.compiled, catalog: work.tx,
+      runnerOf: (source) => this.runnerOf(work, source), recreateEventTriggers: work.recreateEventTriggers,
+    };
+    for (const x of this.opts.extensions ?? []) await x.settle?.(ctx);
+  }
+
+  /** At start: what the stored document asks for (database triggers, cron events) is checked once. */
+  private async settleAtStart(): Promise<void> {
+    const xs = (this.opts.extensions ?? []).filter((x) => x.settle);
+    if (xs.length === 0) return;
+    const s = this.state;
+    try {
+      await this.opts.catalog.transaction(async (tx) => {
+        const ctx: SettleContext = {
+          before: null, after: s.metadata, compiled: s.compiled, catalog: tx, recreateEventTriggers: false,
+          runnerOf: (source) => {
+            const d = this.driverOf(s.drivers, source);
+            return d === this.opts.catalog ? tx : d;
+          },
+        };
+        for (const x of xs) await x.settle!(ctx);
+      });
+    } catch (e) {
+      this.opts.log?.(`warning: could not bring the databases in line with the metadata at start: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   private async read(env: Envelope, session: Session): Promise<Json> {
     const s = this.state;
     const answer = readAnswer(env, s.metadata, s.resourceVersion, s.compiled);
     if (answer !== undefined) return answer;
+    const ext = this.extensionFor(env.type, env.api);
+    if (ext) {
+      const ctx: ExtensionContext = {
+        metadata: s.metadata, compiled: s.compiled, catalog: this.opts.catalog, api: env.api, session,
+        runnerOf: (source) => this.driverOf(s.drivers, source),
+      };
+      return ext.run(env.type, env.args, ctx);
+    }
     switch (env.type) {
       case 'run_sql': {
         const args = parseRunSqlArgs(env.args, ['args']);
@@ -266,6 +317,14 @@ export class MetadataApi {
         return SUCCESS;
       }
       default: {
+        const ext = this.extensionFor(env.type, work.api);
+        if (ext) {
+          const ctx: ExtensionContext = {
+            metadata: work.metadata, compiled: work.compiled, catalog: work.tx, api: work.api, session: work.session,
+            runnerOf: (source) => this.runnerOf(work, source),
+          };
+          return ext.run(env.type, env.args, ctx);
+        }
         const later = LATER.find(([re]) => re.test(env.type));
         if (later) throw new ApiError('not-supported', `${env.type}: ${later[1]}`, 400, ['type']);
         if (!compiler.knows(env.type, work.api)) {
@@ -357,6 +416,7 @@ export class MetadataApi {
     await this.connectSources(work, work.metadata);
     for (const name of names) await this.introspectSource(work, name);
     work.compiled = this.compile(work.metadata, work.introspection);
+    if (args['recreate_event_triggers'] === true) work.recreateEventTriggers = true;
     const inconsistent = work.compiled.inconsistencies;
     if (inconsistent.length === 0) return { is_consistent: true, message: 'success' };
     return { is_consistent: false, message: 'success', inconsistent_objects: inconsistent as unknown as Json };

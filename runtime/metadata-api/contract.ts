@@ -3,7 +3,7 @@
 // never sees the metadata document's types: to it the document and the catalog snapshots are
 // plain JSON, and every edit, check and compile goes through `MetadataCompiler`.
 
-import type { BundleModel, Json } from '../bundle/index.js';
+import type { BundleModel, Json, Session } from '../bundle/index.js';
 import type { ApiError } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 
@@ -107,4 +107,51 @@ export interface MetadataCompiler {
   reconcile(metadata: Json, source: string, before: Json | null, after: Json): Json;
   /** The sources of the document. */
   sources(metadata: Json): readonly SourceInfo[];
+}
+
+/** Runs SQL in one database: inside the change's open transaction when that database holds the catalog. */
+export type SqlRunner = Pick<Driver, 'query'>;
+
+/** What an extension's operation sees. */
+export interface ExtensionContext {
+  /** The document as the change has edited it so far (the served one for a read-only operation). */
+  readonly metadata: Json;
+  readonly compiled: Compiled;
+  /** A source's database; throws `not-exists` (path `$.args.source`) for an unknown source. */
+  runnerOf(source: string): SqlRunner;
+  /** The metadata database (svc_catalog). */
+  readonly catalog: SqlRunner;
+  readonly api: ApiKind;
+  readonly session: Session;
+}
+
+/** What `settle` sees: the document before and after the change (before is null at start). */
+export interface SettleContext {
+  readonly before: Json | null;
+  readonly after: Json;
+  readonly compiled: Compiled;
+  runnerOf(source: string): SqlRunner;
+  readonly catalog: SqlRunner;
+  /** reload_metadata asked for `recreate_event_triggers` (or a start that must check them all). */
+  readonly recreateEventTriggers: boolean;
+}
+
+/**
+ * Operations the runtime answers beside the compiler's document edits (event delivery, scheduled
+ * events), and what must follow a change in the databases (database triggers of event triggers,
+ * future cron events). The command line wires them in; the metadata API only dispatches.
+ */
+export interface ApiExtension {
+  /** True for the operation types (as sent, e.g. `pg_redeliver_event`) this extension answers. */
+  handles(type: string, api: ApiKind): boolean;
+  /** True when the operation only reads: answered without the catalog lock, against what is served. */
+  readOnly(type: string): boolean;
+  /** Answers one operation; throws ApiError with a path under `$.args`. */
+  run(type: string, args: Json, ctx: ExtensionContext): Promise<Json>;
+  /**
+   * Inside every change's transaction, after its operations and before the commit, when the document
+   * changed (and once at start, with `before` null): bring the databases in line with the document.
+   * Throwing rolls the change back.
+   */
+  settle?(ctx: SettleContext): Promise<void>;
 }
