@@ -1,6 +1,8 @@
 /** The preview query and SQL of each root field (the bundle's sql/<role>/<field>.sql). */
 export { previewQuery, previewSql, previewSubscriptionSql } from './preview.js';
 /** Readable layout of a statement and its parameter header. */
-export { formatSql, paramHeader } from './format.js';
+export { formatSql, paramHeader } from '../../runtime/sql/index.js';
 /** The preview mutation and SQL of each mutation root field. */
 export { previewMutationQuery, previewMutationSql } from './mutation-preview.js';
+/** A query collection's query compiled whole per role (the bundle's persisted plans). */
+export { compileStoredQuery, type CompiledStoredQuery } from './persisted.js';

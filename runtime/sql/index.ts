@@ -12,3 +12,5 @@ export { postgres } from './dialects/postgres.js';
 export { aggregateFunction } from './aggregates.js';
 /** Multiplexed live queries: parameters read as columns of a relation of per-cohort value arrays. */
 export { multiplexDialect, multiplexedStatement, multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
+/** For reading: line breaks and indentation (only whitespace outside quotes changes), and a comment line per parameter. */
+export { formatSql, paramHeader } from './format.js';
