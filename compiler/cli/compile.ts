@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { buildBundle, writeBundle } from '../emit/index.js';
+import { buildBundle, writeBundle, type Bundle } from '../emit/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { databaseUrl, type Metadata } from '../metadata/index.js';
 import { CliError, introspectUrl, readIntrospection, readMetadata, redact } from './project.js';
@@ -32,6 +32,25 @@ export async function compileCommand(o: CompileOptions): Promise<void> {
   await writeBundle(o.out, bundle);
   const s = bundle.summary;
   log(`compiled ${s.tables} table(s), ${s.roles} role(s), ${s.rootFields} root field(s) into ${o.out} in ${Date.now() - started} ms`);
+  for (const line of roleSummary(bundle)) log(line);
+}
+
+/** Per role: tables it may read (and write), root fields of its schema, persisted queries compiled for it. */
+export function roleSummary(bundle: Bundle): string[] {
+  const m = bundle.model;
+  const files = [...bundle.files.keys()];
+  const rows = m.roles.map((role) => {
+    const readable = Object.keys(m.select[role] ?? {}).length;
+    const writable = Object.keys(m.mutations?.[role] ?? {}).length;
+    // One file per root field kept in the role's schema (sql/<role>/<field>.sql; live queries apart).
+    const roots = files.filter((f) => f.startsWith(`sql/${role}/`) && !f.endsWith('.subscription.sql')).length;
+    const persisted = files.filter((f) => f.startsWith(`persisted/${role}/`)).length;
+    return [role, `${readable}${writable ? ` (${writable} writable)` : ''}`, String(roots), String(persisted)];
+  });
+  const head = ['role', 'tables visible', 'root fields', 'persisted queries'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}`;
+  return [line(head), ...rows.map(line)];
 }
 
 // The catalog of each source: a snapshot file serves them all; otherwise a source's own URL (a

@@ -1,2 +1,6 @@
 /** Compiles metadata + introspection into bundle files, and writes them. */
 export { buildBundle, writeBundle, type Bundle, type BundleInput } from './bundle.js';
+/** Query collections compiled whole per role, with the allow-list and REST endpoints (also for compile on write). */
+export { compilePersisted, type CompiledPersisted, type PersistedManifestEntry } from './persisted.js';
+/** Permission predicates and table names as people read them (report.html, `kiln diff`). */
+export { filterText, tableLabel } from './permission-text.js';
