@@ -7,6 +7,7 @@
 // It creates three databases (the default source and the two extra sources the suite names as
 // SVC_GRAPHQL_PG_SOURCE_URL_1/2), starts the server built in build/kiln.mjs with
 // SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES=true, runs the runner, prints its table, and drops them.
+// Areas that need other server settings (OWN_SERVER: the allow-list) run the same way on a server of their own.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -40,54 +41,79 @@ async function admin(sql) {
   try { await c.query(sql); } finally { await c.end(); }
 }
 
-const tag = Math.random().toString(36).slice(2, 8);
-const names = ['main', 'src1', 'src2'].map((n) => `kiln_conf_${n}_${tag}`);
-for (const n of names) await admin(`CREATE DATABASE "${n}"`);
-const [mainUrl, src1, src2] = names.map((n) => `${PG_ROOT}/${n}`);
-// Hasura's test harness creates the schema `hge_tests` before any suite runs; the setups use it.
-{
-  const c = new pg.Client({ connectionString: mainUrl });
-  await c.connect();
-  await c.query('CREATE SCHEMA hge_tests');
-  await c.end();
-}
+// Suites Hasura's CI ran against a server started with other settings (the allow-list suite ran
+// with HASURA_GRAPHQL_ENABLE_ALLOWLIST): each such area gets its own fresh server and databases.
+const OWN_SERVER = { allowlist: { SVC_GRAPHQL_ENABLE_ALLOWLIST: 'true' } };
 
-const server = spawn(process.execPath, [join(root, 'build', 'kiln.mjs'), 'serve', '--database-url', mainUrl, '--port', '0',
-  '--host', '127.0.0.1', '--admin-secret', SECRET, '--no-console'], {
-  cwd: root,
-  env: { ...process.env, SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES: 'true', SVC_GRAPHQL_PG_SOURCE_URL_1: src1, SVC_GRAPHQL_PG_SOURCE_URL_2: src2,
-    SVC_GRAPHQL_CLIENT_NAME: 'svc-client', EVENT_WEBHOOK_HEADER: 'MyEnvValue', DB_URL_ENV_VAR: src1, CONN_STRING_ENV_VAR: src1 },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-const logLines = [];
-const port = await new Promise((ok, fail) => {
-  const onData = (b) => {
-    for (const line of b.toString().split('\n')) {
-      if (line) logLines.push(line);
-      const m = /serving GraphQL at http:\/\/[^:]+:(\d+)/.exec(line);
-      if (m) ok(Number(m[1]));
-    }
-  };
-  server.stderr.on('data', onData);
-  server.stdout.on('data', onData);
-  server.on('exit', (code) => fail(new Error(`kiln serve exited with ${code}:\n${logLines.join('\n')}`)));
-  setTimeout(() => fail(new Error(`kiln serve did not start in 60 s:\n${logLines.join('\n')}`)), 60_000).unref();
-});
-const url = `http://127.0.0.1:${port}`;
+/** Creates the databases, starts `kiln serve` with `extraEnv`, runs the runner on `manifest`, cleans up. */
+async function runOnFreshServer(manifest, extraEnv, report) {
+  const tag = Math.random().toString(36).slice(2, 8);
+  const names = ['main', 'src1', 'src2'].map((n) => `kiln_conf_${n}_${tag}`);
+  for (const n of names) await admin(`CREATE DATABASE "${n}"`);
+  const [mainUrl, src1, src2] = names.map((n) => `${PG_ROOT}/${n}`);
+  // Hasura's test harness creates the schema `hge_tests` before any suite runs; the setups use it.
+  {
+    const c = new pg.Client({ connectionString: mainUrl });
+    await c.connect();
+    await c.query('CREATE SCHEMA hge_tests');
+    await c.end();
+  }
+
+  const server = spawn(process.execPath, [join(root, 'build', 'kiln.mjs'), 'serve', '--database-url', mainUrl, '--port', '0',
+    '--host', '127.0.0.1', '--admin-secret', SECRET, '--no-console'], {
+    cwd: root,
+    env: { ...process.env, SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES: 'true', SVC_GRAPHQL_PG_SOURCE_URL_1: src1, SVC_GRAPHQL_PG_SOURCE_URL_2: src2,
+      SVC_GRAPHQL_CLIENT_NAME: 'svc-client', EVENT_WEBHOOK_HEADER: 'MyEnvValue', DB_URL_ENV_VAR: src1, CONN_STRING_ENV_VAR: src1, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logLines = [];
+  const port = await new Promise((ok, fail) => {
+    const onData = (b) => {
+      for (const line of b.toString().split('\n')) {
+        if (line) logLines.push(line);
+        const m = /serving GraphQL at http:\/\/[^:]+:(\d+)/.exec(line);
+        if (m) ok(Number(m[1]));
+      }
+    };
+    server.stderr.on('data', onData);
+    server.stdout.on('data', onData);
+    server.on('exit', (code) => fail(new Error(`kiln serve exited with ${code}:\n${logLines.join('\n')}`)));
+    setTimeout(() => fail(new Error(`kiln serve did not start in 60 s:\n${logLines.join('\n')}`)), 60_000).unref();
+  });
+  const url = `http://127.0.0.1:${port}`;
+
+  const run = spawnSync(process.execPath, [runner, '--url', url, '--admin-secret', SECRET, '--scope', scope, '--manifest', manifest,
+    '--json', report, ...passThrough], { stdio: 'inherit', cwd: root });
+  server.kill('SIGTERM');
+  await new Promise((r) => { server.once('exit', r); setTimeout(r, 5000).unref(); });
+  for (const n of names) await admin(`DROP DATABASE IF EXISTS "${n}" WITH (FORCE)`).catch(() => undefined);
+
+  if (run.status !== 0) {
+    console.error(`conformance: the runner failed (exit ${run.status})`);
+    process.exit(1);
+  }
+  return JSON.parse(readFileSync(report, 'utf8'));
+}
 
 mkdirSync(join(root, 'build'), { recursive: true });
 const report = join(root, 'build', `conformance-${scope}.json`);
-const run = spawnSync(process.execPath, [runner, '--url', url, '--admin-secret', SECRET, '--scope', scope, '--json', report, ...passThrough],
-  { stdio: 'inherit', cwd: root });
-server.kill('SIGTERM');
-await new Promise((r) => { server.once('exit', r); setTimeout(r, 5000).unref(); });
-for (const n of names) await admin(`DROP DATABASE IF EXISTS "${n}" WITH (FORCE)`).catch(() => undefined);
-
-if (run.status !== 0) {
-  console.error(`conformance: the runner failed (exit ${run.status})`);
-  process.exit(1);
+// The suites the runner will pick (its own filter), split by the server each needs.
+const manifestFile = join(shared, 'conformance', 'manifest.json');
+const full = JSON.parse(readFileSync(manifestFile, 'utf8'));
+const filters = passThrough.filter((_, i) => passThrough[i - 1] === '--suite');
+const picked = (s) => (s.scope || 'spec') === scope && (filters.length === 0 || filters.some((f) => s.name.includes(f) || s.area === f || (s.topic || '').includes(f)));
+const groups = [[null, full.suites.filter((s) => !Object.hasOwn(OWN_SERVER, s.area))],
+  ...Object.keys(OWN_SERVER).map((area) => [area, full.suites.filter((s) => s.area === area)])];
+const reports = [];
+for (const [area, suites] of groups) {
+  if (!suites.some(picked)) continue;
+  const manifest = join(root, 'build', `conformance-manifest-${area ?? 'main'}.json`);
+  writeFileSync(manifest, JSON.stringify({ ...full, corpus: resolve(dirname(manifestFile), full.corpus), suites }));
+  reports.push(await runOnFreshServer(manifest, area ? OWN_SERVER[area] : {}, join(root, 'build', `conformance-${scope}-${area ?? 'main'}.json`)));
 }
-const summary = JSON.parse(readFileSync(report, 'utf8')).summary;
+const summary = { passed: 0, failed: 0, skipped: 0 };
+for (const r of reports) for (const k of Object.keys(summary)) summary[k] += r.summary[k] ?? 0;
+writeFileSync(report, `${JSON.stringify({ summary, results: reports.flatMap((r) => r.results) }, null, 2)}\n`);
 const baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : {};
 const floor = baseline[scope]?.passed ?? 0;
 const filtered = passThrough.includes('--suite');

@@ -11,6 +11,7 @@ import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previ
 import { engineModule } from './module.js';
 import { engineTypes } from './types.js';
 import { reportHtml } from './report.js';
+import { compilePersisted, type PersistedManifestEntry } from './persisted.js';
 
 export interface BundleInput {
   readonly metadata: Metadata;
@@ -38,9 +39,11 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   const say = input.progress ?? (() => {});
   say('resolving metadata against the database catalog');
   const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection });
-  const model: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
-  say(`building schemas for ${model.roles.length} role(s)`);
-  const schemas = buildRoleSchemas(model);
+  const base: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
+  say(`building schemas for ${base.roles.length} role(s)`);
+  const schemas = buildRoleSchemas(base);
+  const stored = compilePersisted(input.metadata, base, schemas);
+  const model: BundleModel = stored.persisted ? { ...base, persisted: stored.persisted } : base;
   const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
   const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
   const files = new Map<string, string>();
@@ -68,7 +71,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
       const header = [`-- role: ${role}`, `-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
         `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`,
         '-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
-        ...paramHeader({ text: m.text, params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
+        ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
           (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))];
       files.set(`sql/${role}/${field}.subscription.sql`, `${header.join('\n')}\n${formatSql(m.text)};\n`);
     }
@@ -85,12 +88,13 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
     }
     say(`  role ${role}: ${roots.length + mutations.length} root field(s)`);
   }
+  for (const [path, content] of stored.files) files.set(path, content);
   say('writing engine.mjs and engine.d.ts');
   files.set('engine.mjs', await engineModule(model, sdl));
   files.set('engine.d.ts', await engineTypes(sdl, operations));
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
-  files.set('manifest.json', manifest(input, model, files, summary));
+  files.set('manifest.json', manifest(input, model, files, summary, stored.manifest));
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { model, sdl, schemas, files: sorted, inconsistencies: [...resolved.inconsistencies, ...queryIssues], summary };
 }
@@ -100,7 +104,8 @@ function operationName(field: string): string {
   return field.split('_').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('') || 'Root';
 }
 
-function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<string, string>, summary: Bundle['summary']): string {
+function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<string, string>, summary: Bundle['summary'],
+  persisted: readonly PersistedManifestEntry[]): string {
   const doc = {
     bundleFormat: 1,
     engineVersion: input.engineVersion,
@@ -113,6 +118,7 @@ function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<str
     rootFields: Object.fromEntries(model.roles.map((r) => [r, Object.keys(model.roots[r]!.query)])),
     mutationFields: Object.fromEntries(model.roles.map((r) => [r, Object.keys(model.roots[r]!.mutation ?? {})])),
     summary,
+    persisted,
     files: Object.fromEntries([...files.keys()].sort().map((f) => [f, sha256(files.get(f)!)])),
   };
   return JSON.stringify(doc, null, 2) + '\n';

@@ -1,6 +1,8 @@
 // The resolved model: what the compiler hands the runtime inside engine.mjs. Plain JSON, sorted,
 // immutable. Permission predicates are already resolved to BoolIr with session variables as slots.
 
+import type { ErrorCode } from '../errors/index.js';
+import type { CompiledSql } from '../sql/index.js';
 import type { Json } from './json.js';
 
 /** `source:schema.name`, unique within a bundle. */
@@ -20,6 +22,8 @@ export interface BundleModel {
   /** Per role, the insert, update and delete permissions of each table it may write (absent: none). */
   readonly mutations?: { readonly [role: string]: { readonly [id: TableId]: TableMutationPermissions } };
   readonly options: { readonly stringifyNumeric: boolean };
+  /** Query collections, the allow-list and REST endpoints, each stored query compiled whole per role (absent: none). */
+  readonly persisted?: PersistedModel;
 }
 
 export interface SourceModel {
@@ -182,6 +186,8 @@ export interface TableModel {
   readonly rootFieldComments: { readonly [key: string]: string | null };
   /** Set for enum tables: the GraphQL enum's values (and comments). */
   readonly enumValues: readonly { readonly value: string; readonly comment: string | null }[] | null;
+  /** The event triggers that capture this table's inserts, updates or deletes (sorted); absent when none. */
+  readonly eventTriggers?: readonly string[];
 }
 
 export interface SelectPermissionModel {
@@ -213,3 +219,83 @@ export type ValueIr =
   | { readonly kind: 'variable'; readonly name: string; readonly path: readonly (string | number)[] }
   /** `_ceq` and friends: a column of the current table, or of the root table (`["$", col]`). */
   | { readonly kind: 'column'; readonly column: string; readonly root: boolean };
+
+/** Stored queries (spec part A 2.9, 2.10): what the allow-list admits and REST endpoints run. */
+export interface PersistedModel {
+  /** The dialect the plans are printed in (with `options.stringifyNumeric`: what an engine checks before using them). */
+  readonly dialect: 'postgres' | 'mssql' | 'bigquery';
+  /** Every query of every collection, sorted by collection then name. */
+  readonly queries: readonly PersistedQueryModel[];
+  readonly allowlist: readonly AllowlistEntryModel[];
+  /** Sorted by name. */
+  readonly restEndpoints: readonly RestEndpointModel[];
+}
+
+export interface PersistedQueryModel {
+  readonly collection: string;
+  readonly name: string;
+  /** The query text as the metadata stores it. */
+  readonly query: string;
+  /** sha256 of the document with formatting and `__typename` fields left out: what the allow-list compares. Null: it does not parse. */
+  readonly sha256: string | null;
+  readonly operation: 'query' | 'mutation' | 'subscription' | null;
+  /** The declared variables, types as written (`String!`, `[uuid!]!`). */
+  readonly variables: readonly { readonly name: string; readonly type: string }[];
+  /**
+   * Per role that may run it (its schema validates the query; an allow-list scope of roles
+   * narrows it): the statement(s) planned for every variable given, or null when the values of
+   * variables shape the statement (planned per request).
+   */
+  readonly plans: { readonly [role: string]: StoredPlanModel | null };
+}
+
+/** An allow-list entry: a collection and the roles it admits. */
+export interface AllowlistEntryModel {
+  readonly collection: string;
+  readonly scope: { readonly global: true } | { readonly global: false; readonly roles: readonly string[] };
+}
+
+export interface RestEndpointModel {
+  readonly name: string;
+  /** The template under /api/rest/ (`users/:id/posts`). */
+  readonly url: string;
+  readonly methods: readonly string[];
+  readonly collection: string;
+  readonly query: string;
+  readonly comment: string | null;
+}
+
+/** One planned statement on one source whose single text value is a JSON object. */
+export interface StatementModel {
+  readonly kind: 'sql';
+  readonly source: string;
+  readonly sql: CompiledSql;
+  readonly name: string;
+  readonly customPlan: boolean;
+}
+
+/** An error a mutation guard answers, as plain data. */
+export interface ErrorModel {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly status: number;
+  readonly path: readonly (string | number)[];
+}
+
+/** A stored query's plan as the bundle keeps it (the runtime's Plan and MutationPlan as plain JSON). */
+export type StoredPlanModel =
+  | { readonly kind: 'static'; readonly body: string }
+  | StatementModel
+  | { readonly kind: 'multi'; readonly parts: readonly StatementModel[]; readonly keys: readonly string[] }
+  | {
+    readonly kind: 'mutation';
+    readonly source: string;
+    readonly transactional: boolean;
+    /** A written table has event triggers: the transaction records the session for them first. */
+    readonly recordsSession?: true;
+    readonly fields: readonly (
+      | { readonly kind: 'static'; readonly key: string; readonly json: string }
+      | { readonly kind: 'sql'; readonly key: string; readonly list: boolean;
+        readonly statements: readonly { readonly sql: CompiledSql; readonly name: string; readonly errors: readonly ErrorModel[] }[] }
+    )[];
+  };

@@ -1,15 +1,18 @@
-import { Kind, buildSchema, getVariableValues, parse, print, specifiedRules, validate, visit, type DocumentNode, type FragmentDefinitionNode,
-  type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { Kind, buildSchema, getVariableValues, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import type { BundleModel } from '../bundle/index.js';
+import type { BundleModel, PersistedQueryModel, RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
-import { checkLimitValue, checkScalarVariable, hasuraChecks, type VariableSites } from './check.js';
+import { checkLimitValue, checkScalarVariable } from './check.js';
 import { planOperation, type Plan, type SqlPlan } from './plan.js';
 import { planMutation, type MutationPlan } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
+import { queryKey, type QueryKey } from './persisted.js';
+import { StoredIndex, type StoredEntry } from './persisted-index.js';
+import { planSignature, prepareOperation, type Prepared } from './prepare.js';
+import { explainOperation, type Explanation } from './explain.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
@@ -26,15 +29,18 @@ export interface EngineOptions {
   readonly driverFor: (source: string) => Driver;
   readonly stringifyNumeric?: boolean;
   readonly planCacheSize?: number;
+  /**
+   * SVC_GRAPHQL_ENABLE_ALLOWLIST: a non-admin role may run only documents of an allow-listed
+   * collection whose scope includes it (reference/endpoints.md "Allow-list").
+   */
+  readonly allowlist?: boolean;
 }
 
-// One parsed, validated operation; plans keyed by the values of the variables that shaped them.
-interface Prepared {
-  readonly document: DocumentNode;
-  readonly operation: OperationDefinitionNode;
-  readonly structural: Set<string>;
-  readonly plans: Map<string, Plan | MutationPlan>;
-  readonly sites: VariableSites;
+/** Request-time work since the engine was made: parses, validations and plans (what caches and stored plans save). */
+export interface EngineStats {
+  readonly parses: number;
+  readonly validations: number;
+  readonly plans: number;
 }
 
 const EMPTY_ROLE_SDL = 'type query_root { no_queries_available: String! } schema { query: query_root }';
@@ -43,9 +49,43 @@ const EMPTY_ROLE_SDL = 'type query_root { no_queries_available: String! } schema
 export class Engine {
   private readonly schemas = new Map<string, GraphQLSchema>();
   private readonly cache: LRUCache<string, Prepared>;
+  // Query text -> its allow-list key (false: it does not parse); parsed once per text.
+  private readonly keys: LRUCache<string, QueryKey | false>;
+  private readonly stored: StoredIndex;
+  private readonly counts = { parses: 0, validations: 0, plans: 0 };
 
   constructor(private readonly opts: EngineOptions) {
     this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000 });
+    this.keys = new LRUCache({ max: opts.planCacheSize ?? 2000 });
+    this.stored = new StoredIndex({ model: opts.model, schemaFor: (role) => this.schemaFor(role), dialect: this.dialectOrNull(),
+      stringifyNumeric: opts.stringifyNumeric ?? false });
+  }
+
+  /** Request-time parses, validations and plans so far. */
+  get stats(): EngineStats {
+    return { ...this.counts };
+  }
+
+  /** The REST endpoints this engine serves (sorted by name). */
+  restEndpoints(): readonly RestEndpointModel[] {
+    return this.stored.endpoints;
+  }
+
+  /** A stored query of a collection. */
+  storedQuery(collection: string, name: string): PersistedQueryModel | undefined {
+    return this.stored.byName(collection, name)?.query;
+  }
+
+  /**
+   * Runs a stored query (a REST endpoint's) with these variables: its prepared plan for the role
+   * when there is one, else as any request. Answers `{"data":...}`; a failure throws its ApiError.
+   */
+  executeStored(collection: string, name: string, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
+    const entry = this.stored.byName(collection, name);
+    if (!entry) throw new ApiError('not-found', `query with name ${JSON.stringify(name)} not found in collection ${JSON.stringify(collection)}`, 404, []);
+    if (this.enforcesAllowlist(session) && (entry.query.sha256 === null || !this.stored.admits(entry.query.sha256, session.role))) throw notAllowed();
+    const req: GraphQLRequest = { query: entry.query.query, variables, operationName: null };
+    return this.runPrepared(entry.prepared.get(session.role) ?? this.prepare(req, session.role), req, session);
   }
 
   /** The role's GraphQL schema (built from the bundle's SDL on first use). */
@@ -91,8 +131,8 @@ export class Engine {
    * engine's (runtime/sql multiplexDialect). Answers the plan, the coerced variables and the
    * driver of each source; null for a mutation.
    */
-  planSubscription(req: GraphQLRequest, session: Session, print: (base: Dialect) => Dialect): SubscriptionPlan | null {
-    const p = this.prepare(req, session.role);
+  planSubscription(req: GraphQLRequest, session: Session, print: (base: Dialect) => Dialect, admitted = false): SubscriptionPlan | null {
+    const p = this.preparedFor(req, session, admitted);
     if (p.operation.operation === 'mutation') return null;
     const variables = this.coerce(p, req, session.role);
     const dialect = print(this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect);
@@ -101,13 +141,24 @@ export class Engine {
     return { plan, variables, driverFor: this.opts.driverFor };
   }
 
+  /** Explains a request as the session would run it (POST /v1/graphql/explain): SQL and PostgreSQL's plan. */
+  async explain(req: GraphQLRequest, session: Session): Promise<Explanation> {
+    const p = this.prepare(req, session.role);
+    return explainOperation({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role,
+      dialect: this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect, stringifyNumeric: this.opts.stringifyNumeric ?? false,
+      document: p.document, operation: p.operation, variables: this.coerce(p, req, session.role), structural: new Set() }, session, this.opts.driverFor);
+  }
+
   /** The model this engine serves. */
   get model(): BundleModel {
     return this.opts.model;
   }
 
-  private async run(req: GraphQLRequest, session: Session): Promise<string> {
-    const prepared = this.prepare(req, session.role);
+  private run(req: GraphQLRequest, session: Session): Promise<string> {
+    return this.runPrepared(this.preparedFor(req, session), req, session);
+  }
+
+  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
@@ -124,28 +175,74 @@ export class Engine {
     return this.opts.driverFor(plan.source).queryText(plan.sql.text, values, plan.name, plan.customPlan);
   }
 
+  // The allow-list check, then the stored query's prepared operation when the text is one (no
+  // parse: found by its exact text), else the cache's.
+  private preparedFor(req: GraphQLRequest, session: Session, admitted = false): Prepared {
+    const entry = admitted ? this.stored.byText(req.query) : this.admit(req, session);
+    const op = req.operationName ?? null;
+    const ready = entry && (op === null || op === entry.operationName) ? entry.prepared.get(session.role) : undefined;
+    return ready ?? this.prepare(req, session.role);
+  }
+
+  /**
+   * Throws Hasura's "query is not allowed" when the allow-list is on and no collection that admits
+   * the role holds this document; gives the stored query the text is, if any.
+   */
+  private admit(req: GraphQLRequest, session: Session): StoredEntry | undefined {
+    let entry: StoredEntry | undefined = this.stored.byText(req.query);
+    if (!this.enforcesAllowlist(session)) return entry;
+    let sha256 = entry?.query.sha256;
+    if (!entry) {
+      const key = this.keyOf(req.query);
+      if (key === false) throw new ApiError('validation-failed', 'not a valid graphql query', 400, ['query']);
+      sha256 = key.sha256;
+      entry = this.stored.byShape(key.shape);
+    }
+    if (!sha256 || !this.stored.admits(sha256, session.role)) throw notAllowed();
+    return entry;
+  }
+
+  /** The allow-list check alone (a subscription checks the document as sent, before rewriting it). */
+  checkAllowed(req: GraphQLRequest, session: Session): void {
+    this.admit(req, session);
+  }
+
+  private keyOf(text: string): QueryKey | false {
+    let key = this.keys.get(text);
+    if (key === undefined) {
+      this.counts.parses++;
+      key = queryKey(text) ?? false;
+      this.keys.set(text, key);
+    }
+    return key;
+  }
+
+  private enforcesAllowlist(session: Session): boolean {
+    return this.opts.allowlist === true && session.role !== 'admin';
+  }
+
+  private dialectOrNull(): Dialect | null {
+    const source = this.opts.model.sources[0]?.name ?? 'default';
+    try {
+      return this.opts.driverFor(source).dialect;
+    } catch {
+      return null;
+    }
+  }
+
   private prepare(req: GraphQLRequest, role: string): Prepared {
     const key = `${role}\u0000${req.operationName ?? ''}\u0000${req.query}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const schema = this.schemaFor(role);
     let document: DocumentNode;
+    this.counts.parses++;
     try {
       document = parse(req.query);
     } catch {
       throw new ApiError('validation-failed', 'not a valid graphql query', 400, ['query']);
     }
-    let operation = pickOperation(document, req.operationName ?? null);
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const d of document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-    const sites = hasuraChecks(schema, operation, fragments);
-    if (sites.stringOffsets.size) {
-      document = visit(document, { StringValue: (node) => (sites.stringOffsets.has(node) ? { kind: Kind.INT, value: node.value } : undefined) });
-      operation = pickOperation(document, req.operationName ?? null);
-    }
-    const errors = validate(schema, document, specifiedRules);
-    if (errors.length) throw new ApiError('validation-failed', errors[0]!.message, 400, []);
-    const prepared: Prepared = { document, operation, structural: new Set(), plans: new Map(), sites };
+    this.counts.validations++;
+    const prepared = prepareOperation(this.schemaFor(role), document, req.operationName ?? null);
     this.cache.set(key, prepared);
     return prepared;
   }
@@ -180,38 +277,20 @@ export class Engine {
   }
 
   private planFor(p: Prepared, variables: { readonly [k: string]: unknown }, role: string): Plan | MutationPlan {
-    const sig = signature(p, variables);
+    const sig = planSignature(p, variables);
     let plan = p.plans.get(sig);
     if (!plan) {
+      this.counts.plans++;
       plan = (p.operation.operation === 'mutation' ? planMutation : planOperation)({ model: this.opts.model, schema: this.schemaFor(role), role, dialect: this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect,
         stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: p.structural });
       if (p.plans.size > 64) p.plans.clear();
-      p.plans.set(signature(p, variables), plan);
+      p.plans.set(planSignature(p, variables), plan);
     }
     return plan;
   }
 }
 
-// Values of the variables that shaped the plan, plus which variables are null.
-function signature(p: Prepared, variables: { readonly [k: string]: unknown }): string {
-  let sig = '';
-  // Walk the declared variables, not the coerced ones: an omitted variable is absent from
-  // `variables` but plans like a null one, so it must not share the plan of a non-null value.
-  for (const def of p.operation.variableDefinitions ?? []) {
-    const name = def.variable.name.value;
-    if (variables[name] == null) sig += `${name},`;
-  }
-  if (p.structural.size === 0) return sig;
-  return sig + JSON.stringify([...p.structural].map((n) => variables[n] ?? null));
-}
-
-function pickOperation(doc: DocumentNode, name: string | null): OperationDefinitionNode {
-  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
-  if (name === null) {
-    if (ops.length !== 1) throw new ApiError('validation-failed', 'exactly one operation has to be present in the document when operationName is not specified', 400, []);
-    return ops[0]!;
-  }
-  const op = ops.find((o) => o.name?.value === name);
-  if (!op) throw new ApiError('validation-failed', `no such operation found in the document: ${JSON.stringify(name)}`, 400, []);
-  return op;
+/** Hasura's answer to a document no allow-listed collection admits for the role. */
+function notAllowed(): ApiError {
+  return new ApiError('validation-failed', 'query is not allowed', 400, []);
 }

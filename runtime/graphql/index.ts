@@ -1,5 +1,7 @@
 /** The request engine: plan cache, binding and execution. */
-export { Engine, type EngineOptions, type SubscriptionPlan } from './engine.js';
+export { Engine, type EngineOptions, type EngineStats, type SubscriptionPlan } from './engine.js';
+/** What POST /v1/graphql/explain answers: per root field the SQL and PostgreSQL's plan. */
+export type { Explanation, FieldExplanation, SubscriptionExplanation } from './explain.js';
 /** Planning one operation into SQL (used by `inspect` and the compiler's SQL files). */
 export { planOperation, type Plan, type PlanInput, type SqlPlan } from './plan.js';
 /** Planning one mutation operation into guarded statements (used by the compiler's SQL files). */
@@ -10,3 +12,5 @@ export type { GraphQLRequest, Session } from '../bundle/index.js';
 export { lowerBool } from './bool.js';
 export { bindParams } from './bind.js';
 export type { PlanContext } from './context.js';
+/** Stored queries: the allow-list key of a document, planning one whole for a role, its plan as bundle JSON. */
+export { queryKey, keyOf, planStoredQuery, declaredVariables, planToModel, type QueryKey, type StoredPlanning } from './persisted.js';

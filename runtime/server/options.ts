@@ -1,5 +1,5 @@
 import type { Authenticator, NormalizedHeaders } from '../auth/index.js';
-import type { GraphQLRequest, Session } from '../bundle/index.js';
+import type { GraphQLRequest, PersistedQueryModel, RestEndpointModel, Session } from '../bundle/index.js';
 import type { SubscriptionOptions } from '../subscriptions/index.js';
 
 /** What the server needs of the GraphQL engine: one request in, the whole response JSON text out. */
@@ -15,6 +15,17 @@ export interface GraphQLEngine {
    * it as text (so /v1alpha1/graphql can answer with the error's status). Optional.
    */
   executeOrThrow?(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string>;
+  /**
+   * Explains a request for a session (POST /v1/graphql/explain); the answer is sent as JSON.
+   * Optional: without it the endpoint answers `not-supported`.
+   */
+  explain?(req: GraphQLRequest, session: Session): Promise<unknown>;
+  /** The REST endpoints served now (they change with the metadata). Optional: without it /api/rest/* finds none. */
+  restEndpoints?(): readonly RestEndpointModel[];
+  /** A query of a collection: its text and declared variables. */
+  storedQuery?(collection: string, name: string): PersistedQueryModel | undefined;
+  /** Runs a stored query with these variables; answers `{"data":...}`, and throws the ApiError of a failure. */
+  executeStored?(collection: string, name: string, variables: { readonly [k: string]: unknown }, session: Session): Promise<string>;
 }
 
 /** Facts about the HTTP request an engine may need (client headers to forward to actions). */

@@ -6,8 +6,11 @@ import { ApiError } from '../errors/index.js';
 import { createSubscriptionService } from '../subscriptions/index.js';
 import { CONSOLE_ASSETS_PATH, createConsoleSite, type ConsoleSite } from './console.js';
 import { handleGraphQLGet, handleGraphQLPost, type GraphQLRouteContext } from './graphql-route.js';
+import { handleExplainPost } from './explain-route.js';
 import { applyCors, send, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import { handleManagementPost, type ManagementPath, type ManagementRouteContext } from './management-route.js';
+import { handleRest, REST_PREFIX, type RestRouteContext } from './rest-route.js';
+import { handleSwagger } from './rest-swagger.js';
 import { DEFAULT_ENABLED_APIS, type ApiGroup, type HealthState, type ServerOptions } from './options.js';
 
 /** A running (or ready) HTTP server. */
@@ -73,6 +76,8 @@ function buildRoutes(opts: ServerOptions, auth: AuthOptions): Map<string, Route>
       methods: { POST: (req, res) => handleGraphQLPost(req, res, gql, false), GET: (_req, res) => handleGraphQLGet(res) },
     }],
     ['/v1alpha1/graphql', { group: 'graphql', methods: { POST: (req, res) => handleGraphQLPost(req, res, gql, true) } }],
+    ['/api/swagger/json', { group: 'metadata', methods: { GET: (req, res) => handleSwagger(req, res, opts.engine, auth) } }],
+    ['/v1/graphql/explain', { group: 'metadata', methods: { POST: (req, res) => handleExplainPost(req, res, gql) } }],
   ]);
   for (const path of MANAGEMENT_PATHS) {
     routes.set(path, { group: 'metadata', methods: { POST: (req, res) => handleManagementPost(req, res, path, mgmt) } });
@@ -111,6 +116,7 @@ export function createServer(opts: ServerOptions): KilnServer {
     authenticators: opts.authenticators ?? [],
   };
   const routes = buildRoutes(opts, auth);
+  const rest: RestRouteContext = { engine: opts.engine, auth, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY };
   const consoleOn = opts.consoleEnabled ?? true;
   const site = consoleOn
     ? createConsoleSite({ ...(opts.consoleAssetsDir ? { assetsDir: opts.consoleAssetsDir } : {}),
@@ -127,6 +133,8 @@ export function createServer(opts: ServerOptions): KilnServer {
       res.end();
       return;
     }
+    // REST endpoints run GraphQL queries, so they are switched with the graphql group.
+    if (path.startsWith(REST_PREFIX)) return enabled.has('graphql') ? handleRest(req, res, rest) : notFound(res);
     const route = routes.get(path);
     if (!route || (route.group !== null && !enabled.has(route.group))) return notFound(res);
     const method = req.method === 'HEAD' ? 'GET' : req.method ?? 'GET';

@@ -14,8 +14,13 @@ import { CURSOR_VARIABLE, streamQuery } from './stream.js';
 export interface SubscriptionEngine {
   /** Runs a query or mutation; answers the whole response text. */
   execute(req: GraphQLRequest, session: Session): Promise<string>;
-  /** Plans a subscription with parameters printed by `print`'s dialect; null for other operations. */
-  planSubscription(req: GraphQLRequest, session: Session, print: (base: Dialect) => Dialect): SubscriptionPlan | null;
+  /**
+   * Plans a subscription with parameters printed by `print`'s dialect; null for other operations.
+   * `admitted`: the allow-list already judged the document the client sent (this one may be its rewrite).
+   */
+  planSubscription(req: GraphQLRequest, session: Session, print: (base: Dialect) => Dialect, admitted?: boolean): SubscriptionPlan | null;
+  /** Throws the allow-list's refusal for a document the session may not run. */
+  checkAllowed(req: GraphQLRequest, session: Session): void;
   schemaFor(role: string): import('graphql').GraphQLSchema;
   readonly model: BundleModel;
 }
@@ -57,8 +62,10 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     return DONE;
   }
   try {
+    // The allow-list judges the document the client sent; a stream runs a rewrite of it.
+    engine.checkAllowed(req, session);
     const stream = op ? streamQuery(req, op.document, op.operation, engine.model, session.role, engine.schemaFor(session.role)) : null;
-    const planned = engine.planSubscription(stream?.request ?? req, session, multiplexDialect);
+    const planned = engine.planSubscription(stream?.request ?? req, session, multiplexDialect, true);
     if (!planned) throw new Error('assertion failed: a subscription is never a mutation');
     const plan = planned.plan;
     if (plan.kind === 'static') {

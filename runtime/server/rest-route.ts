@@ -1,0 +1,144 @@
+// REST endpoints (reference/endpoints.md "REST endpoints"): ANY /api/rest/<template> runs the
+// stored query an endpoint names, with variables from the path, the query string and the body,
+// and answers the content of `data` itself; failures answer `{path, error, code}` with their status.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
+import { ApiError } from '../errors/index.js';
+import { parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import type { GraphQLEngine } from './options.js';
+
+/** Where REST endpoints live. */
+export const REST_PREFIX = '/api/rest/';
+
+/** What the REST route needs from the server. */
+export interface RestRouteContext {
+  readonly engine: GraphQLEngine;
+  readonly auth: AuthOptions;
+  readonly maxBodyBytes: number;
+}
+
+type Variables = { [k: string]: unknown };
+
+/** ANY /api/rest/*: 404 when no template matches, 405 when none matching takes the method. */
+export async function handleRest(req: IncomingMessage, res: ServerResponse, ctx: RestRouteContext): Promise<void> {
+  try {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = (q < 0 ? url : url.slice(0, q)).slice(REST_PREFIX.length);
+    const segments = path.split('/').map((s) => decodeOnce(s, false));
+    const found = (ctx.engine.restEndpoints?.() ?? []).flatMap((endpoint) => {
+      const params = match(endpoint.url, segments);
+      return params === null ? [] : [{ endpoint, params }];
+    });
+    if (found.length === 0) throw new ApiError('not-found', 'Endpoint not found', 404);
+    const hit = found.find((m) => m.endpoint.methods.includes(req.method ?? 'GET'));
+    if (!hit) {
+      const allowed = [...new Set(found.flatMap((m) => m.endpoint.methods))].join(', ');
+      sendManagementError(res, new ApiError('method-not-allowed', `Allowed methods: ${allowed}`, 405), { allow: allowed });
+      return;
+    }
+    const { collection, query } = hit.endpoint;
+    const raw = await readBody(req, ctx.maxBodyBytes);
+    const stored = ctx.engine.storedQuery?.(collection, query);
+    if (!stored || !ctx.engine.executeStored) throw new ApiError('not-found', 'Endpoint not found', 404);
+    // The auth error wins over a malformed body, as on /v1/graphql.
+    const session = await resolveSession(req.headers, ctx.auth, { query: stored.query });
+    for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
+    const types = new Map(stored.variables.map((v) => [v.name, v.type]));
+    // URL path over query string over body when a name is given twice (reference/endpoints.md's recommendation).
+    const variables: Variables = {
+      ...bodyVariables(req, raw, types),
+      ...fromText(queryPairs(q < 0 ? '' : url.slice(q + 1)), types),
+      ...fromText(hit.params, types),
+    };
+    const text = await ctx.engine.executeStored(collection, query, variables, session);
+    sendJsonText(res, 200, dataOf(text));
+  } catch (e) {
+    sendManagementError(res, e instanceof ApiError ? e : unexpectedError(e));
+  }
+}
+
+/** The captured `:name` segments when the path fits the template, else null. */
+export function match(template: string, segments: readonly string[]): Record<string, string> | null {
+  const parts = template.split('/');
+  if (parts.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    const seg = segments[i]!;
+    if (part.startsWith(':')) {
+      if (seg === '') return null;
+      params[part.slice(1)] = seg;
+    } else if (part !== seg) return null;
+  }
+  return params;
+}
+
+// `{"data":X}` -> `X`: a REST answer is the data itself (the engine's text is not re-parsed).
+function dataOf(text: string): string {
+  const head = '{"data":';
+  return text.startsWith(head) && text.endsWith('}') ? text.slice(head.length, -1) : text;
+}
+
+// Percent-decoded exactly once (`X%2520Y` is `X%20Y`); `+` is a space in a query string only.
+function decodeOnce(s: string, plusIsSpace: boolean): string {
+  const t = plusIsSpace ? s.replace(/\+/g, ' ') : s;
+  try {
+    return decodeURIComponent(t);
+  } catch {
+    return t;
+  }
+}
+
+/** `a=1&b&c=x%20y` -> {a: '1', b: true, c: 'x y'}: a bare name is a flag. */
+function queryPairs(search: string): Record<string, string | true> {
+  const out: Record<string, string | true> = {};
+  for (const piece of search.split('&')) {
+    if (piece === '') continue;
+    const eq = piece.indexOf('=');
+    if (eq < 0) out[decodeOnce(piece, true)] = true;
+    else out[decodeOnce(piece.slice(0, eq), true)] = decodeOnce(piece.slice(eq + 1), true);
+  }
+  return out;
+}
+
+// A JSON object body is taken as is (lists and objects included); a form body like a query string.
+function bodyVariables(req: IncomingMessage, raw: Buffer, types: ReadonlyMap<string, string>): Variables {
+  if (req.method === 'GET' || raw.length === 0) return {};
+  if ((req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) return fromText(queryPairs(raw.toString('utf8')), types);
+  const parsed = parseJsonBody(raw);
+  if (!parsed.ok) throw parsed.error;
+  const v = parsed.value;
+  if (v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw new ApiError('bad-request', 'the request body must be a JSON object of variables', 400);
+  return v as Variables;
+}
+
+/**
+ * Text from the URL (or a form) as the declared variable type reads it: Boolean and Int/Float
+ * as JSON values, json/jsonb parsed, lists given as JSON text parsed; other types stay text,
+ * which the engine's variable coercion then accepts or refuses (400).
+ */
+function fromText(pairs: Record<string, string | true>, types: ReadonlyMap<string, string>): Variables {
+  const out: Variables = {};
+  for (const [name, raw] of Object.entries(pairs)) out[name] = typed(raw, types.get(name));
+  return out;
+}
+
+const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+function typed(raw: string | true, type: string | undefined): unknown {
+  if (raw === true || type === undefined) return raw;
+  const base = type.replace(/[[\]!]/g, '');
+  if (type.startsWith('[') || base === 'json' || base === 'jsonb') {
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return raw;
+    }
+  }
+  if (base === 'Boolean') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  if (base === 'Int' || base === 'Float') return NUMBER.test(raw) ? Number(raw) : raw;
+  return raw;
+}

@@ -1,0 +1,15 @@
+-- role: admin
+-- persisted query: articles_with_authors in collection site
+-- query: query ArticlesWithAuthors { article(order_by: {id: asc}) { id title author { name } } }
+SELECT (json_build_object('article', (
+      SELECT coalesce(json_agg("_r_1"."__kiln_row"
+          ORDER BY "_r_1"."__kiln_o0" ASC NULLS LAST), '[]'::json)
+      FROM (
+        SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'author', (
+            SELECT json_build_object('name', "_author_1"."name")
+            FROM "public"."author" AS "_author_1"
+            WHERE "_author_1"."id" = "_article_1"."author_id" AND true
+            LIMIT 1)) AS "__kiln_row", "_article_1"."id" AS "__kiln_o0"
+        FROM "public"."article" AS "_article_1"
+        WHERE true
+        ORDER BY "_article_1"."id" ASC NULLS LAST) AS "_r_1")))::text;

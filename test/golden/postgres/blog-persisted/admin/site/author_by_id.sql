@@ -1,0 +1,9 @@
+-- role: admin
+-- persisted query: author_by_id in collection site
+-- query: query AuthorById($id: Int!) { author_by_id(id: $id) { id name } }
+-- $1 = variable $id :: int4
+SELECT (json_build_object('author_by_id', (
+      SELECT json_build_object('id', "_author_1"."id", 'name', "_author_1"."name")
+      FROM "public"."author" AS "_author_1"
+      WHERE "_author_1"."id" = ($1)::int4 AND true
+      LIMIT 1)))::text;

@@ -1,0 +1,4 @@
+-- role: admin
+-- persisted query: ordered in collection site
+-- query: query Ordered($order: [article_order_by!]) { article(order_by: $order) { id } }
+-- planned per request: the values of its variables shape the statement
