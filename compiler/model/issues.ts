@@ -4,7 +4,7 @@ import { inconsistent } from './names.js';
 /** An inconsistent object in the shape `get_inconsistent_metadata` reports. */
 export interface InconsistentObject {
   readonly type: 'query_collections' | 'table' | 'object_relation' | 'array_relation' | 'select_permission' | 'insert_permission' | 'update_permission'
-    | 'delete_permission' | 'computed_field' | 'function' | 'source' | 'root_field';
+    | 'delete_permission' | 'computed_field' | 'function' | 'source' | 'root_field' | 'event_trigger';
   readonly name: string;
   readonly definition: Json;
   readonly reason: string;

@@ -4,6 +4,7 @@ import type {
 import type { Introspection } from '../introspect/index.js';
 import { databaseUrl, type Metadata, type Source } from '../metadata/index.js';
 import { resolveBoolExp } from './bool-exp.js';
+import { resolveEventTriggers } from './event-triggers.js';
 import { resolveComputedFields, resolveFunctions } from './functions.js';
 import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
@@ -77,6 +78,8 @@ function resolveSource(source: Source, db: Introspection, tables: Map<string, Ta
   for (const d of drafts) {
     const t = tables.get(d.model.id)!;
     tables.set(t.id, { ...t, computedFields: resolveComputedFields(source.name, d.entry, t, db, tables, issues) });
+    const eventTriggers = resolveEventTriggers(source.name, d.entry, t, issues);
+    if (eventTriggers.length > 0) tables.set(t.id, { ...tables.get(t.id)!, eventTriggers });
   }
   const ctx = { tables, source: source.name };
   for (const d of drafts) {

@@ -56,6 +56,13 @@ function dropOne(md: Metadata, o: InconsistentObject): Metadata {
       const p = partOf(o);
       return p ? replaceTable(md, p.source, p.table, (t) => ({ ...t, computed_fields: (t.computed_fields ?? []).filter((c) => c.name !== p.name) })) : md;
     }
+    case 'event_trigger': {
+      const p = partOf(o);
+      return p ? replaceTable(md, p.source, p.table, ({ event_triggers: list, ...t }) => {
+        const kept = (list ?? []).filter((e) => asObject(e)['name'] !== p.name);
+        return kept.length > 0 ? { ...t, event_triggers: kept } : t;
+      }) : md;
+    }
     case 'select_permission': case 'insert_permission': case 'update_permission': case 'delete_permission': {
       const p = partOf(o);
       const key = `${o.type.slice(0, -'_permission'.length)}_permissions` as 'select_permissions';

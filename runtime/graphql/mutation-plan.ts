@@ -3,6 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import type { FragmentDefinitionNode } from 'graphql';
+import type { BundleModel, MutationKind } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { tableOf, type PlanContext } from './context.js';
 import { argsOf, collectFields } from './fields.js';
@@ -31,6 +32,12 @@ export interface MutationPlan {
   readonly fields: readonly MutationFieldPlan[];
   /** False when the operation is one statement that no guard can fail: it may run without BEGIN/COMMIT. */
   readonly transactional: boolean;
+  /**
+   * True when a statement may write a table with event triggers: the transaction first sets
+   * svc.user to the session, which the capture records (reference/events.md §2). Absent otherwise,
+   * so mutations on other tables run exactly as before.
+   */
+  readonly recordsSession?: true;
 }
 
 /** Plans the root fields of a mutation operation. */
@@ -41,6 +48,7 @@ export function planMutation(input: PlanInput): MutationPlan {
   const roots = input.model.roots[input.role]?.mutation ?? {};
   const fields: MutationFieldPlan[] = [];
   let source: string | null = null;
+  const writtenRoots: [MutationKind, string][] = [];
   for (const f of collectFields(input.operation.selectionSet, 'mutation_root', ctx)) {
     const path = ['selectionSet', f.key];
     if (f.name === '__typename') { fields.push({ kind: 'static', key: f.key, json: '"mutation_root"' }); continue; }
@@ -68,12 +76,41 @@ export function planMutation(input: PlanInput): MutationPlan {
       case 'delete_by_pk': statements = [planDelete(t, f, args, true, ctx, path)]; break;
     }
     fields.push({ kind: 'sql', key: f.key, list: root.kind === 'update_many', statements: statements.map(named) });
+    writtenRoots.push([root.kind, t.id]);
   }
   const all = fields.flatMap((x) => (x.kind === 'sql' ? x.statements : []));
+  const recordsSession = writtenRoots.some(([kind, id]) => mayCapture(input.model, kind, id));
   return {
     kind: 'mutation', source: source ?? input.model.sources[0]?.name ?? 'default', fields,
-    transactional: all.length !== 1 || all[0]!.errors.length > 0,
+    transactional: recordsSession || all.length !== 1 || all[0]!.errors.length > 0,
+    ...(recordsSession ? { recordsSession: true as const } : {}),
   };
+}
+
+// Per model: the tables with event triggers, and those whose inserts may reach one through
+// nested inserts (any relationship path; a superset is safe, it only costs a set_config).
+const capturing = new WeakMap<BundleModel, { direct: ReadonlySet<string>; byInsert: ReadonlySet<string> }>();
+
+function mayCapture(model: BundleModel, kind: MutationKind, table: string): boolean {
+  let c = capturing.get(model);
+  if (!c) {
+    const direct = new Set(Object.values(model.tables).filter((t) => t.eventTriggers?.length).map((t) => t.id));
+    const byInsert = new Set<string>();
+    if (direct.size > 0) {
+      for (const id of Object.keys(model.tables)) {
+        const seen = new Set([id]);
+        const queue = [id];
+        while (queue.length > 0) {
+          const t = model.tables[queue.pop()!];
+          if (t && direct.has(t.id)) { byInsert.add(id); break; }
+          for (const r of t?.relationships ?? []) if (!seen.has(r.target)) { seen.add(r.target); queue.push(r.target); }
+        }
+      }
+    }
+    c = { direct, byInsert };
+    capturing.set(model, c);
+  }
+  return kind === 'insert' || kind === 'insert_one' ? c.byInsert.has(table) : c.direct.has(table);
 }
 
 function named(s: GuardedSql): NamedSql {

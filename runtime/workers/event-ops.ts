@@ -1,0 +1,157 @@
+// The event trigger operations the metadata API answers beside the compiler's edits (redeliver,
+// invoke, the event-log reads, cleanup), and what follows every metadata change: the capture
+// triggers of each source brought in line with the document (sync.ts), inside the change.
+
+import type { Json, Session } from '../bundle/index.js';
+import { ApiError, type JsonPath } from '../errors/index.js';
+import type { ApiExtension, ApiKind, ExtensionContext, SettleContext } from '../metadata-api/index.js';
+import { Args } from './args.js';
+import { eventTriggersOf, type EventTriggerDef } from './definitions.js';
+import {
+  cleanupEventLogs, eventById, eventLogs, hasEventLog, insertManualEvent, invocationLogs, redeliver, type EventStatus,
+} from './event-log.js';
+import { syncEventTriggers } from './sync.js';
+
+type Op = 'invoke' | 'redeliver' | 'logs' | 'invocations' | 'by_id' | 'cleanup';
+
+/** Operation types by API: `pg_` names on /v1/metadata, Hasura's older names on /v1/query. */
+const OPS: { readonly [api in ApiKind]: { readonly [type: string]: Op } } = {
+  metadata: {
+    pg_invoke_event_trigger: 'invoke', pg_redeliver_event: 'redeliver', pg_get_event_logs: 'logs',
+    pg_get_event_invocation_logs: 'invocations', pg_get_event_by_id: 'by_id', cleanup_event_trigger_logs: 'cleanup',
+  },
+  query: { invoke_event_trigger: 'invoke', redeliver_event: 'redeliver' },
+};
+
+const READ_ONLY = new Set<Op>(['logs', 'invocations', 'by_id']);
+
+function opOf(type: string): Op | undefined {
+  return OPS.metadata[type] ?? OPS.query[type];
+}
+
+/** The session a manual event records: the caller's variables, lower-case, with its role. */
+function sessionJson(s: Session): Json {
+  return { ...s.variables, 'x-svc-role': s.role };
+}
+
+function findTrigger(metadata: Json, source: string, name: string): EventTriggerDef {
+  const def = eventTriggersOf(metadata).find((t) => t.source === source && t.name === name);
+  if (!def) throw new ApiError('not-exists', `event trigger ${JSON.stringify(name)} does not exist`, 400, ['args']);
+  return def;
+}
+
+/** The source an operation names (only /v1/metadata takes one), checked to exist. */
+function sourceOf(a: Args, ctx: ExtensionContext): string {
+  const source = ctx.api === 'metadata' ? a.optName('source', 'default') : 'default';
+  ctx.runnerOf(source);
+  return source;
+}
+
+async function run(op: Op, a: Args, ctx: ExtensionContext): Promise<Json> {
+  switch (op) {
+    case 'invoke': {
+      const name = a.name('name');
+      const source = sourceOf(a, ctx);
+      const payload = a.value('payload');
+      const def = findTrigger(ctx.metadata, source, name);
+      if (!def.definition.enable_manual) throw new ApiError('not-supported', 'manual mode is not enabled for event trigger', 400, ['args']);
+      const id = await insertManualEvent(ctx.runnerOf(source), { table: def.table, trigger: name, payload, session: sessionJson(ctx.session) });
+      return { event_id: id };
+    }
+    case 'redeliver': {
+      const id = a.name('event_id');
+      const db = ctx.runnerOf(sourceOf(a, ctx));
+      const outcome = await hasEventLog(db) ? await redeliver(db, id) : 'unknown';
+      if (outcome === 'unknown') throw new ApiError('not-exists', 'event not found', 400, ['args']);
+      if (outcome === 'busy') throw new ApiError('busy', 'event is already being processed', 400, ['args']);
+      return { message: 'success' };
+    }
+    case 'logs': {
+      const name = a.name('name');
+      const source = sourceOf(a, ctx);
+      const page = { limit: a.count('limit', 100), offset: a.count('offset', 0) };
+      const status = a.oneOf<EventStatus>('status', ['processed', 'pending'], 'event logs status can only be one of the following: processed or pending');
+      findTrigger(ctx.metadata, source, name);
+      const db = ctx.runnerOf(source);
+      return await hasEventLog(db) ? eventLogs(db, name, { ...page, ...(status ? { status } : {}) }) : [];
+    }
+    case 'invocations': {
+      const name = a.name('name');
+      const source = sourceOf(a, ctx);
+      const page = { limit: a.count('limit', 100), offset: a.count('offset', 0) };
+      findTrigger(ctx.metadata, source, name);
+      const db = ctx.runnerOf(source);
+      return await hasEventLog(db) ? invocationLogs(db, name, page) : [];
+    }
+    case 'by_id': {
+      const source = sourceOf(a, ctx);
+      const id = a.name('event_id');
+      const page = { limit: a.count('invocation_log_limit', 100), offset: a.count('invocation_log_offset', 0) };
+      const db = ctx.runnerOf(source);
+      return await hasEventLog(db) ? eventById(db, id, page) : { event: null, invocations: [] };
+    }
+    case 'cleanup': {
+      const trigger = a.name('event_trigger_name');
+      const source = sourceOf(a, ctx);
+      const batchSize = a.count('batch_size', 10000);
+      const clearOlderThan = a.requiredCount('clear_older_than');
+      const timeout = a.count('timeout', 60);
+      const cleanInvocationLogs = a.bool('clean_invocation_logs', false);
+      findTrigger(ctx.metadata, source, trigger);
+      const db = ctx.runnerOf(source);
+      if (!await hasEventLog(db)) return { deleted_event_logs: 0, deleted_event_invocation_logs: 0 };
+      // The cleanup's own bound; set for the rest of the transaction, then put back.
+      const { rows } = await db.query("SELECT current_setting('statement_timeout'), set_config('statement_timeout', $1, true)", [`${timeout * 1000}`]);
+      try {
+        return await cleanupEventLogs(db, { trigger, batchSize, clearOlderThan, cleanInvocationLogs });
+      } finally {
+        await db.query("SELECT set_config('statement_timeout', $1, true)", [rows[0]![0] as string]);
+      }
+    }
+  }
+}
+
+/** Hasura's getEnv: a webhook or header named by environment variable must be set when the trigger is defined. */
+function checkEnvironment(before: Json, after: Json): void {
+  const prior = new Map(eventTriggersOf(before).map((t) => [`${t.source}\u0000${t.name}`, JSON.stringify(t)]));
+  for (const t of eventTriggersOf(after)) {
+    if (prior.get(`${t.source}\u0000${t.name}`) === JSON.stringify(t)) continue;
+    const names = [t.webhook_from_env, ...t.headers.map((h) => ('value_from_env' in h ? h.value_from_env : undefined))];
+    const missing = names.find((n): n is string => n !== undefined && process.env[n] === undefined);
+    if (missing === undefined) continue;
+    const object = { type: 'event_trigger', name: `event_trigger ${t.name} in table ${t.table.schema === 'public' ? t.table.name : `${t.table.schema}.${t.table.name}`} in source ${t.source}` };
+    throw new ApiError('invalid-configuration', `Inconsistent object: environment variable '${missing}' not set`, 400, ['args'], [object]);
+  }
+}
+
+async function settle(ctx: SettleContext): Promise<void> {
+  if (ctx.before !== null) checkEnvironment(ctx.before, ctx.after);
+  const sources = new Set([...eventTriggersOf(ctx.after), ...(ctx.before ? eventTriggersOf(ctx.before) : [])].map((t) => t.source));
+  for (const source of [...sources].sort()) {
+    // Only sources the document still has and whose database could be read: a dropped source's
+    // triggers stay in its database, and an unreachable one is inconsistent, not a failed change.
+    if (!sourceKept(ctx, source)) continue;
+    await syncEventTriggers(ctx.runnerOf(source), {
+      source, before: ctx.before, after: ctx.after, model: ctx.compiled.model, recreate: ctx.recreateEventTriggers,
+    });
+  }
+}
+
+function sourceKept(ctx: SettleContext, source: string): boolean {
+  return ctx.compiled.model.sources.some((s) => s.name === source);
+}
+
+/** The event trigger operations and the capture-trigger upkeep, for `MetadataApi`'s extensions. */
+export function eventTriggerExtension(): ApiExtension {
+  return {
+    handles: (type, api) => OPS[api][type] !== undefined,
+    readOnly: (type) => READ_ONLY.has(opOf(type)!),
+    async run(type, args, ctx) {
+      const op = opOf(type);
+      if (!op) throw new ApiError('parse-failed', `unknown operation "${type}"`, 400, ['type']);
+      const root: JsonPath = ctx.api === 'metadata' ? ['args'] : [];
+      return run(op, Args.of(args, root), ctx);
+    },
+    settle,
+  };
+}

@@ -1,0 +1,188 @@
+// The args of the scheduled event operations, read as Hasura's aeson parsers read them: the first
+// problem is a 400 `parse-failed` at the value's path ($.args.x on /v1/metadata, $.x on
+// /v1/query), in aeson's words.
+
+import type { Json } from '../bundle/index.js';
+import { ApiError, jsonKind, type JsonPath } from '../errors/index.js';
+import type { ApiKind } from '../metadata-api/index.js';
+import { parseRequestTransform, parseResponseTransform } from '../transforms/index.js';
+import type { HeaderConf } from './definitions.js';
+import type { ScheduledRetryConf } from './scheduled-definitions.js';
+
+type Obj = { readonly [k: string]: Json };
+
+export type ScheduledType = 'one_off' | 'cron';
+export const STATUSES = ['scheduled', 'locked', 'delivered', 'error', 'dead'] as const;
+export type ScheduledStatus = (typeof STATUSES)[number];
+
+function failed(path: JsonPath, message: string): ApiError {
+  return new ApiError('parse-failed', message, 400, path);
+}
+
+function mismatch(path: JsonPath, parser: string, expected: string, v: unknown): ApiError {
+  return failed(path, `parsing ${parser} failed, expected ${expected}, but encountered ${jsonKind(v)}`);
+}
+
+/** One object being read. */
+export class Args {
+  private constructor(readonly value: Obj, readonly path: JsonPath) {}
+
+  static of(args: Json, api: ApiKind): Args {
+    const path: JsonPath = api === 'metadata' ? ['args'] : [];
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) throw mismatch(path, 'Object', 'Object', args);
+    return new Args(args, path);
+  }
+
+  at(key: string | number): JsonPath {
+    return [...this.path, key];
+  }
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.value, key) && this.value[key] !== null && this.value[key] !== undefined;
+  }
+
+  raw(key: string): Json | undefined {
+    return this.has(key) ? this.value[key] : undefined;
+  }
+
+  required(key: string): Json {
+    if (!this.has(key)) throw failed(this.path, `the key '${key}' was not present`);
+    return this.value[key]!;
+  }
+
+  string(key: string): string {
+    const v = this.required(key);
+    if (typeof v !== 'string') throw mismatch(this.at(key), 'Text', 'String', v);
+    return v;
+  }
+
+  optString(key: string): string | undefined {
+    return this.has(key) ? this.string(key) : undefined;
+  }
+
+  nat(key: string): number | undefined {
+    if (!this.has(key)) return undefined;
+    const v = this.value[key];
+    if (typeof v !== 'number') throw mismatch(this.at(key), 'Int', 'Number', v);
+    if (!Number.isInteger(v) || v < 0) throw failed(this.at(key), `expected a non-negative integer, encountered ${v}`);
+    return v;
+  }
+
+  bool(key: string): boolean {
+    if (!this.has(key)) return false;
+    const v = this.value[key];
+    if (typeof v !== 'boolean') throw mismatch(this.at(key), 'Bool', 'Boolean', v);
+    return v;
+  }
+
+  object(key: string): Args | undefined {
+    if (!this.has(key)) return undefined;
+    const v = this.value[key];
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw mismatch(this.at(key), 'Object', 'Object', v);
+    return new Args(v, this.at(key));
+  }
+
+  array(key: string): readonly Json[] | undefined {
+    if (!this.has(key)) return undefined;
+    const v = this.value[key];
+    if (!Array.isArray(v)) throw mismatch(this.at(key), '[]', 'Array', v);
+    return v;
+  }
+}
+
+function tag<T extends string>(v: Json, path: JsonPath, parser: string, tags: readonly T[]): T {
+  if (typeof v !== 'string') throw mismatch(path, parser, 'String', v);
+  if (!(tags as readonly string[]).includes(v)) {
+    throw failed(path, `parsing ${parser} failed, expected one of the tags [${tags.map((t) => `'${t}'`).join(', ')}], but found tag '${v}'`);
+  }
+  return v as T;
+}
+
+/** `type`: one_off | cron. */
+export function scheduledType(a: Args): ScheduledType {
+  return tag(a.required('type'), a.at('type'), 'ScheduledEventType', ['one_off', 'cron']);
+}
+
+/** `status`: a list of event states (absent: all). */
+export function statuses(a: Args): readonly ScheduledStatus[] {
+  return (a.array('status') ?? []).map((s, i) => tag(s, [...a.at('status'), i], 'ScheduledEventStatus', STATUSES));
+}
+
+/** `limit` / `offset`. */
+export function pagination(a: Args): { readonly limit: number | null; readonly offset: number } {
+  return { limit: a.nat('limit') ?? null, offset: a.nat('offset') ?? 0 };
+}
+
+// The environment prefix the engine keeps for itself (Hasura: HASURA_GRAPHQL_).
+const RESERVED_PREFIX = 'SVC_GRAPHQL_';
+
+function header(v: Json, path: JsonPath): HeaderConf {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw failed(path, 'expecting object for headers');
+  const h = v as Obj;
+  if (typeof h['name'] !== 'string') {
+    throw h['name'] === undefined || h['name'] === null ? failed(path, "the key 'name' was not present") : mismatch([...path, 'name'], 'Text', 'String', h['name']);
+  }
+  const value = h['value'];
+  const fromEnv = h['value_from_env'];
+  const has = (x: Json | undefined): boolean => x !== undefined && x !== null;
+  if (!has(value) && !has(fromEnv)) throw failed(path, 'expecting value or value_from_env keys');
+  if (has(value) && has(fromEnv)) throw failed(path, 'expecting only one of value or value_from_env keys');
+  if (has(value)) {
+    if (typeof value !== 'string') throw mismatch([...path, 'value'], 'Text', 'String', value);
+    return { name: h['name'], value };
+  }
+  if (typeof fromEnv !== 'string') throw mismatch([...path, 'value_from_env'], 'Text', 'String', fromEnv);
+  if (fromEnv.startsWith(RESERVED_PREFIX)) {
+    throw failed(path, `env variables starting with "${RESERVED_PREFIX}" are not allowed in value_from_env: ${fromEnv}`);
+  }
+  return { name: h['name'], value_from_env: fromEnv };
+}
+
+// ISO 8601 with an optional zone (none: UTC, as the sessions run in UTC).
+const TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+function time(v: Json, path: JsonPath): string {
+  if (typeof v !== 'string') throw mismatch(path, 'UTCTime', 'String', v);
+  const m = TIME.exec(v.trim());
+  const text = m ? `${m[1]}T${m[2]}${m[3] === undefined ? 'Z' : m[3].toUpperCase()}` : '';
+  // The check reads milliseconds at most; PostgreSQL keeps the microseconds.
+  if (!m || Number.isNaN(Date.parse(text.replace(/(\.\d{3})\d+/, '$1')))) {
+    throw failed(path, `parsing UTCTime failed, could not parse an ISO 8601 time: ${JSON.stringify(v)}`);
+  }
+  return text;
+}
+
+/** A one-off event as create_scheduled_event asks for it. */
+export interface OneOffRequest {
+  readonly webhook: string;
+  readonly scheduleAt: string;
+  readonly payload: Json | undefined;
+  readonly headers: readonly HeaderConf[];
+  readonly retryConf: ScheduledRetryConf;
+  readonly comment: string | undefined;
+  readonly requestTransform: Json | undefined;
+  readonly responseTransform: Json | undefined;
+}
+
+/** Reads create_scheduled_event's args (the transforms only on /v1/metadata). */
+export function oneOffRequest(args: Json, api: ApiKind): OneOffRequest {
+  const a = Args.of(args, api);
+  const webhook = a.string('webhook');
+  const scheduleAt = time(a.required('schedule_at'), a.at('schedule_at'));
+  const rc = a.object('retry_conf');
+  const retryConf: ScheduledRetryConf = {
+    num_retries: rc?.nat('num_retries') ?? 0,
+    retry_interval_seconds: rc?.nat('retry_interval_seconds') ?? 10,
+    timeout_seconds: rc?.nat('timeout_seconds') ?? 60,
+    tolerance_seconds: rc?.nat('tolerance_seconds') ?? 21600,
+  };
+  const headers = (a.array('headers') ?? []).map((h, i) => header(h, [...a.at('headers'), i]));
+  const requestTransform = api === 'metadata' ? a.raw('request_transform') : undefined;
+  const responseTransform = api === 'metadata' ? a.raw('response_transform') : undefined;
+  if (requestTransform !== undefined) parseRequestTransform(requestTransform, a.at('request_transform'));
+  if (responseTransform !== undefined) parseResponseTransform(responseTransform, a.at('response_transform'));
+  return {
+    webhook, scheduleAt, payload: a.raw('payload'), headers, retryConf, comment: a.optString('comment'),
+    requestTransform, responseTransform,
+  };
+}
