@@ -1,5 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
+import { checkCommand } from './check.js';
 import { compileCommand, introspectCommand } from './compile.js';
+import { diffCommand } from './diff.js';
 import { inspectCommand } from './inspect.js';
 import { CliError } from './project.js';
 import { serveCommand } from './serve.js';
@@ -45,6 +47,21 @@ export function cli(): Command {
     .option('--operation-name <name>', 'operation to plan when --query has several')
     .action((o) => inspectCommand(o));
 
+  program.command('diff')
+    .description('compare two bundles role by role: root fields, columns, row filters, limits, aggregations and presets added, removed, widened or narrowed, and the SQL files that changed')
+    .argument('<old>', 'the bundle directory deployed now')
+    .argument('<new>', 'the bundle directory to deploy')
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', '\nA filter that is not proven narrower (or equivalent) counts as "changed, possibly widened".\nExit codes: 0 no role gained access; 1 a role gained access; 2 bad input (missing directory, not a bundle).')
+    .action((oldDir: string, newDir: string, o) => diffCommand(oldDir, newDir, o));
+
+  program.command('check')
+    .description('verify a bundle: every persisted query still valid, and every table reference in each role\'s SQL carries that role\'s row filter')
+    .requiredOption('--bundle <dir>', 'bundle directory')
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', '\nExit codes: 0 every check passed; 1 a persisted query is invalid, a file differs from manifest.json, or a statement lacks its role\'s filter; 2 bad input.')
+    .action((o) => checkCommand(o));
+
   program.command('serve')
     .description('serve GraphQL over HTTP: the metadata kept in svc_catalog (changed at run time through /v1/metadata), a compiled bundle, or a metadata file; with no database URL, run the demo on embedded PostgreSQL')
     .option('--bundle <dir>', 'serve a compiled bundle (metadata writes answer not-supported)')
@@ -61,6 +78,10 @@ export function cli(): Command {
     .option('--enabled-apis <list>', 'comma-separated API groups (env SVC_GRAPHQL_ENABLED_APIS)', env.SVC_GRAPHQL_ENABLED_APIS)
     .addOption(new Option('--pg-connections <n>', 'pool size per source (env SVC_GRAPHQL_PG_CONNECTIONS)').default(Number(env.SVC_GRAPHQL_PG_CONNECTIONS ?? 50)).argParser(Number))
     .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings (env SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES)', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
+    .option('--enable-allowlist', 'non-admin roles may run only the queries of allow-listed query collections (env SVC_GRAPHQL_ENABLE_ALLOWLIST)', env.SVC_GRAPHQL_ENABLE_ALLOWLIST === 'true')
+    .addOption(new Option('--events-http-pool-size <n>', 'event, cron and scheduled webhook calls in flight at once (env SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE)').default(Number(env.SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? 100)).argParser(Number))
+    .addOption(new Option('--events-fetch-batch-size <n>', 'events claimed per fetch (env SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE)').default(Number(env.SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE ?? 100)).argParser(Number))
+    .addOption(new Option('--events-fetch-interval <ms>', 'milliseconds between fetches that found no event (env SVC_GRAPHQL_EVENTS_FETCH_INTERVAL)').default(Number(env.SVC_GRAPHQL_EVENTS_FETCH_INTERVAL ?? 1000)).argParser(Number))
     .option('--no-console', 'do not serve GraphiQL at /console')
     .addHelpText('after', '\nThe metadata catalog lives in SVC_GRAPHQL_METADATA_DATABASE_URL when set, else in the --database-url database.')
     .action(async (o) => {

@@ -9,6 +9,7 @@ import { databaseUrl, parseMetadata, type Metadata } from '../metadata/index.js'
 import { resolveModel } from '../model/index.js';
 import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog } from '../ops/index.js';
 import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
+import { compilePersisted } from '../emit/index.js';
 
 const asMetadata = (doc: Json): Metadata => doc as unknown as Metadata;
 const asJson = (md: Metadata): Json => md as unknown as Json;
@@ -31,8 +32,11 @@ export function metadataCompiler(engineVersion: string): MetadataCompiler {
     compile(metadata, introspection, opts): Compiled {
       const present = Object.fromEntries(Object.entries(snapshots(introspection)).filter((e): e is [string, Introspection] => e[1] !== null));
       const resolved = resolveModel(asMetadata(metadata), { engineVersion, introspection: present });
-      const model = { ...resolved.value, options: { stringifyNumeric: opts.stringifyNumeric } };
-      const schemas = buildRoleSchemas(model);
+      const base = { ...resolved.value, options: { stringifyNumeric: opts.stringifyNumeric } };
+      const schemas = buildRoleSchemas(base);
+      // Stored queries compiled whole, as `kiln compile` does: the allow-list and REST endpoints run them.
+      const persisted = compilePersisted(asMetadata(metadata), base, schemas).persisted;
+      const model = persisted ? { ...base, persisted } : base;
       const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
       const queries = schemas['admin'] ? validateCollections(collectionUse(asMetadata(metadata)), schemas['admin']) : [];
       return { model, sdl, inconsistencies: [...resolved.inconsistencies, ...queries] };
@@ -46,5 +50,29 @@ export function metadataCompiler(engineVersion: string): MetadataCompiler {
     sources(metadata): SourceInfo[] {
       return asMetadata(metadata).sources.map((s) => ({ name: s.name, kind: s.kind, location: databaseUrl(s) }));
     },
+    exported(metadata) {
+      const md = asMetadata(metadata);
+      const kept = (md.cron_triggers ?? []).filter((t) => !hiddenCron(t));
+      if (kept.length === (md.cron_triggers ?? []).length) return metadata;
+      const { cron_triggers: _all, ...rest } = md;
+      return asJson(kept.length > 0 ? { ...rest, cron_triggers: kept } : rest as Metadata);
+    },
+    keptOnReplace(previous, next) {
+      const hidden = (asMetadata(previous).cron_triggers ?? []).filter(hiddenCron);
+      const md = asMetadata(next);
+      const named = new Set((md.cron_triggers ?? []).map(cronName));
+      const carried = hidden.filter((t) => !named.has(cronName(t)));
+      return carried.length === 0 ? next : asJson({ ...md, cron_triggers: [...(md.cron_triggers ?? []), ...carried] });
+    },
   };
+}
+
+// Cron triggers created with `include_in_metadata: false` live in the stored document (the workers
+// and get_cron_triggers read them there) but are not part of what users export and replace.
+function hiddenCron(t: Json): boolean {
+  return t !== null && typeof t === 'object' && !Array.isArray(t) && t['include_in_metadata'] === false;
+}
+
+function cronName(t: Json): unknown {
+  return t !== null && typeof t === 'object' && !Array.isArray(t) ? t['name'] : undefined;
 }

@@ -5,6 +5,7 @@ import { Engine } from '../../runtime/graphql/index.js';
 import { MetadataApi, type ServedState, type SourceInfo } from '../../runtime/metadata-api/index.js';
 import { createServer } from '../../runtime/server/index.js';
 import { subscriptionSettingsFromEnv } from '../../runtime/subscriptions/index.js';
+import { eventTriggerExtension, scheduledEventExtension } from '../../runtime/workers/index.js';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { serverAuth, type AuthFlags } from './auth-config.js';
@@ -16,8 +17,9 @@ import { databaseUrl } from '../metadata/index.js';
 import { demoFixture, openEmbedded } from './embedded.js';
 import { CliError, readMetadata, redact } from './project.js';
 import { KILN_VERSION } from './version.js';
+import { startDeliveryWorkers, type WorkerFlags } from './serve-workers.js';
 
-export interface ServeOptions extends AuthFlags {
+export interface ServeOptions extends AuthFlags, WorkerFlags {
   readonly bundle?: string;
   readonly metadata?: string;
   readonly databaseUrl?: string;
@@ -30,6 +32,8 @@ export interface ServeOptions extends AuthFlags {
   readonly pgConnections: number;
   readonly stringifyNumericTypes: boolean;
   readonly console: boolean;
+  /** SVC_GRAPHQL_ENABLE_ALLOWLIST: non-admin roles run only allow-listed queries. */
+  readonly enableAllowlist?: boolean;
 }
 
 const log = (line: string): void => { process.stderr.write(`${line}\n`); };
@@ -72,7 +76,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     model = bundle.model;
     sdl = bundle.sdl;
   }
-  const engine = new Engine({ model, sdl, stringifyNumeric: o.stringifyNumericTypes, driverFor: (source) => {
+  const engine = new Engine({ model, sdl, stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, driverFor: (source) => {
     const d = drivers.get(source);
     if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
     return d;
@@ -134,7 +138,8 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
   let served: ServedState | null = null;
   const serve = (state: ServedState): void => {
     served = state;
-    engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes, driverFor: (source) => {
+    engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
+      allowlist: o.enableAllowlist ?? false, driverFor: (source) => {
       const d = state.drivers.get(source);
       if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
       return d;
@@ -146,6 +151,7 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
     api = await MetadataApi.start({
       compiler: metadataCompiler(KILN_VERSION), catalog, connect, serve, instance, log,
       stringifyNumeric: o.stringifyNumericTypes,
+      extensions: [eventTriggerExtension(), scheduledEventExtension({ log })],
       ...(demoMetadata ? { initial: () => demoMetadata } : {}),
     });
   } catch (e) {
@@ -158,8 +164,13 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
   log(`metadata: resource_version ${api.current.resourceVersion}, ${Object.keys(s0?.compiled.model.tables ?? {}).length} table(s) tracked`);
   const listenUrl = metadataUrl ?? o.databaseUrl;
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
+  const workers = startDeliveryWorkers(o, api, catalog, KILN_VERSION, log);
   const server = createServer({
-    engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session) },
+    engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session),
+      explain: (req, session) => engine!.explain(req, session),
+      // REST endpoints follow the engine swapped in on every metadata change.
+      restEndpoints: () => engine!.restEndpoints(), storedQuery: (c, q) => engine!.storedQuery(c, q),
+      executeStored: (c, q, variables, session) => engine!.executeStored(c, q, variables, session) },
     version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
     enabledApis: o.enabledApis ? o.enabledApis.split(',').map((x) => x.trim()) : undefined, consoleEnabled: o.console,
     ...await serverAuth(o, log),
@@ -175,6 +186,7 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
     port,
     async close() {
       await server.close();
+      await workers.stop();
       await listener?.close();
       await api.close();
       const all = new Set([...api.current.drivers.values(), ...opened, catalog, ...(embedded() ? [embedded()!] : []), ...(shared() ? [shared()!] : [])]);

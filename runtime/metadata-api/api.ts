@@ -62,8 +62,10 @@ const SUCCESS: Json = { message: 'success' };
 const LATER: readonly (readonly [RegExp, string])[] = [
   [/^(?:[a-z]+_)?(?:create|update|delete)_remote_relationship$|^(?:create|update|delete)_remote_schema_remote_relationship$|^introspect_remote_schema$/,
     'remote relationships and remote schema introspection are not supported yet (they come with remote schemas)'],
-  [/^get_event_invocations$|^(?:pause_event_trigger_cleanups|resume_event_trigger_cleanups)$/,
-    'event delivery and scheduled events are not supported yet (their definitions are stored; the workers come next)'],
+  [/^get_event_invocations$/,
+    'this older operation is not supported; use get_scheduled_event_invocations'],
+  [/^(?:pause_event_trigger_cleanups|resume_event_trigger_cleanups)$/,
+    'scheduled cleanups of event logs are not supported yet; run cleanup_event_trigger_logs to clear old events'],
 ];
 
 /** The open sources and their catalog snapshots; `tx` while a change holds the catalog transaction. */
@@ -250,7 +252,7 @@ export class MetadataApi {
 
   private async read(env: Envelope, session: Session): Promise<Json> {
     const s = this.state;
-    const answer = readAnswer(env, s.metadata, s.resourceVersion, s.compiled);
+    const answer = readAnswer(this.opts.compiler, env, s.metadata, s.resourceVersion, s.compiled);
     if (answer !== undefined) return answer;
     const ext = this.extensionFor(env.type, env.api);
     if (ext) {
@@ -306,7 +308,7 @@ export class MetadataApi {
         return runV1Data(env.type, env.args, ['args'], { model: work.compiled.model, runner: this.runnerOf(work, source), source, session: work.session });
       }
       case 'export_metadata': case 'get_inconsistent_metadata': case 'test_webhook_transform':
-        return readAnswer(env, work.metadata, this.state.resourceVersion, work.compiled)!;
+        return readAnswer(this.opts.compiler, env, work.metadata, this.state.resourceVersion, work.compiled)!;
       case 'replace_metadata':
         return this.replace(env, work);
       case 'reload_metadata':
@@ -400,8 +402,8 @@ export class MetadataApi {
     if (compiled.inconsistencies.length > 0 && !allowInconsistent) {
       throw new ApiError('unexpected', 'cannot continue due to inconsistent metadata', 400, ['args'], compiled.inconsistencies);
     }
-    work.metadata = parsed.value;
-    work.compiled = compiled;
+    work.metadata = compiler.keptOnReplace(work.metadata, parsed.value);
+    work.compiled = work.metadata === parsed.value ? compiled : this.compile(work.metadata, work.introspection);
     work.changed = true;
     await this.dropUnusedSources(work);
     if (!wrapped) return SUCCESS;
@@ -540,10 +542,12 @@ function renameSource(work: Work, args: Json): void {
 }
 
 /** The answers of the operations that only read the document (in a bulk: as edited so far); undefined for others. */
-function readAnswer(env: Envelope, metadata: Json, resourceVersion: number, compiled: Compiled): Json | undefined {
+function readAnswer(compiler: MetadataCompiler, env: Envelope, metadata: Json, resourceVersion: number, compiled: Compiled): Json | undefined {
   switch (env.type) {
-    case 'export_metadata':
-      return env.version === 2 ? { resource_version: resourceVersion, metadata } : metadata;
+    case 'export_metadata': {
+      const shown = compiler.exported(metadata);
+      return env.version === 2 ? { resource_version: resourceVersion, metadata: shown } : shown;
+    }
     case 'get_inconsistent_metadata': {
       const objects = compiled.inconsistencies as unknown as Json;
       return env.api === 'query' ? objects : { is_consistent: compiled.inconsistencies.length === 0, inconsistent_objects: objects };

@@ -107,6 +107,10 @@ export interface MetadataCompiler {
   reconcile(metadata: Json, source: string, before: Json | null, after: Json): Json;
   /** The sources of the document. */
   sources(metadata: Json): readonly SourceInfo[];
+  /** The document as export_metadata shows it: without what is kept out of exports (cron triggers with `include_in_metadata: false`). */
+  exported(metadata: Json): Json;
+  /** replace_metadata's `next`, plus what the replaced document kept out of exports and `next` does not name (such cron triggers survive a replace). */
+  keptOnReplace(previous: Json, next: Json): Json;
 }
 
 /** Runs SQL in one database: inside the change's open transaction when that database holds the catalog. */
