@@ -7,10 +7,9 @@
 //
 // Exit status: 0 all delivered and every duplicate explained; 1 an event is missing (or the event
 // log lacks a change); 2 bad arguments; 3 a duplicate the kill does not explain.
-import { pathToFileURL } from 'node:url';
 import {
-  checkCapture, compare, createDatabase, createItemsTrigger, ensureBuild, freePort, insertGraphql, insertSql,
-  lockedIds, sleep, startKiln, startWebhook, stuckRows, STUCK_QUERY, TRIGGER, updateSql, waitDelivered, waitTriggerKnown,
+  checkCapture, compare, createDatabase, createItemsTrigger, freePort, insertGraphql, insertSql,
+  lockedIds, sleep, startKiln, startWebhook, stuckRows, STUCK_QUERY, TRIGGER, updateSql, waitDelivered, waitTriggerKnown, runScript,
 } from './events-harness.mjs';
 
 const HELP = `usage: node scripts/events-fault.mjs [options]
@@ -172,20 +171,7 @@ function parseArgs(argv) {
   return o;
 }
 
-async function main() {
-  let o;
-  try {
-    o = parseArgs(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`${e.message}\n\n${HELP}\n`);
-    process.exit(2);
-  }
-  if (!o) { process.stdout.write(`${HELP}\n`); return; }
-  ensureBuild(o.build);
+runScript(import.meta.url, HELP, parseArgs, async (o) => {
   const r = await runFault(o);
-  process.exit(report(r));
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((e) => { process.stderr.write(`${e.stack ?? e}\n`); process.exit(1); });
-}
+  return report(r);
+});

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,6 +18,28 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export { startWebhook } from './events-webhook.mjs';
 
 /** Builds build/kiln.mjs (what bin/kiln.mjs runs) when it is missing or `force` is set. */
+/**
+ * Runs a script's `main`: reads the options with `parseArgs` (null: print `help`; a throw: the
+ * message and the help, exit 2), makes sure dist/ is built, then `run(options)`, whose number is
+ * the exit code. Only when the file is the script being run (so tests can import it).
+ */
+export function runScript(scriptUrl, help, parseArgs, run) {
+  if (scriptUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  const main = async () => {
+    let o;
+    try {
+      o = parseArgs(process.argv.slice(2));
+    } catch (e) {
+      process.stderr.write(`${e.message}\n\n${help}\n`);
+      process.exit(2);
+    }
+    if (!o) { process.stdout.write(`${help}\n`); return; }
+    ensureBuild(o.build);
+    process.exit(await run(o));
+  };
+  main().catch((e) => { process.stderr.write(`${e.stack ?? e}\n`); process.exit(1); });
+}
+
 export function ensureBuild(force = false) {
   if (!force && existsSync(join(ROOT, 'build', 'kiln.mjs'))) return;
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });

@@ -4,10 +4,9 @@
 //
 //   npm run build && node scripts/events-throughput.mjs [--events 10000] [--instances 1,3]
 import { cpus, loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import {
-  checkCapture, compare, cpuMs, createDatabase, createItemsTrigger, ensureBuild, freePort, insertSql, sleep, startKiln, startWebhook,
-  waitDelivered, waitTriggerKnown,
+  checkCapture, compare, cpuMs, createDatabase, createItemsTrigger, freePort, insertSql, sleep, startKiln, startWebhook,
+  waitDelivered, waitTriggerKnown, runScript,
 } from './events-harness.mjs';
 
 const HELP = `usage: node scripts/events-throughput.mjs [options]
@@ -111,16 +110,7 @@ function parseArgs(argv) {
   return o;
 }
 
-async function main() {
-  let o;
-  try {
-    o = parseArgs(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`${e.message}\n\n${HELP}\n`);
-    process.exit(2);
-  }
-  if (!o) { process.stdout.write(`${HELP}\n`); return; }
-  ensureBuild(o.build);
+runScript(import.meta.url, HELP, parseArgs, async (o) => {
   const rows = [];
   for (const n of o.instances) {
     process.stdout.write(`${n} instance(s), ${o.events} events ...\n`);
@@ -130,9 +120,5 @@ async function main() {
   process.stdout.write(`\n${table(rows)}\n\nsettings: ${env || 'defaults'}; webhook latency ${o.latencyMs.join('..')} ms; ms are from the INSERT's commit; `
     + `CPU is the share of one core from the INSERT to the last event marked (${cpus().length} cores here; `
     + `load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}: other work on the machine skews these figures)\n`);
-  process.exit(rows.some((r) => r.missing > 0 || r.counts.timedOut) ? 1 : 0);
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((e) => { process.stderr.write(`${e.stack ?? e}\n`); process.exit(1); });
-}
+  return rows.some((r) => r.missing > 0 || r.counts.timedOut) ? 1 : 0;
+});

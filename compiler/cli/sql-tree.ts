@@ -2,6 +2,8 @@
 // find each table reference, the WHERE clause at its level and the conjuncts of that clause.
 // Only the SQL the runtime prints is read (PostgreSQL spelling, keywords upper case).
 
+import { closingQuote } from '../../runtime/sql/index.js';
+
 /** One token; a group holds the tokens between a pair of parentheses. */
 export type Token =
   | { readonly kind: 'ident'; readonly name: string }
@@ -67,18 +69,6 @@ export function parseSqlTree(text: string): Group {
   }
   cohortParams(root);
   return root;
-}
-
-function closingQuote(text: string, start: number, q: string): number {
-  let i = start + 1;
-  while (i < text.length) {
-    if (text[i] === q) {
-      if (text[i + 1] === q) { i += 2; continue; }
-      return i + 1;
-    }
-    i++;
-  }
-  return text.length;
 }
 
 // `"_subs"."pN"` -> param N+1 (multiplexed live queries: $1 is the cohort id array).

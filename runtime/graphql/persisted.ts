@@ -3,12 +3,11 @@
 // calls them again only when it serves with settings other than the bundle was compiled with.
 
 import { createHash } from 'node:crypto';
-import { Kind, parse, print, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { BundleModel, ErrorModel, StoredPlanModel } from '../bundle/index.js';
+import { Kind, parse, print, visit, type DocumentNode } from 'graphql';
+import type { ErrorModel, StoredPlanModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import type { Dialect } from '../sql/index.js';
 import { planMutation, type MutationPlan } from './mutation-plan.js';
-import { planOperation, type Plan } from './plan.js';
+import { planOperation, type Plan, type PlanInput } from './plan.js';
 import { prepareOperation, type Prepared } from './prepare.js';
 
 /** What the allow-list compares: the document printed without formatting and without `__typename` fields. */
@@ -47,14 +46,7 @@ export type StoredPlanning =
   /** Ready to run: `plan` serves every request that gives every variable; null when variable values shape it. */
   | { readonly kind: 'planned'; readonly prepared: Prepared; readonly plan: Plan | MutationPlan | null };
 
-export interface StoredPlanInput {
-  readonly model: BundleModel;
-  readonly schema: GraphQLSchema;
-  readonly role: string;
-  readonly dialect: Dialect;
-  readonly stringifyNumeric: boolean;
-  readonly document: DocumentNode;
-}
+export type StoredPlanInput = Pick<PlanInput, 'model' | 'schema' | 'role' | 'dialect' | 'stringifyNumeric' | 'document'>;
 
 /**
  * Plans a stored query whole for a role, as a request giving a value for every variable would

@@ -14,7 +14,7 @@ export function formatSql(text: string): string {
   while (i < text.length) {
     const ch = text[i]!;
     if (ch === "'" || ch === '"') {
-      const end = closing(text, i, ch);
+      const end = closingQuote(text, i, ch);
       out.push(text.slice(i, end));
       i = end;
       continue;
@@ -35,7 +35,8 @@ export function formatSql(text: string): string {
   return out.join('').replace(/[ \t]+\n/g, '\n');
 }
 
-function closing(text: string, start: number, q: string): number {
+/** The index just after the quote that closes the one at `start` (a doubled quote is part of the text). */
+export function closingQuote(text: string, start: number, q: string): number {
   let i = start + 1;
   while (i < text.length) {
     if (text[i] === q) {

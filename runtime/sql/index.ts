@@ -13,4 +13,4 @@ export { aggregateFunction } from './aggregates.js';
 /** Multiplexed live queries: parameters read as columns of a relation of per-cohort value arrays. */
 export { multiplexDialect, multiplexedStatement, multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
 /** For reading: line breaks and indentation (only whitespace outside quotes changes), and a comment line per parameter. */
-export { formatSql, paramHeader } from './format.js';
+export { closingQuote, formatSql, paramHeader } from './format.js';
