@@ -84,6 +84,27 @@ function triggersBySource(metadata: Json): ReadonlyMap<string, ReadonlyMap<strin
   return out;
 }
 
+const deliverable = new WeakMap<object, ReadonlyMap<string, EventTriggerDef>>();
+
+/**
+ * The triggers whose webhook and headers can be resolved from the environment. The metadata API
+ * refuses a trigger naming an unset variable; one that was stored before (another instance,
+ * another environment) keeps its events pending, not failed, until a server that has it serves.
+ */
+function deliverableOf(all: ReadonlyMap<string, EventTriggerDef>, env: NodeJS.ProcessEnv, log: (line: string) => void): ReadonlyMap<string, EventTriggerDef> {
+  const cached = deliverable.get(all);
+  if (cached) return cached;
+  const out = new Map<string, EventTriggerDef>();
+  for (const [name, t] of all) {
+    const names = [t.webhook_from_env, ...t.headers.map((h) => ('value_from_env' in h ? h.value_from_env : undefined))];
+    const missing = names.find((n): n is string => n !== undefined && env[n] === undefined);
+    if (missing === undefined) out.set(name, t);
+    else log(`event trigger ${t.name} (source ${t.source}): environment variable ${missing} is not set; its events wait until a server that has it runs`);
+  }
+  deliverable.set(all, out);
+  return out;
+}
+
 /** The webhook body of reference/events.md §3; the payload goes in as the database printed it. */
 function eventBody(row: EventRow, maxRetries: number): string {
   const q = JSON.stringify;
@@ -136,7 +157,8 @@ class SourceLoop {
   private triggers(): ReadonlyMap<string, EventTriggerDef> | undefined {
     const cur = this.o.current();
     if (cur.drivers.get(this.source) !== this.driver) return undefined;
-    return triggersBySource(cur.metadata).get(this.source);
+    const all = triggersBySource(cur.metadata).get(this.source);
+    return all && deliverableOf(all, this.o.env ?? process.env, this.o.log);
   }
 
   /** True while the document still has event triggers on this source, served by this driver. */

@@ -237,6 +237,23 @@ describe('event trigger delivery', () => {
     }
   });
 
+  it('leaves pending, not failed, the events of a trigger whose webhook_from_env is unset here', async () => {
+    const h = await hook();
+    const [waiting] = await insertEvents('t_noenv', 1);
+    const [sent] = await insertEvents('t_env', 1);
+    process.env.KILN_TEST_EVENT_HOOK = h.url;
+    try {
+      start(metadataWith([{ name: 't_noenv', webhook_from_env: 'KILN_TEST_UNSET_HOOK' }, { name: 't_env', webhook_from_env: 'KILN_TEST_EVENT_HOOK' }]));
+      await h.waitFor(1, 5000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(h.received.map((r) => r.body.id)).toEqual([sent]);
+      expect(await eventRow(waiting!)).toMatchObject({ delivered: false, error: false, tries: 0, locked: null });
+      expect(logs.some((l) => l.includes('KILN_TEST_UNSET_HOOK is not set'))).toBe(true);
+    } finally {
+      delete process.env.KILN_TEST_EVENT_HOOK;
+    }
+  });
+
   it('renews the claims of calls in flight, so a call longer than the lock timeout is not started again elsewhere', async () => {
     const h = await hook(() => ({ status: 200, delayMs: 3500 }));
     const [id] = await insertEvents('t_slow', 1);
