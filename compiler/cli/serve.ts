@@ -1,4 +1,4 @@
-import type { BundleModel } from '../../runtime/bundle/index.js';
+import type { BundleModel, Json } from '../../runtime/bundle/index.js';
 import { loadBundle } from '../../runtime/bundle/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
@@ -17,7 +17,7 @@ import { databaseUrl } from '../metadata/index.js';
 import { demoFixture, openEmbedded } from './embedded.js';
 import { CliError, readMetadata, redact } from './project.js';
 import { KILN_VERSION } from './version.js';
-import { startDeliveryWorkers, type WorkerFlags } from './serve-workers.js';
+import { prepareBundleEvents, startDeliveryWorkers, type WorkerFlags } from './serve-workers.js';
 
 export interface ServeOptions extends AuthFlags, WorkerFlags {
   readonly bundle?: string;
@@ -81,6 +81,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
     return d;
   } });
+  const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, defaultDriver) : null;
   const server = createServer({
     engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
     enabledApis: o.enabledApis ? o.enabledApis.split(',').map((s) => s.trim()) : undefined, consoleEnabled: o.console,
@@ -94,10 +95,30 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     port,
     async close() {
       await server.close();
-      const all = new Set([...drivers.values(), ...(embedded ? [embedded] : []), ...(shared ? [shared] : [])]);
+      await workers?.stop();
+      const all = new Set([...drivers.values(), ...(embedded ? [embedded] : []), ...(shared ? [shared] : []), ...(workers ? [workers.catalog] : [])]);
       for (const d of all) await d.close();
     },
   };
+}
+
+/**
+ * A bundle's event and cron triggers: capture installed as the bundle defines it, cron events made,
+ * and the delivery workers started. Cron and one-off events live in SVC_GRAPHQL_METADATA_DATABASE_URL
+ * when set, else in the default database.
+ */
+async function bundleWorkers(o: ServeOptions, model: BundleModel, events: Json, drivers: ReadonlyMap<string, Driver>,
+  defaultDriver: () => Promise<Driver>): Promise<{ stop(): Promise<void>; catalog: Driver }> {
+  const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
+  const catalog = metadataUrl ? createPgDriver({ url: metadataUrl, max: 4 }) : await defaultDriver();
+  try {
+    await prepareBundleEvents(events, model, drivers, catalog, log);
+  } catch (e) {
+    const detail = (e as { internal?: { error?: { message?: string } } }).internal?.error?.message ?? (e as Error).message;
+    throw new CliError(`cannot install the event triggers of the bundle: ${detail}`, 1);
+  }
+  const workers = startDeliveryWorkers(o, () => ({ metadata: events, drivers }), catalog, KILN_VERSION, log);
+  return { stop: () => workers.stop(), catalog };
 }
 
 async function driverForSource(url: BundleModel['sources'][number]['databaseUrl'], o: ServeOptions, fallback: () => Promise<Driver>): Promise<Driver> {
@@ -164,7 +185,7 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
   log(`metadata: resource_version ${api.current.resourceVersion}, ${Object.keys(s0?.compiled.model.tables ?? {}).length} table(s) tracked`);
   const listenUrl = metadataUrl ?? o.databaseUrl;
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
-  const workers = startDeliveryWorkers(o, api, catalog, KILN_VERSION, log);
+  const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log);
   const server = createServer({
     engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session),
       explain: (req, session) => engine!.explain(req, session),

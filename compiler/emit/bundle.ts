@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import type { BundleModel } from '../../runtime/bundle/index.js';
+import type { BundleModel, Json } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject } from '../model/index.js';
@@ -43,7 +43,8 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   say(`building schemas for ${base.roles.length} role(s)`);
   const schemas = buildRoleSchemas(base);
   const stored = compilePersisted(input.metadata, base, schemas);
-  const model: BundleModel = stored.persisted ? { ...base, persisted: stored.persisted } : base;
+  const events = eventDefinitions(input.metadata);
+  const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}) };
   const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
   const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
   const files = new Map<string, string>();
@@ -102,6 +103,17 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
 // `album_by_pk` -> `AlbumByPk`: the operation (and so the generated type) named after its root field.
 function operationName(field: string): string {
   return field.split('_').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('') || 'Root';
+}
+
+/** The metadata's event and cron triggers alone (secrets stay in the environment: webhook_from_env, value_from_env). */
+function eventDefinitions(md: Metadata): Json | undefined {
+  const sources = md.sources.map((s) => ({
+    name: s.name, kind: s.kind,
+    tables: s.tables.filter((t) => (t.event_triggers ?? []).length > 0).map((t) => ({ table: t.table, event_triggers: t.event_triggers })),
+  })).filter((s) => s.tables.length > 0);
+  const cron = md.cron_triggers ?? [];
+  if (sources.length === 0 && cron.length === 0) return undefined;
+  return { version: 3, sources, ...(cron.length > 0 ? { cron_triggers: cron } : {}) } as unknown as Json;
 }
 
 function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<string, string>, summary: Bundle['summary'],

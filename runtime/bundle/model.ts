@@ -24,6 +24,11 @@ export interface BundleModel {
   readonly options: { readonly stringifyNumeric: boolean };
   /** Query collections, the allow-list and REST endpoints, each stored query compiled whole per role (absent: none). */
   readonly persisted?: PersistedModel;
+  /**
+   * The event and cron trigger definitions, as metadata (`sources[].tables[].event_triggers`,
+   * `cron_triggers`): what a served bundle installs and delivers. Absent when there are none.
+   */
+  readonly events?: Json;
 }
 
 export interface SourceModel {
