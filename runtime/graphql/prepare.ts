@@ -22,6 +22,9 @@ export interface Prepared {
 export function prepareOperation(schema: GraphQLSchema, parsed: DocumentNode, operationName: string | null): Prepared {
   let document = parsed;
   let operation = pickOperation(document, operationName);
+  // Hasura's answer when the role's schema has no root of that kind at all.
+  if (operation.operation === 'mutation' && !schema.getMutationType()) throw new ApiError('validation-failed', 'no mutations exist', 400, []);
+  if (operation.operation === 'subscription' && !schema.getSubscriptionType()) throw new ApiError('validation-failed', 'no subscriptions exist', 400, []);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
   const sites = hasuraChecks(schema, operation, fragments);
