@@ -87,9 +87,13 @@ function rowJson(row: 'NEW' | 'OLD', payload: ColumnSpec): string {
   return `(SELECT row_to_json(_svc_r) FROM (SELECT ${cols}) AS _svc_r)`;
 }
 
-/** The values an UPDATE must change to count: the listed columns, or the whole row. */
+/**
+ * The values an UPDATE must change to count (the listed columns, or the whole row), as jsonb: every
+ * type converts to it and jsonb has equality, so types without an equality operator (json, point,
+ * xml) compare too, and no exception handler (a subtransaction per row) is needed to find out.
+ */
 function compared(row: 'NEW' | 'OLD', columns: ColumnSpec): string {
-  return columns === '*' ? row : `ROW(${columns.map((c) => `${row}.${id(c)}`).join(', ')})`;
+  return columns === '*' ? `to_jsonb(${row})` : `jsonb_build_array(${columns.map((c) => `${row}.${id(c)}`).join(', ')})`;
 }
 
 /** The body of the capture's function. */
@@ -102,18 +106,10 @@ function functionBody(c: Capture): string {
   if (c.op !== 'UPDATE') return `\nBEGIN\n  ${insert}\n  RETURN NULL;\nEND;\n`;
   const o = compared('OLD', c.spec.columns);
   const n = compared('NEW', c.spec.columns);
-  // An update that leaves the compared values as they were is no event. Types without an
-  // equality operator (json, point) fall back to comparing the stored bytes.
+  // An update that leaves the compared values as they were is no event.
   return `
-DECLARE
-  _svc_changed boolean;
 BEGIN
-  BEGIN
-    _svc_changed := ${o} IS DISTINCT FROM ${n};
-  EXCEPTION WHEN undefined_function THEN
-    _svc_changed := ${o} *<> ${n};
-  END;
-  IF _svc_changed THEN
+  IF ${o} IS DISTINCT FROM ${n} THEN
     ${insert}
   END IF;
   RETURN NULL;
