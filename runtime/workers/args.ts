@@ -1,18 +1,19 @@
-// Readers for the arguments of the event operations, worded as Hasura's aeson parsers word them
+// Readers for the arguments of the event and scheduled-event operations, worded as Hasura's aeson parsers word them
 // ("the key 'name' was not present", "parsing Int failed, expected Number, but encountered
 // String"). An explicit null reads as absent (aeson's `.:?`). Paths start at `$.args` on
 // /v1/metadata and at `$` on /v1/query, as the compiler's operations do.
 
 import type { Json } from '../bundle/index.js';
 import { ApiError, jsonKind, type JsonPath } from '../errors/index.js';
+import type { ApiKind } from '../metadata-api/index.js';
 
 type Obj = { readonly [k: string]: Json };
 
-function parseFailed(path: JsonPath, message: string): ApiError {
+export function parseFailed(path: JsonPath, message: string): ApiError {
   return new ApiError('parse-failed', message, 400, path);
 }
 
-function mismatch(path: JsonPath, parser: string, expected: string, v: unknown): ApiError {
+export function mismatch(path: JsonPath, parser: string, expected: string, v: unknown): ApiError {
   return parseFailed(path, `parsing ${parser} failed, expected ${expected}, but encountered ${jsonKind(v)}`);
 }
 
@@ -25,17 +26,48 @@ export class Args {
     return new Args(args, path);
   }
 
-  at(key: string): JsonPath {
+  /** The args of an operation: at `$.args` on /v1/metadata, at `$` on /v1/query. */
+  static ofOperation(args: Json, api: ApiKind): Args {
+    return Args.of(args, api === 'metadata' ? ['args'] : []);
+  }
+
+  at(key: string | number): JsonPath {
     return [...this.path, key];
   }
 
-  private has(key: string): boolean {
+  has(key: string): boolean {
     return Object.hasOwn(this.o, key) && this.o[key] !== null && this.o[key] !== undefined;
   }
 
-  private required(key: string): Json {
+  raw(key: string): Json | undefined {
+    return this.has(key) ? this.o[key] : undefined;
+  }
+
+  required(key: string): Json {
     if (!this.has(key)) throw parseFailed(this.path, `the key '${key}' was not present`);
     return this.o[key]!;
+  }
+
+  string(key: string): string {
+    const v = this.required(key);
+    if (typeof v !== 'string') throw mismatch(this.at(key), 'Text', 'String', v);
+    return v;
+  }
+
+  optString(key: string): string | undefined {
+    return this.has(key) ? this.string(key) : undefined;
+  }
+
+  object(key: string): Args | undefined {
+    if (!this.has(key)) return undefined;
+    return Args.of(this.o[key]!, this.at(key));
+  }
+
+  array(key: string): readonly Json[] | undefined {
+    if (!this.has(key)) return undefined;
+    const v = this.o[key];
+    if (!Array.isArray(v)) throw mismatch(this.at(key), '[]', 'Array', v);
+    return v;
   }
 
   /** A JSON value that must be given (null included: aeson's `.:` into a Value). */
@@ -56,14 +88,18 @@ export class Args {
     return this.has(key) ? this.name(key) : fallback;
   }
 
-  /** A non-negative integer (limits, offsets, sizes). */
-  count(key: string, fallback: number): number {
-    if (!this.has(key)) return fallback;
+  /** A non-negative integer (limits, offsets, sizes, retry settings); undefined when absent. */
+  nat(key: string): number | undefined {
+    if (!this.has(key)) return undefined;
     const v = this.o[key];
     if (typeof v !== 'number') throw mismatch(this.at(key), 'Int', 'Number', v);
     if (!Number.isSafeInteger(v)) throw parseFailed(this.at(key), `parsing Int failed, unexpected floating number ${v}`);
     if (v < 0) throw parseFailed(this.at(key), `${key} must be a non-negative integer`);
     return v;
+  }
+
+  count(key: string, fallback: number): number {
+    return this.nat(key) ?? fallback;
   }
 
   /** A non-negative integer that must be given. */
@@ -72,7 +108,7 @@ export class Args {
     return this.count(key, 0);
   }
 
-  bool(key: string, fallback: boolean): boolean {
+  bool(key: string, fallback = false): boolean {
     if (!this.has(key)) return fallback;
     const v = this.o[key];
     if (typeof v !== 'boolean') throw mismatch(this.at(key), 'Bool', 'Boolean', v);

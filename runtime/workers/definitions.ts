@@ -87,14 +87,25 @@ function tableOf(v: Json | undefined): { schema: string; name: string } | undefi
   return { schema: str(o?.['schema']) ?? 'public', name };
 }
 
-function header(v: Json): HeaderConf | undefined {
-  const o = obj(v);
-  const name = str(o?.['name']);
-  if (name === undefined) return undefined;
-  const value = str(o?.['value']);
-  if (value !== undefined) return { name, value };
-  const fromEnv = str(o?.['value_from_env']);
-  return fromEnv !== undefined ? { name, value_from_env: fromEnv } : undefined;
+/** A header list as stored (`{name, value}` / `{name, value_from_env}`); other entries are skipped. */
+export function headerConfs(v: Json | undefined): HeaderConf[] {
+  const out: HeaderConf[] = [];
+  for (const h of list(v)) {
+    const o = obj(h);
+    const name = str(o?.['name']);
+    if (name === undefined) continue;
+    const value = str(o?.['value']);
+    const fromEnv = str(o?.['value_from_env']);
+    if (value !== undefined) out.push({ name, value });
+    else if (fromEnv !== undefined) out.push({ name, value_from_env: fromEnv });
+  }
+  return out;
+}
+
+/** The first environment variable the trigger's webhook or headers name that `env` lacks. */
+export function unsetVariable(t: Pick<EventTriggerDef, 'webhook_from_env' | 'headers'>, env: NodeJS.ProcessEnv): string | undefined {
+  const names = [t.webhook_from_env, ...t.headers.map((h) => ('value_from_env' in h ? h.value_from_env : undefined))];
+  return names.find((n): n is string => n !== undefined && env[n] === undefined);
 }
 
 function trigger(source: string, table: { schema: string; name: string }, v: Json): EventTriggerDef | undefined {
@@ -117,7 +128,7 @@ function trigger(source: string, table: { schema: string; name: string }, v: Jso
     retry_conf: { num_retries: nat(rc['num_retries'], 0), interval_sec: nat(rc['interval_sec'], 10), timeout_sec: nat(rc['timeout_sec'], 60) },
     ...(webhook !== undefined ? { webhook } : {}),
     ...(webhookFromEnv !== undefined ? { webhook_from_env: webhookFromEnv } : {}),
-    headers: list(o['headers']).map(header).filter((h): h is HeaderConf => h !== undefined),
+    headers: headerConfs(o['headers']),
     ...(o['request_transform'] !== undefined && o['request_transform'] !== null ? { request_transform: o['request_transform'] } : {}),
     ...(o['response_transform'] !== undefined && o['response_transform'] !== null ? { response_transform: o['response_transform'] } : {}),
     // Hasura's default on Postgres: the database trigger does not fire under logical replication.

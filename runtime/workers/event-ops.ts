@@ -6,7 +6,7 @@ import type { Json, Session } from '../bundle/index.js';
 import { ApiError, type JsonPath } from '../errors/index.js';
 import type { ApiExtension, ApiKind, ExtensionContext, SettleContext } from '../metadata-api/index.js';
 import { Args } from './args.js';
-import { eventTriggersOf, type EventTriggerDef } from './definitions.js';
+import { eventTriggersOf, unsetVariable, type EventTriggerDef } from './definitions.js';
 import {
   cleanupEventLogs, eventById, eventLogs, hasEventLog, insertManualEvent, invocationLogs, redeliver, type EventStatus,
 } from './event-log.js';
@@ -116,8 +116,7 @@ function checkEnvironment(before: Json, after: Json): void {
   const prior = new Map(eventTriggersOf(before).map((t) => [`${t.source}\u0000${t.name}`, JSON.stringify(t)]));
   for (const t of eventTriggersOf(after)) {
     if (prior.get(`${t.source}\u0000${t.name}`) === JSON.stringify(t)) continue;
-    const names = [t.webhook_from_env, ...t.headers.map((h) => ('value_from_env' in h ? h.value_from_env : undefined))];
-    const missing = names.find((n): n is string => n !== undefined && process.env[n] === undefined);
+    const missing = unsetVariable(t, process.env);
     if (missing === undefined) continue;
     const object = { type: 'event_trigger', name: `event_trigger ${t.name} in table ${t.table.schema === 'public' ? t.table.name : `${t.table.schema}.${t.table.name}`} in source ${t.source}` };
     throw new ApiError('invalid-configuration', `Inconsistent object: environment variable '${missing}' not set`, 400, ['args'], [object]);

@@ -8,7 +8,7 @@
 import type { Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ensureSourceEventCatalog } from './catalog.js';
-import { eventTriggersOf, type EventTriggerDef } from './definitions.js';
+import { eventTriggersOf, unsetVariable, type EventTriggerDef } from './definitions.js';
 import { deliverWebhook, type Attempt } from './deliver.js';
 import { EventRecorder, type EventOutcome } from './event-outcomes.js';
 import type { HttpPool } from './http-pool.js';
@@ -96,8 +96,7 @@ function deliverableOf(all: ReadonlyMap<string, EventTriggerDef>, env: NodeJS.Pr
   if (cached) return cached;
   const out = new Map<string, EventTriggerDef>();
   for (const [name, t] of all) {
-    const names = [t.webhook_from_env, ...t.headers.map((h) => ('value_from_env' in h ? h.value_from_env : undefined))];
-    const missing = names.find((n): n is string => n !== undefined && env[n] === undefined);
+    const missing = unsetVariable(t, env);
     if (missing === undefined) out.set(name, t);
     else log(`event trigger ${t.name} (source ${t.source}): environment variable ${missing} is not set; its events wait until a server that has it runs`);
   }

@@ -3,9 +3,10 @@
 // /v1/query), in aeson's words.
 
 import type { Json } from '../bundle/index.js';
-import { ApiError, jsonKind, type JsonPath } from '../errors/index.js';
+import type { JsonPath } from '../errors/index.js';
 import type { ApiKind } from '../metadata-api/index.js';
 import { parseRequestTransform, parseResponseTransform } from '../transforms/index.js';
+import { Args, mismatch, parseFailed as failed } from './args.js';
 import type { HeaderConf } from './definitions.js';
 import type { ScheduledRetryConf } from './scheduled-definitions.js';
 
@@ -14,81 +15,6 @@ type Obj = { readonly [k: string]: Json };
 export type ScheduledType = 'one_off' | 'cron';
 export const STATUSES = ['scheduled', 'locked', 'delivered', 'error', 'dead'] as const;
 export type ScheduledStatus = (typeof STATUSES)[number];
-
-function failed(path: JsonPath, message: string): ApiError {
-  return new ApiError('parse-failed', message, 400, path);
-}
-
-function mismatch(path: JsonPath, parser: string, expected: string, v: unknown): ApiError {
-  return failed(path, `parsing ${parser} failed, expected ${expected}, but encountered ${jsonKind(v)}`);
-}
-
-/** One object being read. */
-export class Args {
-  private constructor(readonly value: Obj, readonly path: JsonPath) {}
-
-  static of(args: Json, api: ApiKind): Args {
-    const path: JsonPath = api === 'metadata' ? ['args'] : [];
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) throw mismatch(path, 'Object', 'Object', args);
-    return new Args(args, path);
-  }
-
-  at(key: string | number): JsonPath {
-    return [...this.path, key];
-  }
-
-  has(key: string): boolean {
-    return Object.hasOwn(this.value, key) && this.value[key] !== null && this.value[key] !== undefined;
-  }
-
-  raw(key: string): Json | undefined {
-    return this.has(key) ? this.value[key] : undefined;
-  }
-
-  required(key: string): Json {
-    if (!this.has(key)) throw failed(this.path, `the key '${key}' was not present`);
-    return this.value[key]!;
-  }
-
-  string(key: string): string {
-    const v = this.required(key);
-    if (typeof v !== 'string') throw mismatch(this.at(key), 'Text', 'String', v);
-    return v;
-  }
-
-  optString(key: string): string | undefined {
-    return this.has(key) ? this.string(key) : undefined;
-  }
-
-  nat(key: string): number | undefined {
-    if (!this.has(key)) return undefined;
-    const v = this.value[key];
-    if (typeof v !== 'number') throw mismatch(this.at(key), 'Int', 'Number', v);
-    if (!Number.isInteger(v) || v < 0) throw failed(this.at(key), `expected a non-negative integer, encountered ${v}`);
-    return v;
-  }
-
-  bool(key: string): boolean {
-    if (!this.has(key)) return false;
-    const v = this.value[key];
-    if (typeof v !== 'boolean') throw mismatch(this.at(key), 'Bool', 'Boolean', v);
-    return v;
-  }
-
-  object(key: string): Args | undefined {
-    if (!this.has(key)) return undefined;
-    const v = this.value[key];
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw mismatch(this.at(key), 'Object', 'Object', v);
-    return new Args(v, this.at(key));
-  }
-
-  array(key: string): readonly Json[] | undefined {
-    if (!this.has(key)) return undefined;
-    const v = this.value[key];
-    if (!Array.isArray(v)) throw mismatch(this.at(key), '[]', 'Array', v);
-    return v;
-  }
-}
 
 function tag<T extends string>(v: Json, path: JsonPath, parser: string, tags: readonly T[]): T {
   if (typeof v !== 'string') throw mismatch(path, parser, 'String', v);
@@ -166,7 +92,7 @@ export interface OneOffRequest {
 
 /** Reads create_scheduled_event's args (the transforms only on /v1/metadata). */
 export function oneOffRequest(args: Json, api: ApiKind): OneOffRequest {
-  const a = Args.of(args, api);
+  const a = Args.ofOperation(args, api);
   const webhook = a.string('webhook');
   const scheduleAt = time(a.required('schedule_at'), a.at('schedule_at'));
   const rc = a.object('retry_conf');

@@ -3,7 +3,7 @@
 // this reading fills Hasura's defaults and skips what is not shaped as expected.
 
 import type { Json } from '../bundle/index.js';
-import type { HeaderConf } from './definitions.js';
+import { headerConfs, type HeaderConf } from './definitions.js';
 
 /** RetryConfST, the retry configuration of cron triggers and one-off events. */
 export interface ScheduledRetryConf {
@@ -47,19 +47,6 @@ export function retryConfST(v: Json | undefined): ScheduledRetryConf {
     timeout_seconds: nat(o['timeout_seconds'], 60),
     tolerance_seconds: nat(o['tolerance_seconds'], 21600),
   };
-}
-
-/** A header list as stored (`{name, value}` / `{name, value_from_env}`); other entries are skipped. */
-export function headerConfs(v: Json | undefined): HeaderConf[] {
-  const out: HeaderConf[] = [];
-  for (const h of Array.isArray(v) ? v : []) {
-    const o = obj(h);
-    const name = o?.['name'];
-    if (typeof name !== 'string') continue;
-    if (typeof o?.['value'] === 'string') out.push({ name, value: o['value'] });
-    else if (typeof o?.['value_from_env'] === 'string') out.push({ name, value_from_env: o['value_from_env'] });
-  }
-  return out;
 }
 
 function cronTrigger(v: Json): CronTriggerDef | undefined {
