@@ -135,7 +135,7 @@ export class Engine {
     const p = this.preparedFor(req, session, admitted);
     if (p.operation.operation === 'mutation') return null;
     const variables = this.coerce(p, req, session.role);
-    const dialect = print(this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect);
+    const dialect = print(this.dialect());
     const plan = planOperation({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role, dialect,
       stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: new Set() });
     return { plan, variables, driverFor: this.opts.driverFor };
@@ -145,7 +145,7 @@ export class Engine {
   async explain(req: GraphQLRequest, session: Session): Promise<Explanation> {
     const p = this.prepare(req, session.role);
     return explainOperation({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role,
-      dialect: this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect, stringifyNumeric: this.opts.stringifyNumeric ?? false,
+      dialect: this.dialect(), stringifyNumeric: this.opts.stringifyNumeric ?? false,
       document: p.document, operation: p.operation, variables: this.coerce(p, req, session.role), structural: new Set() }, session, this.opts.driverFor);
   }
 
@@ -221,10 +221,14 @@ export class Engine {
     return this.opts.allowlist === true && session.role !== 'admin';
   }
 
+  /** The SQL dialect plans are printed in: the first source's (every source is PostgreSQL today). */
+  private dialect(): Dialect {
+    return this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect;
+  }
+
   private dialectOrNull(): Dialect | null {
-    const source = this.opts.model.sources[0]?.name ?? 'default';
     try {
-      return this.opts.driverFor(source).dialect;
+      return this.dialect();
     } catch {
       return null;
     }
@@ -281,7 +285,7 @@ export class Engine {
     let plan = p.plans.get(sig);
     if (!plan) {
       this.counts.plans++;
-      plan = (p.operation.operation === 'mutation' ? planMutation : planOperation)({ model: this.opts.model, schema: this.schemaFor(role), role, dialect: this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect,
+      plan = (p.operation.operation === 'mutation' ? planMutation : planOperation)({ model: this.opts.model, schema: this.schemaFor(role), role, dialect: this.dialect(),
         stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: p.structural });
       if (p.plans.size > 64) p.plans.clear();
       p.plans.set(planSignature(p, variables), plan);
