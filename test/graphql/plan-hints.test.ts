@@ -1,5 +1,7 @@
 // Which statements ask PostgreSQL for a custom plan: a user filter under an ORDER BY with a LIMIT
-// (a generic plan guesses a parameter LIMIT at 10% of the rows and scans in index order).
+// (a generic plan guesses a parameter LIMIT at 10% of the rows and scans in index order), unless
+// the limit is known when planning and the statement carries a planning bound instead
+// (test/integration/planning-bound.test.ts).
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { planOperation } from '../../runtime/graphql/index.js';
@@ -8,17 +10,25 @@ import { compileFixture } from '../helpers/fixtures.js';
 
 describe('plan hints', async () => {
   const bundle = await compileFixture('chinook');
-  const plan = (query: string) => {
+  const plan = (query: string, variables: Record<string, unknown> = {}) => {
     const document = parse(query);
     const operation = document.definitions[0] as OperationDefinitionNode;
     const p = planOperation({ model: bundle.model, schema: bundle.schemas.admin!, role: 'admin', dialect: postgres, stringifyNumeric: false,
-      document, operation, variables: {}, structural: new Set() });
+      document, operation, variables, structural: new Set() });
     if (p.kind !== 'sql') throw new Error('expected SQL');
     return p;
   };
 
-  it('asks for a custom plan for a filtered, ordered, limited list', () => {
-    expect(plan('{ track(where: {genre: {name: {_eq: "TV Shows"}}}, order_by: {track_id: asc}, limit: 50) { name } }').customPlan).toBe(true);
+  it('asks for a custom plan for a filtered, ordered list limited by a variable', () => {
+    const p = plan('query ($n: Int) { track(where: {genre: {name: {_eq: "TV Shows"}}}, order_by: {track_id: asc}, limit: $n) { name } }', { n: 50 });
+    expect(p.customPlan).toBe(true);
+    expect(p.sql.text).toMatch(/LIMIT \(\$\d+\)::int4/);
+  });
+
+  it('keeps the generic plan under a planning bound when the limit is a literal', () => {
+    const p = plan('{ track(where: {genre: {name: {_eq: "TV Shows"}}}, order_by: {track_id: asc}, limit: 50) { name } }');
+    expect(p.customPlan).toBe(false);
+    expect(p.sql.text).toMatch(/LIMIT 64\)/);
   });
 
   it('keeps generic plans without a user filter, without a limit, or without an order', () => {
