@@ -173,23 +173,26 @@ export function rowSource(t: TableModel, from: Sql, args: ReadonlyMap<string, In
   const orderNames = order.map((_, i) => ident(`__kiln_o${i}`));
   const distinct = distinctOn(t, b, args.get('distinct_on'), order, ctx, argPath);
   const cols = [...outputs, ...order.map((o, i) => sql`${o.expr} AS ${orderNames[i]!}`)];
-  const orderBy = order.length ? sql` ORDER BY ${join(order.map((o) => sql`${o.expr} ${o.dir}`), ', ')}` : raw('');
+  const orderList = join(order.map((o) => sql`${o.expr} ${o.dir}`), ', ');
+  const orderBy = order.length ? sql` ORDER BY ${orderList}` : raw('');
   const limit = limitOf(args.get('limit'), permLimit ? perm.limit : null, ctx);
   const offset = offsetOf(args.get('offset'), ctx);
   const scan = sql`FROM ${from} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')}${orderBy}`;
   // A `where` is what makes a parameter LIMIT mislead the planner (below); without one, walking
   // the ORDER BY index is right and the plain form is cheaper.
   const filtered = filters.length > conds.length + 1;
+  // The numbered rows carry one more column, so `b` no longer passes as the table's row type:
+  // tables with computed fields keep the plain form.
   const bound = limit && order.length && filtered && !offset && !distinct && t.computedFields.length === 0
     ? planningBound(args.get('limit'), permLimit ? perm.limit : null, ctx) : null;
-  if (bound !== null && limit) {
+  if (limit && bound !== null) {
     // A LIMIT that is a parameter leaves PostgreSQL guessing that 10% of the rows are wanted, so
     // with a filter it often walks the ORDER BY index and throws most rows away (bench Q4: 2,900
     // rows read for 50). The inner LIMIT is a planning bound instead: a power of two at or above
     // the limit, never the value itself, which stays a parameter and cuts the numbered rows. The
     // plan is then right for the rows wanted, and kept; the row JSON is built for those rows only.
     const n = ident('__kiln_n');
-    const numbered = sql`SELECT ${aliasRef(b)}.*, row_number() OVER (ORDER BY ${join(order.map((o) => sql`${o.expr} ${o.dir}`), ', ')}) AS ${n} ${scan}${ctx.dialect.page(raw(String(bound)), null)}`;
+    const numbered = sql`SELECT ${aliasRef(b)}.*, row_number() OVER (ORDER BY ${orderList}) AS ${n} ${scan}${ctx.dialect.page(raw(String(bound)), null)}`;
     return {
       sql: sql`SELECT ${join([...outputs, sql`${aliasRef(b)}.${n} AS ${orderNames[0]!}`], ', ')} FROM (${numbered}) AS ${aliasRef(b)} WHERE ${aliasRef(b)}.${n} <= ${limit}`,
       order: [{ expr: sql`${aliasRef(b)}.${n}`, dir: raw('ASC'), column: null }],
