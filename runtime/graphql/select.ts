@@ -174,9 +174,12 @@ export function rowSource(t: TableModel, from: Sql, args: ReadonlyMap<string, In
   const distinct = distinctOn(t, b, args.get('distinct_on'), order, ctx, argPath);
   const cols = [...outputs, ...order.map((o, i) => sql`${o.expr} AS ${orderNames[i]!}`)];
   const orderList = join(order.map((o) => sql`${o.expr} ${o.dir}`), ', ');
-  const orderBy = order.length ? sql` ORDER BY ${orderList}` : raw('');
   const limit = limitOf(args.get('limit'), permLimit ? perm.limit : null, ctx);
   const offset = offsetOf(args.get('offset'), ctx);
+  // Every consumer orders its aggregate itself (json_agg(.. ORDER BY ..)), so the rows are sorted
+  // here only when the order picks them: a LIMIT, an OFFSET or DISTINCT ON. A sort with nothing to
+  // pick would be done twice, and it keeps PostgreSQL from merging the subquery into its parent.
+  const orderBy = order.length && (limit || offset || distinct) ? sql` ORDER BY ${orderList}` : raw('');
   const scan = sql`FROM ${from} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')}${orderBy}`;
   // A `where` is what makes a parameter LIMIT mislead the planner (below); without one, walking
   // the ORDER BY index is right and the plain form is cheaper.

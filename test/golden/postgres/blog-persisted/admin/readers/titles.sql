@@ -7,5 +7,4 @@ SELECT (json_build_object('article', (
       FROM (
         SELECT json_build_object('title', "_article_1"."title") AS "__kiln_row", "_article_1"."id" AS "__kiln_o0"
         FROM "public"."article" AS "_article_1"
-        WHERE true
-        ORDER BY "_article_1"."id" ASC NULLS LAST) AS "_r_1")))::text;
+        WHERE true) AS "_r_1")))::text;

@@ -11,5 +11,4 @@ SELECT (json_build_object('article', (
             WHERE "_author_1"."id" = "_article_1"."author_id" AND true
             LIMIT 1)) AS "__kiln_row", "_article_1"."id" AS "__kiln_o0"
         FROM "public"."article" AS "_article_1"
-        WHERE true
-        ORDER BY "_article_1"."id" ASC NULLS LAST) AS "_r_1")))::text;
+        WHERE true) AS "_r_1")))::text;

@@ -14,5 +14,4 @@ SELECT (json_build_object('article', (
             WHERE "_author_1"."id" = "_article_1"."author_id" AND ("_author_1"."id" = ($1)::int4)
             LIMIT 1)) AS "__kiln_row", "_article_1"."id" AS "__kiln_o0"
         FROM "public"."article" AS "_article_1"
-        WHERE (("_article_1"."author_id" = ($2)::int4) OR ("_article_1"."status" = ($3)::text))
-        ORDER BY "_article_1"."id" ASC NULLS LAST) AS "_r_1")))::text;
+        WHERE (("_article_1"."author_id" = ($2)::int4) OR ("_article_1"."status" = ($3)::text))) AS "_r_1")))::text;
