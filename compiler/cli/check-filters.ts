@@ -67,7 +67,7 @@ export class FilterProver {
     const ir = predicateOf(this.model, role, table, need);
     if (!ir) return null;
     const ctx: PlanContext = { model: this.model, role, dialect: postgres, stringifyNumeric: this.model.options.stringifyNumeric,
-      fragments: new Map(), hints: { customPlan: false }, variables: {}, structural: new Set() };
+      fragments: new Map(), hints: { valueSensitive: false }, variables: {}, structural: new Set() };
     const compiled = compileSql(lowerBool(ir, MAIN, ctx), postgres);
     const names = headerParams(paramHeader(compiled).join('\n'));
     const root = parseSqlTree(compiled.text);

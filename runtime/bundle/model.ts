@@ -276,7 +276,7 @@ export interface StatementModel {
   readonly source: string;
   readonly sql: CompiledSql;
   readonly name: string;
-  readonly customPlan: boolean;
+  readonly valueSensitive: boolean;
 }
 
 /** An error a mutation guard answers, as plain data. */

@@ -34,10 +34,11 @@ export interface Driver {
   /**
    * Runs one statement whose result is a single row with a single text column (the response JSON
    * the database built) and returns that text unparsed. `name` marks a statement worth preparing.
-   * `customPlan` asks that the statement be planned for its actual values on every run (where a
-   * generic plan's guesses are known to mislead); drivers without the notion ignore it.
+   * `valueSensitive` says its best plan may depend on its values: a driver may plan it for each
+   * run's values where that is faster than one plan kept (PostgreSQL: timed, plan-choice.ts);
+   * drivers without the notion ignore it.
    */
-  queryText(text: string, params: readonly unknown[], name?: string, customPlan?: boolean): Promise<string>;
+  queryText(text: string, params: readonly unknown[], name?: string, valueSensitive?: boolean): Promise<string>;
   /** Runs a statement and returns its rows as arrays (values in the driver's text-parsed form). */
   query(text: string, params?: readonly unknown[]): Promise<QueryResult>;
   /**

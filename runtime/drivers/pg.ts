@@ -4,6 +4,7 @@ import type { Driver, QueryResult, ScriptResult, TransactionOptions, Transaction
 import { ConnectionError, mapDatabaseError } from './database-error.js';
 import { statementName } from './statement-name.js';
 import { lastScriptResult } from './script-result.js';
+import { PlanChoices } from './plan-choice.js';
 
 /** Settings of a PostgreSQL source. */
 export interface PgDriverOptions {
@@ -126,9 +127,11 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   // with its custom plans' and, whenever a parameter LIMIT makes the generic one look dearer
   // (it guesses 10% of the rows), plans again on every run (bench Q1: twice the database CPU).
   const pool = createPool(opts, '-c plan_cache_mode=force_generic_plan');
-  // Statements that ask for custom plans run on connections whose sessions always plan for the
-  // actual values (plan_cache_mode is per session); opened on first use, so most servers never do.
+  // Runs planned for their values go to connections whose sessions always plan for the actual
+  // values (plan_cache_mode is per session); opened on first use, so most servers never do. Which
+  // runs go there: a value-sensitive statement's choice, made by timing both (plan-choice.ts).
   let customPool: pg.Pool | null = null;
+  const choices = new PlanChoices();
 
   async function checkout(custom = false): Promise<pg.PoolClient> {
     try {
@@ -156,7 +159,18 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
 
   return {
     dialect: postgres,
-    queryText: (text, params, name, customPlan) => withClient((r) => r.queryText(text, params, name), customPlan === true),
+    queryText: (text, params, name, valueSensitive) => {
+      if (valueSensitive !== true || name === undefined) return withClient((r) => r.queryText(text, params, name));
+      const choice = choices.for(name);
+      const custom = choice.next();
+      if (choice.chosen !== null) return withClient((r) => r.queryText(text, params, name), custom);
+      return withClient(async (r) => {
+        const start = performance.now();
+        const answer = await r.queryText(text, params, name);
+        choice.record(custom, performance.now() - start);
+        return answer;
+      }, custom);
+    },
     query: (text, params) => withClient((r) => r.query(text, params)),
     runScript: (text) => withClient((r) => r.runScript(text)),
     transaction: (fn, opts?: TransactionOptions) => withClient(async (runner, markBroken) => {

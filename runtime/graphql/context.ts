@@ -27,11 +27,12 @@ export function relationFrom(ctx: PlanContext, t: TableModel): Sql {
 /** Facts about a planned statement that decide how it is run. */
 export interface PlanHints {
   /**
-   * A filtered, ordered query with a LIMIT. PostgreSQL's generic plan guesses a parameter LIMIT
-   * at 10% of the rows, which makes scanning an index in ORDER BY order look cheap and filtering
-   * as it goes; with the real limit it filters first (bench Q4: 1.1 ms generic, 0.3 ms custom).
+   * A filtered, ordered query with a LIMIT: its best plan may depend on the values. A generic plan
+   * guesses a parameter LIMIT at 10% of the rows (the planning bound answers that one) and a filter
+   * on a parameter at a fixed selectivity, which is wrong on skewed data. The driver times the
+   * generic plan against per-run plans and keeps the faster (runtime/drivers/plan-choice.ts).
    */
-  customPlan: boolean;
+  valueSensitive: boolean;
 }
 
 /** The role's select permission on a table; planning only reaches tables the schema exposes. */

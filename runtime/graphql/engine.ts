@@ -121,7 +121,7 @@ export class Engine {
     if (plan.kind !== 'mutation') return plan;
     // A mutation shows as its statements in order (each answers `<failed guard>:<json>`).
     const parts = plan.fields.flatMap((f) => (f.kind === 'sql' ? f.statements : []))
-      .map((s): SqlPlan => ({ kind: 'sql', source: plan.source, sql: s.sql, name: s.name, customPlan: false }));
+      .map((s): SqlPlan => ({ kind: 'sql', source: plan.source, sql: s.sql, name: s.name, valueSensitive: false }));
     return parts.length === 1 ? parts[0]! : { kind: 'multi', parts, keys: plan.fields.map((f) => f.key) };
   }
 
@@ -172,7 +172,7 @@ export class Engine {
 
   private runPart(plan: SqlPlan, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
     const values = bindParams(plan.sql.params, variables, session);
-    return this.opts.driverFor(plan.source).queryText(plan.sql.text, values, plan.name, plan.customPlan);
+    return this.opts.driverFor(plan.source).queryText(plan.sql.text, values, plan.name, plan.valueSensitive);
   }
 
   // The allow-list check, then the stored query's prepared operation when the text is one (no

@@ -52,7 +52,7 @@ export async function explainOperation(input: PlanInput, session: Session, drive
 async function explainQuery(input: PlanInput, session: Session, driverFor: (source: string) => Driver): Promise<FieldExplanation[]> {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-  const ctx: PlanContext = { ...input, fragments, hints: { customPlan: false } };
+  const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false } };
   const roots = input.model.roots[input.role]?.query;
   const out: FieldExplanation[] = [];
   for (const f of collectFields(input.operation.selectionSet, 'query_root', ctx)) {

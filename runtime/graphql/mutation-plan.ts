@@ -44,7 +44,7 @@ export interface MutationPlan {
 export function planMutation(input: PlanInput): MutationPlan {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-  const ctx: PlanContext = { ...input, fragments, hints: { customPlan: false } };
+  const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false } };
   const roots = input.model.roots[input.role]?.mutation ?? {};
   const fields: MutationFieldPlan[] = [];
   let source: string | null = null;

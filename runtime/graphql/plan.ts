@@ -22,7 +22,7 @@ export interface SqlPlan {
   readonly source: string;
   readonly sql: CompiledSql;
   readonly name: string;
-  readonly customPlan: boolean;
+  readonly valueSensitive: boolean;
 }
 
 export interface PlanInput {
@@ -41,7 +41,7 @@ export interface PlanInput {
 export function planOperation(input: PlanInput): Plan {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-  const ctx: PlanContext = { ...input, fragments, hints: { customPlan: false } };
+  const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false } };
   const rootType = input.operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
   const roots = input.operation.operation === 'subscription' ? input.model.roots[input.role]?.subscription : input.model.roots[input.role]?.query;
   const fields = collectFields(input.operation.selectionSet, rootType, ctx);
@@ -73,7 +73,7 @@ function statement(source: string, entries: readonly { key: string; value: Sql }
   const pairs = entries.map((e): readonly [Sql, Sql] => [jsonKey(e.key), e.value]);
   const compiled = compileSql(sql`SELECT (${ctx.dialect.jsonObject(pairs)})::text`, ctx.dialect);
   const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
-  return { kind: 'sql', source, sql: compiled, name, customPlan: ctx.hints.customPlan };
+  return { kind: 'sql', source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive };
 }
 
 /** The SQL of one root field. */

@@ -188,6 +188,7 @@ export function rowSource(t: TableModel, from: Sql, args: ReadonlyMap<string, In
   // tables with computed fields keep the plain form.
   const bound = limit && order.length && filtered && !offset && !distinct && t.computedFields.length === 0
     ? planningBound(args.get('limit'), permLimit ? perm.limit : null, ctx) : null;
+  if (limit && order.length && filtered) ctx.hints.valueSensitive = true;
   if (limit && bound !== null) {
     // A LIMIT that is a parameter leaves PostgreSQL guessing that 10% of the rows are wanted, so
     // with a filter it often walks the ORDER BY index and throws most rows away (bench Q4: 2,900
@@ -202,7 +203,6 @@ export function rowSource(t: TableModel, from: Sql, args: ReadonlyMap<string, In
       orderNames: [orderNames[0]!],
     };
   }
-  if (limit && order.length && filtered) ctx.hints.customPlan = true;
   const paged = sql`${scan}${ctx.dialect.page(limit, offset)}`;
   if (!distinct) return { sql: sql`SELECT ${join(cols, ', ')} ${paged}`, order, orderNames };
   // DISTINCT ON: PostgreSQL computes the select list (the row's JSON, nested relationships and

@@ -58,7 +58,7 @@ export async function runV1Data(type: string, args: unknown, path: JsonPath, ctx
 function accessOf(model: BundleModel, dialect: Dialect, stringifyNumeric: boolean, session: Session | undefined): Access {
   if (session === undefined || session.role === 'admin') return { kind: 'admin' };
   const plan: PlanContext = {
-    model, role: session.role, dialect, stringifyNumeric, fragments: new Map(), hints: { customPlan: false },
+    model, role: session.role, dialect, stringifyNumeric, fragments: new Map(), hints: { valueSensitive: false },
     variables: {}, structural: new Set(),
   };
   return { kind: 'role', session, plan };

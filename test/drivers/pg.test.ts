@@ -74,12 +74,14 @@ describe('pg driver: queryText', () => {
   });
 });
 
-describe('pg driver: custom plans', () => {
-  it('runs a statement that asks for a custom plan on a session that plans every run, and others on default sessions', async () => {
+describe('pg driver: plan modes', () => {
+  // Which mode wins is test/drivers/plan-choice.test.ts; here, that both kinds of session exist.
+  it('times a value-sensitive statement on both kinds of session, in turns, and runs others on generic-plan sessions', async () => {
     const text = `SELECT json_build_object('mode', current_setting('plan_cache_mode'), 'v', $1::int)::text`;
-    expect(JSON.parse(await driver.queryText(text, [1], 'm', true))).toEqual({ mode: 'force_custom_plan', v: 1 });
-    expect(JSON.parse(await driver.queryText(text, [2], 'm'))).toEqual({ mode: 'force_generic_plan', v: 2 });
-    expect(JSON.parse(await driver.queryText(text, [3], 'm', false))).toEqual({ mode: 'force_generic_plan', v: 3 });
+    expect(JSON.parse(await driver.queryText(text, [1], 'm', true))).toEqual({ mode: 'force_generic_plan', v: 1 });
+    expect(JSON.parse(await driver.queryText(text, [2], 'm', true))).toEqual({ mode: 'force_custom_plan', v: 2 });
+    expect(JSON.parse(await driver.queryText(text, [3], 'm'))).toEqual({ mode: 'force_generic_plan', v: 3 });
+    expect(JSON.parse(await driver.queryText(text, [4], 'm', false))).toEqual({ mode: 'force_generic_plan', v: 4 });
   });
 });
 

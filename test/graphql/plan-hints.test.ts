@@ -1,7 +1,7 @@
-// Which statements ask PostgreSQL for a custom plan: a user filter under an ORDER BY with a LIMIT
-// (a generic plan guesses a parameter LIMIT at 10% of the rows and scans in index order), unless
-// the limit is known when planning and the statement carries a planning bound instead
-// (test/integration/planning-bound.test.ts).
+// Which statements are value-sensitive, so that the driver times PostgreSQL's generic plan against
+// per-run plans (test/drivers/plan-choice.test.ts): a user filter under an ORDER BY with a LIMIT.
+// A literal limit also puts the list under a planning bound (test/integration/planning-bound.test.ts);
+// a variable one keeps the plain `LIMIT $n`.
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { planOperation } from '../../runtime/graphql/index.js';
@@ -19,22 +19,22 @@ describe('plan hints', async () => {
     return p;
   };
 
-  it('asks for a custom plan for a filtered, ordered list limited by a variable', () => {
+  it('marks a filtered, ordered list limited by a variable, which keeps LIMIT $n', () => {
     const p = plan('query ($n: Int) { track(where: {genre: {name: {_eq: "TV Shows"}}}, order_by: {track_id: asc}, limit: $n) { name } }', { n: 50 });
-    expect(p.customPlan).toBe(true);
+    expect(p.valueSensitive).toBe(true);
     expect(p.sql.text).toMatch(/LIMIT \(\$\d+\)::int4/);
   });
 
-  it('keeps the generic plan under a planning bound when the limit is a literal', () => {
+  it('puts a literal limit under a planning bound, still marked value-sensitive', () => {
     const p = plan('{ track(where: {genre: {name: {_eq: "TV Shows"}}}, order_by: {track_id: asc}, limit: 50) { name } }');
-    expect(p.customPlan).toBe(false);
+    expect(p.valueSensitive).toBe(true);
     expect(p.sql.text).toMatch(/LIMIT 64\)/);
   });
 
-  it('keeps generic plans without a user filter, without a limit, or without an order', () => {
-    expect(plan('{ track(order_by: {track_id: asc}, limit: 20) { name } }').customPlan).toBe(false);
-    expect(plan('{ track(where: {unit_price: {_gt: 1}}, order_by: {track_id: asc}) { name } }').customPlan).toBe(false);
-    expect(plan('{ track(where: {unit_price: {_gt: 1}}, limit: 5) { name } }').customPlan).toBe(false);
+  it('leaves lists without a user filter, without a limit, or without an order unmarked', () => {
+    expect(plan('{ track(order_by: {track_id: asc}, limit: 20) { name } }').valueSensitive).toBe(false);
+    expect(plan('{ track(where: {unit_price: {_gt: 1}}, order_by: {track_id: asc}) { name } }').valueSensitive).toBe(false);
+    expect(plan('{ track(where: {unit_price: {_gt: 1}}, limit: 5) { name } }').valueSensitive).toBe(false);
   });
 
   it('names the statement by its text', () => {
