@@ -5,7 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { BundleModel, Json } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
-import { introspectionDisabledRoles, readApiLimits, resolveModel, type InconsistentObject } from '../model/index.js';
+import { resolveModel, type InconsistentObject } from '../model/index.js';
 import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql } from '../sql/index.js';
 import { engineModule } from './module.js';
@@ -44,10 +44,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   const schemas = buildRoleSchemas(base);
   const stored = compilePersisted(input.metadata, base, schemas);
   const events = eventDefinitions(input.metadata);
-  const apiLimits = readApiLimits(input.metadata.api_limits, ['api_limits']);
-  const noIntrospection = introspectionDisabledRoles(input.metadata.graphql_schema_introspection);
-  const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}),
-    ...(apiLimits ? { apiLimits } : {}), ...(noIntrospection.length ? { introspectionDisabledFor: noIntrospection } : {}) };
+  const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}) };
   const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
   const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
   const files = new Map<string, string>();
