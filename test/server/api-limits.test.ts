@@ -110,10 +110,14 @@ describe('disabled limits', () => {
 describe('rate limits', () => {
   let k: LimitsServer;
   beforeAll(async () => {
-    k = await serve({ api_limits: { rate_limit: {
-      global: { max_reqs_per_min: 3, unique_params: 'IP' },
-      per_role: { editor: { max_reqs_per_min: 2, unique_params: ['x-svc-user-id'] } },
-    } } });
+    k = await serve({
+      api_limits: { rate_limit: {
+        global: { max_reqs_per_min: 3, unique_params: 'IP' },
+        per_role: { editor: { max_reqs_per_min: 2, unique_params: ['x-svc-user-id'] } },
+      } },
+      query_collections: [{ name: 'c', definition: { queries: [{ name: 'first', query: 'query first { author(limit: 1, order_by: {id: asc}) { id } }' }] } }],
+      rest_endpoints: [{ name: 'first', url: 'first', methods: ['GET'], definition: { query: { collection_name: 'c', query_name: 'first' } } }],
+    });
   });
   const q = { query: '{ author(limit: 1) { id } }' };
 
@@ -131,6 +135,15 @@ describe('rate limits', () => {
     expect((await k.post(q, 'editor', as('1'))).status).toBe(429);
     expect((await k.post(q, 'editor', as('2'))).status).toBe(200);
     for (let i = 0; i < 6; i++) expect((await k.post(q)).status).toBe(200);
+  });
+
+  it('counts REST endpoint calls', async () => {
+    const call = () => fetch(`${k.url}/api/rest/first`, { headers: { 'x-svc-role': 'editor', 'x-svc-user-id': '9' } });
+    const first = await call();
+    expect([first.status, await first.json()]).toEqual([200, { author: [{ id: 1 }] }]);
+    expect((await call()).status).toBe(200);
+    const refused = await call();
+    expect([refused.status, await refused.json()]).toEqual([429, { path: '$', error: 'Too many requests', code: 'too-many-requests' }]);
   });
 
   it('counts subscription and query starts over WebSocket', async () => {
