@@ -12,10 +12,9 @@ import { runMutation } from './mutation-run.js';
 import { queryKey, type QueryKey } from './persisted.js';
 import { StoredIndex, type StoredEntry } from './persisted-index.js';
 import { pickOperation, planSignature, prepareOperation, type Prepared } from './prepare.js';
-import type { OperationCost } from './cost.js';
-import { DEFAULT_QUERY_CAPS, apiLimitsFor, checkBatchLimit, checkRoleLimits, limitFor, measureOperation, type QueryCaps } from './limits.js';
+import { DEFAULT_QUERY_CAPS, type QueryCaps } from './limits.js';
 import { RateLimiter, type ClientInfo } from './rate-limit.js';
-import { withStatementTimeout } from './timed-driver.js';
+import { RequestLimits } from './request-limits.js';
 import { explainOperation, type Explanation } from './explain.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 
@@ -61,14 +60,10 @@ export class Engine {
   private readonly keys: LRUCache<string, QueryKey | false>;
   private readonly stored: StoredIndex;
   private readonly counts = { parses: 0, validations: 0, plans: 0 };
-  // What each prepared operation costs (measured before it was validated; stored ones on first use).
-  private readonly costs = new WeakMap<Prepared, OperationCost>();
-  private readonly caps: QueryCaps;
-  private readonly rates: RateLimiter;
+  private readonly limits: RequestLimits;
 
   constructor(private readonly opts: EngineOptions) {
-    this.caps = opts.caps ?? DEFAULT_QUERY_CAPS;
-    this.rates = opts.rateLimiter ?? new RateLimiter();
+    this.limits = new RequestLimits(opts.model, opts.caps ?? DEFAULT_QUERY_CAPS, opts.rateLimiter ?? new RateLimiter());
     this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000 });
     this.keys = new LRUCache({ max: opts.planCacheSize ?? 2000 });
     this.stored = new StoredIndex({ model: opts.model, schemaFor: (role) => this.schemaFor(role), dialect: this.dialectOrNull(),
@@ -178,8 +173,7 @@ export class Engine {
    * Throws the refusal: 429 `too-many-requests`, or `validation-failed` for the batch.
    */
   admitRequest(session: Session, client: ClientInfo, operations: number, batched = false): void {
-    if (batched) checkBatchLimit(this.opts.model, session.role, operations);
-    this.rates.take(this.opts.model, session, client, operations);
+    this.limits.admit(session, client, operations, batched);
   }
 
   /**
@@ -191,23 +185,14 @@ export class Engine {
     this.limited(this.preparedFor(req, session), session);
   }
 
-  // A prepared operation checked against the role's depth and node limits and introspection option.
+  // A prepared operation checked against the caps, the role's depth and node limits and introspection option.
   private limited(p: Prepared, session: Session): Prepared {
-    let cost = this.costs.get(p);
-    if (!cost) {
-      cost = measureOperation(p.document, p.operation, this.caps);
-      this.costs.set(p, cost);
-    }
-    checkRoleLimits(this.opts.model, cost, session.role);
-    return p;
+    return this.limits.check(p, session);
   }
 
-  // The driver of a source as the role runs it: under its time limit when it has one.
+  // The driver of a source as the role runs it (under its time limit when it has one).
   private driverAs(source: string, role: string): Driver {
-    const driver = this.opts.driverFor(source);
-    const limits = apiLimitsFor(this.opts.model, role);
-    const seconds = limits ? limitFor(limits.time, role) : undefined;
-    return seconds === undefined ? driver : withStatementTimeout(driver, seconds);
+    return this.limits.driver(this.opts.driverFor(source), role);
   }
 
   private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session): Promise<string> {
@@ -299,10 +284,10 @@ export class Engine {
     }
     // Measured before Hasura's checks and validation, which walk fragments where they are spread:
     // a document over the caps is refused in time linear in its text.
-    const cost = measureOperation(document, pickOperation(document, req.operationName ?? null), this.caps);
+    const cost = this.limits.measure(document, pickOperation(document, req.operationName ?? null));
     this.counts.validations++;
     const prepared = prepareOperation(this.schemaFor(role), document, req.operationName ?? null);
-    this.costs.set(prepared, cost);
+    this.limits.remember(prepared, cost);
     this.cache.set(key, prepared);
     return prepared;
   }
