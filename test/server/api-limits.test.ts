@@ -179,6 +179,15 @@ describe('time limits', () => {
     expect((await k.post({ query: '{ slow_author(args: {seconds: 0.5}) { id } }' }, 'user')).body.errors).toBeUndefined();
     expect((await k.post({ query: '{ slow_author(args: {seconds: 0.5}) { id } }' })).body.errors).toBeUndefined();
   });
+
+  it('cancels a mutation past the time limit and rolls it back', async () => {
+    const k = await serve({ api_limits: { time_limit: { per_role: { editor: 0.3 } } } });
+    const insert = (id: number, title: string) => k.post({ query: `mutation { insert_article_one(object: {id: ${id}, author_id: 1, title: "${title}"}) { id } }` }, 'editor');
+    expect(error((await insert(10, 'slow')).body)).toEqual({ code: 'time-limit-exceeded', message: 'The time limit has been exceeded for this query' });
+    expect((await insert(11, 'fast')).body).toEqual({ data: { insert_article_one: { id: 11 } } });
+    expect(await db.query('SELECT id FROM article WHERE id >= 10 ORDER BY id')).toEqual([{ id: 11 }]);
+    await db.exec('DELETE FROM article WHERE id >= 10');
+  });
 });
 
 describe('introspection options', () => {

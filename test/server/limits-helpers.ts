@@ -13,13 +13,15 @@ CREATE TABLE author (id int PRIMARY KEY, name text NOT NULL);
 CREATE TABLE article (id int PRIMARY KEY, author_id int NOT NULL REFERENCES author(id), title text NOT NULL);
 INSERT INTO author VALUES (1, 'Ann'), (2, 'Bo');
 INSERT INTO article VALUES (1, 1, 'One'), (2, 2, 'Two');
-CREATE FUNCTION slow_author(seconds float8) RETURNS SETOF author LANGUAGE sql STABLE AS $$ SELECT a.* FROM author a, pg_sleep(seconds) $$;`;
+CREATE FUNCTION slow_author(seconds float8) RETURNS SETOF author LANGUAGE sql STABLE AS $$ SELECT a.* FROM author a, pg_sleep(seconds) $$;
+CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.title = 'slow' THEN PERFORM pg_sleep(3); END IF; RETURN NEW; END $$;
+CREATE TRIGGER slow_insert BEFORE INSERT ON article FOR EACH ROW EXECUTE FUNCTION slow_insert();`;
 
 const table = (name: string) => ({ schema: 'public', name });
 const select = (role: string) => ({ role, permission: { columns: '*', filter: {} } });
 const ROLES = ['user', 'editor'];
 
-/** The metadata: both tables readable by `user` and `editor`, relationships both ways, `slow_author` tracked. */
+/** The metadata: both tables readable by `user` and `editor`, articles insertable by `editor`, relationships both ways, `slow_author` tracked. */
 export function limitsMetadata(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     version: 3,
@@ -29,7 +31,8 @@ export function limitsMetadata(extra: Record<string, unknown> = {}): Record<stri
         { table: table('author'), array_relationships: [{ name: 'articles', using: { foreign_key_constraint_on: { table: table('article'), column: 'author_id' } } }],
           select_permissions: ROLES.map(select) },
         { table: table('article'), object_relationships: [{ name: 'author', using: { foreign_key_constraint_on: 'author_id' } }],
-          select_permissions: ROLES.map(select) },
+          select_permissions: ROLES.map(select),
+          insert_permissions: [{ role: 'editor', permission: { check: {}, columns: ['id', 'author_id', 'title'] } }] },
       ],
       functions: [{ function: table('slow_author') }],
     }],
