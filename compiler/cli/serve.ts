@@ -1,7 +1,7 @@
 import type { BundleModel, Json } from '../../runtime/bundle/index.js';
 import { loadBundle } from '../../runtime/bundle/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
-import { Engine } from '../../runtime/graphql/index.js';
+import { Engine, RateLimiter, queryCapsFromEnv, type QueryCaps } from '../../runtime/graphql/index.js';
 import { MetadataApi, type ServedState, type SourceInfo } from '../../runtime/metadata-api/index.js';
 import { createServer } from '../../runtime/server/index.js';
 import { subscriptionSettingsFromEnv } from '../../runtime/subscriptions/index.js';
@@ -40,6 +40,7 @@ const log = (line: string): void => { process.stderr.write(`${line}\n`); };
 
 /** `kiln serve`: load (or compile in process) a bundle, open the databases, serve HTTP. */
 export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<void>; port: number }> {
+  const limits = requestLimits();
   const drivers = new Map<string, Driver>();
   let embedded: Driver | null = null;
   let shared: Driver | null = null;
@@ -48,7 +49,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     embedded ??= await openEmbedded(o.dataDir, log);
     return embedded;
   };
-  if (!o.bundle && !o.metadata) return serveCatalog(o, defaultDriver, () => embedded, () => shared);
+  if (!o.bundle && !o.metadata) return serveCatalog(o, limits, defaultDriver, () => embedded, () => shared);
   let model: BundleModel;
   let sdl: { readonly [role: string]: string };
   if (o.bundle) {
@@ -76,7 +77,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     model = bundle.model;
     sdl = bundle.sdl;
   }
-  const engine = new Engine({ model, sdl, stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, driverFor: (source) => {
+  const engine = new Engine({ model, sdl, stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor: (source) => {
     const d = drivers.get(source);
     if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
     return d;
@@ -121,6 +122,16 @@ async function bundleWorkers(o: ServeOptions, model: BundleModel, events: Json, 
   return { stop: () => workers.stop(), catalog };
 }
 
+// The server's caps on one operation (checked before anything starts) and the rate-limit counts
+// every engine of this process shares.
+function requestLimits(): { readonly caps: QueryCaps; readonly rateLimiter: RateLimiter } {
+  try {
+    return { caps: queryCapsFromEnv(process.env), rateLimiter: new RateLimiter() };
+  } catch (e) {
+    throw new CliError((e as Error).message, 2);
+  }
+}
+
 async function driverForSource(url: BundleModel['sources'][number]['databaseUrl'], o: ServeOptions, fallback: () => Promise<Driver>): Promise<Driver> {
   if (url?.kind === 'literal') return createPgDriver({ url: url.url, max: o.pgConnections });
   if (url?.kind === 'env') {
@@ -139,7 +150,7 @@ async function driverForSource(url: BundleModel['sources'][number]['databaseUrl'
  * The catalog is in SVC_GRAPHQL_METADATA_DATABASE_URL, else in the default database (--database-url,
  * or the embedded demo database, whose fresh catalog starts with the demo metadata).
  */
-async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver>, embedded: () => Driver | null,
+async function serveCatalog(o: ServeOptions, limits: ReturnType<typeof requestLimits>, defaultDriver: () => Promise<Driver>, embedded: () => Driver | null,
   shared: () => Driver | null): Promise<{ close(): Promise<void>; port: number }> {
   const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
   const catalog = metadataUrl ? createPgDriver({ url: metadataUrl, max: 4 }) : await defaultDriver();
@@ -160,7 +171,7 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
   const serve = (state: ServedState): void => {
     served = state;
     engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
-      allowlist: o.enableAllowlist ?? false, driverFor: (source) => {
+      allowlist: o.enableAllowlist ?? false, ...limits, driverFor: (source) => {
       const d = state.drivers.get(source);
       if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
       return d;
@@ -191,7 +202,8 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
       explain: (req, session) => engine!.explain(req, session),
       // REST endpoints follow the engine swapped in on every metadata change.
       restEndpoints: () => engine!.restEndpoints(), storedQuery: (c, q) => engine!.storedQuery(c, q),
-      executeStored: (c, q, variables, session) => engine!.executeStored(c, q, variables, session) },
+      executeStored: (c, q, variables, session) => engine!.executeStored(c, q, variables, session),
+      admitRequest: (session, client, operations, batched) => engine!.admitRequest(session, client, operations, batched) },
     version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
     enabledApis: o.enabledApis ? o.enabledApis.split(',').map((x) => x.trim()) : undefined, consoleEnabled: o.console,
     ...await serverAuth(o, log),

@@ -14,3 +14,8 @@ export { bindParams } from './bind.js';
 export type { PlanContext } from './context.js';
 /** Stored queries: the allow-list key of a document, planning one whole for a role, its plan as bundle JSON. */
 export { queryKey, keyOf, planStoredQuery, declaredVariables, planToModel, type QueryKey, type StoredPlanning } from './persisted.js';
+/** The server's caps on one operation and their defaults; the cost of an operation with its fragments expanded. */
+export { DEFAULT_QUERY_CAPS, queryCapsFromEnv, type QueryCaps } from './limits.js';
+export { operationCost, type OperationCost } from './cost.js';
+/** Rate-limit counts (share one across engines) and what a limit knows of the client. */
+export { RateLimiter, type ClientInfo } from './rate-limit.js';

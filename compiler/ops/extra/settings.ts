@@ -4,7 +4,8 @@
 import { ApiError } from '../../../runtime/errors/index.js';
 import type { Json } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
-import { asArray, asName, asNat, compact, isObject, Reader, type JsonObject } from './args.js';
+import { readApiLimits } from '../../model/index.js';
+import { asArray, asName, compact, isObject, Reader, type JsonObject } from './args.js';
 import { changed, withSetting } from './document.js';
 
 const q = JSON.stringify;
@@ -16,17 +17,11 @@ export const setGraphqlSchemaIntrospectionOptions: OpHandler = (input) => {
   return changed(withSetting(input.metadata, 'graphql_schema_introspection', value));
 };
 
-const LIMITS = ['depth_limit', 'node_limit', 'rate_limit', 'time_limit', 'batch_limit'];
-
+// Every value is checked (the same reader the compile uses), so a bad one is refused with its
+// path before anything is stored.
 export const setApiLimits: OpHandler = (input) => {
   const r = Reader.args(input);
-  r.bool('disabled', false);
-  for (const key of LIMITS) {
-    const lim = r.optObject(key);
-    if (lim === undefined) continue;
-    lim.optObject('per_role');
-    if (key !== 'rate_limit' && lim.has('global')) asNat(lim.value['global'], lim.at('global'));
-  }
+  readApiLimits(r.value, r.path);
   return changed(withSetting(input.metadata, 'api_limits', r.value));
 };
 
