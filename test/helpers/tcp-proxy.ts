@@ -94,8 +94,7 @@ export async function startTcpProxy(target: { host: string; port: number } = { h
     cut() {
       for (const l of [...links]) {
         links.delete(l);
-        l.client.end();
-        l.client.destroySoon();
+        l.client.destroy();
         l.upstream.destroy();
       }
     },
