@@ -126,7 +126,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
 async function bundleWorkers(o: ServeOptions, model: BundleModel, events: Json, drivers: ReadonlyMap<string, Driver>,
   defaultDriver: () => Promise<Driver>): Promise<{ stop(): Promise<void>; catalog: Driver }> {
   const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
-  const catalog = metadataUrl ? createPgDriver({ url: metadataUrl, max: 4 }) : await defaultDriver();
+  const catalog = await catalogDriver(metadataUrl, o, defaultDriver);
   try {
     await prepareBundleEvents(events, model, drivers, catalog, log);
   } catch (e) {
@@ -135,6 +135,17 @@ async function bundleWorkers(o: ServeOptions, model: BundleModel, events: Json, 
   }
   const workers = startDeliveryWorkers(o, () => ({ metadata: events, drivers }), catalog, KILN_VERSION, log);
   return { stop: () => workers.stop(), catalog };
+}
+
+/**
+ * The catalog's driver: its own pool for SVC_GRAPHQL_METADATA_DATABASE_URL; else the default
+ * database's, but a pool of its own when sources have a statement timeout (metadata writes and
+ * event bookkeeping are not user queries to cut short).
+ */
+async function catalogDriver(metadataUrl: string | undefined, o: ServeOptions, defaultDriver: () => Promise<Driver>): Promise<Driver> {
+  if (metadataUrl) return createPgDriver({ url: metadataUrl, max: 4 });
+  if (o.databaseUrl && sourceDefaults().statementTimeoutMs > 0) return createPgDriver({ url: o.databaseUrl, max: 4 });
+  return defaultDriver();
 }
 
 async function driverForSource(url: BundleModel['sources'][number]['databaseUrl'], o: ServeOptions, fallback: () => Promise<Driver>): Promise<Driver> {
@@ -158,7 +169,7 @@ async function driverForSource(url: BundleModel['sources'][number]['databaseUrl'
 async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver>, embedded: () => Driver | null,
   shared: () => Driver | null): Promise<{ close(): Promise<void>; port: number }> {
   const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
-  const catalog = metadataUrl ? createPgDriver({ url: metadataUrl, max: 4 }) : await defaultDriver();
+  const catalog = await catalogDriver(metadataUrl, o, defaultDriver);
   const demo = !o.databaseUrl && !metadataUrl;
   const demoMetadata = demo ? JSON.parse(await readFile(demoFixture().metadata, 'utf8')) as never : null;
   const opened: Driver[] = [];
