@@ -57,8 +57,7 @@ type TimeoutHook = (ms: number | undefined) => Promise<void>;
  */
 function runnerOn(client: pg.PoolClient, tainted: () => void, timeout: TimeoutHook): Runner {
   const fail = (e: unknown, statement: string, prepared: boolean, params: readonly unknown[]): never => {
-    const cause = connectionFailed(client) && !(e instanceof ConnectionError) ? new ConnectionError(e) : e;
-    throw mapDatabaseError(cause, { statement, prepared, arguments: params });
+    throw mapDatabaseError(causeOn(client, e), { statement, prepared, arguments: params });
   };
   return {
     async queryText(text, params, name, _valueSensitive, opts) {
@@ -190,7 +189,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
     transaction: (fn, txOpts?: TransactionOptions) => withClient(async (runner, markBroken, client) => {
       // The transaction's own bound is set on the session before BEGIN (no extra statement when
       // the session already has it); calls inside may tighten it for themselves.
-      await sessionTimeoutFor(client, txOpts?.timeoutMs).catch((e: unknown) => runnerFailure(client, e));
+      await sessionTimeoutFor(client, txOpts?.timeoutMs).catch((e: unknown) => { throw mapDatabaseError(causeOn(client, e)); });
       await control(runner, txOpts?.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
       let result;
       try {
@@ -212,10 +211,9 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   };
 }
 
-/** Maps a failure of the session setup before a transaction like any statement's. */
-function runnerFailure(client: pg.PoolClient, e: unknown): never {
-  const cause = connectionFailed(client) && !(e instanceof ConnectionError) ? new ConnectionError(e) : e;
-  throw mapDatabaseError(cause);
+/** What a call on `client` failed with: a connection failure when its connection broke, whatever pg said. */
+function causeOn(client: pg.PoolClient, e: unknown): unknown {
+  return connectionFailed(client) && !(e instanceof ConnectionError) ? new ConnectionError(e) : e;
 }
 
 async function control(runner: Runner, statement: 'BEGIN' | 'BEGIN READ ONLY' | 'COMMIT' | 'ROLLBACK'): Promise<void> {
