@@ -38,14 +38,30 @@ export interface ServeOptions extends AuthFlags, WorkerFlags {
 
 const log = (line: string): void => { process.stderr.write(`${line}\n`); };
 
+/**
+ * Settings every source database's pool gets: SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT (seconds, 0 or
+ * unset: none) becomes each session's statement_timeout. Hasura has no such setting (its
+ * pool_settings have no statement timeout), so it is an environment variable, not metadata.
+ */
+function sourceDefaults(env: NodeJS.ProcessEnv = process.env): { statementTimeoutMs: number } {
+  const raw = env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT;
+  if (raw === undefined || raw.trim() === '') return { statementTimeoutMs: 0 };
+  const sec = Number(raw);
+  if (!Number.isFinite(sec) || sec < 0) {
+    throw new CliError(`SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT must be a number of seconds (0: none), got ${JSON.stringify(raw)}`, 2);
+  }
+  return { statementTimeoutMs: Math.round(sec * 1000) };
+}
+
 /** `kiln serve`: load (or compile in process) a bundle, open the databases, serve HTTP. */
 export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<void>; port: number }> {
   const limits = requestLimits();
+  sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT is refused before anything opens
   const drivers = new Map<string, Driver>();
   let embedded: Driver | null = null;
   let shared: Driver | null = null;
   const defaultDriver = async (): Promise<Driver> => {
-    if (o.databaseUrl) return (shared ??= createPgDriver({ url: o.databaseUrl, max: o.pgConnections }));
+    if (o.databaseUrl) return (shared ??= createPgDriver({ url: o.databaseUrl, max: o.pgConnections, ...sourceDefaults() }));
     embedded ??= await openEmbedded(o.dataDir, log);
     return embedded;
   };
@@ -111,7 +127,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
 async function bundleWorkers(o: ServeOptions, model: BundleModel, events: Json, drivers: ReadonlyMap<string, Driver>,
   defaultDriver: () => Promise<Driver>): Promise<{ stop(): Promise<void>; catalog: Driver }> {
   const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
-  const catalog = metadataUrl ? createPgDriver({ url: metadataUrl, max: 4 }) : await defaultDriver();
+  const catalog = await catalogDriver(metadataUrl, o, defaultDriver);
   try {
     await prepareBundleEvents(events, model, drivers, catalog, log);
   } catch (e) {
@@ -132,15 +148,26 @@ function requestLimits(): { readonly caps: QueryCaps; readonly rateLimiter: Rate
   }
 }
 
+/**
+ * The catalog's driver: its own pool for SVC_GRAPHQL_METADATA_DATABASE_URL; else the default
+ * database's, but a pool of its own when sources have a statement timeout (metadata writes and
+ * event bookkeeping are not user queries to cut short).
+ */
+async function catalogDriver(metadataUrl: string | undefined, o: ServeOptions, defaultDriver: () => Promise<Driver>): Promise<Driver> {
+  if (metadataUrl) return createPgDriver({ url: metadataUrl, max: 4 });
+  if (o.databaseUrl && sourceDefaults().statementTimeoutMs > 0) return createPgDriver({ url: o.databaseUrl, max: 4 });
+  return defaultDriver();
+}
+
 async function driverForSource(url: BundleModel['sources'][number]['databaseUrl'], o: ServeOptions, fallback: () => Promise<Driver>): Promise<Driver> {
-  if (url?.kind === 'literal') return createPgDriver({ url: url.url, max: o.pgConnections });
+  if (url?.kind === 'literal') return createPgDriver({ url: url.url, max: o.pgConnections, ...sourceDefaults() });
   if (url?.kind === 'env') {
     const v = process.env[url.name];
     // Unset: --database-url serves the source, as it does in `kiln compile`.
     if (!v && o.databaseUrl) return fallback();
     if (!v) throw new CliError(`environment variable ${url.name} (the database URL of a source) is not set; set it or pass --database-url`, 2);
     log(`source database from $${url.name}: ${redact(v)}`);
-    return createPgDriver({ url: v, max: o.pgConnections });
+    return createPgDriver({ url: v, max: o.pgConnections, ...sourceDefaults() });
   }
   return fallback();
 }
@@ -153,7 +180,7 @@ async function driverForSource(url: BundleModel['sources'][number]['databaseUrl'
 async function serveCatalog(o: ServeOptions, limits: ReturnType<typeof requestLimits>, defaultDriver: () => Promise<Driver>, embedded: () => Driver | null,
   shared: () => Driver | null): Promise<{ close(): Promise<void>; port: number }> {
   const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
-  const catalog = metadataUrl ? createPgDriver({ url: metadataUrl, max: 4 }) : await defaultDriver();
+  const catalog = await catalogDriver(metadataUrl, o, defaultDriver);
   const demo = !o.databaseUrl && !metadataUrl;
   const demoMetadata = demo ? JSON.parse(await readFile(demoFixture().metadata, 'utf8')) as never : null;
   const opened: Driver[] = [];
@@ -162,7 +189,7 @@ async function serveCatalog(o: ServeOptions, limits: ReturnType<typeof requestLi
     if (demo) return defaultDriver();
     const url = s.location?.kind === 'literal' ? s.location.url : s.location?.kind === 'env' ? process.env[s.location.name] : undefined;
     if (!url || url === o.databaseUrl) return defaultDriver();
-    const d = createPgDriver({ url, max: o.pgConnections });
+    const d = createPgDriver({ url, max: o.pgConnections, ...sourceDefaults() });
     opened.push(d);
     return d;
   };
