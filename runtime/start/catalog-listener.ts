@@ -3,7 +3,7 @@
 // resource_version as a safety net for dropped connections.
 
 import pg from 'pg';
-import { METADATA_CHANNEL } from '../../runtime/metadata-api/index.js';
+import { METADATA_CHANNEL } from '../metadata-api/index.js';
 
 export interface CatalogListener {
   close(): Promise<void>;
