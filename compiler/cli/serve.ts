@@ -5,10 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Json } from '../../runtime/bundle/index.js';
 import { demoFixture, serveCatalog, serveModel, type RunningServer, type ServeSettings, type SourceOpener } from '../../runtime/index.js';
-import { buildBundle } from '../emit/index.js';
+import { compileModel } from '../emit/index.js';
 import { introspectPostgres, type Introspection } from '../introspect/index.js';
 import { databaseUrl } from '../metadata/index.js';
-import { metadataCompiler } from './metadata-compiler.js';
+import { metadataCompiler } from '../metadata-compiler/index.js';
 import { CliError, readMetadata } from './project.js';
 import { KILN_VERSION } from './version.js';
 
@@ -42,7 +42,8 @@ async function compileInProcess(path: string, o: ServeOptions, open: SourceOpene
       throw new CliError(`cannot read the catalog of source "${s.name}": ${detail} (is the database up, and the URL right?)`, 1);
     }
   }
-  const bundle = await buildBundle({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes, progress: log });
-  for (const i of bundle.inconsistencies) log(`warning: inconsistent ${i.name}: ${i.reason}`);
-  return { model: bundle.model, sdl: bundle.sdl };
+  // The compile pipeline without emit: the model is served from memory, no files are written.
+  const compiled = compileModel({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes, progress: log });
+  for (const i of compiled.inconsistencies) log(`warning: inconsistent ${i.name}: ${i.reason}`);
+  return { model: compiled.model, sdl: compiled.sdl };
 }
