@@ -4,9 +4,9 @@
 // For a role, every table reached is read through the role's select permission on it.
 
 import type { SelectPermissionModel, TableModel } from '../bundle/index.js';
-import type { JsonPath } from '../errors/index.js';
+import { asArray, asInt, asObject, asString, isObject, type JsonPath, optional, parseFailed, required } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, jsonKey, param, raw, sql, type Sql } from '../sql/index.js';
-import { isObject, optional, parseFailed, readArray, readInt, readObject, readString, required, type Obj } from './v1-data-args.js';
+import { type Obj } from './v1-data-args.js';
 import { cappedLimit, permissionFilter, relationshipPermission, requireSessionVariables, tablePermission } from './v1-data-access.js';
 import {
   columnJson, fail, joinOn, keyOf, relationshipOf, requireColumn, selectableColumn, starColumns, tableArg, tableRef, targetOf,
@@ -19,7 +19,7 @@ type OrderItem = (a: Alias) => Sql;
 
 /** The statement of a `select`: one row, one column, the JSON array as text. */
 export function selectStatement(ctx: DataContext, args: unknown): Sql {
-  const o = readObject(args, [], 'SelectQuery');
+  const o = asObject(args, [], 'SelectQuery');
   const t = tableArg(ctx, o['table'], ['table']);
   const perm = tablePermission(ctx, t, 'select');
   requireSessionVariables(ctx, perm);
@@ -30,20 +30,20 @@ export function selectStatement(ctx: DataContext, args: unknown): Sql {
 
 /** The statement of a `count`: `{"count": n}` as text; `distinct` counts distinct values of those columns. */
 export function countStatement(ctx: DataContext, args: unknown): Sql {
-  const o = readObject(args, [], 'CountQuery');
+  const o = asObject(args, [], 'CountQuery');
   const t = tableArg(ctx, o['table'], ['table']);
   const perm = tablePermission(ctx, t, 'count');
   const a = new Alias(t.name);
   const filters = [permissionFilter(ctx, perm, a), has(o, 'where') ? whereSql(ctx, o['where'], t, a, ['where']) : null]
     .filter((f): f is Sql => f !== null);
   const where = filters.length === 0 ? raw('true') : join(filters, ' AND ');
-  const distinct = optional(o, 'distinct', [], readArray);
+  const distinct = optional(o, 'distinct', [], asArray);
   const from = sql`${tableRef(t)} AS ${aliasRef(a)} WHERE ${where}`;
   if (distinct === undefined || distinct.length === 0) {
     return sql`SELECT json_build_object(${jsonKey('count')}, count(*))::text FROM ${from}`;
   }
   const cols = distinct.map((d, i) => {
-    const c = selectableColumn(ctx, t, readString(d, ['distinct', i]), ['distinct', i]);
+    const c = selectableColumn(ctx, t, asString(d, ['distinct', i]), ['distinct', i]);
     return sql`${aliasRef(a)}.${ident(c.name)}`;
   });
   const d = new Alias('distinct');
@@ -80,7 +80,7 @@ function listQuery(ctx: DataContext, t: TableModel, perm: SelectPermissionModel 
 }
 
 function pageValue(ctx: DataContext, o: Obj, key: 'limit' | 'offset', at: JsonPath): number | undefined {
-  const n = optional(o, key, at, readInt);
+  const n = optional(o, key, at, asInt);
   if (n !== undefined && n < 0) throw fail(ctx, 'not-supported', 'unexpected negative value', [...at, key]);
   return n;
 }
@@ -95,7 +95,7 @@ function optionalSql(s: Sql | null): Sql[] {
 
 /** The JSON object of one row of `t` at alias `a`: the columns and relationships `o.columns` names. */
 function rowJson(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alias): Sql {
-  const columns = required(o, 'columns', at, readArray);
+  const columns = required(o, 'columns', at, asArray);
   const pairs: (readonly [Sql, Sql])[] = [];
   columns.forEach((col, i) => {
     const p = [...at, 'columns', i];
@@ -107,7 +107,7 @@ function rowJson(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alias
     } else if (isObject(col)) {
       pairs.push(relationshipPair(ctx, t, col, p, a));
     } else {
-      readObject(col, p, 'SelCol');
+      asObject(col, p, 'SelCol');
     }
   });
   if (pairs.length === 0) return sql`'{}'::json`;
@@ -115,8 +115,8 @@ function rowJson(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alias
 }
 
 function relationshipPair(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alias): readonly [Sql, Sql] {
-  const name = required(o, 'name', at, readString);
-  const alias = optional(o, 'alias', at, readString) ?? name;
+  const name = required(o, 'name', at, asString);
+  const alias = optional(o, 'alias', at, asString) ?? name;
   const rel = relationshipOf(t, name);
   if (!rel) throw fail(ctx, 'not-exists', `relationship ${JSON.stringify(name)} does not exist`, [...at, 'name']);
   const target = targetOf(ctx, rel);
@@ -147,11 +147,11 @@ function orderItem(ctx: DataContext, t: TableModel, v: unknown, at: JsonPath): O
     const m = /^([+-]?)(.*)$/s.exec(v)!;
     return orderColumn(ctx, t, m[2]!, m[1] === '-' ? 'DESC' : 'ASC', null, at);
   }
-  const o = readObject(v, at, 'OrderByItem');
-  const column = required(o, 'column', at, readString);
-  const type = optional(o, 'type', at, readString) ?? 'asc';
+  const o = asObject(v, at, 'OrderByItem');
+  const column = required(o, 'column', at, asString);
+  const type = optional(o, 'type', at, asString) ?? 'asc';
   if (type !== 'asc' && type !== 'desc') throw parseFailed([...at, 'type'], `expecting "asc" or "desc" for type, found ${JSON.stringify(type)}`);
-  const nulls = optional(o, 'nulls', at, readString);
+  const nulls = optional(o, 'nulls', at, asString);
   if (nulls !== undefined && nulls !== 'first' && nulls !== 'last') {
     throw parseFailed([...at, 'nulls'], `expecting "first" or "last" for nulls, found ${JSON.stringify(nulls)}`);
   }

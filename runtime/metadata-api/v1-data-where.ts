@@ -3,9 +3,8 @@
 // (`{"id": 2}`), and relationships followed with EXISTS.
 
 import type { ColumnModel, TableModel } from '../bundle/index.js';
-import type { JsonPath } from '../errors/index.js';
+import { asArray, asBool, asObject, asString, isObject, type JsonPath, optional, required } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, param, raw, sql, type Sql } from '../sql/index.js';
-import { isObject, optional, readArray, readBool, readObject, readString, required } from './v1-data-args.js';
 import { permissionFilter, relationshipPermission, tablePermission } from './v1-data-access.js';
 import {
   columnOf, fail, joinOn, relationshipOf, requireColumn, selectableColumn, tableArg, tableRef, targetOf, valueFor,
@@ -44,13 +43,13 @@ export function whereSql(ctx: DataContext, value: unknown, t: TableModel, a: Ali
 }
 
 function boolExp(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): Sql {
-  const o = readObject(value, at);
+  const o = asObject(value, at);
   const parts: Sql[] = [];
   for (const [key, v] of Object.entries(o)) {
     const p = [...at, key];
     const name = key.replace(/^[$_]/, '');
     if ((key.startsWith('$') || key.startsWith('_')) && (name === 'and' || name === 'or')) {
-      const items = readArray(v, p).map((item, i) => boolExp(ctx, item, scope, [...p, i]));
+      const items = asArray(v, p).map((item, i) => boolExp(ctx, item, scope, [...p, i]));
       if (name === 'and') parts.push(items.length === 0 ? raw('true') : sql`(${join(items, ' AND ')})`);
       else parts.push(items.length === 0 ? raw('false') : sql`(${join(items, ' OR ')})`);
     } else if ((key === '$not' || key === '_not')) {
@@ -65,7 +64,7 @@ function boolExp(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): 
 }
 
 function existsSql(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): Sql {
-  const o = readObject(value, at);
+  const o = asObject(value, at);
   const t = tableArg(ctx, o['_table'], [...at, '_table']);
   const perm = tablePermission(ctx, t, 'select', [...at, '_table']);
   const b = new Alias(t.name);
@@ -106,17 +105,17 @@ function operatorSql(ctx: DataContext, c: ColumnModel, ref: Sql, op: string, v: 
   const name = op.slice(1);
   if (COMPARE[name]) return sql`(${ref} ${raw(COMPARE[name]!)} ${valueFor(c, v)})`;
   if (name === 'in' || name === 'nin') {
-    const list = readArray(v, at);
+    const list = asArray(v, at);
     if (list.length === 0) return raw(name === 'in' ? 'false' : 'true');
     const items = join(list.map((x) => valueFor(c, x)), ', ');
     return sql`(${ref} ${raw(name === 'in' ? 'IN' : 'NOT IN')} (${items}))`;
   }
   if (name === 'is_null') {
-    return readBool(v, at) ? sql`(${ref} IS NULL)` : sql`(${ref} IS NOT NULL)`;
+    return asBool(v, at) ? sql`(${ref} IS NULL)` : sql`(${ref} IS NOT NULL)`;
   }
   if (PATTERN[name]) {
     const left = c.type === 'text' || c.type === 'citext' ? ref : sql`(${ref})::text`;
-    return sql`(${left} ${raw(PATTERN[name]!)} ${param(readString(v, at), c.type === 'citext' ? 'citext' : 'text')})`;
+    return sql`(${left} ${raw(PATTERN[name]!)} ${param(asString(v, at), c.type === 'citext' ? 'citext' : 'text')})`;
   }
   if (COLUMN_COMPARE[name]) return sql`(${ref} ${raw(COLUMN_COMPARE[name]!)} ${otherColumn(ctx, v, scope, at)})`;
   const jsonb = JSONB[name];
@@ -133,19 +132,19 @@ function operatorSql(ctx: DataContext, c: ColumnModel, ref: Sql, op: string, v: 
 // `["$", "col"]` names a column of the root table; a plain name one of the current table.
 function otherColumn(ctx: DataContext, v: unknown, scope: Scope, at: JsonPath): Sql {
   if (Array.isArray(v) && v.length === 2 && v[0] === '$') {
-    const c = requireColumn(ctx, scope.rootTable, readString(v[1], [...at, 1]), [...at, 1]);
+    const c = requireColumn(ctx, scope.rootTable, asString(v[1], [...at, 1]), [...at, 1]);
     return sql`${aliasRef(scope.root)}.${ident(c.name)}`;
   }
-  const c = requireColumn(ctx, scope.table, readString(v, at), at);
+  const c = requireColumn(ctx, scope.table, asString(v, at), at);
   return sql`${aliasRef(scope.alias)}.${ident(c.name)}`;
 }
 
 // `{distance, from, use_spheroid?}` (use_spheroid only means something for geography).
 function dWithin(c: ColumnModel, ref: Sql, v: unknown, at: JsonPath): Sql {
-  const o = readObject(v, at);
+  const o = asObject(v, at);
   const distance = param(required(o, 'distance', at, (x) => x), 'float8');
   const from = valueFor(c, required(o, 'from', at, (x) => x));
-  const spheroid = optional(o, 'use_spheroid', at, readBool);
+  const spheroid = optional(o, 'use_spheroid', at, asBool);
   if (spheroid !== undefined) return sql`ST_DWithin(${ref}, ${from}, ${distance}, ${param(spheroid, 'bool')})`;
   return sql`ST_DWithin(${ref}, ${from}, ${distance})`;
 }

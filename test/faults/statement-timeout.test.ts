@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
-import { CliError } from '../../compiler/cli/project.js';
+import { StartError } from '../../runtime/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { holdRowLock, untilLockWait } from './served.js';
 
@@ -81,9 +81,9 @@ describe('SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT', () => {
     process.env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT = 'soon';
     try {
       const e = await serveCommand(options('postgres://nobody@127.0.0.1:1/none')).then(() => null, (x: unknown) => x);
-      expect(e).toBeInstanceOf(CliError);
-      expect((e as CliError).message).toBe('SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT must be a number of seconds (0: none), got "soon"');
-      expect((e as CliError).exitCode).toBe(2);
+      expect(e).toBeInstanceOf(StartError);
+      expect((e as StartError).message).toBe('SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT must be a number of seconds (0: none), got "soon"');
+      expect((e as StartError).exitCode).toBe(2);
     } finally {
       delete process.env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT;
     }

@@ -6,7 +6,7 @@
 // connection was down is not lost.
 
 import pg from 'pg';
-import { METADATA_CHANNEL } from '../../runtime/metadata-api/index.js';
+import { METADATA_CHANNEL } from '../metadata-api/index.js';
 
 export interface CatalogListener {
   close(): Promise<void>;
