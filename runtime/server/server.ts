@@ -120,12 +120,12 @@ export function createServer(opts: ServerOptions): KilnServer {
   const serveConsole = site ? consoleHandler(site) : undefined;
 
   async function dispatch(req: IncomingMessage, res: ServerResponse, record: RequestRecord): Promise<void> {
-    if (applyCors(req, res)) return;
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     // The metrics' endpoint label: a known path as it is, never a client's made-up one.
     if (routes.has(path)) record.endpoint = path;
     else if (path.startsWith(REST_PREFIX)) record.endpoint = REST_PREFIX;
     else if (path === '/console' || path.startsWith('/console/')) record.endpoint = '/console';
+    if (applyCors(req, res)) return;
     if (serveConsole && (path === '/console' || path.startsWith('/console/'))) return serveConsole(req, res, path);
     if (serveConsole && path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(302, { location: '/console', 'content-length': '0' });
