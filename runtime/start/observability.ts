@@ -15,8 +15,12 @@ export interface Observability {
   readonly engineDriver: (d: Driver) => Driver;
 }
 
-/** Reads the settings; a bad SVC_GRAPHQL_LOG_LEVEL is refused (exit 2) before anything starts. */
-export function observability(env: NodeJS.ProcessEnv = process.env): Observability {
+/**
+ * Reads the settings; a bad SVC_GRAPHQL_LOG_LEVEL is refused (exit 2) before anything starts. Says
+ * so when /v1/metrics is open to anyone, or has a secret but is not enabled.
+ */
+export function observability(enabledApis: readonly string[] | undefined, log: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env): Observability {
   let logging: LogSettings;
   try {
     logging = logSettingsFromEnv(env);
@@ -24,6 +28,9 @@ export function observability(env: NodeJS.ProcessEnv = process.env): Observabili
     throw new StartError((e as Error).message, 2);
   }
   const secret = env.SVC_GRAPHQL_METRICS_SECRET;
+  const metricsOn = (enabledApis ?? []).some((a) => a.trim().toLowerCase() === 'metrics');
+  if (metricsOn && !secret) log('warning: /v1/metrics is enabled without SVC_GRAPHQL_METRICS_SECRET: anyone who reaches the port can read it');
+  if (!metricsOn && secret) log('note: SVC_GRAPHQL_METRICS_SECRET is set but `metrics` is not in the enabled APIs, so /v1/metrics is off');
   return {
     metrics: new ServerMetrics(),
     logging,

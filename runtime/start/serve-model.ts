@@ -34,7 +34,7 @@ export type ModelOrigin =
 export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log = stderrLog): Promise<RunningServer> {
   const limits = requestLimits();
   sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT is refused before anything opens
-  const obs = observability();
+  const obs = observability(enabledApiList(o.enabledApis), log);
   const dbs = new Databases(o, log);
   const drivers = new Map<string, Driver>();
   const open: SourceOpener = async (source, url) => {
