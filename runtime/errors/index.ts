@@ -4,3 +4,5 @@ export type { ErrorCode } from './codes.js';
 export { ApiError, formatPath, graphqlErrorBody, managementErrorBody, assert, type JsonPath } from './api-error.js';
 /** A JSON value's kind in Hasura's (aeson's) wording. */
 export { jsonKind } from './json-kind.js';
+/** The refusal of an unknown key (its path, a "did you mean" by edit distance) and the distance itself. */
+export { editDistance, nearestKey, unknownKeyError, unknownKeyMessage } from './unknown-key.js';

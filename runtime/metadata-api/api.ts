@@ -9,6 +9,7 @@ import type { Driver } from '../drivers/index.js';
 import { ApiError, formatPath, type JsonPath } from '../errors/index.js';
 import { lockCatalog, openCatalog, readCatalog, readVersion, writeCatalog } from './catalog.js';
 import type { ApiExtension, ApiKind, Compiled, ExtensionContext, InconsistentObject, MetadataCompiler, OperationRequest, SettleContext, SourceInfo } from './contract.js';
+import { runtimeArgKeyProblem } from './arg-keys.js';
 import { judgeEdit } from './judge.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
 import { looksLikeDdl, parseRunSqlArgs, runSql, type RunSqlArgs } from './run-sql.js';
@@ -251,6 +252,8 @@ export class MetadataApi {
   }
 
   private async read(env: Envelope, session: Session): Promise<Json> {
+    const problem = runtimeArgKeyProblem(env.type, env.args, env.api);
+    if (problem) throw problem;
     const s = this.state;
     const answer = readAnswer(this.opts.compiler, env, s.metadata, s.resourceVersion, s.compiled);
     if (answer !== undefined) return answer;
@@ -286,6 +289,9 @@ export class MetadataApi {
 
   private async applyOne(env: Envelope, work: Work): Promise<Json> {
     const { compiler } = this.opts;
+    // replace_metadata checks its own keys once it knows whether its args wrap the document.
+    const problem = env.type === 'replace_metadata' ? undefined : runtimeArgKeyProblem(env.type, env.args, env.api);
+    if (problem) throw problem;
     switch (env.type) {
       case 'bulk': {
         if (!Array.isArray(env.args)) throw new ApiError('parse-failed', `parsing array failed, expected Array, but encountered ${kind(env.args)}`, 400, ['args']);
@@ -387,6 +393,8 @@ export class MetadataApi {
     const args = env.args;
     const o = typeof args === 'object' && args !== null && !Array.isArray(args) ? args as Record<string, Json> : null;
     const wrapped = env.version === 2 || (env.version === undefined && o !== null && 'metadata' in o && !('sources' in o) && !('tables' in o) && !('version' in o));
+    const problem = runtimeArgKeyProblem(env.type, args, 'metadata', wrapped);
+    if (problem) throw problem;
     const allowInconsistent = wrapped && o?.['allow_inconsistent_metadata'] === true;
     const raw = wrapped ? o?.['metadata'] : args;
     const parsed = compiler.parse(raw);
