@@ -3,6 +3,7 @@ import { checkCommand } from './check.js';
 import { compileCommand, introspectCommand } from './compile.js';
 import { diffCommand } from './diff.js';
 import { inspectCommand } from './inspect.js';
+import { checkCompileInput, checkInspectInput, checkIntrospectInput, checkServeInput } from './input-check.js';
 import { CliError } from './project.js';
 import { serveCommand } from './serve.js';
 import { KILN_VERSION } from './version.js';
@@ -23,7 +24,7 @@ export function cli(): Command {
     .description('read the database catalog into a JSON snapshot (for compiling without a database)')
     .requiredOption('--database-url <url>', 'PostgreSQL URL (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
     .option('--out <file>', 'write the snapshot here instead of stdout')
-    .action((o) => introspectCommand(o));
+    .action((o) => { checkIntrospectInput(o); return introspectCommand(o); });
 
   program.command('compile')
     .description('compile metadata + database catalog into a bundle directory')
@@ -35,7 +36,7 @@ export function cli(): Command {
     .option('--allow-inconsistent', 'write the bundle without the objects that do not fit the database')
     .option('--quiet', 'no progress output')
     .addHelpText('after', '\nExit codes: 0 written; 1 the metadata does not fit the database; 2 bad input.')
-    .action((o) => compileCommand(o));
+    .action((o) => { checkCompileInput(o); return compileCommand(o); });
 
   program.command('inspect')
     .description('print the SQL a role runs: the stored file of each root field, or what a query compiles to')
@@ -45,7 +46,7 @@ export function cli(): Command {
     .option('--query <file>', 'a GraphQL document: print the SQL it compiles to for the role')
     .option('--variables <json>', 'variables for --query, as JSON')
     .option('--operation-name <name>', 'operation to plan when --query has several')
-    .action((o) => inspectCommand(o));
+    .action((o) => { checkInspectInput(o); return inspectCommand(o); });
 
   program.command('diff')
     .description('compare two bundles role by role: root fields, columns, row filters, limits, aggregations and presets added, removed, widened or narrowed, and the SQL files that changed')
@@ -68,7 +69,7 @@ export function cli(): Command {
     .option('--metadata <path>', 'compile this metadata in process and serve it read-only (default: the catalog in the database)')
     .option('--database-url <url>', 'PostgreSQL URL for the default source (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
     .option('--data-dir <dir>', 'embedded database folder', '.kiln/pgdata')
-    .addOption(new Option('--port <n>', 'port (env SVC_GRAPHQL_SERVER_PORT)').default(Number(env.SVC_GRAPHQL_SERVER_PORT ?? 8080)).argParser(Number))
+    .addOption(new Option('--port <n>', 'port (env SVC_GRAPHQL_SERVER_PORT)').default(env.SVC_GRAPHQL_SERVER_PORT ?? '8080'))
     .option('--host <host>', 'interface (env SVC_GRAPHQL_SERVER_HOST)', env.SVC_GRAPHQL_SERVER_HOST ?? '0.0.0.0')
     .option('--admin-secret <secret>', 'admin secret (env SVC_GRAPHQL_ADMIN_SECRET)', env.SVC_GRAPHQL_ADMIN_SECRET)
     .option('--unauthorized-role <role>', 'role for requests without credentials (env SVC_GRAPHQL_UNAUTHORIZED_ROLE)', env.SVC_GRAPHQL_UNAUTHORIZED_ROLE)
@@ -76,15 +77,17 @@ export function cli(): Command {
     .option('--auth-hook <url>', 'auth webhook mode: the webhook URL (env SVC_GRAPHQL_AUTH_HOOK); needs --admin-secret', env.SVC_GRAPHQL_AUTH_HOOK)
     .option('--auth-hook-mode <GET|POST>', 'how the auth webhook is called (env SVC_GRAPHQL_AUTH_HOOK_MODE, default GET)', env.SVC_GRAPHQL_AUTH_HOOK_MODE)
     .option('--enabled-apis <list>', 'comma-separated API groups (env SVC_GRAPHQL_ENABLED_APIS)', env.SVC_GRAPHQL_ENABLED_APIS)
-    .addOption(new Option('--pg-connections <n>', 'pool size per source (env SVC_GRAPHQL_PG_CONNECTIONS)').default(Number(env.SVC_GRAPHQL_PG_CONNECTIONS ?? 50)).argParser(Number))
+    .addOption(new Option('--pg-connections <n>', 'pool size per source (env SVC_GRAPHQL_PG_CONNECTIONS)').default(env.SVC_GRAPHQL_PG_CONNECTIONS ?? '50'))
     .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings (env SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES)', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
     .option('--enable-allowlist', 'non-admin roles may run only the queries of allow-listed query collections (env SVC_GRAPHQL_ENABLE_ALLOWLIST)', env.SVC_GRAPHQL_ENABLE_ALLOWLIST === 'true')
-    .addOption(new Option('--events-http-pool-size <n>', 'event, cron and scheduled webhook calls in flight at once (env SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE)').default(Number(env.SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? 100)).argParser(Number))
-    .addOption(new Option('--events-fetch-batch-size <n>', 'events claimed per fetch (env SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE)').default(Number(env.SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE ?? 100)).argParser(Number))
-    .addOption(new Option('--events-fetch-interval <ms>', 'milliseconds between fetches that found no event (env SVC_GRAPHQL_EVENTS_FETCH_INTERVAL)').default(Number(env.SVC_GRAPHQL_EVENTS_FETCH_INTERVAL ?? 1000)).argParser(Number))
+    .addOption(new Option('--events-http-pool-size <n>', 'event, cron and scheduled webhook calls in flight at once (env SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE)').default(env.SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? '100'))
+    .addOption(new Option('--events-fetch-batch-size <n>', 'events claimed per fetch (env SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE)').default(env.SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE ?? '100'))
+    .addOption(new Option('--events-fetch-interval <ms>', 'milliseconds between fetches that found no event (env SVC_GRAPHQL_EVENTS_FETCH_INTERVAL)').default(env.SVC_GRAPHQL_EVENTS_FETCH_INTERVAL ?? '1000'))
     .option('--no-console', 'do not serve GraphiQL at /console')
     .addHelpText('after', '\nThe metadata catalog lives in SVC_GRAPHQL_METADATA_DATABASE_URL when set, else in the --database-url database.')
-    .action(async (o) => {
+    .action(async (raw) => {
+      // Numbers arrive as text (a flag or its variable) and are checked with everything else first.
+      const o = checkServeInput(raw);
       const server = await serveCommand(o);
       if (!o.bundle && !o.metadata && !o.databaseUrl) printDemoHelp(server.port);
       const stop = (): void => { void server.close().then(() => process.exit(0)); };
