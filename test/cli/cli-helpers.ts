@@ -100,6 +100,8 @@ export interface Served {
   waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** The server process's id. */
+  readonly pid: number;
 }
 
 /** Starts `kiln serve ...args` and resolves once it prints its `serving GraphQL at` line. */
@@ -133,7 +135,7 @@ export async function serve(args: readonly string[], o: { cwd?: string; readyMs?
   };
   try {
     const ready = await waitFor(/serving GraphQL at (http:\/\/\S+)\/v1\/graphql/, o.readyMs);
-    return { base: ready[1]!, log: () => stderr, waitFor, stop };
+    return { base: ready[1]!, log: () => stderr, waitFor, stop, pid: child.pid! };
   } catch (e) {
     await stop();
     throw e;
