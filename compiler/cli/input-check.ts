@@ -102,6 +102,7 @@ export interface RawServeInput {
   readonly jwtSecret?: string;
   readonly authHook?: string;
   readonly enabledApis?: string;
+  readonly maxRequestBodyBytes?: unknown;
 }
 
 /** `kiln serve`: every flag checked, numbers turned into numbers. */
@@ -126,6 +127,7 @@ export function checkServeInput<T extends RawServeInput>(o: T): T & { port: numb
   const counts = {
     ...(o.eventsHttpPoolSize !== undefined ? { eventsHttpPoolSize: intInput(o.eventsHttpPoolSize, { flag: '--events-http-pool-size', env: 'SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE' }, 1, 100_000) } : {}),
     ...(o.eventsFetchBatchSize !== undefined ? { eventsFetchBatchSize: intInput(o.eventsFetchBatchSize, { flag: '--events-fetch-batch-size', env: 'SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE' }, 1, 100_000) } : {}),
+    ...(o.maxRequestBodyBytes !== undefined ? { maxRequestBodyBytes: intInput(o.maxRequestBodyBytes, { flag: '--max-request-body-bytes', env: 'SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES' }, 1, 2 ** 31 - 1) } : {}),
     ...(o.eventsFetchInterval !== undefined ? { eventsFetchInterval: intInput(o.eventsFetchInterval, { flag: '--events-fetch-interval', env: 'SVC_GRAPHQL_EVENTS_FETCH_INTERVAL' }, 1, 86_400_000) } : {}),
   };
   return {

@@ -83,6 +83,7 @@ export function cli(): Command {
     .addOption(new Option('--events-http-pool-size <n>', 'event, cron and scheduled webhook calls in flight at once (env SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE)').default(env.SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? '100'))
     .addOption(new Option('--events-fetch-batch-size <n>', 'events claimed per fetch (env SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE)').default(env.SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE ?? '100'))
     .addOption(new Option('--events-fetch-interval <ms>', 'milliseconds between fetches that found no event (env SVC_GRAPHQL_EVENTS_FETCH_INTERVAL)').default(env.SVC_GRAPHQL_EVENTS_FETCH_INTERVAL ?? '1000'))
+    .option('--max-request-body-bytes <n>', 'largest request body accepted, in bytes (env SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES, default 16 MiB)', env.SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES)
     .option('--no-console', 'do not serve GraphiQL at /console')
     .addHelpText('after', '\nThe metadata catalog lives in SVC_GRAPHQL_METADATA_DATABASE_URL when set, else in the --database-url database.')
     .action(async (raw) => {

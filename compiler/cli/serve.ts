@@ -34,6 +34,8 @@ export interface ServeOptions extends AuthFlags, WorkerFlags {
   readonly console: boolean;
   /** SVC_GRAPHQL_ENABLE_ALLOWLIST: non-admin roles run only allow-listed queries. */
   readonly enableAllowlist?: boolean;
+  /** SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES: the largest request body accepted (default 16 MiB). */
+  readonly maxRequestBodyBytes?: number;
 }
 
 const log = (line: string): void => { process.stderr.write(`${line}\n`); };
@@ -84,7 +86,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
   const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, defaultDriver) : null;
   const server = createServer({
     engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
-    enabledApis: o.enabledApis ? o.enabledApis.split(',').map((s) => s.trim()) : undefined, consoleEnabled: o.console,
+    enabledApis: o.enabledApis ? o.enabledApis.split(',').map((s) => s.trim()) : undefined, consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
     ...await serverAuth(o, log),
     subscriptions: { engine: () => engine, settings: subscriptionSettingsFromEnv(process.env), log },
   });
@@ -193,7 +195,7 @@ async function serveCatalog(o: ServeOptions, defaultDriver: () => Promise<Driver
       restEndpoints: () => engine!.restEndpoints(), storedQuery: (c, q) => engine!.storedQuery(c, q),
       executeStored: (c, q, variables, session) => engine!.executeStored(c, q, variables, session) },
     version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
-    enabledApis: o.enabledApis ? o.enabledApis.split(',').map((x) => x.trim()) : undefined, consoleEnabled: o.console,
+    enabledApis: o.enabledApis ? o.enabledApis.split(',').map((x) => x.trim()) : undefined, consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
     ...await serverAuth(o, log),
     management: (call) => api.handle(call),
     health: () => api.health(),
