@@ -4,6 +4,7 @@ import { checkCommand } from './check.js';
 import { compileCommand, introspectCommand } from './compile.js';
 import { diffCommand } from './diff.js';
 import { inspectCommand } from './inspect.js';
+import { checkCompileInput, checkInspectInput, checkIntrospectInput, checkServeInput, type RawServeInput } from '../../runtime/index.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 import { KILN_VERSION } from './version.js';
 
@@ -23,7 +24,7 @@ export function cli(): Command {
     .description('read the database catalog into a JSON snapshot (for compiling without a database)')
     .requiredOption('--database-url <url>', 'PostgreSQL URL (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
     .option('--out <file>', 'write the snapshot here instead of stdout')
-    .action((o) => introspectCommand(o));
+    .action((o) => { checkIntrospectInput(o); return introspectCommand(o); });
 
   program.command('compile')
     .description('compile metadata + database catalog into a bundle directory')
@@ -35,7 +36,7 @@ export function cli(): Command {
     .option('--allow-inconsistent', 'write the bundle without the objects that do not fit the database')
     .option('--quiet', 'no progress output')
     .addHelpText('after', '\nExit codes: 0 written; 1 the metadata does not fit the database; 2 bad input.')
-    .action((o) => compileCommand(o));
+    .action((o) => { checkCompileInput(o); return compileCommand(o); });
 
   program.command('inspect')
     .description('print the SQL a role runs: the stored file of each root field, or what a query compiles to')
@@ -45,7 +46,7 @@ export function cli(): Command {
     .option('--query <file>', 'a GraphQL document: print the SQL it compiles to for the role')
     .option('--variables <json>', 'variables for --query, as JSON')
     .option('--operation-name <name>', 'operation to plan when --query has several')
-    .action((o) => inspectCommand(o));
+    .action((o) => { checkInspectInput(o); return inspectCommand(o); });
 
   program.command('diff')
     .description('compare two bundles role by role: root fields, columns, row filters, limits, aggregations and presets added, removed, widened or narrowed, and the SQL files that changed')
@@ -66,7 +67,9 @@ export function cli(): Command {
     .description('serve GraphQL over HTTP: the metadata kept in svc_catalog (changed at run time through /v1/metadata), a compiled bundle, or a metadata file; with no database URL, run the demo on embedded PostgreSQL')
     .option('--bundle <dir>', 'serve a compiled bundle (metadata writes answer not-supported; kiln-runtime does the same without the compiler)')
     .option('--metadata <path>', 'compile this metadata in process and serve it read-only (default: the catalog in the database)'))
-    .action(async (o: ServeOptions) => {
+    .action(async (raw: RawServeInput & ServeOptions) => {
+      // Numbers arrive as text (a flag or its variable) and are checked with everything else first.
+      const o = checkServeInput(raw);
       const server = await serveCommand(o);
       if (!o.bundle && !o.metadata && !o.databaseUrl) printDemoHelp(server.port);
       stopOnSignals(server);

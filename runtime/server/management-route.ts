@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
-import { parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { checkDeclaredLength, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import type { ManagementHandler } from './options.js';
 
 /** The management paths; their group is `metadata` in SVC_GRAPHQL_ENABLED_APIS. */
@@ -22,8 +22,10 @@ export interface ManagementRouteContext {
 export async function handleManagementPost(req: IncomingMessage, res: ServerResponse, path: ManagementPath,
   ctx: ManagementRouteContext): Promise<void> {
   try {
-    const raw = await readBody(req, ctx.maxBodyBytes);
+    // Authenticated from the headers first: an unauthenticated request is refused unread.
+    checkDeclaredLength(req, ctx.maxBodyBytes);
     const session = await resolveSession(req.headers, ctx.auth);
+    const raw = await readBody(req, ctx.maxBodyBytes);
     for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
     if (!ctx.handler) {
       throw new ApiError('not-supported', 'this server serves a compiled bundle, which is its metadata: compile and deploy a new bundle, or run `kiln serve --database-url` without --bundle to change metadata at run time');

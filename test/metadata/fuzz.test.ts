@@ -89,8 +89,8 @@ describe('no input makes the reader throw', () => {
   it('survives very deep nesting inside a raw section and as the document itself', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 20000; i++) deep = [deep];
-    const inRaw = parseMetadata({ version: 3, sources: [], api_limits: { x: deep } });
-    expect(inRaw.errors.map((e) => [e.code, formatPath(e.path), e.message])).toEqual([['parse-failed', '$.api_limits', 'value is nested too deeply']]);
+    const inRaw = parseMetadata({ version: 3, sources: [], backend_configs: { x: deep } });
+    expect(inRaw.errors.map((e) => [e.code, formatPath(e.path), e.message])).toEqual([['parse-failed', '$.backend_configs', 'value is nested too deeply']]);
     expect(parseMetadata(deep).errors).toHaveLength(1);
   });
 
