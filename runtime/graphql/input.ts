@@ -1,6 +1,6 @@
 import { Kind, type ValueNode } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { param, variable, type Sql } from '../sql/index.js';
+import { param, variable, type Expr, type Slot, type Sql } from '../sql/index.js';
 
 /** An argument value while planning: still in the document, or already a JS value of a variable. */
 export type Input =
@@ -79,4 +79,15 @@ export function leafParam(input: Input, type: string | null, ctx: InputContext):
   if (input.kind === 'ast' && input.node.kind === Kind.VARIABLE) return variable(input.node.name.value, [], type);
   const v = input.kind === 'js' ? input.value : astToJs(input.node, ctx, false);
   return param(v, type);
+}
+
+/** A leaf value as a slot: a variable used whole (bound per request), or a literal fixed now. */
+export function leafSlot(input: Input, ctx: InputContext): Slot {
+  if (input.kind === 'ast' && input.node.kind === Kind.VARIABLE) return { kind: 'variable', name: input.node.name.value, path: [] };
+  return { kind: 'literal', value: input.kind === 'js' ? input.value : astToJs(input.node, ctx, false) };
+}
+
+/** A leaf value as a parameter expression of `type` (the IR form of leafParam). */
+export function leafExpr(input: Input, type: string | null, ctx: InputContext): Expr {
+  return { kind: 'param', value: leafSlot(input, ctx), type };
 }

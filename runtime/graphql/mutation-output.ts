@@ -11,9 +11,14 @@ import type { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, compileSql, ident, join, jsonKey, raw, sql, type CompiledSql, type Sql } from '../sql/index.js';
 import type { PlanContext } from './context.js';
 import { collectFields, type FieldSel } from './fields.js';
-import { rowJson } from './select.js';
+import { rowShape } from './select.js';
 
 type Path = readonly (string | number)[];
+
+/** The selected fields of one row of `t` at alias `a`, rendered (the mutation planners still build fragments: issue 14). */
+function rowJson(t: TableModel, a: Alias, fields: readonly FieldSel[], ctx: PlanContext, path: Path): Sql {
+  return ctx.dialect.render.json(rowShape(t, a, fields, ctx, path), ctx);
+}
 
 /** A condition that must hold for the statement to commit, and the error answered when it does not. */
 export interface Guard {

@@ -2,8 +2,10 @@
 export { sql, raw, ident, param, variable, session, aliasRef, jsonKey, join, empty, isSql, Alias } from './fragment.js';
 /** Fragment and parameter-source types. */
 export type { Sql, ParamSource } from './fragment.js';
-/** The dialect interface. */
-export type { Dialect } from './dialect.js';
+/** The dialect interface, its capabilities and its renderer of the query IR. */
+export type { Dialect, DialectCapabilities, Renderer, RenderContext, RenderHints } from './dialect.js';
+/** The dialect-neutral query IR. */
+export * from './ir/index.js';
 /** Prints a fragment tree to `{text, params}`. */
 export { compileSql, type CompiledSql, type ParamSlot } from './compile.js';
 /** The PostgreSQL dialect. */

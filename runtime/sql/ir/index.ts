@@ -1,0 +1,13 @@
+// The dialect-neutral query IR (DESIGN.md "Query IR"): planners build these nodes, renderers write SQL.
+
+/** Value slots, scalar expressions and row sources. */
+export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type Slot, type Source } from './expr.js';
+/** Boolean conditions: permission filters, `where`, joins and `_exists`. */
+export { isCompareOp, type CompareOp, type Cond, type Shape, type SpatialOp } from './cond.js';
+/** Selects: JSON shapes over permitted, ordered, limited rows. */
+export type {
+  AggregateColumn, AggregateFnField, AggregatePart, AggregateSelect, JsonField, JsonObject, JsonValue, Limit, ListSelect,
+  ObjectSelect, OrderDir, OrderItem, Permission, RowSet, ScalarOutput,
+} from './select.js';
+/** Plans: SQL steps, HTTP steps and joins between them. */
+export type { HttpStep, JoinStep, QueryPlan, SqlStep, Step } from './plan.js';

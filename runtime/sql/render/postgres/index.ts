@@ -1,0 +1,12 @@
+// The PostgreSQL renderer of the query IR.
+
+import type { Renderer } from '../../dialect.js';
+import { condSql } from './scalar.js';
+import { jsonSql, statementSql } from './select.js';
+
+/** Renders IR nodes as PostgreSQL fragments. */
+export const postgresRenderer: Renderer = {
+  json: jsonSql,
+  cond: (c) => condSql(c),
+  statement: statementSql,
+};
