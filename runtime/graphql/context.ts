@@ -1,6 +1,6 @@
 import type { BundleModel, ColumnModel, ComputedFieldModel, SelectPermissionModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import type { Dialect, RenderHints, Source, Sql } from '../sql/index.js';
+import type { Dialect, RenderHints, Source } from '../sql/index.js';
 import type { InputContext } from './input.js';
 
 /** Everything planning one operation for one role reads. */
@@ -16,13 +16,12 @@ export interface PlanContext extends InputContext {
    * Tables written earlier in the same statement (nested inserts): what to read instead of the
    * table, so relationships and checks see the rows the statement's own CTEs inserted.
    */
-  readonly relations?: ReadonlyMap<string, Sql>;
+  readonly relations?: ReadonlyMap<string, Source>;
 }
 
 /** The rows of table `t`: the table itself, or what `ctx.relations` puts in its place. */
 export function sourceOf(ctx: PlanContext, t: TableModel): Source {
-  const written = ctx.relations?.get(t.id);
-  return written ? { kind: 'written', fragment: written } : tableSource(t);
+  return ctx.relations?.get(t.id) ?? tableSource(t);
 }
 
 /** The table itself as a row source. */

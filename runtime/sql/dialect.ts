@@ -1,5 +1,5 @@
 import type { Sql } from './fragment.js';
-import type { Cond, JsonField, JsonValue } from './ir/index.js';
+import type { Cond, JsonField, JsonValue, MutationStatement } from './ir/index.js';
 
 /**
  * What a dialect can do; planners read these and refuse at planning time what a dialect cannot
@@ -42,6 +42,10 @@ export interface Renderer {
   cond(cond: Cond, rc: RenderContext): Sql;
   /** The statement whose single text value is the JSON object of the root fields. */
   statement(fields: readonly JsonField[], rc: RenderContext): Sql;
+  /** A mutation statement whose single text value is `<failed guard number>:<json>`. */
+  mutation(statement: MutationStatement, rc: RenderContext): Sql;
+  /** The statement that records the session for event capture, run first in a write transaction. */
+  recordSession(): Sql;
 }
 
 /** What generic SQL code asks of a dialect; no shared code branches on a dialect name. */

@@ -1,7 +1,7 @@
 // Scalar expressions and value slots of the query IR. Nothing here is SQL text: a renderer per
 // dialect turns these nodes into fragments (runtime/sql/render/<dialect>).
 
-import type { Alias, Sql } from '../fragment.js';
+import type { Alias } from '../fragment.js';
 import type { Cond } from './cond.js';
 
 /**
@@ -72,9 +72,26 @@ export type Source =
   | { readonly kind: 'table'; readonly table: QualifiedName }
   /** A set-returning (or single-row) function. */
   | { readonly kind: 'function'; readonly call: CallExpr }
-  /**
-   * Rows a data-modifying part of the same statement wrote (nested inserts read them instead of
-   * the table), still a fragment built by the mutation planner. TODO(issue 14): an IR node of the
-   * mutation family replaces it.
-   */
-  | { readonly kind: 'written'; readonly fragment: Sql };
+  | WrittenRows
+  | ReadThrough;
+
+/** Rows a write part of the statement returned, with the table's columns; `only` keeps those an upsert inserted or updated. */
+export interface WrittenRows {
+  readonly kind: 'written';
+  readonly write: Alias;
+  readonly columns: readonly string[];
+  readonly only: 'inserted' | 'updated' | null;
+}
+
+/**
+ * A table as the statement's end state shows it (relationships and checks of nested inserts): its
+ * rows at `row`, less those an upsert replaced (by primary key), plus the rows written.
+ */
+export interface ReadThrough {
+  readonly kind: 'read_through';
+  readonly table: QualifiedName;
+  readonly row: Alias;
+  readonly columns: readonly string[];
+  readonly primaryKey: readonly string[];
+  readonly written: readonly { readonly write: Alias; readonly upsert: boolean }[];
+}

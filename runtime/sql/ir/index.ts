@@ -1,7 +1,7 @@
 // The dialect-neutral query IR (DESIGN.md "Query IR"): planners build these nodes, renderers write SQL.
 
 /** Value slots, scalar expressions and row sources. */
-export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type Slot, type Source } from './expr.js';
+export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type ReadThrough, type Slot, type Source, type WrittenRows } from './expr.js';
 /** Boolean conditions: permission filters, `where`, joins and `_exists`. */
 export { isCompareOp, type CompareOp, type Cond, type Shape, type SpatialOp } from './cond.js';
 /** Selects: JSON shapes over permitted, ordered, limited rows. */
@@ -9,5 +9,7 @@ export type {
   AggregateColumn, AggregateFnField, AggregatePart, AggregateSelect, JsonField, JsonObject, JsonValue, Limit, ListSelect,
   ObjectSelect, OrderDir, OrderItem, Permission, RowSet, ScalarOutput,
 } from './select.js';
+/** Writes: inserts, upserts, updates, deletes, their guards and responses. */
+export type { Assignment, Conflict, Guard, MutationJson, MutationStatement, UpdateOp, Write, WriteBody, WriteExpr } from './mutation.js';
 /** Plans: SQL steps, HTTP steps and joins between them. */
 export type { HttpStep, JoinStep, QueryPlan, SqlStep, Step } from './plan.js';

@@ -2,6 +2,7 @@
 
 import type { Renderer } from '../../dialect.js';
 import { condSql } from './scalar.js';
+import { mutationSql, recordSessionSql } from './mutation.js';
 import { jsonSql, statementSql } from './select.js';
 
 /** Renders IR nodes as PostgreSQL fragments. */
@@ -9,4 +10,6 @@ export const postgresRenderer: Renderer = {
   json: jsonSql,
   cond: (c) => condSql(c),
   statement: statementSql,
+  mutation: mutationSql,
+  recordSession: recordSessionSql,
 };

@@ -2,7 +2,7 @@
 // Expressions and conditions nest in each other (subqueries, EXISTS), so they share this file.
 
 import { aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../../fragment.js';
-import type { AggregateFn, CallExpr, CompareOp, Cond, Expr, Shape, Slot, Source, SpatialOp } from '../../ir/index.js';
+import type { AggregateFn, ReadThrough, CallExpr, CompareOp, Cond, Expr, Shape, Slot, Source, SpatialOp } from '../../ir/index.js';
 
 /** A value slot as a parameter of `type`. */
 export function slotSql(slot: Slot, type: string | null): Sql {
@@ -60,9 +60,33 @@ export function sourceSql(s: Source): Sql {
   switch (s.kind) {
     case 'table': return ident(s.table.schema, s.table.name);
     case 'function': return callSql(s.call);
-    case 'written': return s.fragment;
+    case 'written': {
+      const only = s.only === null ? raw('') : raw(s.only === 'inserted' ? ' WHERE "__kiln_inserted"' : ' WHERE NOT "__kiln_inserted"');
+      return sql`(SELECT ${columnList(s.columns)} FROM ${aliasRef(s.write)}${only})`;
+    }
+    case 'read_through': return readThroughSql(s);
     default: return unreachable(s);
   }
+}
+
+/** `a, b, c`: quoted column names. */
+export function columnList(columns: readonly string[]): Sql {
+  return join(columns.map((c) => ident(c)), ', ');
+}
+
+// The table's rows less those an upsert replaced (matched by primary key), plus the rows written.
+function readThroughSql(s: ReadThrough): Sql {
+  const cols = columnList(s.columns);
+  const replaced = s.written.filter((w) => w.upsert);
+  let where: Sql = raw('true');
+  if (replaced.length && s.primaryKey.length) {
+    const key = columnList(s.primaryKey);
+    const pkRef = join(s.primaryKey.map((c) => sql`${aliasRef(s.row)}.${ident(c)}`), ', ');
+    where = join(replaced.map((w) => sql`(${pkRef}) NOT IN (SELECT ${key} FROM ${aliasRef(w.write)})`), ' AND ');
+  }
+  const parts = [sql`SELECT ${cols} FROM ${ident(s.table.schema, s.table.name)} AS ${aliasRef(s.row)} WHERE ${where}`,
+    ...s.written.map((w) => sql`SELECT ${cols} FROM ${aliasRef(w.write)}`)];
+  return sql`(${join(parts, ' UNION ALL ')})`;
 }
 
 /** Conditions joined with AND, as a WHERE clause lists them (no parentheses around the list). */
