@@ -37,9 +37,9 @@ export function onConflictClause(t: TableModel, input: Input, ctx: PlanContext, 
   });
   const whereInput = entries.get('where');
   const where = whereInput && !isNull(whereInput, ctx) ? whereToIr(whereInput, t, ctx, [...path, 'where']) : null;
-  if (columns.length === 0) return { conflict: () => ({ constraint: constraint.name, update: null }), updateCheck: null };
+  if (columns.length === 0) return { conflict: () => ({ target: { kind: 'constraint', name: constraint.name }, update: null }), updateCheck: null };
   return {
-    conflict: (a) => ({ constraint: constraint.name, update: {
+    conflict: (a) => ({ target: { kind: 'constraint', name: constraint.name }, update: {
       set: [...columns.filter((c) => !(c.name in update.set)).map((c) => ({ column: c.name, value: { kind: 'excluded' as const, column: c.name } })),
         ...Object.entries(update.set).map(([name, preset]) => ({ column: name, value: presetExpr(preset, t.columns.find((c) => c.name === name)!) }))],
       permission: boolCond(update.filter, a, ctx),

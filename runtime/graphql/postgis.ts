@@ -4,7 +4,7 @@
 
 import type { ValueIr } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import type { Cond, Expr, Shape, SpatialOp } from '../sql/index.js';
+import type { Cond, Expr, SpatialOp } from '../sql/index.js';
 
 const PREDICATES: { readonly [op: string]: SpatialOp } = {
   _st_contains: 'contains', _st_crosses: 'crosses', _st_equals: 'equals', _st_intersects: 'intersects',
@@ -24,9 +24,9 @@ function scalar(v: unknown, type: string): Expr {
 }
 
 // A geometry operand: GeoJSON (object, text, or a session variable holding it) read as the column's type.
-function shape(v: unknown, type: Shape['type']): Shape {
+function shape(v: unknown, type: 'geometry' | 'geography'): Expr {
   const text = isSession(v) ? v : typeof v === 'string' ? v : JSON.stringify(v);
-  return { geojson: isSession(v) ? scalar(text, 'text') : { kind: 'param', value: { kind: 'literal', value: text }, type: 'text' }, type };
+  return { kind: 'from_geojson', geojson: isSession(v) ? scalar(text, 'text') : { kind: 'param', value: { kind: 'literal', value: text }, type: 'text' }, type };
 }
 
 /** `ST_DWithin(col, from, distance[, use_spheroid])` or `ST_<Pred>(col, value)`. */
@@ -36,12 +36,12 @@ export function postgisCond(left: Expr, type: string, op: string, value: ValueIr
   if (value.kind !== 'literal' && value.kind !== 'session') throw new ApiError('not-supported', `operator "${op}" takes a GeoJSON value`);
   const raw = value.kind === 'literal' ? value.value : value.name;
   const spatial = PREDICATES[op]!;
-  if (spatial !== 'd_within') return { kind: 'spatial', op: spatial, left, shape: shape(raw, geoType), distance: null, spheroid: null };
+  if (spatial !== 'd_within') return { kind: 'spatial', op: spatial, left, operand: shape(raw, geoType), distance: null, spheroid: null };
   const o = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as { [k: string]: unknown };
   const from = shape(o['from'], geoType);
   const distance = scalar(o['distance'], 'float8');
   // Geography measures on the spheroid unless told not to (PostGIS's default, and Hasura's).
   const spheroid = geoType !== 'geography' ? null
     : o['use_spheroid'] === undefined ? { kind: 'param' as const, value: { kind: 'literal' as const, value: true }, type: 'bool' } : scalar(o['use_spheroid'], 'bool');
-  return { kind: 'spatial', op: spatial, left, shape: from, distance, spheroid };
+  return { kind: 'spatial', op: spatial, left, operand: from, distance, spheroid };
 }

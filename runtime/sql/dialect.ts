@@ -42,6 +42,8 @@ export interface Renderer {
   cond(cond: Cond, rc: RenderContext): Sql;
   /** The statement whose single text value is the JSON object of the root fields. */
   statement(fields: readonly JsonField[], rc: RenderContext): Sql;
+  /** The statement whose single text value is one JSON value. */
+  valueStatement(value: JsonValue, rc: RenderContext): Sql;
   /** A mutation statement whose single text value is `<failed guard number>:<json>`. */
   mutation(statement: MutationStatement, rc: RenderContext): Sql;
   /** The statement that records the session for event capture, run first in a write transaction. */

@@ -90,7 +90,7 @@ describe('mutation IR rendered for PostgreSQL', () => {
     const target = new Alias('author');
     const w = write('author', { kind: 'insert', table: AUTHOR, target, columns: ['id', 'name'], firstColumn: 'id',
       rows: [[lit(1, 'int4'), lit('ada2', 'text')], [lit(2, 'int4'), lit('bob2', 'text')], [lit(4, 'int4'), lit('dee', 'text')]],
-      conflict: { constraint: 'author_pkey', update: { set: [{ column: 'name', value: { kind: 'excluded', column: 'name' } }, { column: 'n', value: lit(9, 'int4') }],
+      conflict: { target: { kind: 'constraint', name: 'author_pkey' }, update: { set: [{ column: 'name', value: { kind: 'excluded', column: 'name' } }, { column: 'n', value: lit(9, 'int4') }],
         permission: { kind: 'compare', left: col(target, 'n'), op: 'gt', right: lit(0, 'int4') }, where: null } } });
     const ins = new Alias('author');
     const upd = new Alias('author');
@@ -107,8 +107,16 @@ describe('mutation IR rendered for PostgreSQL', () => {
     expect(out.data).toEqual({ inserted: [{ id: 4 }], updated: { id: 1, name: 'ada2', n: 9 },
       all: [{ id: 1, name: 'ada2' }, { id: 2, name: 'bob' }, { id: 4, name: 'dee' }] });
     const nothing = write('author', { kind: 'insert', table: AUTHOR, target: new Alias('author'), columns: ['id', 'name'], firstColumn: 'id',
-      rows: [[lit(1, 'int4'), lit('x', 'text')]], conflict: { constraint: 'author_pkey', update: null } });
+      rows: [[lit(1, 'int4'), lit('x', 'text')]], conflict: { target: { kind: 'constraint', name: 'author_pkey' }, update: null } });
     expect((await run([nothing], [], { kind: 'affected', writes: [nothing.name] })).data).toBe(0);
+    // A conflict on columns, updated with no filter (the v1 API's admin upsert), and on anything, ignored.
+    const onColumns = write('author', { kind: 'insert', table: AUTHOR, target: new Alias('author'), columns: ['id', 'name'], firstColumn: 'id',
+      rows: [[lit(2, 'int4'), lit('bee', 'text')]], conflict: { target: { kind: 'columns', columns: ['id'] }, update: { set: [{ column: 'name', value: { kind: 'excluded', column: 'name' } }], permission: null, where: null } } });
+    const x = new Alias('author');
+    expect((await run([onColumns], [], { kind: 'returning', rows: rowsOf(onColumns.name, AUTHOR_COLS), row: x, shape: shape({ 'the name': json(col(x, 'name')) }), single: true })).data).toEqual({ 'the name': 'bee' });
+    const any = write('author', { kind: 'insert', table: AUTHOR, target: new Alias('author'), columns: ['id', 'name'], firstColumn: 'id',
+      rows: [[lit(2, 'int4'), lit('x', 'text')], [lit(9, 'int4'), lit('nine', 'text')]], conflict: { target: null, update: null } });
+    expect((await run([any], [], { kind: 'affected', writes: [any.name] })).data).toBe(1);
   });
 
   it('update: every operator, presets as plain values, the permission filter and the selector', async () => {
@@ -117,7 +125,7 @@ describe('mutation IR rendered for PostgreSQL', () => {
     const op = (o: 'append' | 'prepend' | 'delete_key' | 'delete_elem' | 'delete_at_path', current: any, v: Expr): any => ({ kind: 'update_op', op: o, current, value: v });
     const meta = op('prepend', op('append', cur('meta'), lit({ z: 1 }, 'jsonb')), lit({ y: 0 }, 'jsonb'));
     const w = write('author', { kind: 'update', table: AUTHOR, row: a, set: [
-      { column: 'n', value: { kind: 'update_op', op: 'inc', current: cur('n'), value: lit(2, 'int4') } },
+      { column: 'n', value: { kind: 'update_op', op: 'mul', current: { kind: 'update_op', op: 'inc', current: cur('n'), value: lit(2, 'int4') }, value: lit(1, 'int4') } },
       { column: 'meta', value: meta }, { column: 'list', value: op('delete_elem', cur('list'), lit(0, 'int4')) }, { column: 'name', value: { kind: 'param', value: { kind: 'session', name: 'x-svc-user-id' }, type: 'text' } }],
       permission: { kind: 'compare', left: cur('n'), op: 'gte', right: lit(0, 'int4') }, selector: { kind: 'compare', left: cur('id'), op: 'eq', right: lit(1, 'int4') } });
     const r = new Alias('author');

@@ -190,6 +190,8 @@ describe('query IR rendered for PostgreSQL', () => {
     expect(await authorsWhere((a) => ({ kind: 'is_null_is', expr: col(a, 'score'), value: slot({ kind: 'variable', name: 'v', path: [] }, 'bool') }), { v: false })).toEqual([1, 2]);
     expect(await authorsWhere((a) => ({ kind: 'in', left: col(a, 'id'), negated: false, list: lit([1, 3], 'int4[]') }))).toEqual([1, 3]);
     expect(await authorsWhere((a) => ({ kind: 'in', left: col(a, 'id'), negated: true, list: slot({ kind: 'variable', name: 'ids', path: [] }, 'int4[]') }), { ids: [1] })).toEqual([2, 3]);
+    expect(await authorsWhere((a) => ({ kind: 'in_list', left: col(a, 'name'), negated: false, items: [lit('cy', 'text'), lit('ada', 'text')] }))).toEqual([1, 3]);
+    expect(await authorsWhere((a) => ({ kind: 'in_list', left: col(a, 'name'), negated: true, items: [lit('cy', 'text')] }))).toEqual([1, 2]);
     expect(await authorsWhere((a) => ({ kind: 'in_arrays', left: col(a, 'tags'), negated: false, list: lit([['x', 'y'], '{z}'], 'jsonb'), itemType: '_text' }))).toEqual([1]);
     expect(await authorsWhere((a) => ({ kind: 'has_key', left: col(a, 'meta'), mode: 'one', value: lit('a', 'text') }))).toEqual([1]);
     expect(await authorsWhere((a) => ({ kind: 'has_key', left: col(a, 'meta'), mode: 'any', value: lit(['a', 'k'], 'text[]') }))).toEqual([1, 2]);
@@ -212,12 +214,21 @@ describe('query IR rendered for PostgreSQL', () => {
 
   it('conditions: PostGIS predicates and distances on GeoJSON operands', async () => {
     const near = (distance: number) => (a: Alias): Cond => ({ kind: 'spatial', op: 'd_within', left: col(a, 'home'),
-      shape: { geojson: lit(JSON.stringify({ type: 'Point', coordinates: [1, 1], crs: { type: 'name', properties: { name: 'EPSG:4326' } } }), 'text'), type: 'geometry' },
+      operand: { kind: 'from_geojson', geojson: lit(JSON.stringify({ type: 'Point', coordinates: [1, 1], crs: { type: 'name', properties: { name: 'EPSG:4326' } } }), 'text'), type: 'geometry' },
       distance: lit(distance, 'float8'), spheroid: null });
     expect(await authorsWhere(near(2))).toEqual([1]);
     expect(await authorsWhere(near(20))).toEqual([1, 2]);
     const box = { type: 'Polygon', coordinates: [[[5, 5], [15, 5], [15, 15], [5, 15], [5, 5]]], crs: { type: 'name', properties: { name: 'EPSG:4326' } } };
-    expect(await authorsWhere((a) => ({ kind: 'spatial', op: 'within', left: col(a, 'home'), shape: { geojson: lit(JSON.stringify(box), 'text'), type: 'geometry' }, distance: null, spheroid: null }))).toEqual([2]);
+    expect(await authorsWhere((a) => ({ kind: 'spatial', op: 'within', left: col(a, 'home'), operand: { kind: 'from_geojson', geojson: lit(JSON.stringify(box), 'text'), type: 'public.geometry' }, distance: null, spheroid: null }))).toEqual([2]);
+  });
+
+  it('distinct counts count a null as a value, and a statement may answer one JSON value', async () => {
+    const a = new Alias('author');
+    const count: Expr = { kind: 'distinct_count', from: table('author'), row: a, where: [{ kind: 'true' }], columns: [col(a, 'score')] };
+    const rc = { dialect: postgres, hints: { valueSensitive: false } };
+    const compiled = compileSql(postgres.render.valueStatement({ kind: 'object', fields: [{ key: 'count', value: json(count) }, { key: 'not a name', value: { kind: 'name', name: 'x' } }] }, rc), postgres);
+    const rows = await db.query(compiled.text, bindParams(compiled.params, {}, SESSION));
+    expect(JSON.parse(Object.values(rows[0]!)[0] as string)).toEqual({ count: 3, 'not a name': 'x' });
   });
 
   it('root fields: introspection JSON computed by the engine rides as a parameter', async () => {

@@ -22,12 +22,6 @@ export function isCompareOp(op: string): op is CompareOp {
 /** The PostGIS predicates of boolean expressions (`_st_intersects` is `intersects`). */
 export type SpatialOp = 'contains' | 'crosses' | 'equals' | 'intersects' | 'overlaps' | 'touches' | 'within' | 'd_within';
 
-/** A GeoJSON operand read as the column's spatial type. */
-export interface Shape {
-  /** The GeoJSON text (a parameter or a session value). */
-  readonly geojson: Expr;
-  readonly type: 'geometry' | 'geography';
-}
 
 export type Cond =
   /** No condition; dropped from an `and`. */
@@ -47,11 +41,13 @@ export type Cond =
   | { readonly kind: 'is_null_is'; readonly expr: Expr; readonly value: Expr }
   /** `left` in (or not in) the array `list`. */
   | { readonly kind: 'in'; readonly left: Expr; readonly negated: boolean; readonly list: Expr }
+  /** `left` in (or not in) a list of values, each its own expression (never empty). */
+  | { readonly kind: 'in_list'; readonly left: Expr; readonly negated: boolean; readonly items: readonly Expr[] }
   /** `_in` on an array column: `list` is a JSON array whose items are arrays of `itemType`. */
   | { readonly kind: 'in_arrays'; readonly left: Expr; readonly negated: boolean; readonly list: Expr; readonly itemType: string }
   /** jsonb `_has_key` (one), `_has_keys_any`, `_has_keys_all`. */
   | { readonly kind: 'has_key'; readonly left: Expr; readonly mode: 'one' | 'any' | 'all'; readonly value: Expr }
-  /** `_st_d_within` (with `distance`, and `spheroid` on geography) or another PostGIS predicate. */
-  | { readonly kind: 'spatial'; readonly op: SpatialOp; readonly left: Expr; readonly shape: Shape; readonly distance: Expr | null; readonly spheroid: Expr | null }
+  /** `_st_d_within` (with `distance`, and `spheroid` when given) or another PostGIS predicate of `left` and `operand`. */
+  | { readonly kind: 'spatial'; readonly op: SpatialOp; readonly left: Expr; readonly operand: Expr; readonly distance: Expr | null; readonly spheroid: Expr | null }
   /** Some row of `from` at `row` satisfies every `where` (relationships, `_exists`, computed tables). */
   | { readonly kind: 'exists'; readonly from: Source; readonly row: Alias; readonly where: readonly Cond[] };

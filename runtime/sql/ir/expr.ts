@@ -61,6 +61,10 @@ export type Expr =
   | { readonly kind: 'aggregate'; readonly fn: AggregateFn; readonly arg: Expr }
   /** count(*) when `args` is empty, else count of the (tuple of) args, optionally distinct. */
   | { readonly kind: 'count'; readonly args: readonly Expr[]; readonly distinct: boolean }
+  /** A spatial value of `type` (`geometry`, `geography`) from GeoJSON text. */
+  | { readonly kind: 'from_geojson'; readonly geojson: Expr; readonly type: string }
+  /** The number of distinct tuples of `columns` over the rows of `from` at `row` where every `where` holds (nulls count as values). */
+  | { readonly kind: 'distinct_count'; readonly from: Source; readonly row: Alias; readonly where: readonly Cond[]; readonly columns: readonly Expr[] }
   /**
    * One value read from other rows: `value` over the rows of `from` at `row` where every `where`
    * holds; `single` takes the first row (object relationships), else `value` aggregates them.

@@ -3,7 +3,7 @@
 /** Value slots, scalar expressions and row sources. */
 export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type ReadThrough, type Slot, type Source, type WrittenRows } from './expr.js';
 /** Boolean conditions: permission filters, `where`, joins and `_exists`. */
-export { isCompareOp, type CompareOp, type Cond, type Shape, type SpatialOp } from './cond.js';
+export { isCompareOp, type CompareOp, type Cond, type SpatialOp } from './cond.js';
 /** Selects: JSON shapes over permitted, ordered, limited rows. */
 export type {
   AggregateColumn, AggregateFnField, AggregatePart, AggregateSelect, JsonField, JsonObject, JsonValue, Limit, ListSelect,

@@ -7,7 +7,7 @@ import type { Expr, QualifiedName, WrittenRows } from './expr.js';
 import type { JsonObject, JsonValue } from './select.js';
 
 /** A new column value of an update: an operator applied to the current value (or a plain value for `_set`). */
-export type UpdateOp = 'inc' | 'append' | 'prepend' | 'delete_key' | 'delete_elem' | 'delete_at_path';
+export type UpdateOp = 'inc' | 'mul' | 'append' | 'prepend' | 'delete_key' | 'delete_elem' | 'delete_at_path';
 
 /** `column = value`. */
 export interface Assignment {
@@ -26,11 +26,14 @@ export type WriteExpr =
   /** The column's default (an insert cell the input leaves out). */
   | { readonly kind: 'default' };
 
-/** An upsert: on a conflict with `constraint`, nothing, or an update of the conflicting row. */
+/** An upsert: on a conflict (with a named constraint, on columns, or any), nothing, or an update of the conflicting row. */
 export interface Conflict {
-  readonly constraint: string;
-  /** Null: DO NOTHING. The update's permission filter (and the request's `where`) must hold. */
-  readonly update: { readonly set: readonly Assignment[]; readonly permission: Cond; readonly where: Cond | null } | null;
+  readonly target: { readonly kind: 'constraint'; readonly name: string } | { readonly kind: 'columns'; readonly columns: readonly string[] } | null;
+  /**
+   * Null: DO NOTHING. Else the update, where the role's update filter (null for admin) and the
+   * request's `where` must hold.
+   */
+  readonly update: { readonly set: readonly Assignment[]; readonly permission: Cond | null; readonly where: Cond | null } | null;
 }
 
 /** A data-modifying part; every one but `none` and `union` returns the rows it wrote with all their columns. */

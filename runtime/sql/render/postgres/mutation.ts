@@ -2,11 +2,11 @@
 // every guard holds, else the number of the first that failed (the engine rolls back and answers
 // that guard's error), so a check costs no extra round trip.
 
-import { aliasRef, ident, join, jsonKey, raw, session, sql, type Sql } from '../../fragment.js';
+import { aliasRef, ident, join, raw, session, sql, type Sql } from '../../fragment.js';
 import type { RenderContext } from '../../dialect.js';
 import type { Assignment, Conflict, Guard, MutationJson, MutationStatement, UpdateOp, WriteBody, WriteExpr } from '../../ir/index.js';
 import { columnList, conjunction, condSql, exprSql, sourceSql, unreachable } from './scalar.js';
-import { jsonSql } from './select.js';
+import { jsonSql, keySql } from './select.js';
 
 /** The statement of one mutation root field (or one entry of update_many). */
 export function mutationSql(m: MutationStatement, rc: RenderContext): Sql {
@@ -55,10 +55,13 @@ function writeSql(w: WriteBody): Sql {
 }
 
 function conflictSql(c: Conflict): Sql {
-  const target = sql` ON CONFLICT ON CONSTRAINT ${ident(c.constraint)}`;
+  const on = c.target === null ? raw('')
+    : c.target.kind === 'constraint' ? sql` ON CONSTRAINT ${ident(c.target.name)}` : sql` (${columnList(c.target.columns)})`;
+  const target = sql` ON CONFLICT${on}`;
   if (!c.update) return sql`${target} DO NOTHING`;
-  const filters = [c.update.permission, ...(c.update.where ? [c.update.where] : [])];
-  return sql`${target} DO UPDATE SET ${assignments(c.update.set)} WHERE ${conjunction(filters)}`;
+  const filters = [...(c.update.permission ? [c.update.permission] : []), ...(c.update.where ? [c.update.where] : [])];
+  const where = filters.length ? sql` WHERE ${conjunction(filters)}` : raw('');
+  return sql`${target} DO UPDATE SET ${assignments(c.update.set)}${where}`;
 }
 
 function assignments(set: readonly Assignment[]): Sql {
@@ -67,6 +70,7 @@ function assignments(set: readonly Assignment[]): Sql {
 
 const OPS: { readonly [op in UpdateOp]: (col: Sql, v: Sql) => Sql } = {
   inc: (col, v) => sql`${col} + ${v}`,
+  mul: (col, v) => sql`${col} * ${v}`,
   append: (col, v) => sql`${col} || ${v}`,
   prepend: (col, v) => sql`${v} || ${col}`,
   delete_key: (col, v) => sql`${col} - ${v}`,
@@ -92,7 +96,7 @@ function mutationJson(v: MutationJson, rc: RenderContext): Sql {
       if (v.single) return sql`(SELECT ${row} FROM ${sourceSql(v.rows)} AS ${aliasRef(v.row)} LIMIT 1)`;
       return sql`(SELECT coalesce(${rc.dialect.jsonArrayAgg(row, null)}, ${rc.dialect.emptyJsonArray()}) FROM ${sourceSql(v.rows)} AS ${aliasRef(v.row)})`;
     }
-    case 'response': return rc.dialect.jsonObject(v.fields.map((f): readonly [Sql, Sql] => [jsonKey(f.key), mutationJson(f.value, rc)]));
+    case 'response': return rc.dialect.jsonObject(v.fields.map((f): readonly [Sql, Sql] => [keySql(f.key), mutationJson(f.value, rc)]));
     default: return jsonSql(v, rc);
   }
 }

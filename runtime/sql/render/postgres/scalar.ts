@@ -1,8 +1,8 @@
 // PostgreSQL: scalar expressions, row sources and conditions of the query IR as fragments.
 // Expressions and conditions nest in each other (subqueries, EXISTS), so they share this file.
 
-import { aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../../fragment.js';
-import type { AggregateFn, ReadThrough, CallExpr, CompareOp, Cond, Expr, Shape, Slot, Source, SpatialOp } from '../../ir/index.js';
+import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../../fragment.js';
+import type { AggregateFn, ReadThrough, CallExpr, CompareOp, Cond, Expr, Slot, Source, SpatialOp } from '../../ir/index.js';
 
 /** A value slot as a parameter of `type`. */
 export function slotSql(slot: Slot, type: string | null): Sql {
@@ -30,6 +30,11 @@ export function exprSql(e: Expr): Sql {
       const args = e.args.map(exprSql);
       const target = args.length === 1 ? args[0]! : sql`(${join(args, ', ')})`;
       return e.distinct ? sql`count(DISTINCT ${target})` : sql`count(${target})`;
+    }
+    case 'from_geojson': return sql`(${ident('st_geomfromgeojson')}(${exprSql(e.geojson)}))::${ident(...e.type.split('.'))}`;
+    case 'distinct_count': {
+      const rows = sql`SELECT DISTINCT ${join(e.columns.map(exprSql), ', ')} FROM ${sourceSql(e.from)} AS ${aliasRef(e.row)} WHERE ${conjunction(e.where)}`;
+      return sql`(SELECT count(*) FROM (${rows}) AS ${aliasRef(new Alias('distinct'))})`;
     }
     case 'subquery': {
       const limit = e.single ? raw(' LIMIT 1') : raw('');
@@ -119,6 +124,7 @@ export function condSql(c: Cond): Sql {
     case 'row_present': return sql`NOT (${aliasRef(c.row)} IS NULL)`;
     case 'is_null_is': return sql`((${exprSql(c.expr)} IS NULL) = ${exprSql(c.value)})`;
     case 'in': return c.negated ? sql`(${exprSql(c.left)} <> ALL(${exprSql(c.list)}))` : sql`(${exprSql(c.left)} = ANY(${exprSql(c.list)}))`;
+    case 'in_list': return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} (${join(c.items.map(exprSql), ', ')}))`;
     case 'in_arrays': {
       // `_text[]` is no type, and ANY() over a 2-D array would compare elements: the list goes as
       // JSON, and each item (a JSON array, or an array literal like "{a,b}") becomes one value.
@@ -126,7 +132,7 @@ export function condSql(c: Cond): Sql {
       return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} (${items}))`;
     }
     case 'has_key': return sql`(${exprSql(c.left)} ${raw(HAS_KEY[c.mode])} ${exprSql(c.value)})`;
-    case 'spatial': return spatialSql(c.op, c.left, c.shape, c.distance, c.spheroid);
+    case 'spatial': return spatialSql(c.op, c.left, c.operand, c.distance, c.spheroid);
     case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(c.where)})`;
     default: return unreachable(c);
   }
@@ -137,10 +143,9 @@ const SPATIAL: { readonly [op in Exclude<SpatialOp, 'd_within'>]: string } = {
   overlaps: 'st_overlaps', touches: 'st_touches', within: 'st_within',
 };
 
-// PostGIS: the operand is GeoJSON read as the column's type; ST_DWithin takes a distance, and on
-// geography whether to measure on the spheroid.
-function spatialSql(op: SpatialOp, left: Expr, shape: Shape, distance: Expr | null, spheroid: Expr | null): Sql {
-  const geo = sql`(${ident('st_geomfromgeojson')}(${exprSql(shape.geojson)}))::${ident(shape.type)}`;
+// PostGIS: ST_DWithin takes a distance, and on geography whether to measure on the spheroid.
+function spatialSql(op: SpatialOp, left: Expr, operand: Expr, distance: Expr | null, spheroid: Expr | null): Sql {
+  const geo = exprSql(operand);
   if (op !== 'd_within') return sql`${ident(SPATIAL[op])}(${exprSql(left)}, ${geo})`;
   if (distance === null) throw new Error('assertion failed: st_d_within without a distance');
   if (spheroid === null) return sql`${ident('st_dwithin')}(${exprSql(left)}, ${geo}, ${exprSql(distance)})`;

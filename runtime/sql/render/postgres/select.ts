@@ -44,7 +44,17 @@ function scalarOutput(e: Sql, output: ScalarOutput): Sql {
 }
 
 function objectSql(o: JsonObject, rc: RenderContext): Sql {
-  return rc.dialect.jsonObject(o.fields.map((f): readonly [Sql, Sql] => [jsonKey(f.key), jsonSql(f.value, rc)]));
+  return rc.dialect.jsonObject(o.fields.map((f): readonly [Sql, Sql] => [keySql(f.key), jsonSql(f.value, rc)]));
+}
+
+/** A JSON key: a GraphQL name as a literal; any other name (a column of the v1 API) as a parameter. */
+export function keySql(key: string): Sql {
+  return /^[_A-Za-z][_0-9A-Za-z]*$/.test(key) ? jsonKey(key) : param(key, 'text');
+}
+
+/** The statement whose single text value is one JSON value (the v1 API's answers). */
+export function valueStatementSql(value: JsonValue, rc: RenderContext): Sql {
+  return sql`SELECT (${jsonSql(value, rc)})::text`;
 }
 
 function oneSql(o: ObjectSelect, rc: RenderContext): Sql {
