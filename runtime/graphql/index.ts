@@ -8,8 +8,8 @@ export { planOperation, type Plan, type PlanInput, type SqlPlan } from './plan.j
 export { planMutation, type MutationPlan, type MutationFieldPlan, type NamedSql } from './mutation-plan.js';
 /** Request and session shapes. */
 export type { GraphQLRequest, Session } from '../bundle/index.js';
-/** BoolIr lowering and parameter binding, for the v1 data operations run under a role's permissions. */
-export { lowerBool } from './bool.js';
+/** BoolIr as an IR condition (and rendered), and parameter binding, for the v1 data operations run under a role's permissions. */
+export { boolCond, lowerBool } from './bool.js';
 export { bindParams } from './bind.js';
 export type { PlanContext } from './context.js';
 /** Stored queries: the allow-list key of a document, planning one whole for a role, its plan as bundle JSON. */

@@ -46,6 +46,8 @@ export interface Renderer {
   valueStatement(value: JsonValue, rc: RenderContext): Sql;
   /** A mutation statement whose single text value is `<failed guard number>:<json>`. */
   mutation(statement: MutationStatement, rc: RenderContext): Sql;
+  /** A statement of writes without guards whose single text value is the response JSON. */
+  mutationValue(statement: MutationStatement, rc: RenderContext): Sql;
   /** The statement that records the session for event capture, run first in a write transaction. */
   recordSession(): Sql;
 }

@@ -2,7 +2,7 @@
 
 import type { Renderer } from '../../dialect.js';
 import { condSql } from './scalar.js';
-import { mutationSql, recordSessionSql } from './mutation.js';
+import { mutationSql, mutationValueSql, recordSessionSql } from './mutation.js';
 import { jsonSql, statementSql, valueStatementSql } from './select.js';
 
 /** Renders IR nodes as PostgreSQL fragments. */
@@ -12,5 +12,6 @@ export const postgresRenderer: Renderer = {
   statement: statementSql,
   valueStatement: valueStatementSql,
   mutation: mutationSql,
+  mutationValue: mutationValueSql,
   recordSession: recordSessionSql,
 };

@@ -10,11 +10,20 @@ import { jsonSql, keySql } from './select.js';
 
 /** The statement of one mutation root field (or one entry of update_many). */
 export function mutationSql(m: MutationStatement, rc: RenderContext): Sql {
-  const withs = m.writes.length
-    ? sql`WITH ${join(m.writes.map((w) => sql`${aliasRef(w.name)} AS (${writeSql(w.body)})`), ', ')} ` : raw('');
+  const withs = withSql(m);
   const status = m.guards.length === 0 ? raw(`'0:'`)
     : sql`(CASE ${join(m.guards.map((g, i) => sql`WHEN NOT coalesce(${guardSql(g)}, true) THEN ${raw(`'${i + 1}:'`)}`), ' ')} ELSE '0:' END)`;
   return sql`${withs}SELECT ${status} || coalesce((${mutationJson(m.result, rc)})::text, 'null')`;
+}
+
+/** A statement of writes with no guards whose single text value is the response JSON (the v1 API's writes). */
+export function mutationValueSql(m: MutationStatement, rc: RenderContext): Sql {
+  if (m.guards.length) throw new Error('assertion failed: a guarded write answers its status too');
+  return sql`${withSql(m)}SELECT (${mutationJson(m.result, rc)})::text`;
+}
+
+function withSql(m: MutationStatement): Sql {
+  return m.writes.length ? sql`WITH ${join(m.writes.map((w) => sql`${aliasRef(w.name)} AS (${writeSql(w.body)})`), ', ')} ` : raw('');
 }
 
 /** Records the session for event triggers' capture (reference/events.md §2), first in the transaction. */
