@@ -10,8 +10,6 @@ export * from './ir/index.js';
 export { compileSql, type CompiledSql, type ParamSlot } from './compile.js';
 /** The PostgreSQL dialect. */
 export { postgres } from './dialects/postgres.js';
-/** The SQL aggregate function behind a GraphQL aggregate field name. */
-export { aggregateFunction } from './aggregates.js';
 /** Multiplexed live queries: parameters read as columns of a relation of per-cohort value arrays. */
 export { multiplexDialect, multiplexedStatement, multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
 /** For reading: line breaks and indentation (only whitespace outside quotes changes), and a comment line per parameter. */
