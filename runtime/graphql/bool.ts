@@ -109,19 +109,32 @@ export function boolCond(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alias
       const cf = tableOf(ctx, ir.table).computedFields.find((c) => c.name === ir.field);
       if (!cf) throw new Error(`assertion failed: unknown computed field ${ir.table}.${ir.field}`);
       const b = new Alias(tableOf(ctx, ir.target).name);
-      return { kind: 'exists', from: { kind: 'function', call: computedCall(cf, alias, undefined, ctx, []) }, row: b, where: [boolCond(ir.where, b, ctx, root)] };
+      return { kind: 'exists', from: { kind: 'function', call: computedCall(cf, alias, undefined, ctx, []) }, row: b, join: [], ...guarded(ir.where, ir.target, b, ctx, root) };
     }
     case 'relationship': {
       const target = tableOf(ctx, ir.target);
       const b = new Alias(target.name);
-      return { kind: 'exists', from: sourceOf(ctx, target), row: b, where: [...joinConds(ir.mapping, b, alias), boolCond(ir.where, b, ctx, root)] };
+      return { kind: 'exists', from: sourceOf(ctx, target), row: b, join: joinConds(ir.mapping, b, alias), ...guarded(ir.where, ir.target, b, ctx, root) };
     }
     case 'exists': {
       const target = tableOf(ctx, ir.table);
       const b = new Alias(target.name);
-      return { kind: 'exists', from: sourceOf(ctx, target), row: b, where: [boolCond(ir.where, b, ctx, root)] };
+      return { kind: 'exists', from: sourceOf(ctx, target), row: b, join: [], permission: null, where: boolCond(ir.where, b, ctx, root) };
     }
   }
+}
+
+/**
+ * The permission and the condition of an EXISTS over `target`: a request's relationship filter is
+ * `and[<the role's filter on target>, <where>]` (whereToIr puts the permission's own BoolIr
+ * first); a permission filter's relationship reads what it names, with no permission of its own.
+ */
+function guarded(where: BoolIr, target: string, b: Alias, ctx: PlanContext, root: Alias): { permission: Cond | null; where: Cond } {
+  const perm = ctx.model.select[ctx.role]?.[target]?.filter;
+  if (where.kind === 'and' && where.items.length === 2 && perm !== undefined && where.items[0] === perm) {
+    return { permission: boolCond(perm, b, ctx, root), where: boolCond(where.items[1]!, b, ctx, root) };
+  }
+  return { permission: null, where: boolCond(where, b, ctx, root) };
 }
 
 /** `b.remote = a.local` for each column pair of a relationship from the row at `a` to the row at `b`. */

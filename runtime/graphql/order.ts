@@ -24,8 +24,8 @@ const DIRS: { readonly [k: string]: OrderDir } = {
 
 type Path = readonly (string | number)[];
 type Wrap = (inner: Expr) => Expr;
-/** Rows of `target` at `row` where `where` holds: what an aggregate or an object relationship reads. */
-interface Rows { readonly from: Source; readonly row: Alias; readonly where: readonly Cond[] }
+/** Rows of `target` at `row` where `where` and the role's permission hold: what an aggregate or an object relationship reads. */
+interface Rows { readonly from: Source; readonly row: Alias; readonly where: readonly Cond[]; readonly permission: Cond }
 
 /** `order_by` to ORDER BY items; relationships become correlated scalar subqueries with the target's permission. */
 export function orderItems(input: Input, t: TableModel, a: Alias, ctx: PlanContext, path: Path): OrderItem[] {
@@ -65,7 +65,7 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
       const target = tableOf(ctx, setCf.returns.table);
       const b = new Alias(target.name);
       const rows: Rows = { from: { kind: 'function', call: computedCall(setCf, a, undefined, ctx, p) }, row: b,
-        where: [boolCond(permissionOf(ctx, target.id).filter, b, ctx)] };
+        where: [], permission: boolCond(permissionOf(ctx, target.id).filter, b, ctx) };
       aggregateItems(v, target, rows, wrap, ctx, p, out);
       continue;
     }
@@ -76,7 +76,7 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
     if (isNull(v, ctx)) continue;
     const target = tableOf(ctx, rel.target);
     const b = new Alias(target.name);
-    const rows: Rows = { from: tableSource(target), row: b, where: [...joinConds(rel.mapping, b, a), boolCond(permissionOf(ctx, rel.target).filter, b, ctx)] };
+    const rows: Rows = { from: tableSource(target), row: b, where: joinConds(rel.mapping, b, a), permission: boolCond(permissionOf(ctx, rel.target).filter, b, ctx) };
     if (rel.kind === 'object') {
       collect(v, target, b, (inner) => wrap({ kind: 'subquery', ...rows, value: inner, single: true }), false, ctx, p, out);
       continue;

@@ -39,8 +39,29 @@ export interface PlanInput {
   readonly structural: Set<string>;
 }
 
+/** A query operation as IR: one SQL step per source read, or the response when no table is read. */
+export type QueryIr =
+  | { readonly kind: 'static'; readonly body: string }
+  | { readonly kind: 'steps'; readonly plan: { readonly steps: readonly SqlStep[] }; readonly keys: readonly string[]; readonly ctx: PlanContext };
+
 /** Plans a query operation into one statement whose single text value is the `data` object. */
 export function planOperation(input: PlanInput): Plan {
+  const ir = planQueryIr(input);
+  if (ir.kind === 'static') return ir;
+  const { ctx, plan } = ir;
+  // Rendered before any is compiled: the hints of every step are known when the first is named.
+  const rendered = plan.steps.map((s) => ctx.dialect.render.statement(s.fields, ctx));
+  const parts = plan.steps.map((s, i): SqlPlan => {
+    const compiled = compileSql(rendered[i]!, ctx.dialect);
+    const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
+    return { kind: 'sql', source: s.source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive };
+  });
+  if (parts.length === 1) return parts[0]!;
+  return { kind: 'multi', parts, keys: ir.keys };
+}
+
+/** Plans a query operation as IR (what planOperation renders, and what proofs read). */
+export function planQueryIr(input: PlanInput): QueryIr {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
   const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false } };
@@ -69,15 +90,7 @@ export function planOperation(input: PlanInput): Plan {
   // One SQL step per source (almost always one); fields known at plan time ride with the first.
   const steps = sources.map((source, i): SqlStep => ({ kind: 'sql', id: source, source,
     fields: entries.filter((e) => e.source === source || (i === 0 && e.source === null)).map((e) => ({ key: e.key, value: e.value })) }));
-  // Rendered before any is compiled: the hints of every step are known when the first is named.
-  const rendered = steps.map((s) => ctx.dialect.render.statement(s.fields, ctx));
-  const parts = steps.map((s, i): SqlPlan => {
-    const compiled = compileSql(rendered[i]!, ctx.dialect);
-    const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
-    return { kind: 'sql', source: s.source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive };
-  });
-  if (parts.length === 1) return parts[0]!;
-  return { kind: 'multi', parts, keys: entries.map((e) => e.key) };
+  return { kind: 'steps', plan: { steps }, keys: entries.map((e) => e.key), ctx };
 }
 
 /** One root field as IR: a list, an aggregate, or one row. */

@@ -32,16 +32,15 @@ export function countValue(ctx: DataContext, args: unknown): JsonValue {
   const t = tableArg(ctx, o['table'], ['table']);
   const perm = tablePermission(ctx, t, 'count');
   const a = new Alias(t.name);
-  const filters = [permissionFilter(ctx, perm, a), has(o, 'where') ? whereCond(ctx, o['where'], t, a, ['where']) : null]
-    .filter((f): f is Cond => f !== null);
-  const where: Cond[] = filters.length === 0 ? [{ kind: 'true' }] : filters;
+  const permission = permissionFilter(ctx, perm, a);
+  const where: Cond[] = has(o, 'where') ? [whereCond(ctx, o['where'], t, a, ['where'])] : permission ? [] : [{ kind: 'true' }];
   const distinct = optional(o, 'distinct', [], readArray);
   let count: Expr;
   if (distinct === undefined || distinct.length === 0) {
-    count = { kind: 'subquery', from: tableRef(t), row: a, where, value: { kind: 'count', args: [], distinct: false }, single: false };
+    count = { kind: 'subquery', from: tableRef(t), row: a, where, permission, value: { kind: 'count', args: [], distinct: false }, single: false };
   } else {
     const columns = distinct.map((d, i) => columnRef(a, selectableColumn(ctx, t, readString(d, ['distinct', i]), ['distinct', i])));
-    count = { kind: 'distinct_count', from: tableRef(t), row: a, where, columns };
+    count = { kind: 'distinct_count', from: tableRef(t), row: a, where, permission, columns };
   }
   return { kind: 'object', fields: [{ key: 'count', value: { kind: 'scalar', expr: count, output: 'json' } }] };
 }
@@ -169,6 +168,6 @@ function valueThrough(ctx: DataContext, t: TableModel, parts: readonly string[],
   return (a) => {
     const b = new Alias(target.name);
     const filter = permissionFilter(ctx, perm, b);
-    return { kind: 'subquery', from: tableRef(target), row: b, where: [...joinOn(rel, a, b), ...(filter ? [filter] : [])], value: inner(b), single: true };
+    return { kind: 'subquery', from: tableRef(target), row: b, where: joinOn(rel, a, b), permission: filter, value: inner(b), single: true };
   };
 }

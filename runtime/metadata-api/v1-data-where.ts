@@ -71,7 +71,7 @@ function existsCond(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath
   const b = new Alias(t.name);
   const inner = boolExp(ctx, o['_where'] ?? {}, { ...scope, table: t, alias: b }, [...at, '_where']);
   const filter = permissionFilter(ctx, perm, b);
-  return { kind: 'exists', from: tableRef(t), row: b, where: filter ? [inner, filter] : [inner] };
+  return { kind: 'exists', from: tableRef(t), row: b, join: [], permission: filter, where: inner };
 }
 
 function fieldCond(ctx: DataContext, key: string, value: unknown, scope: Scope, at: JsonPath): Cond {
@@ -88,7 +88,7 @@ function fieldCond(ctx: DataContext, key: string, value: unknown, scope: Scope, 
   const b = new Alias(target.name);
   const inner = boolExp(ctx, value, { ...scope, table: target, alias: b }, at);
   const filter = permissionFilter(ctx, perm, b);
-  return { kind: 'exists', from: tableRef(target), row: b, where: [...joinOn(rel, scope.alias, b), inner, ...(filter ? [filter] : [])] };
+  return { kind: 'exists', from: tableRef(target), row: b, join: joinOn(rel, scope.alias, b), permission: filter, where: inner };
 }
 
 function columnCond(ctx: DataContext, c: ColumnModel, value: unknown, scope: Scope, at: JsonPath): Cond {

@@ -150,15 +150,17 @@ describe('query IR rendered for PostgreSQL', () => {
   it('order by: through an object relationship, by a related aggregate, by a computed field', async () => {
     const a = new Alias('article');
     const u = new Alias('author');
-    const byAuthor: Expr = { kind: 'subquery', from: table('author'), row: u, where: [{ kind: 'equals', left: col(u, 'id'), right: col(a, 'author_id') }, { kind: 'true' }], value: col(u, 'name'), single: true };
+    const byAuthor: Expr = { kind: 'subquery', from: table('author'), row: u, where: [{ kind: 'equals', left: col(u, 'id'), right: col(a, 'author_id') }], permission: { kind: 'true' }, value: col(u, 'name'), single: true };
     const out = await run({ l: { kind: 'list', shape: shape({ id: json(col(a, 'id')) }), rows: rows(a, table('article'), {
       order: [{ expr: byAuthor, dir: 'desc_nulls_last' }, { expr: col(a, 'id'), dir: 'asc_nulls_last' }] }) } });
     expect(out.data.l.map((r: any) => r.id)).toEqual([5, 3, 4, 1, 2]);
     const b = new Alias('author');
     const x = new Alias('article');
-    const where: Cond[] = [{ kind: 'equals', left: col(x, 'author_id'), right: col(b, 'id') }, { kind: 'true' }];
-    const count: Expr = { kind: 'subquery', from: table('article'), row: x, where, value: { kind: 'count', args: [], distinct: false }, single: false };
-    const maxRating: Expr = { kind: 'subquery', from: table('article'), row: x, where, value: { kind: 'aggregate', fn: 'max', arg: col(x, 'rating') }, single: false };
+    const where: Cond[] = [{ kind: 'equals', left: col(x, 'author_id'), right: col(b, 'id') }];
+    // The permission hides article 5 (author 3): author 3 counts no article and has no max rating.
+    const permission: Cond = { kind: 'compare', left: col(x, 'id'), op: 'neq', right: lit(5, 'int4') };
+    const count: Expr = { kind: 'subquery', from: table('article'), row: x, where, permission, value: { kind: 'count', args: [], distinct: false }, single: false };
+    const maxRating: Expr = { kind: 'subquery', from: table('article'), row: x, where, permission: null, value: { kind: 'aggregate', fn: 'max', arg: col(x, 'rating') }, single: false };
     const out2 = await run({ l: { kind: 'list', shape: shape({ id: json(col(b, 'id')) }), rows: rows(b, table('author'), {
       order: [{ expr: count, dir: 'desc_nulls_last' }, { expr: maxRating, dir: 'asc_nulls_last' }] }) } });
     expect(out2.data.l.map((r: any) => r.id)).toEqual([2, 1, 3]);
@@ -202,13 +204,13 @@ describe('query IR rendered for PostgreSQL', () => {
   it('conditions: exists over a relationship and over a computed field, with a session value', async () => {
     expect(await authorsWhere((a) => {
       const b = new Alias('article');
-      return { kind: 'exists', from: table('article'), row: b, where: [{ kind: 'equals', left: col(b, 'author_id'), right: col(a, 'id') },
-        { kind: 'compare', left: col(b, 'rating'), op: 'gte', right: slot({ kind: 'session', name: 'X-Svc-Min' }, 'int4') }] };
+      return { kind: 'exists', from: table('article'), row: b, join: [{ kind: 'equals', left: col(b, 'author_id'), right: col(a, 'id') }],
+        permission: { kind: 'compare', left: col(b, 'rating'), op: 'gte', right: slot({ kind: 'session', name: 'X-Svc-Min' }, 'int4') }, where: null };
     })).toEqual([1, 2]);
     expect(await authorsWhere((a) => {
       const b = new Alias('article');
       const from: Source = { kind: 'function', call: { kind: 'call', fn: { schema: 'public', name: 'author_best' }, args: [{ name: null, value: { kind: 'row', row: a } }] } };
-      return { kind: 'exists', from, row: b, where: [{ kind: 'compare', left: col(b, 'rating'), op: 'eq', right: lit(4, 'int4') }] };
+      return { kind: 'exists', from, row: b, join: [], permission: null, where: { kind: 'compare', left: col(b, 'rating'), op: 'eq', right: lit(4, 'int4') } };
     })).toEqual([2]);
   });
 
@@ -224,7 +226,7 @@ describe('query IR rendered for PostgreSQL', () => {
 
   it('distinct counts count a null as a value, and a statement may answer one JSON value', async () => {
     const a = new Alias('author');
-    const count: Expr = { kind: 'distinct_count', from: table('author'), row: a, where: [{ kind: 'true' }], columns: [col(a, 'score')] };
+    const count: Expr = { kind: 'distinct_count', from: table('author'), row: a, where: [{ kind: 'true' }], permission: null, columns: [col(a, 'score')] };
     const rc = { dialect: postgres, hints: { valueSensitive: false } };
     const compiled = compileSql(postgres.render.valueStatement({ kind: 'object', fields: [{ key: 'count', value: json(count) }, { key: 'not a name', value: { kind: 'name', name: 'x' } }] }, rc), postgres);
     const rows = await db.query(compiled.text, bindParams(compiled.params, {}, SESSION));

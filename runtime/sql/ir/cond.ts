@@ -49,5 +49,9 @@ export type Cond =
   | { readonly kind: 'has_key'; readonly left: Expr; readonly mode: 'one' | 'any' | 'all'; readonly value: Expr }
   /** `_st_d_within` (with `distance`, and `spheroid` when given) or another PostGIS predicate of `left` and `operand`. */
   | { readonly kind: 'spatial'; readonly op: SpatialOp; readonly left: Expr; readonly operand: Expr; readonly distance: Expr | null; readonly spheroid: Expr | null }
-  /** Some row of `from` at `row` satisfies every `where` (relationships, `_exists`, computed tables). */
-  | { readonly kind: 'exists'; readonly from: Source; readonly row: Alias; readonly where: readonly Cond[] };
+  /**
+   * Some row of `from` at `row` satisfies the `join` conditions, the role's `permission` on those
+   * rows (null inside a permission filter, which reads what it names) and `where` (relationships,
+   * `_exists`, computed tables).
+   */
+  | { readonly kind: 'exists'; readonly from: Source; readonly row: Alias; readonly join: readonly Cond[]; readonly permission: Cond | null; readonly where: Cond | null };

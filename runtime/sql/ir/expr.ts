@@ -64,12 +64,13 @@ export type Expr =
   /** A spatial value of `type` (`geometry`, `geography`) from GeoJSON text. */
   | { readonly kind: 'from_geojson'; readonly geojson: Expr; readonly type: string }
   /** The number of distinct tuples of `columns` over the rows of `from` at `row` where every `where` holds (nulls count as values). */
-  | { readonly kind: 'distinct_count'; readonly from: Source; readonly row: Alias; readonly where: readonly Cond[]; readonly columns: readonly Expr[] }
+  | { readonly kind: 'distinct_count'; readonly from: Source; readonly row: Alias; readonly where: readonly Cond[]; readonly permission: Cond | null; readonly columns: readonly Expr[] }
   /**
    * One value read from other rows: `value` over the rows of `from` at `row` where every `where`
-   * holds; `single` takes the first row (object relationships), else `value` aggregates them.
+   * and the role's `permission` (null for admin in the v1 API) hold; `single` takes the first row
+   * (object relationships), else `value` aggregates them.
    */
-  | { readonly kind: 'subquery'; readonly from: Source; readonly row: Alias; readonly where: readonly Cond[]; readonly value: Expr; readonly single: boolean };
+  | { readonly kind: 'subquery'; readonly from: Source; readonly row: Alias; readonly where: readonly Cond[]; readonly permission: Cond | null; readonly value: Expr; readonly single: boolean };
 
 /** The rows a select or a subquery reads. */
 export type Source =

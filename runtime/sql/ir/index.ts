@@ -11,5 +11,7 @@ export type {
 } from './select.js';
 /** Writes: inserts, upserts, updates, deletes, their guards and responses. */
 export type { Assignment, Conflict, Guard, MutationJson, MutationStatement, UpdateOp, Write, WriteBody, WriteExpr } from './mutation.js';
+/** Every read of rows in a plan and what guards it (permission proofs on the IR). */
+export { readsOf, type TableRead } from './reads.js';
 /** Plans: SQL steps, HTTP steps and joins between them. */
 export type { HttpStep, JoinStep, QueryPlan, SqlStep, Step } from './plan.js';

@@ -33,12 +33,12 @@ export function exprSql(e: Expr): Sql {
     }
     case 'from_geojson': return sql`(${ident('st_geomfromgeojson')}(${exprSql(e.geojson)}))::${ident(...e.type.split('.'))}`;
     case 'distinct_count': {
-      const rows = sql`SELECT DISTINCT ${join(e.columns.map(exprSql), ', ')} FROM ${sourceSql(e.from)} AS ${aliasRef(e.row)} WHERE ${conjunction(e.where)}`;
+      const rows = sql`SELECT DISTINCT ${join(e.columns.map(exprSql), ', ')} FROM ${sourceSql(e.from)} AS ${aliasRef(e.row)} WHERE ${conjunction(withPermission(e.where, e.permission))}`;
       return sql`(SELECT count(*) FROM (${rows}) AS ${aliasRef(new Alias('distinct'))})`;
     }
     case 'subquery': {
       const limit = e.single ? raw(' LIMIT 1') : raw('');
-      return sql`(SELECT ${exprSql(e.value)} FROM ${sourceSql(e.from)} AS ${aliasRef(e.row)} WHERE ${conjunction(e.where)}${limit})`;
+      return sql`(SELECT ${exprSql(e.value)} FROM ${sourceSql(e.from)} AS ${aliasRef(e.row)} WHERE ${conjunction(withPermission(e.where, e.permission))}${limit})`;
     }
     default: return unreachable(e);
   }
@@ -94,6 +94,16 @@ function readThroughSql(s: ReadThrough): Sql {
   return sql`(${join(parts, ' UNION ALL ')})`;
 }
 
+function withPermission(where: readonly Cond[], permission: Cond | null): readonly Cond[] {
+  return permission ? [...where, permission] : where;
+}
+
+// The join, then the permission and the request's condition together.
+function existsWhere(c: Extract<Cond, { kind: 'exists' }>): readonly Cond[] {
+  const guarded: Cond[] = c.permission && c.where ? [{ kind: 'and', items: [c.permission, c.where] }] : c.permission ? [c.permission] : c.where ? [c.where] : [];
+  return [...c.join, ...guarded];
+}
+
 /** Conditions joined with AND, as a WHERE clause lists them (no parentheses around the list). */
 export function conjunction(items: readonly Cond[]): Sql {
   return join(items.map(condSql), ' AND ');
@@ -133,7 +143,7 @@ export function condSql(c: Cond): Sql {
     }
     case 'has_key': return sql`(${exprSql(c.left)} ${raw(HAS_KEY[c.mode])} ${exprSql(c.value)})`;
     case 'spatial': return spatialSql(c.op, c.left, c.operand, c.distance, c.spheroid);
-    case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(c.where)})`;
+    case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(existsWhere(c))})`;
     default: return unreachable(c);
   }
 }
