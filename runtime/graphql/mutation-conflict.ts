@@ -19,6 +19,7 @@ export interface ConflictPlan {
 }
 
 export function onConflictClause(t: TableModel, input: Input, ctx: PlanContext, path: Path): ConflictPlan {
+  if (ctx.dialect.can.upsert === null) throw new ApiError('not-supported', `"on_conflict" is not supported on a ${ctx.dialect.name} source`, 400, path);
   const update = mutationPermsOf(ctx, t.id).update;
   if (!update) throw new ApiError('validation-failed', `"on_conflict" is not allowed for table "${t.name}"`, 400, path);
   const entries = new Map(entriesOf(input, ctx, path));
