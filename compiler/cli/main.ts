@@ -1,10 +1,10 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command } from 'commander';
+import { addServeFlags, exitOnError, stopOnSignals } from '../../runtime/index.js';
 import { checkCommand } from './check.js';
 import { compileCommand, introspectCommand } from './compile.js';
 import { diffCommand } from './diff.js';
 import { inspectCommand } from './inspect.js';
-import { CliError } from './project.js';
-import { serveCommand } from './serve.js';
+import { serveCommand, type ServeOptions } from './serve.js';
 import { KILN_VERSION } from './version.js';
 
 const env = process.env;
@@ -62,34 +62,14 @@ export function cli(): Command {
     .addHelpText('after', '\nExit codes: 0 every check passed; 1 a persisted query is invalid, a file differs from manifest.json, or a statement lacks its role\'s filter; 2 bad input.')
     .action((o) => checkCommand(o));
 
-  program.command('serve')
+  addServeFlags(program.command('serve')
     .description('serve GraphQL over HTTP: the metadata kept in svc_catalog (changed at run time through /v1/metadata), a compiled bundle, or a metadata file; with no database URL, run the demo on embedded PostgreSQL')
-    .option('--bundle <dir>', 'serve a compiled bundle (metadata writes answer not-supported)')
-    .option('--metadata <path>', 'compile this metadata in process and serve it read-only (default: the catalog in the database)')
-    .option('--database-url <url>', 'PostgreSQL URL for the default source (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
-    .option('--data-dir <dir>', 'embedded database folder', '.kiln/pgdata')
-    .addOption(new Option('--port <n>', 'port (env SVC_GRAPHQL_SERVER_PORT)').default(Number(env.SVC_GRAPHQL_SERVER_PORT ?? 8080)).argParser(Number))
-    .option('--host <host>', 'interface (env SVC_GRAPHQL_SERVER_HOST)', env.SVC_GRAPHQL_SERVER_HOST ?? '0.0.0.0')
-    .option('--admin-secret <secret>', 'admin secret (env SVC_GRAPHQL_ADMIN_SECRET)', env.SVC_GRAPHQL_ADMIN_SECRET)
-    .option('--unauthorized-role <role>', 'role for requests without credentials (env SVC_GRAPHQL_UNAUTHORIZED_ROLE)', env.SVC_GRAPHQL_UNAUTHORIZED_ROLE)
-    .option('--jwt-secret <json>', 'JWT mode: the JSON config {type, key | jwk_url, claims_namespace, ...} (env SVC_GRAPHQL_JWT_SECRET; a list in SVC_GRAPHQL_JWT_SECRETS); needs --admin-secret', env.SVC_GRAPHQL_JWT_SECRET)
-    .option('--auth-hook <url>', 'auth webhook mode: the webhook URL (env SVC_GRAPHQL_AUTH_HOOK); needs --admin-secret', env.SVC_GRAPHQL_AUTH_HOOK)
-    .option('--auth-hook-mode <GET|POST>', 'how the auth webhook is called (env SVC_GRAPHQL_AUTH_HOOK_MODE, default GET)', env.SVC_GRAPHQL_AUTH_HOOK_MODE)
-    .option('--enabled-apis <list>', 'comma-separated API groups (env SVC_GRAPHQL_ENABLED_APIS)', env.SVC_GRAPHQL_ENABLED_APIS)
-    .addOption(new Option('--pg-connections <n>', 'pool size per source (env SVC_GRAPHQL_PG_CONNECTIONS)').default(Number(env.SVC_GRAPHQL_PG_CONNECTIONS ?? 50)).argParser(Number))
-    .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings (env SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES)', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
-    .option('--enable-allowlist', 'non-admin roles may run only the queries of allow-listed query collections (env SVC_GRAPHQL_ENABLE_ALLOWLIST)', env.SVC_GRAPHQL_ENABLE_ALLOWLIST === 'true')
-    .addOption(new Option('--events-http-pool-size <n>', 'event, cron and scheduled webhook calls in flight at once (env SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE)').default(Number(env.SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? 100)).argParser(Number))
-    .addOption(new Option('--events-fetch-batch-size <n>', 'events claimed per fetch (env SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE)').default(Number(env.SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE ?? 100)).argParser(Number))
-    .addOption(new Option('--events-fetch-interval <ms>', 'milliseconds between fetches that found no event (env SVC_GRAPHQL_EVENTS_FETCH_INTERVAL)').default(Number(env.SVC_GRAPHQL_EVENTS_FETCH_INTERVAL ?? 1000)).argParser(Number))
-    .option('--no-console', 'do not serve GraphiQL at /console')
-    .addHelpText('after', '\nThe metadata catalog lives in SVC_GRAPHQL_METADATA_DATABASE_URL when set, else in the --database-url database.')
-    .action(async (o) => {
+    .option('--bundle <dir>', 'serve a compiled bundle (metadata writes answer not-supported; kiln-runtime does the same without the compiler)')
+    .option('--metadata <path>', 'compile this metadata in process and serve it read-only (default: the catalog in the database)'))
+    .action(async (o: ServeOptions) => {
       const server = await serveCommand(o);
       if (!o.bundle && !o.metadata && !o.databaseUrl) printDemoHelp(server.port);
-      const stop = (): void => { void server.close().then(() => process.exit(0)); };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      stopOnSignals(server);
     });
   return program;
 }
@@ -111,16 +91,6 @@ export async function main(argv: readonly string[]): Promise<void> {
   try {
     await cli().parseAsync([...argv]);
   } catch (e) {
-    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
-    if (e instanceof CliError) {
-      process.stderr.write(`kiln: ${e.message}\n`);
-      process.exit(e.exitCode);
-    }
-    const err = e as { code?: string; message?: string; path?: unknown };
-    if (err && typeof err.code === 'string' && err.message) {
-      process.stderr.write(`kiln: ${err.message} (${err.code})\n`);
-      process.exit(1);
-    }
-    throw e;
+    exitOnError(e, 'kiln');
   }
 }

@@ -3,13 +3,10 @@ import { introspectionFromJson, introspectPostgres, type Introspection } from '.
 import { loadMetadata, type Metadata } from '../metadata/index.js';
 import { formatPath, type ApiError } from '../../runtime/errors/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
+import { redact, StartError } from '../../runtime/index.js';
 
 /** Thrown for a problem the user must fix; the CLI prints it and exits with `exitCode`. */
-export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
-    super(message);
-  }
-}
+export class CliError extends StartError {}
 
 /** Reads and validates a metadata file or directory, or fails with every problem listed. */
 export async function readMetadata(path: string): Promise<Metadata> {
@@ -57,6 +54,4 @@ export function introspectDriver(driver: Driver): Promise<Introspection> {
 }
 
 /** A URL with its password hidden, for messages. */
-export function redact(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
+export { redact };

@@ -2,25 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import type { BundleModel, Json } from '../../runtime/bundle/index.js';
-import type { Introspection } from '../introspect/index.js';
-import type { Metadata } from '../metadata/index.js';
-import { resolveModel, type InconsistentObject } from '../model/index.js';
-import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
+import type { BundleModel } from '../../runtime/bundle/index.js';
+import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql } from '../sql/index.js';
 import { engineModule } from './module.js';
 import { engineTypes } from './types.js';
 import { reportHtml } from './report.js';
-import { compilePersisted, type PersistedManifestEntry } from './persisted.js';
-
-export interface BundleInput {
-  readonly metadata: Metadata;
-  readonly introspection: { readonly [source: string]: Introspection };
-  readonly engineVersion: string;
-  readonly stringifyNumeric?: boolean;
-  /** Progress lines for long compiles. */
-  readonly progress?: (line: string) => void;
-}
+import type { PersistedManifestEntry } from './persisted.js';
+import { compileModel, type BundleInput } from './pipeline.js';
 
 export interface Bundle {
   readonly model: BundleModel;
@@ -34,19 +23,10 @@ export interface Bundle {
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
-/** Compiles metadata and introspection into the files of a bundle (pure apart from esbuild). */
+/** The whole pipeline: resolve → schema → plans (compileModel), then emit the files of a bundle (pure apart from esbuild). */
 export async function buildBundle(input: BundleInput): Promise<Bundle> {
   const say = input.progress ?? (() => {});
-  say('resolving metadata against the database catalog');
-  const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection });
-  const base: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
-  say(`building schemas for ${base.roles.length} role(s)`);
-  const schemas = buildRoleSchemas(base);
-  const stored = compilePersisted(input.metadata, base, schemas);
-  const events = eventDefinitions(input.metadata);
-  const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}) };
-  const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
-  const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
+  const { model, sdl, schemas, stored, inconsistencies } = compileModel(input);
   const files = new Map<string, string>();
   let rootFields = 0;
   const operations: { [role: string]: string[] } = {};
@@ -97,23 +77,12 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
   files.set('manifest.json', manifest(input, model, files, summary, stored.manifest));
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { model, sdl, schemas, files: sorted, inconsistencies: [...resolved.inconsistencies, ...queryIssues], summary };
+  return { model, sdl, schemas, files: sorted, inconsistencies, summary };
 }
 
 // `album_by_pk` -> `AlbumByPk`: the operation (and so the generated type) named after its root field.
 function operationName(field: string): string {
   return field.split('_').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('') || 'Root';
-}
-
-/** The metadata's event and cron triggers alone (secrets stay in the environment: webhook_from_env, value_from_env). */
-function eventDefinitions(md: Metadata): Json | undefined {
-  const sources = md.sources.map((s) => ({
-    name: s.name, kind: s.kind,
-    tables: s.tables.filter((t) => (t.event_triggers ?? []).length > 0).map((t) => ({ table: t.table, event_triggers: t.event_triggers })),
-  })).filter((s) => s.tables.length > 0);
-  const cron = md.cron_triggers ?? [];
-  if (sources.length === 0 && cron.length === 0) return undefined;
-  return { version: 3, sources, ...(cron.length > 0 ? { cron_triggers: cron } : {}) } as unknown as Json;
 }
 
 function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<string, string>, summary: Bundle['summary'],

@@ -1,5 +1,7 @@
+/** The compile pipeline: resolve → schema → plans (compileModel, also the metadata API's compile on write) → emit (buildBundle). */
+export { compileModel, type BundleInput, type CompiledModel } from './pipeline.js';
 /** Compiles metadata + introspection into bundle files, and writes them. */
-export { buildBundle, writeBundle, type Bundle, type BundleInput } from './bundle.js';
+export { buildBundle, writeBundle, type Bundle } from './bundle.js';
 /** Query collections compiled whole per role, with the allow-list and REST endpoints (also for compile on write). */
 export { compilePersisted, type CompiledPersisted, type PersistedManifestEntry } from './persisted.js';
 /** Permission predicates and table names as people read them (report.html, `kiln diff`). */

@@ -13,3 +13,5 @@ export {
   qualifiedText, tableObjectName, functionObjectName, sourceObjectName, tableChildName, permissionObjectName,
   relationshipDefinition, computedFieldDefinition, permissionDefinition, inconsistent, type PermissionKind,
 } from './names.js';
+/** `api_limits` and introspection options read into the bundle model (and checked for set_api_limits). */
+export { readApiLimits, introspectionDisabledRoles } from './api-limits.js';

@@ -3,6 +3,7 @@ import type {
 } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { databaseUrl, type Metadata, type Source } from '../metadata/index.js';
+import { introspectionDisabledRoles, readApiLimits } from './api-limits.js';
 import { resolveBoolExp } from './bool-exp.js';
 import { resolveEventTriggers } from './event-triggers.js';
 import { resolveComputedFields, resolveFunctions } from './functions.js';
@@ -66,6 +67,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     functions: Object.fromEntries(functions.map((f) => [f.id, f])),
     mutations: Object.fromEntries(roles.map((r) => [r, sortKeys(mutations[r]!)])),
     options: { stringifyNumeric: false },
+    ...requestLimits(md),
   };
   return { value: model, inconsistencies: issues.list() };
 }
@@ -175,6 +177,13 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
     }
   }
   return { query: sortKeys(query), subscription: sortKeys(subscription), stream: sortKeys(stream) };
+}
+
+// The API limits and introspection options a served bundle enforces (absent when none are set).
+function requestLimits(md: Metadata): Pick<BundleModel, 'apiLimits' | 'introspectionDisabledFor'> {
+  const apiLimits = readApiLimits(md.api_limits, ['api_limits']);
+  const noIntrospection = introspectionDisabledRoles(md.graphql_schema_introspection);
+  return { ...(apiLimits ? { apiLimits } : {}), ...(noIntrospection.length ? { introspectionDisabledFor: noIntrospection } : {}) };
 }
 
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {

@@ -3,65 +3,55 @@
 // document (relationships, permissions, configurations) are read by the metadata parser itself,
 // through a one-table document, so that the stored form is exactly the canonical one.
 
-import { ApiError, jsonKind, type JsonPath } from '../../runtime/errors/index.js';
+import {
+  ApiError, ArgsReader, asBool, asName, asObject, asString, optional, parseFailed, present, type JsonPath,
+} from '../../runtime/errors/index.js';
 import { parseMetadata, type Json, type QualifiedTable, type Source, type TableEntry } from '../metadata/index.js';
 import type { OpInput } from './types.js';
 
+// The checks and their wording are the shared argument reader's (runtime/errors); these helpers
+// only say how the table-level operations use it: keys under `args`, and an explicit null that
+// counts as given for required keys (so `"name": null` reads as a wrong type, not a missing key).
+
 export type Obj = { readonly [k: string]: Json };
 
-export function parseFailed(path: JsonPath, message: string): ApiError {
-  return new ApiError('parse-failed', message, 400, path);
-}
+export { parseFailed };
 
 /** `args` as an object. */
 export function argsObject(args: Json, path: JsonPath = ['args']): Obj {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    throw parseFailed(path, `parsing Object failed, expected Object, but encountered ${jsonKind(args)}`);
-  }
-  return args;
+  return asObject(args, path);
 }
 
+/** The key is there, null included. */
 export function has(o: Obj, key: string): boolean {
-  return Object.hasOwn(o, key) && o[key] !== undefined;
+  return present(o, key);
 }
 
-/** A required key. */
+/** A required key (null counts as given). */
 export function need(o: Obj, key: string, path: JsonPath = ['args']): Json {
-  if (!has(o, key)) throw parseFailed(path, `the key '${key}' was not present`);
-  return o[key]!;
+  return new ArgsReader(o, path).given(key);
 }
 
-export function readText(v: Json, path: JsonPath): string {
-  if (typeof v !== 'string') throw parseFailed(path, `parsing Text failed, expected String, but encountered ${jsonKind(v)}`);
-  return v;
-}
+export const readText = asString;
 
 /** A non-empty string (names of roles, relationships, sources). */
-export function readName(v: Json, path: JsonPath): string {
-  const s = readText(v, path);
-  if (s === '') throw parseFailed(path, 'empty string not allowed');
-  return s;
-}
+export const readName = asName;
 
 export function nameAt(o: Obj, key: string, path: JsonPath = ['args']): string {
-  return readName(need(o, key, path), [...path, key]);
+  return asName(need(o, key, path), [...path, key]);
 }
 
 export function optionalName(o: Obj, key: string, path: JsonPath = ['args']): string | undefined {
-  return has(o, key) && o[key] !== null ? readName(o[key]!, [...path, key]) : undefined;
+  return optional(o, key, path, asName);
 }
 
 export function boolAt(o: Obj, key: string, fallback: boolean, path: JsonPath = ['args']): boolean {
-  if (!has(o, key) || o[key] === null) return fallback;
-  const v = o[key];
-  if (typeof v !== 'boolean') throw parseFailed([...path, key], `parsing Bool failed, expected Boolean, but encountered ${jsonKind(v!)}`);
-  return v;
+  return optional(o, key, path, asBool) ?? fallback;
 }
 
 /** A comment: a string, or null / absent. */
 export function commentAt(o: Obj, key: string, path: JsonPath = ['args']): string | null {
-  if (!has(o, key) || o[key] === null) return null;
-  return readText(o[key]!, [...path, key]);
+  return optional(o, key, path, asString) ?? null;
 }
 
 /** A table or function name: `"author"` or `{schema?, name}`. */

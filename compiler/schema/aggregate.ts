@@ -7,15 +7,18 @@ import {
 } from 'graphql';
 import type { TableModel } from '../../runtime/bundle/index.js';
 import { aggregateGroups, type AggregateFunction } from './aggregate-groups.js';
-import { describe, named, qualifiedName, sortByKey, type SchemaContext } from './context.js';
-import { hasObjectType, objectType } from './object-type.js';
+import { describe, hasObjectType, named, qualifiedName, sortByKey, type SchemaContext } from './context.js';
 import { scalarType } from './scalars.js';
 import { selectColumnEnum } from './select-args.js';
 
 type Fields = [string, GraphQLFieldConfig<unknown, unknown>][];
 
-/** `<t>_aggregate`; `nodes` is left out when the role can read no field of `<t>`. */
-export function aggregateType(ctx: SchemaContext, t: TableModel): GraphQLObjectType {
+/**
+ * `<t>_aggregate`; `nodes` (of `node()`, the object type `<t>`) is left out when the role can read
+ * no field of `<t>`. The caller passes `<t>` because `<t>` refers back here through its
+ * array relationships' aggregates, and files must not import each other in a loop.
+ */
+export function aggregateType(ctx: SchemaContext, t: TableModel, node: () => GraphQLObjectType): GraphQLObjectType {
   const name = `${t.typeName}_aggregate`;
   return named(ctx, name, () => new GraphQLObjectType({
     name,
@@ -23,7 +26,7 @@ export function aggregateType(ctx: SchemaContext, t: TableModel): GraphQLObjectT
     fields: () => {
       const fields: Fields = [['aggregate', { type: aggregateFieldsType(ctx, t) }]];
       if (hasObjectType(ctx, t)) {
-        fields.push(['nodes', { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(objectType(ctx, t)))) }]);
+        fields.push(['nodes', { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(node()))) }]);
       }
       return sortByKey(fields);
     },

@@ -141,3 +141,8 @@ export function sortByKey<T>(entries: Iterable<readonly [string, T]>): { [key: s
   for (const [k, v] of list) out[k] = v;
   return out;
 }
+
+/** Whether `<t>` exists for the role: a type with no field is invalid GraphQL, so it is left out with every field returning it. */
+export function hasObjectType(ctx: SchemaContext, t: TableModel): boolean {
+  return ctx.nonEmptyObjects.has(t.id);
+}

@@ -8,11 +8,11 @@ import {
 } from 'graphql';
 import type { MutationKind, MutationRootField, TableModel } from '../../runtime/bundle/index.js';
 import { boolExpType } from './bool-exp.js';
-import { canSelect, describe, named, qualifiedName, sortByKey, tableOf, visibleColumns, type SchemaContext } from './context.js';
+import { canSelect, describe, hasObjectType, named, qualifiedName, sortByKey, tableOf, visibleColumns, type SchemaContext } from './context.js';
 import {
   insertInputType, insertPerm, mutationPerms, onConflictType, pkColumnsInputType, updateOperatorArgs, updatePerm, updatesType,
 } from './mutation-inputs.js';
-import { hasObjectType, objectType, rowsType } from './object-type.js';
+import { objectType, rowsType } from './object-type.js';
 import { scalarType } from './scalars.js';
 
 type Field = GraphQLFieldConfig<unknown, unknown>;

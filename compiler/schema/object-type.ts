@@ -8,7 +8,7 @@ import {
 import type { ColumnModel, ComputedFieldModel, RelationshipModel, TableModel } from '../../runtime/bundle/index.js';
 import { aggregateType } from './aggregate.js';
 import {
-  canAggregate, describe, named, qualifiedName, sortByKey, tableOf, visibleColumns, visibleComputedFields,
+  canAggregate, describe, hasObjectType, named, qualifiedName, sortByKey, tableOf, visibleColumns, visibleComputedFields,
   visibleRelationships, type SchemaContext,
 } from './context.js';
 import { scalarType } from './scalars.js';
@@ -16,11 +16,6 @@ import { functionArgsTypeName, selectArgs, withFunctionArgs, type FunctionArgsSp
 
 type Field = GraphQLFieldConfig<unknown, unknown>;
 type Fields = [string, Field][];
-
-/** Whether `<t>` exists for the role: a type with no field is invalid GraphQL, so it is left out with every field returning it. */
-export function hasObjectType(ctx: SchemaContext, t: TableModel): boolean {
-  return ctx.nonEmptyObjects.has(t.id);
-}
 
 /** `<t>`, described by the table's comment or Hasura's default text. */
 export function objectType(ctx: SchemaContext, t: TableModel): GraphQLObjectType {
@@ -92,7 +87,7 @@ function relationshipFields(ctx: SchemaContext, r: RelationshipModel): Fields {
   }
   if (canAggregate(ctx, r.target)) {
     fields.push([`${r.name}_aggregate`, {
-      type: new GraphQLNonNull(aggregateType(ctx, target)),
+      type: new GraphQLNonNull(aggregateType(ctx, target, () => objectType(ctx, target))),
       args: selectArgs(ctx, target),
       description: describe(r.comment, 'An aggregate relationship'),
     }]);

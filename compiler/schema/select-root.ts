@@ -4,8 +4,8 @@
 import { GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap } from 'graphql';
 import type { FunctionModel, RootField, TableModel } from '../../runtime/bundle/index.js';
 import { aggregateType } from './aggregate.js';
-import { canAggregate, canSelect, describe, qualifiedName, sortByKey, tableOf, visibleColumns, type SchemaContext } from './context.js';
-import { hasObjectType, objectType, rowsType } from './object-type.js';
+import { canAggregate, canSelect, describe, hasObjectType, qualifiedName, sortByKey, tableOf, visibleColumns, type SchemaContext } from './context.js';
+import { objectType, rowsType } from './object-type.js';
 import { scalarType } from './scalars.js';
 import { functionArgsTypeName, selectArgs, withFunctionArgs, type FunctionArgsSpec } from './select-args.js';
 
@@ -33,7 +33,7 @@ export const selectRootBuilders: { readonly [K in SelectKind]: RootFieldBuilder<
   select_aggregate: (ctx, f) => {
     const t = aggregatable(ctx, f.table);
     if (!t) return null;
-    return { type: new GraphQLNonNull(aggregateType(ctx, t)), args: selectArgs(ctx, t), description: tableFieldDescription(t, 'select_aggregate') };
+    return { type: new GraphQLNonNull(aggregateType(ctx, t, () => objectType(ctx, t))), args: selectArgs(ctx, t), description: tableFieldDescription(t, 'select_aggregate') };
   },
   function: (ctx, f) => {
     const t = readable(ctx, f.table);
@@ -48,7 +48,7 @@ export const selectRootBuilders: { readonly [K in SelectKind]: RootFieldBuilder<
     if (!t || !fn) return null;
     const description = describe(fn.comment,
       `execute function "${qualifiedName(fn)}" and query aggregates on result of table type "${qualifiedName(t)}"`);
-    return { type: new GraphQLNonNull(aggregateType(ctx, t)), args: functionFieldArgs(ctx, fn, t), description };
+    return { type: new GraphQLNonNull(aggregateType(ctx, t, () => objectType(ctx, t))), args: functionFieldArgs(ctx, fn, t), description };
   },
 };
 

@@ -6,8 +6,8 @@ import {
 } from 'graphql';
 import type { TableId, TableModel } from '../../runtime/bundle/index.js';
 import { boolExpType } from './bool-exp.js';
-import { canSelect, describe, named, qualifiedName, sortByKey, tableOf, visibleColumns, type SchemaContext } from './context.js';
-import { hasObjectType, rowsType } from './object-type.js';
+import { canSelect, describe, hasObjectType, named, qualifiedName, sortByKey, tableOf, visibleColumns, type SchemaContext } from './context.js';
+import { rowsType } from './object-type.js';
 import { scalarType } from './scalars.js';
 import type { RootFieldConfig } from './select-root.js';
 

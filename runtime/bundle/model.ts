@@ -29,6 +29,36 @@ export interface BundleModel {
    * `cron_triggers`): what a served bundle installs and delivers. Absent when there are none.
    */
   readonly events?: Json;
+  /** `api_limits` of the metadata (set_api_limits); absent when none are set. */
+  readonly apiLimits?: ApiLimitsModel;
+  /** Roles that may not introspect the schema (set_graphql_schema_introspection_options); absent: none. */
+  readonly introspectionDisabledFor?: readonly string[];
+}
+
+/** One limit: the value for every role, and values for some roles that win over it. */
+export interface LimitModel<T> {
+  readonly global?: T;
+  readonly perRole: { readonly [role: string]: T };
+}
+
+/** What rate_limit counts by besides the role: the client's IP, or some session variables (lower case). */
+export type RateLimitKey = { readonly kind: 'ip' } | { readonly kind: 'session'; readonly variables: readonly string[] };
+
+/** `max_reqs_per_min` operations per minute for each value of `uniqueParams` (with the role). */
+export interface RateLimitModel {
+  readonly maxReqsPerMin: number;
+  readonly uniqueParams: RateLimitKey | null;
+}
+
+/** Hasura's API limits (set_api_limits); the admin role is never limited. */
+export interface ApiLimitsModel {
+  readonly disabled: boolean;
+  readonly depth?: LimitModel<number>;
+  readonly node?: LimitModel<number>;
+  readonly batch?: LimitModel<number>;
+  /** Seconds a GraphQL operation may run: the statement timeout of its database work. */
+  readonly time?: LimitModel<number>;
+  readonly rate?: LimitModel<RateLimitModel>;
 }
 
 export interface SourceModel {

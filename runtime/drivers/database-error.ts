@@ -70,6 +70,9 @@ function classify(pg: PgErrorFields): { code: ApiError['code']; message: string;
     return { code: 'constraint-error', message: 'there is no unique or exclusion constraint on target column(s)', status: 400 };
   }
   if (c === '42704') return { code: 'constraint-error', message: pg.message, status: 400 };
+  // A statement cancelled (statement_timeout, or a cancel request): PostgreSQL's message says which
+  // ("canceling statement due to statement timeout"); Hasura would hide it behind "database query error".
+  if (c === '57014') return { code: 'postgres-error', message: pg.message, status: 400 };
   if (c === '40001') return { code: 'postgres-error', message: 'serialization failure due to concurrent update', status: 500 };
   if (c.startsWith('40')) return { code: 'postgres-error', message: pg.message, status: 500 };
   return { code: 'postgres-error', message: 'database query error', status: 400 };

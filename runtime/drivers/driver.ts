@@ -19,8 +19,18 @@ export interface ScriptResult {
   readonly rows: readonly (readonly (string | null)[])[];
 }
 
+/** Options of one call. */
+export interface CallOptions {
+  /**
+   * This call's statement timeout in milliseconds, instead of the source's default (0: none).
+   * A statement that runs longer is cancelled by the database (SQLSTATE 57014, answered as a
+   * `postgres-error`) and the connection is kept. Drivers that cannot cancel ignore it (PGlite).
+   */
+  readonly timeoutMs?: number;
+}
+
 /** How a transaction starts. */
-export interface TransactionOptions {
+export interface TransactionOptions extends CallOptions {
   /** `BEGIN READ ONLY`: every write in it fails with SQLSTATE 25006. */
   readonly readOnly?: boolean;
 }
@@ -38,16 +48,19 @@ export interface Driver {
    * run's values where that is faster than one plan kept (PostgreSQL: timed, plan-choice.ts);
    * drivers without the notion ignore it.
    */
-  queryText(text: string, params: readonly unknown[], name?: string, valueSensitive?: boolean): Promise<string>;
+  queryText(text: string, params: readonly unknown[], name?: string, valueSensitive?: boolean, opts?: CallOptions): Promise<string>;
   /** Runs a statement and returns its rows as arrays (values in the driver's text-parsed form). */
-  query(text: string, params?: readonly unknown[]): Promise<QueryResult>;
+  query(text: string, params?: readonly unknown[], opts?: CallOptions): Promise<QueryResult>;
   /**
    * Runs a text of one or more statements over the simple query protocol (run_sql) and returns
    * the result of the last one. Without a transaction around it, the statements of a script with
    * several run in one implicit transaction, as PostgreSQL does for a simple query.
    */
-  runScript(text: string): Promise<ScriptResult>;
-  /** Runs `fn` inside one transaction on one connection. */
+  runScript(text: string, opts?: CallOptions): Promise<ScriptResult>;
+  /**
+   * Runs `fn` inside one transaction on one connection. `opts.timeoutMs` bounds each statement of
+   * it; a call inside may ask for its own (local to the transaction).
+   */
   transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
 }

@@ -1,10 +1,12 @@
 import pg from 'pg';
 import { postgres } from '../sql/index.js';
-import type { Driver, QueryResult, ScriptResult, TransactionOptions, TransactionRunner } from './driver.js';
+import type { CallOptions, Driver, QueryResult, ScriptResult, TransactionOptions, TransactionRunner } from './driver.js';
 import { ConnectionError, mapDatabaseError } from './database-error.js';
 import { statementName } from './statement-name.js';
 import { lastScriptResult } from './script-result.js';
 import { PlanChoices } from './plan-choice.js';
+import { connectionFailed, createPool, type PoolSettings } from './pg-pool.js';
+import { sessionTimeoutFor, transactionTimeouts } from './pg-timeout.js';
 
 /** Settings of a PostgreSQL source. */
 export interface PgDriverOptions {
@@ -13,6 +15,14 @@ export interface PgDriverOptions {
   readonly max?: number;
   /** Milliseconds to wait for a free connection before failing; 0 waits forever. */
   readonly connectionTimeoutMillis?: number;
+  /** Default statement timeout of every session, milliseconds (SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT); 0 or absent: none. */
+  readonly statementTimeoutMs?: number;
+  /** Milliseconds an idle connection stays open (pool_settings.idle_timeout); default 30 s. */
+  readonly idleTimeoutMillis?: number;
+  /** Seconds after which a connection is retired (pool_settings.connection_lifetime); 0 or absent: never. */
+  readonly maxLifetimeSeconds?: number;
+  /** Where warnings go (a lost connection); default stderr. */
+  readonly log?: (line: string) => void;
 }
 
 type Runner = TransactionRunner;
@@ -30,24 +40,27 @@ const QUERY_TYPES = {
     TEXT_OIDS.has(oid) ? identity : pg.types.getTypeParser(oid, (format ?? 'text') as 'text'),
 } as unknown as pg.CustomTypesConfig;
 
-// Session settings every connection starts with: UTC timestamps and PostgreSQL's default
-// (shortest exact) float output, whatever the server or role defaults say.
-const SESSION_SETUP = "SET TIME ZONE 'UTC'; SET extra_float_digits = 1";
-
 /** True for the ApiError mapDatabaseError makes of a connection that failed: drop that client. */
 function isConnectionFailure(e: unknown): boolean {
   const internal = (e as { internal?: { error?: { exec_status?: unknown } } } | null)?.internal;
   return internal?.error?.exec_status === 'ConnectionError';
 }
 
+/** Sets the statement timeout a call asked for before it runs (pg-timeout.ts). */
+type TimeoutHook = (ms: number | undefined) => Promise<void>;
+
 /**
  * The runner of one checked-out client. `tainted` is called when the client ran a script: its
  * session may have been changed (SET, temporary tables, LISTEN, prepared statements), so it is
- * not given back to the pool.
+ * not given back to the pool. A failure on a client whose connection broke is reported as a
+ * connection error, whatever pg's message says ("Connection terminated unexpectedly" has no code).
  */
-function runnerOn(client: pg.PoolClient, tainted: () => void): Runner {
+function runnerOn(client: pg.PoolClient, tainted: () => void, timeout: TimeoutHook): Runner {
+  const fail = (e: unknown, statement: string, prepared: boolean, params: readonly unknown[]): never => {
+    throw mapDatabaseError(causeOn(client, e), { statement, prepared, arguments: params });
+  };
   return {
-    async queryText(text, params, name) {
+    async queryText(text, params, name, _valueSensitive, opts) {
       const prepared = name !== undefined;
       const config: pg.QueryArrayConfig = {
         text,
@@ -57,28 +70,31 @@ function runnerOn(client: pg.PoolClient, tainted: () => void): Runner {
         ...(prepared ? { name: statementName(text) } : {}),
       };
       try {
+        await timeout(opts?.timeoutMs);
         const res = await client.query(config);
         return firstCell(res.rows);
       } catch (e) {
-        throw mapDatabaseError(e, { statement: text, prepared, arguments: params });
+        return fail(e, text, prepared, params);
       }
     },
-    async query(text, params = []) {
+    async query(text, params = [], opts) {
       try {
+        await timeout(opts?.timeoutMs);
         const res = await client.query({ text, values: params as unknown[], rowMode: 'array', types: QUERY_TYPES });
         return toResult(res);
       } catch (e) {
-        throw mapDatabaseError(e, { statement: text, prepared: false, arguments: params });
+        return fail(e, text, false, params);
       }
     },
-    async runScript(text) {
+    async runScript(text, opts) {
       tainted();
       try {
+        await timeout(opts?.timeoutMs);
         // No values: pg sends a simple query, which may hold several statements.
         const res = await client.query({ text, rowMode: 'array', types: RAW_TYPES } as pg.QueryArrayConfig);
         return scriptResult(res as pg.QueryArrayResult | pg.QueryArrayResult[] | undefined);
       } catch (e) {
-        throw mapDatabaseError(e, { statement: text, prepared: false, arguments: [] });
+        return fail(e, text, false, []);
       }
     },
   };
@@ -100,33 +116,22 @@ function toResult(res: pg.QueryArrayResult): QueryResult {
   return { rows: res.rows, fields: res.fields.map((f) => f.name), rowCount: res.rowCount ?? 0 };
 }
 
-function createPool(opts: PgDriverOptions, options?: string): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: opts.url,
-    max: opts.max ?? 10,
-    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 0,
-    idleTimeoutMillis: 30_000,
-    allowExitOnIdle: true,
-    ...(options ? { options } : {}),
-  });
-  // pg queues this before anything the pool's caller sends on the new client.
-  pool.on('connect', (client) => {
-    client.query(SESSION_SETUP).catch(() => { /* the caller's first query reports the broken connection */ });
-  });
-  // An idle client whose server went away must not crash the process.
-  pool.on('error', (e) => {
-    process.stderr.write(`kiln: idle PostgreSQL connection failed: ${e.message}\n`);
-  });
-  return pool;
-}
-
 /** A Driver over a `pg.Pool`: the PostgreSQL dialect, prepared statements for named plans. */
 export function createPgDriver(opts: PgDriverOptions): Driver {
+  const settings: PoolSettings = {
+    url: opts.url,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 0,
+    statementTimeoutMs: opts.statementTimeoutMs ?? 0,
+    idleTimeoutMillis: opts.idleTimeoutMillis ?? 30_000,
+    maxLifetimeSeconds: opts.maxLifetimeSeconds ?? 0,
+    log: opts.log ?? ((line) => { process.stderr.write(`${line}\n`); }),
+  };
   // The engine prepares every statement once per connection and runs it many times, so its
   // sessions keep the generic plan: in 'auto' mode PostgreSQL compares the generic plan's cost
   // with its custom plans' and, whenever a parameter LIMIT makes the generic one look dearer
   // (it guesses 10% of the rows), plans again on every run (bench Q1: twice the database CPU).
-  const pool = createPool(opts, '-c plan_cache_mode=force_generic_plan');
+  const pool = createPool(settings, '-c plan_cache_mode=force_generic_plan');
   // Runs planned for their values go to connections whose sessions always plan for the actual
   // values (plan_cache_mode is per session); opened on first use, so most servers never do. Which
   // runs go there: a value-sensitive statement's choice, made by timing both (plan-choice.ts).
@@ -136,45 +141,56 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   async function checkout(custom = false): Promise<pg.PoolClient> {
     try {
       if (!custom) return await pool.connect();
-      customPool ??= createPool(opts, '-c plan_cache_mode=force_custom_plan');
+      customPool ??= createPool(settings, '-c plan_cache_mode=force_custom_plan');
       return await customPool.connect();
     } catch (e) {
       throw mapDatabaseError(new ConnectionError(e));
     }
   }
 
-  async function withClient<T>(fn: (r: Runner, markBroken: () => void) => Promise<T>, custom = false): Promise<T> {
+  /**
+   * Runs `fn` on a checked-out client. Outside a transaction each call sets its own timeout on
+   * the session; `inTransaction` makes them transaction-local. The client goes back to the pool
+   * unless its connection failed or its session was changed by a script.
+   */
+  async function withClient<T>(fn: (r: Runner, markBroken: () => void, client: pg.PoolClient) => Promise<T>,
+    custom = false, inTransaction = false): Promise<T> {
     const client = await checkout(custom);
     let broken = false;
     const markBroken = (): void => { broken = true; };
+    const timeout: TimeoutHook = inTransaction ? transactionTimeouts(client) : (ms) => sessionTimeoutFor(client, ms);
     try {
-      return await fn(runnerOn(client, markBroken), markBroken);
+      return await fn(runnerOn(client, markBroken, timeout), markBroken, client);
     } catch (e) {
       broken ||= isConnectionFailure(e);
       throw e;
     } finally {
-      client.release(broken);
+      client.release(broken || connectionFailed(client));
     }
   }
 
   return {
     dialect: postgres,
-    queryText: (text, params, name, valueSensitive) => {
-      if (valueSensitive !== true || name === undefined) return withClient((r) => r.queryText(text, params, name));
+    queryText: (text, params, name, valueSensitive, callOpts) => {
+      const run = (r: Runner): Promise<string> => r.queryText(text, params, name, valueSensitive, callOpts);
+      if (valueSensitive !== true || name === undefined) return withClient(run);
       const choice = choices.for(name);
       const custom = choice.next();
-      if (choice.chosen !== null) return withClient((r) => r.queryText(text, params, name), custom);
+      if (choice.chosen !== null) return withClient(run, custom);
       return withClient(async (r) => {
         const start = performance.now();
-        const answer = await r.queryText(text, params, name);
+        const answer = await run(r);
         choice.record(custom, performance.now() - start);
         return answer;
       }, custom);
     },
-    query: (text, params) => withClient((r) => r.query(text, params)),
-    runScript: (text) => withClient((r) => r.runScript(text)),
-    transaction: (fn, opts?: TransactionOptions) => withClient(async (runner, markBroken) => {
-      await control(runner, opts?.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
+    query: (text, params, callOpts) => withClient((r) => r.query(text, params, callOpts)),
+    runScript: (text, callOpts) => withClient((r) => r.runScript(text, callOpts)),
+    transaction: (fn, txOpts?: TransactionOptions) => withClient(async (runner, markBroken, client) => {
+      // The transaction's own bound is set on the session before BEGIN (no extra statement when
+      // the session already has it); calls inside may tighten it for themselves.
+      await sessionTimeoutFor(client, txOpts?.timeoutMs).catch((e: unknown) => { throw mapDatabaseError(causeOn(client, e)); });
+      await control(runner, txOpts?.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
       let result;
       try {
         result = await fn(runner);
@@ -184,14 +200,20 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
         throw e;
       }
       // A failed COMMIT has already ended the transaction on the server (deferred constraints).
+      // A connection lost during COMMIT leaves the outcome unknown: the caller gets a connection error.
       await control(runner, 'COMMIT');
       return result;
-    }),
+    }, false, true),
     close: async () => {
       await pool.end();
       await customPool?.end();
     },
   };
+}
+
+/** What a call on `client` failed with: a connection failure when its connection broke, whatever pg said. */
+function causeOn(client: pg.PoolClient, e: unknown): unknown {
+  return connectionFailed(client) && !(e instanceof ConnectionError) ? new ConnectionError(e) : e;
 }
 
 async function control(runner: Runner, statement: 'BEGIN' | 'BEGIN READ ONLY' | 'COMMIT' | 'ROLLBACK'): Promise<void> {

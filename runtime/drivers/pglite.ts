@@ -110,6 +110,12 @@ export async function createPgliteDriver(opts: PgliteDriverOptions): Promise<Pgl
   let dirty = false;
   const direct = runnerOn(db, () => { dirty = true; });
   let closed = false;
+  // A script outside a transaction of ours that left one open (`BEGIN; ...` without COMMIT, or a
+  // statement that failed in it) would capture every later call of the one session: roll it back,
+  // as PostgreSQL does when the pg driver discards such a connection.
+  const endOpenTransaction = async (): Promise<void> => {
+    if (db.isInTransaction()) await db.exec('ROLLBACK');
+  };
   const resetSession = async (): Promise<void> => {
     if (!dirty) return;
     dirty = false;
@@ -124,6 +130,7 @@ export async function createPgliteDriver(opts: PgliteDriverOptions): Promise<Pgl
       try {
         return await direct.runScript(text);
       } finally {
+        await endOpenTransaction();
         await resetSession();
       }
     }),
@@ -132,6 +139,8 @@ export async function createPgliteDriver(opts: PgliteDriverOptions): Promise<Pgl
         await db.exec(script);
       } catch (e) {
         throw mapDatabaseError(e, { statement: script, prepared: false, arguments: [] });
+      } finally {
+        await endOpenTransaction().catch(() => undefined);
       }
     }),
     transaction: (fn, opts) => enqueue(async () => {

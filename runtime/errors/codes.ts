@@ -7,4 +7,6 @@ export type ErrorCode =
   | 'unexpected-payload' | 'invalid-params' | 'invalid-configuration' | 'bad-request' | 'conflict'
   | 'method-not-allowed' | 'remote-schema-error' | 'remote-schema-conflicts' | 'cyclic-dependency'
   | 'coercion-error' | 'busy' | 'start-failed' | 'postgres-error' | 'postgres-max-connections-error'
-  | 'mssql-error' | 'bigquery-error' | 'already-initialised' | 'constraint-error' | 'unexpected';
+  | 'mssql-error' | 'bigquery-error' | 'already-initialised' | 'constraint-error' | 'unexpected'
+  // API limits (set_api_limits): rate_limit and time_limit.
+  | 'too-many-requests' | 'time-limit-exceeded';

@@ -4,3 +4,8 @@ export type { ErrorCode } from './codes.js';
 export { ApiError, formatPath, graphqlErrorBody, managementErrorBody, assert, type JsonPath } from './api-error.js';
 /** A JSON value's kind in Hasura's (aeson's) wording. */
 export { jsonKind } from './json-kind.js';
+/** The one reader of operation arguments (compiler edits, run_sql, v1 data, event operations), in aeson's wording. */
+export {
+  ArgsReader, parseFailed, mismatch, isObject, has, present, required, optional, asObject, asArray, asNonEmpty, asString, asName,
+  asBool, asInt, asNat, asGraphqlName, isGraphqlName, type JsonValue, type JsonObject,
+} from './json-args.js';

@@ -11,7 +11,10 @@ import { planMutation, type MutationPlan } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
 import { queryKey, type QueryKey } from './persisted.js';
 import { StoredIndex, type StoredEntry } from './persisted-index.js';
-import { planSignature, prepareOperation, type Prepared } from './prepare.js';
+import { pickOperation, planSignature, prepareOperation, type Prepared } from './prepare.js';
+import { DEFAULT_QUERY_CAPS, type QueryCaps } from './limits.js';
+import { RateLimiter, type ClientInfo } from './rate-limit.js';
+import { RequestLimits } from './request-limits.js';
 import { explainOperation, type Explanation } from './explain.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 
@@ -34,6 +37,10 @@ export interface EngineOptions {
    * collection whose scope includes it (reference/endpoints.md "Allow-list").
    */
   readonly allowlist?: boolean;
+  /** The server's caps on one operation (SVC_GRAPHQL_MAX_QUERY_*); DEFAULT_QUERY_CAPS when absent. */
+  readonly caps?: QueryCaps;
+  /** Rate-limit counts; pass one shared by successive engines so a metadata change keeps them. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 /** Request-time work since the engine was made: parses, validations and plans (what caches and stored plans save). */
@@ -53,8 +60,10 @@ export class Engine {
   private readonly keys: LRUCache<string, QueryKey | false>;
   private readonly stored: StoredIndex;
   private readonly counts = { parses: 0, validations: 0, plans: 0 };
+  private readonly limits: RequestLimits;
 
   constructor(private readonly opts: EngineOptions) {
+    this.limits = new RequestLimits(opts.model, opts.caps ?? DEFAULT_QUERY_CAPS, opts.rateLimiter ?? new RateLimiter());
     this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000 });
     this.keys = new LRUCache({ max: opts.planCacheSize ?? 2000 });
     this.stored = new StoredIndex({ model: opts.model, schemaFor: (role) => this.schemaFor(role), dialect: this.dialectOrNull(),
@@ -85,7 +94,7 @@ export class Engine {
     if (!entry) throw new ApiError('not-found', `query with name ${JSON.stringify(name)} not found in collection ${JSON.stringify(collection)}`, 404, []);
     if (this.enforcesAllowlist(session) && (entry.query.sha256 === null || !this.stored.admits(entry.query.sha256, session.role))) throw notAllowed();
     const req: GraphQLRequest = { query: entry.query.query, variables, operationName: null };
-    return this.runPrepared(entry.prepared.get(session.role) ?? this.prepare(req, session.role), req, session);
+    return this.runPrepared(this.limited(entry.prepared.get(session.role) ?? this.prepare(req, session.role), session), req, session);
   }
 
   /** The role's GraphQL schema (built from the bundle's SDL on first use). */
@@ -132,7 +141,7 @@ export class Engine {
    * driver of each source; null for a mutation.
    */
   planSubscription(req: GraphQLRequest, session: Session, print: (base: Dialect) => Dialect, admitted = false): SubscriptionPlan | null {
-    const p = this.preparedFor(req, session, admitted);
+    const p = this.limited(this.preparedFor(req, session, admitted), session);
     if (p.operation.operation === 'mutation') return null;
     const variables = this.coerce(p, req, session.role);
     const dialect = print(this.dialect());
@@ -155,14 +164,42 @@ export class Engine {
   }
 
   private run(req: GraphQLRequest, session: Session): Promise<string> {
-    return this.runPrepared(this.preparedFor(req, session), req, session);
+    return this.runPrepared(this.limited(this.preparedFor(req, session), session), req, session);
+  }
+
+  /**
+   * Counts a request's operations against the session's rate limit and its batch against the
+   * batch limit (HTTP: once per request, `operations` its elements; WebSocket: once per start).
+   * Throws the refusal: 429 `too-many-requests`, or `validation-failed` for the batch.
+   */
+  admitRequest(session: Session, client: ClientInfo, operations: number, batched = false): void {
+    this.limits.admit(session, client, operations, batched);
+  }
+
+  /**
+   * The checks made before planning, alone: the allow-list, the server's caps, the role's API
+   * limits and introspection option (a subscription checks the document it was sent before it
+   * is rewritten).
+   */
+  checkLimits(req: GraphQLRequest, session: Session): void {
+    this.limited(this.preparedFor(req, session), session);
+  }
+
+  // A prepared operation checked against the caps, the role's depth and node limits and introspection option.
+  private limited(p: Prepared, session: Session): Prepared {
+    return this.limits.check(p, session);
+  }
+
+  // The driver of a source as the role runs it (under its time limit when it has one).
+  private driverAs(source: string, role: string): Driver {
+    return this.limits.driver(this.opts.driverFor(source), role);
   }
 
   private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
-    if (plan.kind === 'mutation') return `{"data":${await runMutation(plan, this.opts.driverFor(plan.source), variables, session)}}`;
+    if (plan.kind === 'mutation') return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;
     if (plan.kind === 'sql') return `{"data":${await this.runPart(plan, variables, session)}}`;
     // Several sources: their statements run at once; the objects are merged in field order.
     const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));
@@ -172,7 +209,7 @@ export class Engine {
 
   private runPart(plan: SqlPlan, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
     const values = bindParams(plan.sql.params, variables, session);
-    return this.opts.driverFor(plan.source).queryText(plan.sql.text, values, plan.name, plan.valueSensitive);
+    return this.driverAs(plan.source, session.role).queryText(plan.sql.text, values, plan.name, plan.valueSensitive);
   }
 
   // The allow-list check, then the stored query's prepared operation when the text is one (no
@@ -245,8 +282,12 @@ export class Engine {
     } catch {
       throw new ApiError('validation-failed', 'not a valid graphql query', 400, ['query']);
     }
+    // Measured before Hasura's checks and validation, which walk fragments where they are spread:
+    // a document over the caps is refused in time linear in its text.
+    const cost = this.limits.measure(document, pickOperation(document, req.operationName ?? null));
     this.counts.validations++;
     const prepared = prepareOperation(this.schemaFor(role), document, req.operationName ?? null);
+    this.limits.remember(prepared, cost);
     this.cache.set(key, prepared);
     return prepared;
   }

@@ -5,8 +5,7 @@
 
 import type { Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
-import { ApiError, type JsonPath } from '../errors/index.js';
-import { optional, readBool, readObject, readString, required } from './v1-data-args.js';
+import { ApiError, asBool, asObject, asString, type JsonPath, optional, required } from '../errors/index.js';
 
 /** The arguments of run_sql. */
 export interface RunSqlArgs {
@@ -21,13 +20,13 @@ export interface RunSqlArgs {
 
 /** Reads run_sql's `args` found at `path`; a wrong shape is `parse-failed` in aeson's words. */
 export function parseRunSqlArgs(args: unknown, path: JsonPath): RunSqlArgs {
-  const o = readObject(args, path, 'RunSQL');
+  const o = asObject(args, path, 'RunSQL');
   return {
-    sql: required(o, 'sql', path, readString),
-    source: optional(o, 'source', path, readString) ?? 'default',
-    cascade: optional(o, 'cascade', path, readBool) ?? false,
-    checkMetadataConsistency: optional(o, 'check_metadata_consistency', path, readBool),
-    readOnly: optional(o, 'read_only', path, readBool) ?? false,
+    sql: required(o, 'sql', path, asString),
+    source: optional(o, 'source', path, asString) ?? 'default',
+    cascade: optional(o, 'cascade', path, asBool) ?? false,
+    checkMetadataConsistency: optional(o, 'check_metadata_consistency', path, asBool),
+    readOnly: optional(o, 'read_only', path, asBool) ?? false,
   };
 }
 

@@ -4,9 +4,9 @@
 // For a role, every table reached is read through the role's select permission on it.
 
 import type { SelectPermissionModel, TableModel } from '../bundle/index.js';
-import type { JsonPath } from '../errors/index.js';
+import { asArray, asInt, asObject, asString, isObject, type JsonPath, optional, parseFailed, required } from '../errors/index.js';
 import { Alias, type Cond, type Expr, type JsonField, type JsonValue, type ListSelect, type OrderDir, type OrderItem, type Permission } from '../sql/index.js';
-import { isObject, optional, parseFailed, readArray, readInt, readObject, readString, required, type Obj } from './v1-data-args.js';
+import { type Obj } from './v1-data-args.js';
 import { permissionFilter, relationshipPermission, requireSessionVariables, tablePermission } from './v1-data-access.js';
 import {
   columnJson, columnRef, fail, joinOn, relationshipOf, requireColumn, selectableColumn, starColumns, tableArg, tableRef, targetOf,
@@ -19,7 +19,7 @@ type OrderOf = (a: Alias) => OrderItem;
 
 /** The answer of a `select`: the JSON array of the rows. */
 export function selectValue(ctx: DataContext, args: unknown): JsonValue {
-  const o = readObject(args, [], 'SelectQuery');
+  const o = asObject(args, [], 'SelectQuery');
   const t = tableArg(ctx, o['table'], ['table']);
   const perm = tablePermission(ctx, t, 'select');
   requireSessionVariables(ctx, perm);
@@ -28,18 +28,18 @@ export function selectValue(ctx: DataContext, args: unknown): JsonValue {
 
 /** The answer of a `count`: `{count: n}`; `distinct` counts distinct values of those columns (a null one too). */
 export function countValue(ctx: DataContext, args: unknown): JsonValue {
-  const o = readObject(args, [], 'CountQuery');
+  const o = asObject(args, [], 'CountQuery');
   const t = tableArg(ctx, o['table'], ['table']);
   const perm = tablePermission(ctx, t, 'count');
   const a = new Alias(t.name);
   const permission = permissionFilter(ctx, perm, a);
   const where: Cond[] = has(o, 'where') ? [whereCond(ctx, o['where'], t, a, ['where'])] : permission ? [] : [{ kind: 'true' }];
-  const distinct = optional(o, 'distinct', [], readArray);
+  const distinct = optional(o, 'distinct', [], asArray);
   let count: Expr;
   if (distinct === undefined || distinct.length === 0) {
     count = { kind: 'subquery', from: tableRef(t), row: a, where, permission, value: { kind: 'count', args: [], distinct: false }, single: false };
   } else {
-    const columns = distinct.map((d, i) => columnRef(a, selectableColumn(ctx, t, readString(d, ['distinct', i]), ['distinct', i])));
+    const columns = distinct.map((d, i) => columnRef(a, selectableColumn(ctx, t, asString(d, ['distinct', i]), ['distinct', i])));
     count = { kind: 'distinct_count', from: tableRef(t), row: a, where, permission, columns };
   }
   return { kind: 'object', fields: [{ key: 'count', value: { kind: 'scalar', expr: count, output: 'json' } }] };
@@ -79,14 +79,14 @@ function listSelect(ctx: DataContext, t: TableModel, perm: SelectPermissionModel
 }
 
 function pageValue(ctx: DataContext, o: Obj, key: 'limit' | 'offset', at: JsonPath): number | undefined {
-  const n = optional(o, key, at, readInt);
+  const n = optional(o, key, at, asInt);
   if (n !== undefined && n < 0) throw fail(ctx, 'not-supported', 'unexpected negative value', [...at, key]);
   return n;
 }
 
 /** The JSON object of one row of `t` at alias `a`: the columns and relationships `o.columns` names. */
 function rowShape(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alias): { kind: 'object'; fields: JsonField[] } {
-  const columns = required(o, 'columns', at, readArray);
+  const columns = required(o, 'columns', at, asArray);
   const fields: JsonField[] = [];
   columns.forEach((col, i) => {
     const p = [...at, 'columns', i];
@@ -98,15 +98,15 @@ function rowShape(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alia
     } else if (isObject(col)) {
       fields.push(relationshipField(ctx, t, col, p, a));
     } else {
-      readObject(col, p, 'SelCol');
+      asObject(col, p, 'SelCol');
     }
   });
   return { kind: 'object', fields };
 }
 
 function relationshipField(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alias): JsonField {
-  const name = required(o, 'name', at, readString);
-  const alias = optional(o, 'alias', at, readString) ?? name;
+  const name = required(o, 'name', at, asString);
+  const alias = optional(o, 'alias', at, asString) ?? name;
   const rel = relationshipOf(t, name);
   if (!rel) throw fail(ctx, 'not-exists', `relationship ${JSON.stringify(name)} does not exist`, [...at, 'name']);
   const target = targetOf(ctx, rel);
@@ -133,11 +133,11 @@ function orderItem(ctx: DataContext, t: TableModel, v: unknown, at: JsonPath): O
     const m = /^([+-]?)(.*)$/s.exec(v)!;
     return orderColumn(ctx, t, m[2]!, m[1] === '-' ? 'desc' : 'asc', null, at);
   }
-  const o = readObject(v, at, 'OrderByItem');
-  const column = required(o, 'column', at, readString);
-  const type = optional(o, 'type', at, readString) ?? 'asc';
+  const o = asObject(v, at, 'OrderByItem');
+  const column = required(o, 'column', at, asString);
+  const type = optional(o, 'type', at, asString) ?? 'asc';
   if (type !== 'asc' && type !== 'desc') throw parseFailed([...at, 'type'], `expecting "asc" or "desc" for type, found ${JSON.stringify(type)}`);
-  const nulls = optional(o, 'nulls', at, readString);
+  const nulls = optional(o, 'nulls', at, asString);
   if (nulls !== undefined && nulls !== 'first' && nulls !== 'last') {
     throw parseFailed([...at, 'nulls'], `expecting "first" or "last" for nulls, found ${JSON.stringify(nulls)}`);
   }

@@ -3,9 +3,8 @@
 // (`{"id": 2}`), and relationships followed with EXISTS. Built as IR conditions.
 
 import type { ColumnModel, TableModel } from '../bundle/index.js';
-import type { JsonPath } from '../errors/index.js';
+import { asArray, asBool, asObject, asString, isObject, type JsonPath, optional, required } from '../errors/index.js';
 import { Alias, type CompareOp, type Cond, type Expr, type SpatialOp } from '../sql/index.js';
-import { isObject, optional, readArray, readBool, readObject, readString, required } from './v1-data-args.js';
 import { permissionFilter, relationshipPermission, tablePermission } from './v1-data-access.js';
 import {
   columnOf, columnRef, fail, joinOn, paramOf, relationshipOf, requireColumn, selectableColumn, tableArg, tableRef, targetOf, valueFor,
@@ -45,13 +44,13 @@ function all(items: readonly Cond[]): Cond {
 }
 
 function boolExp(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): Cond {
-  const o = readObject(value, at);
+  const o = asObject(value, at);
   const parts: Cond[] = [];
   for (const [key, v] of Object.entries(o)) {
     const p = [...at, key];
     const name = key.replace(/^[$_]/, '');
     if ((key.startsWith('$') || key.startsWith('_')) && (name === 'and' || name === 'or')) {
-      const items = readArray(v, p).map((item, i) => boolExp(ctx, item, scope, [...p, i]));
+      const items = asArray(v, p).map((item, i) => boolExp(ctx, item, scope, [...p, i]));
       parts.push({ kind: name, items });
     } else if ((key === '$not' || key === '_not')) {
       parts.push({ kind: 'not', item: boolExp(ctx, v, scope, p) });
@@ -65,7 +64,7 @@ function boolExp(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): 
 }
 
 function existsCond(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): Cond {
-  const o = readObject(value, at);
+  const o = asObject(value, at);
   const t = tableArg(ctx, o['_table'], [...at, '_table']);
   const perm = tablePermission(ctx, t, 'select', [...at, '_table']);
   const b = new Alias(t.name);
@@ -105,16 +104,16 @@ function operatorCond(ctx: DataContext, c: ColumnModel, ref: Expr, op: string, v
   const compare = COMPARE[name];
   if (compare) return { kind: 'compare', left: ref, op: compare, right: valueFor(c, v) };
   if (name === 'in' || name === 'nin') {
-    const list = readArray(v, at);
+    const list = asArray(v, at);
     // An empty list: nothing is in it.
     if (list.length === 0) return name === 'in' ? { kind: 'or', items: [] } : { kind: 'and', items: [] };
     return { kind: 'in_list', left: ref, negated: name === 'nin', items: list.map((x) => valueFor(c, x)) };
   }
-  if (name === 'is_null') return { kind: 'is_null', expr: ref, isNull: readBool(v, at) };
+  if (name === 'is_null') return { kind: 'is_null', expr: ref, isNull: asBool(v, at) };
   const pattern = PATTERN[name];
   if (pattern) {
     const left: Expr = c.type === 'text' || c.type === 'citext' ? ref : { kind: 'text', expr: ref };
-    return { kind: 'compare', left, op: pattern, right: paramOf(readString(v, at), c.type === 'citext' ? 'citext' : 'text') };
+    return { kind: 'compare', left, op: pattern, right: paramOf(asString(v, at), c.type === 'citext' ? 'citext' : 'text') };
   }
   const columnCompare = COLUMN_COMPARE[name];
   if (columnCompare) return { kind: 'compare', left: ref, op: columnCompare, right: otherColumn(ctx, v, scope, at) };
@@ -130,16 +129,16 @@ function operatorCond(ctx: DataContext, c: ColumnModel, ref: Expr, op: string, v
 // `["$", "col"]` names a column of the root table; a plain name one of the current table.
 function otherColumn(ctx: DataContext, v: unknown, scope: Scope, at: JsonPath): Expr {
   if (Array.isArray(v) && v.length === 2 && v[0] === '$') {
-    return columnRef(scope.root, requireColumn(ctx, scope.rootTable, readString(v[1], [...at, 1]), [...at, 1]));
+    return columnRef(scope.root, requireColumn(ctx, scope.rootTable, asString(v[1], [...at, 1]), [...at, 1]));
   }
-  return columnRef(scope.alias, requireColumn(ctx, scope.table, readString(v, at), at));
+  return columnRef(scope.alias, requireColumn(ctx, scope.table, asString(v, at), at));
 }
 
 // `{distance, from, use_spheroid?}` (use_spheroid only means something for geography).
 function dWithin(c: ColumnModel, ref: Expr, v: unknown, at: JsonPath): Cond {
-  const o = readObject(v, at);
+  const o = asObject(v, at);
   const distance = paramOf(required(o, 'distance', at, (x) => x), 'float8');
   const from = valueFor(c, required(o, 'from', at, (x) => x));
-  const spheroid = optional(o, 'use_spheroid', at, readBool);
+  const spheroid = optional(o, 'use_spheroid', at, asBool);
   return { kind: 'spatial', op: 'd_within', left: ref, operand: from, distance, spheroid: spheroid === undefined ? null : paramOf(spheroid, 'bool') };
 }

@@ -3,9 +3,9 @@
 // Admin only: a role is refused (v1-data-access.ts).
 
 import type { ColumnModel, TableModel } from '../bundle/index.js';
-import type { JsonPath } from '../errors/index.js';
+import { asArray, asObject, asString, type JsonPath, optional, parseFailed, required } from '../errors/index.js';
 import { Alias, type Assignment, type Conflict, type MutationJson, type MutationStatement, type WriteBody, type WriteExpr } from '../sql/index.js';
-import { optional, parseFailed, readArray, readObject, readString, required, type Obj } from './v1-data-args.js';
+import { type Obj } from './v1-data-args.js';
 import {
   columnJson, columnRef, fail, requireColumn, selectableColumn, starColumns, tableArg, valueFor, type DataContext,
 } from './v1-data-context.js';
@@ -17,7 +17,7 @@ export type WriteStatement = { readonly kind: 'write'; readonly statement: Mutat
 
 /** `{table, objects, returning?, on_conflict?}`: objects with different keys each get DEFAULT for the ones they lack. */
 export function insertStatement(ctx: DataContext, args: unknown): WriteStatement {
-  const o = readObject(args, [], 'InsertQuery');
+  const o = asObject(args, [], 'InsertQuery');
   const t = tableArg(ctx, o['table'], ['table']);
   refuseWrite(ctx, 'insert', t);
   // `on_conflict`'s shape is part of parsing the arguments, so it is checked first (corpus:
@@ -26,7 +26,7 @@ export function insertStatement(ctx: DataContext, args: unknown): WriteStatement
   const conflictArgs = has(o, 'on_conflict') ? readOnConflict(o['on_conflict']) : null;
   const returning = returningColumns(ctx, t, o);
   const raw0 = required(o, 'objects', [], (v) => v);
-  const objects = (Array.isArray(raw0) ? raw0 : [raw0]).map((x, i) => readObject(x, ['objects', i]));
+  const objects = (Array.isArray(raw0) ? raw0 : [raw0]).map((x, i) => asObject(x, ['objects', i]));
   if (objects.length === 0) return { kind: 'answer', body: { affected_rows: 0, ...(returning ? { returning: [] } : {}) } };
   // Every key of every object, in table order; each must be a column.
   const used = new Set<string>();
@@ -45,7 +45,7 @@ export function insertStatement(ctx: DataContext, args: unknown): WriteStatement
 
 /** `{table, where, $set, $inc, $mul, $default, returning?}` (`values` is an old name of `$set`). */
 export function updateStatement(ctx: DataContext, args: unknown): WriteStatement {
-  const o = readObject(args, [], 'UpdateQuery');
+  const o = asObject(args, [], 'UpdateQuery');
   const t = tableArg(ctx, o['table'], ['table']);
   refuseWrite(ctx, 'update', t);
   const a = new Alias(t.name);
@@ -55,9 +55,9 @@ export function updateStatement(ctx: DataContext, args: unknown): WriteStatement
   for (const [, v, c] of entries(ctx, t, o, setKey)) sets.push({ column: c.name, value: valueFor(c, v) });
   for (const [, v, c] of entries(ctx, t, o, '$inc')) sets.push({ column: c.name, value: { kind: 'update_op', op: 'inc', current: columnRef(a, c), value: valueFor(c, v) } });
   for (const [, v, c] of entries(ctx, t, o, '$mul')) sets.push({ column: c.name, value: { kind: 'update_op', op: 'mul', current: columnRef(a, c), value: valueFor(c, v) } });
-  const defaults = optional(o, '$default', [], readArray) ?? [];
+  const defaults = optional(o, '$default', [], asArray) ?? [];
   defaults.forEach((d, i) => {
-    const c = requireColumn(ctx, t, readString(d, ['$default', i]), ['$default', i]);
+    const c = requireColumn(ctx, t, asString(d, ['$default', i]), ['$default', i]);
     sets.push({ column: c.name, value: { kind: 'default' } });
   });
   if (sets.length === 0) throw fail(ctx, 'unexpected-payload', 'atleast one of $set, $inc, $mul has to be present', []);
@@ -68,7 +68,7 @@ export function updateStatement(ctx: DataContext, args: unknown): WriteStatement
 
 /** `{table, where, returning?}`. */
 export function deleteStatement(ctx: DataContext, args: unknown): WriteStatement {
-  const o = readObject(args, [], 'DeleteQuery');
+  const o = asObject(args, [], 'DeleteQuery');
   const t = tableArg(ctx, o['table'], ['table']);
   refuseWrite(ctx, 'delete', t);
   const a = new Alias(t.name);
@@ -84,16 +84,16 @@ function has(o: Obj, key: string): boolean {
 // The pairs of a `{column: value}` object, each column checked (errors at the operator's key, as Hasura's convOp).
 function entries(ctx: DataContext, t: TableModel, o: Obj, key: string): (readonly [string, unknown, ColumnModel])[] {
   if (!has(o, key)) return [];
-  const m = readObject(o[key], [key]);
+  const m = asObject(o[key], [key]);
   return Object.entries(m).map(([col, v]) => [col, v, requireColumn(ctx, t, col, [key])] as const);
 }
 
 // `returning`: column names; an unknown one is Hasura's admin wording at `$.args.returning`.
 function returningColumns(ctx: DataContext, t: TableModel, o: Obj): ColumnModel[] | null {
-  const list = optional(o, 'returning', [], readArray);
+  const list = optional(o, 'returning', [], asArray);
   if (list === undefined) return null;
   return list.flatMap((v, i) => {
-    const name = readString(v, ['returning', i]);
+    const name = asString(v, ['returning', i]);
     return name === '*' ? starColumns(ctx, t) : [selectableColumn(ctx, t, name, ['returning'])];
   });
 }
@@ -107,14 +107,14 @@ interface OnConflictArgs {
 
 function readOnConflict(value: unknown): OnConflictArgs {
   const at = ['on_conflict'];
-  const o = readObject(value, at, 'OnConflict');
-  const action = required(o, 'action', at, readString);
+  const o = asObject(value, at, 'OnConflict');
+  const action = required(o, 'action', at, asString);
   if (action !== 'ignore' && action !== 'update') {
     throw parseFailed([...at, 'action'], `expecting "ignore" or "update" for action, found ${JSON.stringify(action)}`);
   }
-  const constraint = optional(o, 'constraint', at, readString);
-  const list = optional(o, 'constraint_on', at, readArray);
-  const constraintOn = list?.map((v, i) => readString(v, [...at, 'constraint_on', i]));
+  const constraint = optional(o, 'constraint', at, asString);
+  const list = optional(o, 'constraint_on', at, asArray);
+  const constraintOn = list?.map((v, i) => asString(v, [...at, 'constraint_on', i]));
   return { action, constraint, constraintOn };
 }
 

@@ -6,12 +6,12 @@
 // v1/metadata/test_webhook_transform_bad_eval, ..._custom_functions).
 
 import type { Json } from '../bundle/index.js';
-import { ApiError, jsonKind, type JsonPath } from '../errors/index.js';
+import { ApiError, asObject, asString, isObject, jsonKind, type JsonPath, required } from '../errors/index.js';
 import {
   applyRequestTransform, isAbsoluteUrl, parseRequestTransform, parseResponseTransform, requestContext,
   type HttpRequest, type RequestBody,
 } from '../transforms/index.js';
-import { isObject, readObject, readString, required, type Obj } from './v1-data-args.js';
+import { type Obj } from './v1-data-args.js';
 
 // Real environment values are never used here: Hasura refuses them for security reasons and
 // reads only the mock `env` of the call (reference/kriti.md §9).
@@ -40,15 +40,15 @@ function fillEnv(text: string, env: Readonly<Record<string, string>>, path: Json
 
 function mockEnv(o: Obj, path: JsonPath): Record<string, string> {
   if (!Object.hasOwn(o, 'env') || o.env === null) return {};
-  const env = readObject(o.env, [...path, 'env']);
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, readString(v, [...path, 'env', k])]));
+  const env = asObject(o.env, [...path, 'env']);
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, asString(v, [...path, 'env', k])]));
 }
 
 /** `webhook_url`: a URL text with `{{VAR}}` placeholders, or `{from_env: VAR}`. */
 function webhookUrl(v: unknown, env: Readonly<Record<string, string>>, path: JsonPath): string {
   if (typeof v === 'string') return fillEnv(v, env, path);
   if (!isObject(v)) throw new ApiError('parse-failed', `parsing Text failed, expected String or Object, but encountered ${jsonKind(v)}`, 400, path);
-  const name = required(v, 'from_env', path, readString);
+  const name = required(v, 'from_env', path, asString);
   const value = env[name];
   if (value === undefined) throw missingEnv(name, [...path, 'from_env']);
   return value;
@@ -65,17 +65,17 @@ function mockHeaders(o: Obj, env: Readonly<Record<string, string>>, path: JsonPa
       if (!Array.isArray(p) || p.length !== 2) {
         throw new ApiError('parse-failed', `parsing (a, b) failed, expected Array of length 2, but encountered ${jsonKind(p)}`, 400, [...at, i]);
       }
-      return [readString(p[0], [...at, i, 0]), readString(p[1], [...at, i, 1])];
+      return [asString(p[0], [...at, i, 0]), asString(p[1], [...at, i, 1])];
     });
   } else {
-    pairs = Object.entries(readObject(v, at)).map(([k, x]) => [k, readString(x, [...at, k])]);
+    pairs = Object.entries(asObject(v, at)).map(([k, x]) => [k, asString(x, [...at, k])]);
   }
   return pairs.map(([k, x], i) => [k, fillEnv(x, env, [...at, i])]);
 }
 
 function sessionVariables(o: Obj, path: JsonPath): { [k: string]: Json } | null {
   if (!Object.hasOwn(o, 'session_variables') || o.session_variables === null) return null;
-  return readObject(o.session_variables, [...path, 'session_variables']) as { [k: string]: Json };
+  return asObject(o.session_variables, [...path, 'session_variables']) as { [k: string]: Json };
 }
 
 /** The body as the test shows it: JSON back as JSON, other text as a string, none as null. */
@@ -103,7 +103,7 @@ function answer(req: HttpRequest, body: Json): Json {
  * deliberately unused: only the call's mock `env` feeds `{{VAR}}` and `from_env`.
  */
 export function testWebhookTransform(args: Json, path: JsonPath, _env: NodeJS.ProcessEnv): Json {
-  const o = readObject(args, path, 'TestWebhookTransform');
+  const o = asObject(args, path, 'TestWebhookTransform');
   const env = mockEnv(o, path);
   const configured = webhookUrl(required(o, 'webhook_url', path, (v) => v), env, [...path, 'webhook_url']);
   const headers = mockHeaders(o, env, path);

@@ -76,6 +76,15 @@ export async function handleGraphQLPost(req: IncomingMessage, res: ServerRespons
   // An auth webhook's Set-Cookie reaches the client (reference/auth.md).
   for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
   const headers = normalizeHeaders(req.headers);
+  try {
+    const operations = body.kind === 'single' ? 1 : body.requests.length;
+    ctx.engine.admitRequest?.(session, { ip: req.socket.remoteAddress ?? null }, operations, body.kind !== 'single');
+  } catch (e) {
+    const answer = errorAnswer(e);
+    // A rate-limited request is answered 429 on both paths (the client should back off).
+    sendJsonText(res, answer.status === 429 ? 429 : statusOf(answer), answer.text);
+    return;
+  }
   if (body.kind === 'single') {
     const answer = await run(ctx, body.request, session, headers, legacy);
     sendJsonText(res, statusOf(answer), answer.text);

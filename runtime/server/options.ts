@@ -26,6 +26,11 @@ export interface GraphQLEngine {
   storedQuery?(collection: string, name: string): PersistedQueryModel | undefined;
   /** Runs a stored query with these variables; answers `{"data":...}`, and throws the ApiError of a failure. */
   executeStored?(collection: string, name: string, variables: { readonly [k: string]: unknown }, session: Session): Promise<string>;
+  /**
+   * Admits a request before its operations run: counts them against the session's rate limit
+   * and, for a batch, checks the batch limit; throws the refusal's ApiError. Optional.
+   */
+  admitRequest?(session: Session, client: { readonly ip: string | null }, operations: number, batched?: boolean): void;
 }
 
 /** Facts about the HTTP request an engine may need (client headers to forward to actions). */

@@ -52,6 +52,8 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, ctx:
       ...fromText(queryPairs(q < 0 ? '' : url.slice(q + 1)), types),
       ...fromText(hit.params, types),
     };
+    // A REST call is a GraphQL operation: it counts toward the role's rate limit.
+    ctx.engine.admitRequest?.(session, { ip: req.socket.remoteAddress ?? null }, 1);
     const text = await ctx.engine.executeStored(collection, query, variables, session);
     sendJsonText(res, 200, dataOf(text));
   } catch (e) {

@@ -19,6 +19,8 @@ export interface ConnectionContext {
   readonly multiplexer: Multiplexer;
   readonly settings: SubscriptionSettings;
   readonly log: (line: string) => void;
+  /** The peer address of the socket, for rate limits counted per IP. */
+  readonly clientIp?: string | null;
 }
 
 interface OperationState {
@@ -158,6 +160,13 @@ export class Connection {
     if (this.operations.has(id)) {
       if (this.protocol === 'transport') return this.close(CLOSE.duplicateId, `Subscriber for ${id} already exists`);
       return this.send(this.messages.error(id, new ApiError('start-failed', `an operation already exists with this id: ${id}`)));
+    }
+    // Every start counts toward the role's rate limit (a replan after a metadata change does not).
+    try {
+      this.ctx.engine().admitRequest?.(this.session, { ip: this.ctx.clientIp ?? null }, 1);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      return this.send(this.messages.error(id, e));
     }
     const state: OperationState = { running: null, stopped: false, lastSent: undefined };
     this.operations.set(id, state);

@@ -23,6 +23,10 @@ export interface SubscriptionEngine {
   checkAllowed(req: GraphQLRequest, session: Session): void;
   schemaFor(role: string): import('graphql').GraphQLSchema;
   readonly model: BundleModel;
+  /** Counts an operation start against the session's rate limit; throws the refusal. Optional. */
+  admitRequest?(session: Session, client: { readonly ip: string | null }, operations: number): void;
+  /** Throws when the document is over the server's caps or the role's API limits. Optional. */
+  checkLimits?(req: GraphQLRequest, session: Session): void;
 }
 
 /** Where an operation's messages go. */
@@ -62,8 +66,9 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     return DONE;
   }
   try {
-    // The allow-list judges the document the client sent; a stream runs a rewrite of it.
+    // The allow-list and the limits judge the document the client sent; a stream runs a rewrite of it.
     engine.checkAllowed(req, session);
+    engine.checkLimits?.(req, session);
     const stream = op ? streamQuery(req, op.document, op.operation, engine.model, session.role, engine.schemaFor(session.role)) : null;
     const planned = engine.planSubscription(stream?.request ?? req, session, multiplexDialect, true);
     if (!planned) throw new Error('assertion failed: a subscription is never a mutation');

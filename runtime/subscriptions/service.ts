@@ -45,7 +45,8 @@ export function createSubscriptionService(opts: SubscriptionOptions, auth: AuthO
 
   const accept = (ws: WebSocket, req: IncomingMessage): void => {
     const offered = new Set((req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean));
-    const c = new Connection(ws, chooseProtocol(offered), req.headers, { engine: opts.engine, auth, multiplexer, settings, log });
+    const c = new Connection(ws, chooseProtocol(offered), req.headers, { engine: opts.engine, auth, multiplexer, settings, log,
+      clientIp: req.socket.remoteAddress ?? null });
     connections.add(c);
     ws.on('close', () => connections.delete(c));
   };

@@ -3,9 +3,8 @@
 // triggers of each source brought in line with the document (sync.ts), inside the change.
 
 import type { Json, Session } from '../bundle/index.js';
-import { ApiError, type JsonPath } from '../errors/index.js';
+import { ApiError, ArgsReader, type JsonPath } from '../errors/index.js';
 import type { ApiExtension, ApiKind, ExtensionContext, SettleContext } from '../metadata-api/index.js';
-import { Args } from './args.js';
 import { eventTriggersOf, unsetVariable, type EventTriggerDef } from './definitions.js';
 import {
   cleanupEventLogs, eventById, eventLogs, hasEventLog, insertManualEvent, invocationLogs, redeliver, type EventStatus,
@@ -41,18 +40,18 @@ function findTrigger(metadata: Json, source: string, name: string): EventTrigger
 }
 
 /** The source an operation names (only /v1/metadata takes one), checked to exist. */
-function sourceOf(a: Args, ctx: ExtensionContext): string {
+function sourceOf(a: ArgsReader, ctx: ExtensionContext): string {
   const source = ctx.api === 'metadata' ? a.optName('source', 'default') : 'default';
   ctx.runnerOf(source);
   return source;
 }
 
-async function run(op: Op, a: Args, ctx: ExtensionContext): Promise<Json> {
+async function run(op: Op, a: ArgsReader, ctx: ExtensionContext): Promise<Json> {
   switch (op) {
     case 'invoke': {
       const name = a.name('name');
       const source = sourceOf(a, ctx);
-      const payload = a.value('payload');
+      const payload = a.given('payload');
       const def = findTrigger(ctx.metadata, source, name);
       if (!def.definition.enable_manual) throw new ApiError('not-supported', 'manual mode is not enabled for event trigger', 400, ['args']);
       const id = await insertManualEvent(ctx.runnerOf(source), { table: def.table, trigger: name, payload, session: sessionJson(ctx.session) });
@@ -149,7 +148,7 @@ export function eventTriggerExtension(): ApiExtension {
       const op = opOf(type);
       if (!op) throw new ApiError('parse-failed', `unknown operation "${type}"`, 400, ['type']);
       const root: JsonPath = ctx.api === 'metadata' ? ['args'] : [];
-      return run(op, Args.of(args, root), ctx);
+      return run(op, ArgsReader.object(args, root), ctx);
     },
     settle,
   };

@@ -3,10 +3,9 @@
 // /v1/query), in aeson's words.
 
 import type { Json } from '../bundle/index.js';
-import type { JsonPath } from '../errors/index.js';
 import type { ApiKind } from '../metadata-api/index.js';
 import { parseRequestTransform, parseResponseTransform } from '../transforms/index.js';
-import { Args, mismatch, parseFailed as failed } from './args.js';
+import { ArgsReader, mismatch, parseFailed as failed, type JsonPath } from '../errors/index.js';
 import type { HeaderConf } from './definitions.js';
 import type { ScheduledRetryConf } from './scheduled-definitions.js';
 
@@ -25,18 +24,18 @@ function tag<T extends string>(v: Json, path: JsonPath, parser: string, tags: re
 }
 
 /** `type`: one_off | cron. */
-export function scheduledType(a: Args): ScheduledType {
+export function scheduledType(a: ArgsReader): ScheduledType {
   return tag(a.required('type'), a.at('type'), 'ScheduledEventType', ['one_off', 'cron']);
 }
 
 /** `status`: a list of event states (absent: all). */
-export function statuses(a: Args): readonly ScheduledStatus[] {
-  return (a.array('status') ?? []).map((s, i) => tag(s, [...a.at('status'), i], 'ScheduledEventStatus', STATUSES));
+export function statuses(a: ArgsReader): readonly ScheduledStatus[] {
+  return (a.optArray('status') ?? []).map((s, i) => tag(s, [...a.at('status'), i], 'ScheduledEventStatus', STATUSES));
 }
 
 /** `limit` / `offset`. */
-export function pagination(a: Args): { readonly limit: number | null; readonly offset: number } {
-  return { limit: a.nat('limit') ?? null, offset: a.nat('offset') ?? 0 };
+export function pagination(a: ArgsReader): { readonly limit: number | null; readonly offset: number } {
+  return { limit: a.optCount('limit') ?? null, offset: a.optCount('offset') ?? 0 };
 }
 
 // The environment prefix the engine keeps for itself (Hasura: HASURA_GRAPHQL_).
@@ -92,17 +91,17 @@ export interface OneOffRequest {
 
 /** Reads create_scheduled_event's args (the transforms only on /v1/metadata). */
 export function oneOffRequest(args: Json, api: ApiKind): OneOffRequest {
-  const a = Args.ofOperation(args, api);
+  const a = ArgsReader.args({ args, api });
   const webhook = a.string('webhook');
   const scheduleAt = time(a.required('schedule_at'), a.at('schedule_at'));
-  const rc = a.object('retry_conf');
+  const rc = a.optObject('retry_conf');
   const retryConf: ScheduledRetryConf = {
-    num_retries: rc?.nat('num_retries') ?? 0,
-    retry_interval_seconds: rc?.nat('retry_interval_seconds') ?? 10,
-    timeout_seconds: rc?.nat('timeout_seconds') ?? 60,
-    tolerance_seconds: rc?.nat('tolerance_seconds') ?? 21600,
+    num_retries: rc?.optCount('num_retries') ?? 0,
+    retry_interval_seconds: rc?.optCount('retry_interval_seconds') ?? 10,
+    timeout_seconds: rc?.optCount('timeout_seconds') ?? 60,
+    tolerance_seconds: rc?.optCount('tolerance_seconds') ?? 21600,
   };
-  const headers = (a.array('headers') ?? []).map((h, i) => header(h, [...a.at('headers'), i]));
+  const headers = (a.optArray('headers') ?? []).map((h, i) => header(h, [...a.at('headers'), i]));
   const requestTransform = api === 'metadata' ? a.raw('request_transform') : undefined;
   const responseTransform = api === 'metadata' ? a.raw('response_transform') : undefined;
   if (requestTransform !== undefined) parseRequestTransform(requestTransform, a.at('request_transform'));

@@ -8,7 +8,7 @@ import type { Json } from '../bundle/index.js';
 import type { ApiExtension, ApiKind, ExtensionContext, SettleContext, SqlRunner } from '../metadata-api/index.js';
 import { ensureScheduledCatalog } from './catalog.js';
 import { deleteCronEvents, deleteFutureCronEvents, generateCronEvents, lockCronEvents } from './cron-schedule.js';
-import { Args } from './args.js';
+import { ArgsReader } from '../errors/index.js';
 import { oneOffRequest, pagination, scheduledType, statuses } from './scheduled-args.js';
 import { cronTriggersOf } from './scheduled-definitions.js';
 
@@ -72,7 +72,7 @@ async function createScheduledEvent(args: Json, ctx: ExtensionContext): Promise<
 
 // Hasura deletes by id and answers success whether or not the event existed.
 async function deleteScheduledEvent(args: Json, ctx: ExtensionContext): Promise<Json> {
-  const a = Args.ofOperation(args, ctx.api);
+  const a = ArgsReader.args({ args, api: ctx.api });
   const type = scheduledType(a);
   const id = a.string('event_id');
   const table = type === 'cron' ? 'svc_catalog.hdb_cron_events' : 'svc_catalog.hdb_scheduled_events';
@@ -81,7 +81,7 @@ async function deleteScheduledEvent(args: Json, ctx: ExtensionContext): Promise<
 }
 
 async function getScheduledEvents(args: Json, ctx: ExtensionContext): Promise<Json> {
-  const a = Args.ofOperation(args, ctx.api);
+  const a = ArgsReader.args({ args, api: ctx.api });
   const type = scheduledType(a);
   const p = pagination(a);
   const wanted = statuses(a);
@@ -97,7 +97,7 @@ async function getScheduledEvents(args: Json, ctx: ExtensionContext): Promise<Js
 }
 
 async function getInvocations(args: Json, ctx: ExtensionContext): Promise<Json> {
-  const a = Args.ofOperation(args, ctx.api);
+  const a = ArgsReader.args({ args, api: ctx.api });
   const type = scheduledType(a);
   const p = pagination(a);
   const withCount = a.bool('get_rows_count');

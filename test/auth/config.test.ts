@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serverAuth } from '../../compiler/cli/auth-config.js';
+import { serverAuth } from '../../runtime/index.js';
 import { DEFAULT_CLAIMS_NAMESPACE, JwtVerifier, parseJwtConfig, parseJwtConfigList, type JwtAuthenticator } from '../../runtime/auth/index.js';
 import { parseJsonPath, readJsonPath } from '../../runtime/auth/jwt/index.js';
 

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'kiln.mjs');
-const BUILT = join(ROOT, 'build', 'kiln.mjs');
+const RUNTIME_BIN = join(ROOT, 'bin', 'kiln-runtime.mjs');
+const BUILT = [join(ROOT, 'build', 'kiln.mjs'), join(ROOT, 'build', 'kiln-runtime.mjs')];
 const LOCK = join(ROOT, 'build', '.cli-test-build.lock');
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -26,7 +27,7 @@ function newestMtime(path: string): number {
 function isFresh(): boolean {
   let built: number;
   try {
-    built = statSync(BUILT).mtimeMs;
+    built = Math.min(...BUILT.map((f) => statSync(f).mtimeMs));
   } catch {
     return false;
   }
@@ -85,9 +86,14 @@ function run(cmd: string, args: readonly string[], o: { cwd: string; env: NodeJS
   });
 }
 
+/** Runs `kiln-runtime ...args` to completion. */
+export function kilnRuntime(args: readonly string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
+  return run(process.execPath, [RUNTIME_BIN, ...args], { cwd: o.cwd ?? ROOT, env: cleanEnv(o.env) });
+}
+
 /** Runs `kiln ...args` to completion. */
-export function kiln(args: readonly string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
-  return run(process.execPath, [BIN, ...args], { cwd: o.cwd ?? ROOT, env: cleanEnv(o.env) });
+export function kiln(args: readonly string[], o: { cwd?: string; env?: Record<string, string>; nodeArgs?: readonly string[] } = {}): Promise<RunResult> {
+  return run(process.execPath, [...(o.nodeArgs ?? []), BIN, ...args], { cwd: o.cwd ?? ROOT, env: cleanEnv(o.env) });
 }
 
 /** A running `kiln serve`. */
@@ -102,9 +108,27 @@ export interface Served {
   stop(): Promise<number | null>;
 }
 
+/** How a server process is started: its working folder, how long it may take, Node flags and variables. */
+export interface ServeProcessOptions {
+  readonly cwd?: string;
+  readonly readyMs?: number;
+  /** Node flags before the script (e.g. `--import` a module loader hook). */
+  readonly nodeArgs?: readonly string[];
+  readonly env?: Record<string, string>;
+}
+
 /** Starts `kiln serve ...args` and resolves once it prints its `serving GraphQL at` line. */
-export async function serve(args: readonly string[], o: { cwd?: string; readyMs?: number } = {}): Promise<Served> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: o.cwd ?? ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+export function serve(args: readonly string[], o: ServeProcessOptions = {}): Promise<Served> {
+  return startServer([BIN, 'serve', ...args], o);
+}
+
+/** Starts `kiln-runtime ...args` (the serving-only build) and resolves once it serves. */
+export function serveRuntime(args: readonly string[], o: ServeProcessOptions = {}): Promise<Served> {
+  return startServer([RUNTIME_BIN, ...args], o);
+}
+
+async function startServer(script: readonly string[], o: ServeProcessOptions): Promise<Served> {
+  const child: ChildProcess = spawn(process.execPath, [...(o.nodeArgs ?? []), ...script], { cwd: o.cwd ?? ROOT, env: cleanEnv(o.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let exited: number | null | undefined;
   const waiters = new Set<() => void>();

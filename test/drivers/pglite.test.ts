@@ -60,3 +60,30 @@ describe('PGlite driver', () => {
     expect((await db.query('SELECT id FROM artist ORDER BY id')).rows).toEqual([[1], [2], [4]]);
   });
 });
+
+describe('PGlite driver: errors leave it serving', () => {
+  it('rolls back a transaction a script left open, so later calls are not captured by it', async () => {
+    await db.runScript(`BEGIN; INSERT INTO artist VALUES (10, 'open')`);
+    const failed = await failure(db.runScript(`BEGIN; INSERT INTO artist VALUES (11, 'x'); SELECT 1/0`));
+    expect(failed.code).toBe('data-exception');
+    expect((await db.query('SELECT count(*)::int FROM artist WHERE id >= 10')).rows).toEqual([[0]]);
+    await db.transaction(async (t) => { await t.query(`INSERT INTO artist VALUES (12, 'later')`); });
+    expect((await db.query('SELECT id FROM artist WHERE id >= 10')).rows).toEqual([[12]]);
+  });
+
+  it('passes a callback error through, rolls back, and serves the next call', async () => {
+    const boom = new Error('not a database error');
+    await expect(db.transaction(async (t) => {
+      await t.query(`INSERT INTO artist VALUES (13, 'gone')`);
+      throw boom;
+    })).rejects.toBe(boom);
+    expect((await db.query('SELECT count(*)::int FROM artist WHERE id = 13')).rows).toEqual([[0]]);
+  });
+
+  it('answers an ApiError, not a crash, once closed', async () => {
+    const other = await createPgliteDriver({ dataDir: join(dir, 'closed') });
+    await other.close();
+    const e = await failure(other.query('SELECT 1'));
+    expect(e.code).toBe('postgres-error');
+  }, 30_000);
+});

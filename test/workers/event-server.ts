@@ -3,7 +3,7 @@
 // `kiln serve --database-url` runs it).
 
 import { randomUUID } from 'node:crypto';
-import { metadataCompiler } from '../../compiler/cli/metadata-compiler.js';
+import { metadataCompiler } from '../../compiler/metadata-compiler/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
 import { MetadataApi, type ServedState } from '../../runtime/metadata-api/index.js';

@@ -2,10 +2,10 @@
 // `{name, definition, comment?, permissions?: [{role, comment?}]}`. Async action logs
 // (`clear_data`) live in the catalog: the runtime clears them, not this edit.
 
-import { ApiError, type JsonPath } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asArray, asGraphqlName, asNat, asString, type JsonObject, type JsonPath, parseFailed } from '../../../runtime/errors/index.js';
 import type { Json, Metadata } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
-import { asArray, asGraphqlName, asNat, asString, compact, parseFailed, Reader, type JsonObject } from './args.js';
+import { compact } from './compact.js';
 import { changed, created, dropped, findBy, listOf, removeBy, upsert, withList } from './document.js';
 import { baseTypeName } from './graphql-type.js';
 import { readHeaders } from './headers.js';
@@ -19,7 +19,7 @@ function readTypeRef(v: unknown, path: JsonPath): string {
 }
 
 function readArgument(v: unknown, path: JsonPath): JsonObject {
-  const r = Reader.object(v, path);
+  const r = ArgsReader.object(v, path);
   return compact({
     name: asGraphqlName(r.required('name'), r.at('name')),
     type: readTypeRef(r.required('type'), r.at('type')),
@@ -28,7 +28,7 @@ function readArgument(v: unknown, path: JsonPath): JsonObject {
 }
 
 /** ActionDefinition, in the order Hasura reads its keys. */
-export function readActionDefinition(r: Reader): JsonObject {
+export function readActionDefinition(r: ArgsReader): JsonObject {
   const args = r.has('arguments') ? asArray(r.value['arguments'], r.at('arguments')).map((a, i) => readArgument(a, [...r.at('arguments'), i])) : undefined;
   const outputType = readTypeRef(r.required('output_type'), r.at('output_type'));
   const headers = readHeaders(r);
@@ -70,7 +70,7 @@ function withActions(md: Metadata, items: readonly Json[]): Metadata {
 }
 
 export const createAction: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = asGraphqlName(r.required('name'), r.at('name'));
   const definition = readActionDefinition(r.object('definition'));
   const comment = r.comment();
@@ -83,7 +83,7 @@ export const createAction: OpHandler = (input) => {
 
 /** Replaces the definition and comment; the permissions stay. */
 export const updateAction: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = asGraphqlName(r.required('name'), r.at('name'));
   const definition = readActionDefinition(r.object('definition'));
   const comment = r.comment();
@@ -95,7 +95,7 @@ export const updateAction: OpHandler = (input) => {
 };
 
 export const dropAction: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = asGraphqlName(r.required('name'), r.at('name'));
   r.bool('clear_data', true);
   requireAction(input.metadata, name);
@@ -103,7 +103,7 @@ export const dropAction: OpHandler = (input) => {
 };
 
 export const createActionPermission: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const action = asGraphqlName(r.required('action'), r.at('action'));
   const role = r.name('role');
   const comment = r.comment();
@@ -118,7 +118,7 @@ export const createActionPermission: OpHandler = (input) => {
 };
 
 export const dropActionPermission: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const action = asGraphqlName(r.required('action'), r.at('action'));
   const role = r.name('role');
   const a = requireAction(input.metadata, action);

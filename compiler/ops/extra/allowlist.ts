@@ -2,10 +2,9 @@
 // (Hasura.RQL.DDL.QueryCollection and Hasura.RQL.Types.Allowlist). Stored as
 // `{collection, scope: {global: true} | {global: false, roles: [...]}}`.
 
-import { ApiError } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asName, asNonEmpty, type JsonObject } from '../../../runtime/errors/index.js';
 import type { Json } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
-import { asName, asNonEmpty, Reader, type JsonObject } from './args.js';
 import { changed, findBy, listOf, removeBy, upsert, withList } from './document.js';
 import { requireCollection } from './query-collections.js';
 
@@ -13,7 +12,7 @@ const q = JSON.stringify;
 const GLOBAL: JsonObject = { global: true };
 
 /** AllowlistScope: `{global: true}` or `{global: false, roles: [role, ...]}` (non-empty, no duplicates). */
-export function readScope(r: Reader): JsonObject {
+export function readScope(r: ArgsReader): JsonObject {
   const global = r.required('global');
   if (typeof global !== 'boolean') r.bool('global', false);
   if (global === true) {
@@ -26,7 +25,7 @@ export function readScope(r: Reader): JsonObject {
 }
 
 export const addCollectionToAllowlist: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const collection = r.name('collection');
   // /v1/query takes only `collection` (spec part-b 4.12); the scope is always global there.
   const scopeReader = input.api === 'metadata' ? r.optObject('scope') : undefined;
@@ -45,7 +44,7 @@ export const addCollectionToAllowlist: OpHandler = (input) => {
 };
 
 export const updateScopeOfCollectionInAllowlist: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const collection = r.name('collection');
   const scope = readScope(r.object('scope'));
   requireCollection(input.metadata, collection, ['args', 'collection']);
@@ -57,7 +56,7 @@ export const updateScopeOfCollectionInAllowlist: OpHandler = (input) => {
 };
 
 export const dropCollectionFromAllowlist: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const collection = r.name('collection');
   requireCollection(input.metadata, collection, ['args', 'collection']);
   const list = listOf(input.metadata, 'allowlist');

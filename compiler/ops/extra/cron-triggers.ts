@@ -1,15 +1,15 @@
 // Cron trigger definitions: `create_cron_trigger` (with `replace`) and `delete_cron_trigger`
 // (Hasura.RQL.DDL.ScheduledTrigger, messages kept). Scheduling the events is the workers'.
 
-import { ApiError } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, type JsonObject, parseFailed } from '../../../runtime/errors/index.js';
 import type { OpHandler } from '../types.js';
-import { compact, parseFailed, Reader, type JsonObject } from './args.js';
+import { compact } from './compact.js';
 import { created, dropped, findBy, listOf, removeBy, upsert, withList } from './document.js';
 import { cronProblem } from './cron-expression.js';
 import { readHeaders } from './headers.js';
 
 /** RetryConfST with Hasura's defaults. */
-function readRetryConf(r: Reader): JsonObject {
+function readRetryConf(r: ArgsReader): JsonObject {
   const rc = r.optObject('retry_conf');
   return {
     num_retries: rc?.nat('num_retries', 0) ?? 0,
@@ -20,7 +20,7 @@ function readRetryConf(r: Reader): JsonObject {
 }
 
 export const createCronTrigger: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = r.name('name');
   const webhook = r.string('webhook');
   const payload = r.raw('payload');
@@ -47,7 +47,7 @@ export const createCronTrigger: OpHandler = (input) => {
 };
 
 export const deleteCronTrigger: OpHandler = (input) => {
-  const name = Reader.args(input).name('name');
+  const name = ArgsReader.args(input).name('name');
   const list = listOf(input.metadata, 'cron_triggers');
   if (findBy(list, 'name', name) === undefined) {
     throw new ApiError('not-exists', `cron trigger with name: ${name} does not exist`, 400, ['args']);

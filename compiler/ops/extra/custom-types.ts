@@ -1,10 +1,10 @@
 // `set_custom_types`: replaces the custom types used by actions (reference/actions.md). The shapes
 // are checked here; whether field types exist and relationships resolve is the compile step's.
 
-import { ApiError, type JsonPath } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asArray, asGraphqlName, asNonEmpty, asString, type JsonObject, type JsonPath, parseFailed } from '../../../runtime/errors/index.js';
 import type { Json } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
-import { asArray, asGraphqlName, asNonEmpty, asString, compact, parseFailed, Reader, type JsonObject } from './args.js';
+import { compact } from './compact.js';
 import { withSetting } from './document.js';
 import { baseTypeName } from './graphql-type.js';
 
@@ -14,27 +14,27 @@ function readTypeRef(v: unknown, path: JsonPath): string {
   return s;
 }
 
-function description(r: Reader): string | undefined {
+function description(r: ArgsReader): string | undefined {
   return r.optString('description');
 }
 
 function readScalar(v: unknown, path: JsonPath): JsonObject {
-  const r = Reader.object(v, path);
+  const r = ArgsReader.object(v, path);
   return compact({ name: asGraphqlName(r.required('name'), r.at('name')), description: description(r) });
 }
 
 function readEnum(v: unknown, path: JsonPath): JsonObject {
-  const r = Reader.object(v, path);
+  const r = ArgsReader.object(v, path);
   const name = asGraphqlName(r.required('name'), r.at('name'));
   const values = asNonEmpty(r.required('values'), r.at('values')).map((x, i) => {
-    const e = Reader.object(x, [...r.at('values'), i]);
+    const e = ArgsReader.object(x, [...r.at('values'), i]);
     return compact({ value: asGraphqlName(e.required('value'), e.at('value')), description: description(e), is_deprecated: e.optBool('is_deprecated') });
   });
   return compact({ name, description: description(r), values });
 }
 
 function readField(v: unknown, path: JsonPath, withArguments: boolean): JsonObject {
-  const r = Reader.object(v, path);
+  const r = ArgsReader.object(v, path);
   return compact({
     name: asGraphqlName(r.required('name'), r.at('name')),
     type: readTypeRef(r.required('type'), r.at('type')),
@@ -44,7 +44,7 @@ function readField(v: unknown, path: JsonPath, withArguments: boolean): JsonObje
 }
 
 function readRelationship(v: unknown, path: JsonPath): JsonObject {
-  const r = Reader.object(v, path);
+  const r = ArgsReader.object(v, path);
   const type = r.string('type');
   if (type !== 'object' && type !== 'array') throw parseFailed(r.at('type'), `expected one of "object", "array", but found ${JSON.stringify(type)}`);
   const fieldMapping = r.object('field_mapping');
@@ -59,7 +59,7 @@ function readRelationship(v: unknown, path: JsonPath): JsonObject {
 }
 
 function readObjectType(v: unknown, path: JsonPath, isOutput: boolean): JsonObject {
-  const r = Reader.object(v, path);
+  const r = ArgsReader.object(v, path);
   const name = asGraphqlName(r.required('name'), r.at('name'));
   const fields = asNonEmpty(r.required('fields'), r.at('fields')).map((f, i) => readField(f, [...r.at('fields'), i], isOutput));
   const relationships = isOutput && r.has('relationships')
@@ -68,13 +68,13 @@ function readObjectType(v: unknown, path: JsonPath, isOutput: boolean): JsonObje
   return compact({ name, description: description(r), fields, relationships });
 }
 
-function readList(r: Reader, key: string, read: (v: unknown, path: JsonPath) => JsonObject): JsonObject[] {
+function readList(r: ArgsReader, key: string, read: (v: unknown, path: JsonPath) => JsonObject): JsonObject[] {
   if (!r.has(key)) return [];
   return asArray(r.value[key], r.at(key)).map((x, i) => read(x, [...r.at(key), i]));
 }
 
 /** Reads the four lists; every type name must be unique across them. */
-export function readCustomTypes(r: Reader): JsonObject {
+export function readCustomTypes(r: ArgsReader): JsonObject {
   const types = {
     scalars: readList(r, 'scalars', readScalar),
     enums: readList(r, 'enums', readEnum),
@@ -90,7 +90,7 @@ export function readCustomTypes(r: Reader): JsonObject {
 }
 
 export const setCustomTypes: OpHandler = (input) => {
-  const types = readCustomTypes(Reader.args(input));
+  const types = readCustomTypes(ArgsReader.args(input));
   const empty = Object.values(types).every((l) => (l as Json[]).length === 0);
   const md = withSetting(input.metadata, 'custom_types', empty ? undefined : compactLists(types));
   return { metadata: md, effect: { kind: 'create', object: { type: 'custom_types', name: 'custom_types custom_types' } } };

@@ -1,10 +1,9 @@
 // Reading and replacing the raw lists of the metadata document. Lists that become empty are
 // removed, as export_metadata omits empty lists.
 
-import { ApiError } from '../../../runtime/errors/index.js';
+import { ApiError, isObject, type JsonObject } from '../../../runtime/errors/index.js';
 import type { Json, Metadata, QualifiedTable, Source, TableEntry } from '../../metadata/index.js';
 import type { OpOutput } from '../types.js';
-import { isObject, type JsonObject } from './args.js';
 
 export type ListKey = 'remote_schemas' | 'query_collections' | 'allowlist' | 'actions' | 'cron_triggers'
   | 'rest_endpoints' | 'inherited_roles';

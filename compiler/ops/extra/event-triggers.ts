@@ -4,10 +4,10 @@
 // `event_triggers` as `{name, definition: {insert?, update?, delete?, enable_manual}, retry_conf,
 // webhook | webhook_from_env, headers?, request_transform?, response_transform?, ...}`.
 
-import { ApiError, type JsonPath } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asArray, asString, type JsonObject, type JsonPath, parseFailed } from '../../../runtime/errors/index.js';
 import type { Json, Metadata, QualifiedTable, Source } from '../../metadata/index.js';
 import type { OpHandler, OpInput } from '../types.js';
-import { asArray, asString, compact, parseFailed, Reader, type JsonObject } from './args.js';
+import { compact } from './compact.js';
 import { findSource, sameTable, tableText, withTable } from './document.js';
 import { readHeaders } from './headers.js';
 import { readTable } from './table-ref.js';
@@ -22,7 +22,7 @@ function readColumns(v: unknown, path: JsonPath): Json {
   return asArray(v, path).map((c, i) => asString(c, [...path, i]));
 }
 
-function readOpSpec(r: Reader, key: string): JsonObject | undefined {
+function readOpSpec(r: ArgsReader, key: string): JsonObject | undefined {
   const o = r.optObject(key);
   if (o === undefined) return undefined;
   const columns = readColumns(o.required('columns'), o.at('columns'));
@@ -30,7 +30,7 @@ function readOpSpec(r: Reader, key: string): JsonObject | undefined {
   return compact({ columns, payload });
 }
 
-function readRetryConf(r: Reader): JsonObject {
+function readRetryConf(r: ArgsReader): JsonObject {
   const rc = r.optObject('retry_conf');
   return {
     num_retries: rc?.nat('num_retries', 0) ?? 0,
@@ -39,14 +39,14 @@ function readRetryConf(r: Reader): JsonObject {
   };
 }
 
-function sourceName(input: OpInput, r: Reader): string {
+function sourceName(input: OpInput, r: ArgsReader): string {
   return input.api === 'metadata' ? (r.optName('source') ?? 'default') : 'default';
 }
 
 interface Parsed { readonly source: string; readonly table: QualifiedTable; readonly replace: boolean; readonly entry: JsonObject }
 
 function readCreate(input: OpInput): Parsed {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const source = sourceName(input, r);
   const name = r.name('name');
   const table = readTable(r.required('table'), r.at('table'));
@@ -125,7 +125,7 @@ export const createEventTrigger: OpHandler = (input) => {
 };
 
 export const deleteEventTrigger: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = r.name('name');
   const source = sourceName(input, r);
   const src = findSource(input.metadata, source);

@@ -3,8 +3,7 @@
 // against the schema happens when the document is compiled.
 
 import { parse, type DocumentNode } from 'graphql';
-import type { JsonPath } from '../../../runtime/errors/index.js';
-import { asString, parseFailed } from './args.js';
+import { asString, type JsonPath, parseFailed } from '../../../runtime/errors/index.js';
 
 export function parseQueryText(text: string): DocumentNode | undefined {
   try {

@@ -1,6 +1,6 @@
 // GraphQL type references as written in custom types and action arguments: `Int`, `[String!]!`.
 
-import { isGraphqlName } from './args.js';
+import { isGraphqlName } from '../../../runtime/errors/index.js';
 
 /** The named type at the bottom of a type reference, or undefined when the text is not one. */
 export function baseTypeName(text: string): string | undefined {

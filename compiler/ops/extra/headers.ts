@@ -2,14 +2,13 @@
 // `{name, value_from_env}` (Hasura's HeaderConf, messages kept; the reserved environment prefix is
 // `SVC_GRAPHQL_`, the vendor word replaced).
 
-import type { JsonPath } from '../../../runtime/errors/index.js';
-import { asArray, isObject, parseFailed, Reader, type JsonObject } from './args.js';
+import { ArgsReader, asArray, isObject, type JsonObject, type JsonPath, parseFailed } from '../../../runtime/errors/index.js';
 
 const RESERVED_PREFIX = 'SVC_GRAPHQL_';
 
 export function readHeader(v: unknown, path: JsonPath): JsonObject {
   if (!isObject(v)) throw parseFailed(path, 'expecting object for headers');
-  const r = new Reader(v, path);
+  const r = new ArgsReader(v, path);
   const name = r.string('name');
   const value = r.optString('value');
   const fromEnv = r.optString('value_from_env');
@@ -23,7 +22,7 @@ export function readHeader(v: unknown, path: JsonPath): JsonObject {
 }
 
 /** The optional `headers` list of an object (absent: undefined). */
-export function readHeaders(r: Reader, key = 'headers'): JsonObject[] | undefined {
+export function readHeaders(r: ArgsReader, key = 'headers'): JsonObject[] | undefined {
   if (!r.has(key)) return undefined;
   return asArray(r.value[key], r.at(key)).map((h, i) => readHeader(h, [...r.at(key), i]));
 }

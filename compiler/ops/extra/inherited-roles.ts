@@ -1,15 +1,14 @@
 // Inherited roles: `add_inherited_role {role_name, role_set}` / `drop_inherited_role {role_name}`
 // (Hasura.RQL.DDL.InheritedRoles). Stored as `{role_name, role_set}`.
 
-import { ApiError } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asName, asNonEmpty } from '../../../runtime/errors/index.js';
 import type { OpHandler } from '../types.js';
-import { asName, asNonEmpty, Reader } from './args.js';
 import { created, dropped, findBy, listOf, removeBy, withList } from './document.js';
 
 const q = JSON.stringify;
 
 export const addInheritedRole: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const roleName = r.name('role_name');
   const roleSet = asNonEmpty(r.required('role_set'), r.at('role_set')).map((x, i) => asName(x, [...r.at('role_set'), i]));
   if (roleSet.includes(roleName)) {
@@ -24,7 +23,7 @@ export const addInheritedRole: OpHandler = (input) => {
 };
 
 export const dropInheritedRole: OpHandler = (input) => {
-  const roleName = Reader.args(input).name('role_name');
+  const roleName = ArgsReader.args(input).name('role_name');
   const list = listOf(input.metadata, 'inherited_roles');
   if (findBy(list, 'role_name', roleName) === undefined) {
     throw new ApiError('not-exists', `inherited role ${q(roleName)} does not exist`, 400, ['args']);

@@ -2,10 +2,10 @@
 // Hasura.RQL.DDL.QueryCollection, messages and paths kept). Stored as
 // `{name, definition: {queries: [{name, query}]}, comment?}`.
 
-import { ApiError } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asArray, asName, type JsonObject } from '../../../runtime/errors/index.js';
 import type { Json, Metadata } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
-import { asArray, asName, compact, Reader, type JsonObject } from './args.js';
+import { compact } from './compact.js';
 import { changed, created, dropped, findBy, listOf, removeBy, upsert, withList } from './document.js';
 import { readQueryText } from './graphql-text.js';
 
@@ -33,11 +33,11 @@ export function queriesOf(collection: JsonObject): readonly JsonObject[] {
   return Array.isArray(list) ? list.filter((x): x is JsonObject => x !== null && typeof x === 'object' && !Array.isArray(x)) : [];
 }
 
-function readQueries(r: Reader): JsonObject[] {
+function readQueries(r: ArgsReader): JsonObject[] {
   const def = r.object('definition');
   const list = asArray(def.required('queries'), def.at('queries'));
   return list.map((el, i) => {
-    const item = Reader.object(el, [...def.at('queries'), i]);
+    const item = ArgsReader.object(el, [...def.at('queries'), i]);
     return { name: item.name('name'), query: readQueryText(item.required('query'), item.at('query')) };
   });
 }
@@ -54,7 +54,7 @@ function withCollections(md: Metadata, items: readonly Json[]): Metadata {
 }
 
 export const createQueryCollection: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = r.name('name');
   const queries = readQueries(r);
   const comment = r.comment();
@@ -78,7 +78,7 @@ export const createQueryCollection: OpHandler = (input) => {
 
 /** Renames a collection; the allow-list and REST endpoints that name it follow the new name. */
 export const renameQueryCollection: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = r.name('name');
   const newName = r.name('new_name');
   const old = requireCollection(input.metadata, name, ['args']);
@@ -100,7 +100,7 @@ function renameInEndpoint(e: JsonObject, from: string, to: string): JsonObject {
 }
 
 export const dropQueryCollection: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = r.name('collection');
   r.required('cascade');
   const cascade = r.bool('cascade', false);
@@ -116,7 +116,7 @@ export const dropQueryCollection: OpHandler = (input) => {
 };
 
 export const addQueryToCollection: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const collection = r.name('collection_name');
   const queryName = r.name('query_name');
   const query = readQueryText(r.required('query'), r.at('query'));
@@ -132,7 +132,7 @@ export const addQueryToCollection: OpHandler = (input) => {
 };
 
 export const dropQueryFromCollection: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const collection = r.name('collection_name');
   const queryName = asName(r.required('query_name'), r.at('query_name'));
   const coll = requireCollection(input.metadata, collection, ['args']);

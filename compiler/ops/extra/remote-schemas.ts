@@ -4,23 +4,23 @@
 // `{name, definition, comment?, permissions?: [{role, definition: {schema}, comment?}], remote_relationships?}`.
 
 import { parse } from 'graphql';
-import { ApiError } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asGraphqlName, asNat, asString, type JsonObject, parseFailed } from '../../../runtime/errors/index.js';
 import type { Json, Metadata } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
-import { asGraphqlName, asNat, asString, compact, parseFailed, Reader, type JsonObject } from './args.js';
+import { compact } from './compact.js';
 import { changed, created, dropped, findBy, listOf, removeBy, upsert, withList } from './document.js';
 import { readHeaders } from './headers.js';
 
 const q = JSON.stringify;
 
-function readNameMapping(r: Reader): JsonObject | undefined {
+function readNameMapping(r: ArgsReader): JsonObject | undefined {
   const m = r.optObject('mapping');
   if (m === undefined) return undefined;
   for (const k of Object.keys(m.value)) asGraphqlName(m.value[k], m.at(k));
   return m.value;
 }
 
-function readAffixes(r: Reader): JsonObject {
+function readAffixes(r: ArgsReader): JsonObject {
   return compact({
     prefix: r.has('prefix') ? asGraphqlName(r.value['prefix'], r.at('prefix')) : undefined,
     suffix: r.has('suffix') ? asString(r.value['suffix'], r.at('suffix')) : undefined,
@@ -28,21 +28,21 @@ function readAffixes(r: Reader): JsonObject {
   });
 }
 
-function readCustomization(r: Reader): JsonObject {
+function readCustomization(r: ArgsReader): JsonObject {
   const typeNames = r.optObject('type_names');
   const fieldNames = r.optArray('field_names');
   return compact({
     root_fields_namespace: r.has('root_fields_namespace') ? asGraphqlName(r.value['root_fields_namespace'], r.at('root_fields_namespace')) : undefined,
     type_names: typeNames === undefined ? undefined : readAffixes(typeNames),
     field_names: fieldNames?.map((f, i) => {
-      const fr = Reader.object(f, [...r.at('field_names'), i]);
+      const fr = ArgsReader.object(f, [...r.at('field_names'), i]);
       return { parent_type: asGraphqlName(fr.required('parent_type'), fr.at('parent_type')), ...readAffixes(fr) };
     }),
   });
 }
 
 /** RemoteSchemaDef: exactly one of `url` / `url_from_env`, headers, timeout, customization. */
-export function readRemoteSchemaDef(r: Reader): JsonObject {
+export function readRemoteSchemaDef(r: ArgsReader): JsonObject {
   const url = r.optString('url');
   const urlFromEnv = r.optString('url_from_env');
   const headers = readHeaders(r);
@@ -78,7 +78,7 @@ function withRemotes(md: Metadata, items: readonly Json[]): Metadata {
 }
 
 export const addRemoteSchema: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = r.name('name');
   const definition = readRemoteSchemaDef(r.object('definition'));
   const comment = r.comment();
@@ -91,7 +91,7 @@ export const addRemoteSchema: OpHandler = (input) => {
 
 /** Replaces the definition and comment; permissions and remote relationships stay. */
 export const updateRemoteSchema: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = r.name('name');
   const definition = readRemoteSchemaDef(r.object('definition'));
   const comment = r.comment();
@@ -105,21 +105,21 @@ export const updateRemoteSchema: OpHandler = (input) => {
 };
 
 export const removeRemoteSchema: OpHandler = (input) => {
-  const name = Reader.args(input).name('name');
+  const name = ArgsReader.args(input).name('name');
   if (findRemote(input.metadata, name) === undefined) throw new ApiError('not-exists', 'no such remote schema', 400, ['args']);
   return dropped(withRemotes(input.metadata, removeBy(listOf(input.metadata, 'remote_schemas'), 'name', name)), false);
 };
 
 /** Refetching the schema is the runtime's; the document does not change. */
 export const reloadRemoteSchema: OpHandler = (input) => {
-  const name = Reader.args(input).name('name');
+  const name = ArgsReader.args(input).name('name');
   if (findRemote(input.metadata, name) === undefined) {
     throw new ApiError('not-exists', `remote schema with name ${q(name)} does not exist`, 400, ['args']);
   }
   return changed(null);
 };
 
-function readPermissionSchema(r: Reader): string {
+function readPermissionSchema(r: ArgsReader): string {
   const def = r.object('definition');
   const schema = def.string('schema');
   try {
@@ -131,7 +131,7 @@ function readPermissionSchema(r: Reader): string {
 }
 
 export const addRemoteSchemaPermissions: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const remote = r.name('remote_schema');
   const role = r.name('role');
   const schema = readPermissionSchema(r);
@@ -148,7 +148,7 @@ export const addRemoteSchemaPermissions: OpHandler = (input) => {
 };
 
 export const dropRemoteSchemaPermissions: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const remote = r.name('remote_schema');
   const role = r.name('role');
   const rs = findRemote(input.metadata, remote);

@@ -4,10 +4,9 @@
 // `invalid-configuration` at `$.args` with the inconsistent objects in `internal`
 // (corpus: endpoints/endpoint_*).
 
-import { ApiError } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asNonEmpty, asString, type JsonObject, parseFailed } from '../../../runtime/errors/index.js';
 import type { Json, Metadata } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
-import { asNonEmpty, asString, parseFailed, Reader, type JsonObject } from './args.js';
 import { created, dropped, findBy, listOf, removeBy, withList } from './document.js';
 import { isSubscription } from './graphql-text.js';
 import { findCollection, queriesOf } from './query-collections.js';
@@ -15,7 +14,7 @@ import { duplicateVariables, invalidSegments, overlaps } from './url-template.js
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
-function readMethods(r: Reader): string[] {
+function readMethods(r: ArgsReader): string[] {
   const list = asNonEmpty(r.required('methods'), r.at('methods'));
   return list.map((m, i) => {
     if (typeof m !== 'string') throw parseFailed([...r.at('methods'), i], 'Only standard HTTP methods supported');
@@ -24,7 +23,7 @@ function readMethods(r: Reader): string[] {
   });
 }
 
-function readEndpoint(r: Reader): JsonObject {
+function readEndpoint(r: ArgsReader): JsonObject {
   const name = r.name('name');
   const url = r.name('url');
   const methods = readMethods(r);
@@ -74,7 +73,7 @@ function ambiguity(md: Metadata, e: JsonObject, others: readonly JsonObject[]): 
 }
 
 export const createRestEndpoint: OpHandler = (input) => {
-  const endpoint = readEndpoint(Reader.args(input));
+  const endpoint = readEndpoint(ArgsReader.args(input));
   const name = endpoint['name'] as string;
   const url = endpoint['url'] as string;
   const existing = listOf(input.metadata, 'rest_endpoints');
@@ -92,7 +91,7 @@ export const createRestEndpoint: OpHandler = (input) => {
 };
 
 export const dropRestEndpoint: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const name = r.name('name');
   const existing = listOf(input.metadata, 'rest_endpoints');
   if (findBy(existing, 'name', name) === undefined) {

@@ -1,39 +1,34 @@
 // Small settings kept in the document as given: introspection options, API limits, metrics
 // configuration and the TLS allow-list of `network`.
 
-import { ApiError } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asArray, asName, asNat, isObject, type JsonObject } from '../../../runtime/errors/index.js';
 import type { Json } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
-import { asArray, asName, asNat, compact, isObject, Reader, type JsonObject } from './args.js';
+import { readApiLimits } from '../../model/index.js';
+import { compact } from './compact.js';
 import { changed, withSetting } from './document.js';
 
 const q = JSON.stringify;
 
 export const setGraphqlSchemaIntrospectionOptions: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const roles = (r.optArray('disabled_for_roles') ?? []).map((x, i) => asName(x, [...r.at('disabled_for_roles'), i]));
   const value = roles.length === 0 ? undefined : { disabled_for_roles: [...new Set(roles)] };
   return changed(withSetting(input.metadata, 'graphql_schema_introspection', value));
 };
 
-const LIMITS = ['depth_limit', 'node_limit', 'rate_limit', 'time_limit', 'batch_limit'];
-
+// Every value is checked (the same reader the compile uses), so a bad one is refused with its
+// path before anything is stored.
 export const setApiLimits: OpHandler = (input) => {
-  const r = Reader.args(input);
-  r.bool('disabled', false);
-  for (const key of LIMITS) {
-    const lim = r.optObject(key);
-    if (lim === undefined) continue;
-    lim.optObject('per_role');
-    if (key !== 'rate_limit' && lim.has('global')) asNat(lim.value['global'], lim.at('global'));
-  }
+  const r = ArgsReader.args(input);
+  readApiLimits(r.value, r.path);
   return changed(withSetting(input.metadata, 'api_limits', r.value));
 };
 
 export const removeApiLimits: OpHandler = (input) => changed(withSetting(input.metadata, 'api_limits', undefined));
 
 export const setMetricsConfig: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const value = { analyze_query_variables: r.bool('analyze_query_variables', false), analyze_response_body: r.bool('analyze_response_body', false) };
   return changed(withSetting(input.metadata, 'metrics_config', value));
 };
@@ -55,7 +50,7 @@ function withTls(network: Json | undefined, list: readonly JsonObject[]): JsonOb
 const sameHost = (a: JsonObject, host: string, suffix: string | undefined) => a['host'] === host && (a['suffix'] ?? undefined) === suffix;
 
 export const addHostToTlsAllowlist: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const host = r.name('host');
   const suffix = r.optString('suffix');
   const permissions = r.has('permissions') ? asArray(r.value['permissions'], r.at('permissions')) : undefined;
@@ -68,7 +63,7 @@ export const addHostToTlsAllowlist: OpHandler = (input) => {
 };
 
 export const dropHostFromTlsAllowlist: OpHandler = (input) => {
-  const r = Reader.args(input);
+  const r = ArgsReader.args(input);
   const host = r.name('host');
   const suffix = r.optString('suffix');
   const list = tlsAllowlist(input.metadata.network);

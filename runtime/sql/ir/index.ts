@@ -1,9 +1,9 @@
 // The dialect-neutral query IR (DESIGN.md "Query IR"): planners build these nodes, renderers write SQL.
 
 /** Value slots, scalar expressions and row sources. */
-export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type ReadThrough, type Slot, type Source, type WrittenRows } from './expr.js';
+export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type ReadThrough, type Slot, type Source, type WrittenRows } from './scalar.js';
 /** Boolean conditions: permission filters, `where`, joins and `_exists`. */
-export { isCompareOp, type CompareOp, type Cond, type SpatialOp } from './cond.js';
+export { isCompareOp, type CompareOp, type Cond, type SpatialOp } from './scalar.js';
 /** Selects: JSON shapes over permitted, ordered, limited rows. */
 export type {
   AggregateColumn, AggregateFnField, AggregatePart, AggregateSelect, JsonField, JsonObject, JsonValue, Limit, ListSelect,

@@ -2,8 +2,7 @@
 // evaluates on the written rows, and the response JSON built from those rows.
 
 import type { Alias } from '../fragment.js';
-import type { Cond } from './cond.js';
-import type { Expr, QualifiedName, WrittenRows } from './expr.js';
+import type { Cond, Expr, QualifiedName, WrittenRows } from './scalar.js';
 import type { JsonObject, JsonValue } from './select.js';
 
 /** A new column value of an update: an operator applied to the current value (or a plain value for `_set`). */

@@ -3,7 +3,7 @@
 // build on this one, and no planner produces them yet.
 
 import type { JsonField } from './select.js';
-import type { Slot } from './expr.js';
+import type { Slot } from './scalar.js';
 
 /** One statement on one source whose single value is a JSON object of `fields` (root fields). */
 export interface SqlStep {

@@ -2,8 +2,7 @@
 // carries its permission reads (`kiln check` on the IR, for any dialect), with no SQL parsing.
 
 import type { Alias } from '../fragment.js';
-import type { Cond } from './cond.js';
-import type { Expr, Source } from './expr.js';
+import type { Cond, Expr, Source } from './scalar.js';
 import type { JsonValue, Permission, RowSet } from './select.js';
 
 /** One read of rows: what is read at which alias, and what guards it. */

@@ -2,8 +2,7 @@
 // role's permission. A renderer turns them into one SQL expression per root field.
 
 import type { Alias } from '../fragment.js';
-import type { Cond } from './cond.js';
-import type { AggregateFn, Expr, Slot, Source } from './expr.js';
+import type { AggregateFn, Cond, Expr, Slot, Source } from './scalar.js';
 
 /**
  * The role's select permission on the rows read: its filter and its row limit. Every read of a

@@ -4,12 +4,12 @@
 // has no metadata API to install capture triggers and make cron events: `prepareBundleEvents`
 // does that once at start.
 
-import type { BundleModel, Json } from '../../runtime/bundle/index.js';
-import type { Driver } from '../../runtime/drivers/index.js';
+import type { BundleModel, Json } from '../bundle/index.js';
+import type { Driver } from '../drivers/index.js';
 import {
   eventTriggersOf, HttpPool, scheduledEventExtension, startEventWorkers, startScheduledWorkers, syncEventTriggers, workerSettingsFromEnv,
   type ServedSources, type WorkerSettings,
-} from '../../runtime/workers/index.js';
+} from '../workers/index.js';
 
 /** The flags of the workers; unset ones come from the SVC_GRAPHQL_* environment. */
 export interface WorkerFlags {

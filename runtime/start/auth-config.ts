@@ -1,8 +1,8 @@
 import {
   createJwtAuthenticator, createWebhookAuthenticator, parseJwtConfig, parseJwtConfigList, parseWebhookMode,
   type Authenticator, type JwtConfig,
-} from '../../runtime/auth/index.js';
-import { CliError } from './project.js';
+} from '../auth/index.js';
+import { StartError } from './start-error.js';
 
 /** The authentication flags of `kiln serve` (each with its SVC_GRAPHQL_* variable). */
 export interface AuthFlags {
@@ -25,7 +25,7 @@ export interface ServerAuth {
 type Env = Readonly<Record<string, string | undefined>>;
 
 function fail(message: string): never {
-  throw new CliError(message, 2);
+  throw new StartError(message, 2);
 }
 
 function adminSecretList(env: Env): string[] {

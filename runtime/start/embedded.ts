@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPgliteDriver, type PgliteDriver } from '../../runtime/drivers/index.js';
+import { createPgliteDriver, type PgliteDriver } from '../drivers/index.js';
 
 /** The package's root folder (holding fixtures/), from the source tree or the built CLI. */
 export function packageRoot(): string {

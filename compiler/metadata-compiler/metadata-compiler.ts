@@ -1,21 +1,20 @@
-// The compiler as the metadata API sees it (runtime/metadata-api/contract.ts): the same stages
-// `kiln compile` runs — parse, resolve against the catalog, build each role's schema — minus the
-// files, so a change made through the API serves exactly what compiling it would.
+// The compiler as the metadata API sees it (runtime/metadata-api/contract.ts): metadata edits
+// (compiler/ops), introspection, and the compile pipeline `kiln compile` runs (compileModel),
+// minus the files, so a change made through the API serves exactly what compiling it would.
 
 import type { Json } from '../../runtime/bundle/index.js';
 import type { Compiled, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
 import { introspectPostgres, type Introspection } from '../introspect/index.js';
 import { databaseUrl, parseMetadata, type Metadata } from '../metadata/index.js';
-import { resolveModel } from '../model/index.js';
 import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog } from '../ops/index.js';
-import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
-import { compilePersisted } from '../emit/index.js';
+import { compileModel } from '../emit/index.js';
 
 const asMetadata = (doc: Json): Metadata => doc as unknown as Metadata;
 const asJson = (md: Metadata): Json => md as unknown as Json;
 const snapshots = (i: { readonly [source: string]: Json | null }): { [source: string]: Introspection | null } =>
   i as unknown as { [source: string]: Introspection | null };
 
+/** The MetadataCompiler the metadata API is given (compile on write), for bundles of this engine version. */
 export function metadataCompiler(engineVersion: string): MetadataCompiler {
   return {
     empty: () => asJson(emptyMetadata()),
@@ -31,15 +30,9 @@ export function metadataCompiler(engineVersion: string): MetadataCompiler {
     introspect: async (db) => (await introspectPostgres(db)) as unknown as Json,
     compile(metadata, introspection, opts): Compiled {
       const present = Object.fromEntries(Object.entries(snapshots(introspection)).filter((e): e is [string, Introspection] => e[1] !== null));
-      const resolved = resolveModel(asMetadata(metadata), { engineVersion, introspection: present });
-      const base = { ...resolved.value, options: { stringifyNumeric: opts.stringifyNumeric } };
-      const schemas = buildRoleSchemas(base);
-      // Stored queries compiled whole, as `kiln compile` does: the allow-list and REST endpoints run them.
-      const persisted = compilePersisted(asMetadata(metadata), base, schemas).persisted;
-      const model = persisted ? { ...base, persisted } : base;
-      const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
-      const queries = schemas['admin'] ? validateCollections(collectionUse(asMetadata(metadata)), schemas['admin']) : [];
-      return { model, sdl, inconsistencies: [...resolved.inconsistencies, ...queries] };
+      // The pipeline of `kiln compile` minus emit: a change made through the API serves what compiling it would.
+      const { model, sdl, inconsistencies } = compileModel({ metadata: asMetadata(metadata), introspection: present, engineVersion, stringifyNumeric: opts.stringifyNumeric });
+      return { model, sdl, inconsistencies };
     },
     dropObjects: (metadata, objects) => asJson(dropObjects(asMetadata(metadata), objects as never)),
     describe: (o) => dependentLabel(o as never),

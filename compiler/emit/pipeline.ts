@@ -1,0 +1,59 @@
+// The compile pipeline, written once: resolve the metadata against the database catalog, build
+// each role's schema, compile the plans of stored queries; `buildBundle` then emits the files.
+// `kiln compile`, `kiln serve --metadata`, the metadata API on every write (through the compiler
+// the command line wires in) and the tests all run these same stages.
+
+import type { GraphQLSchema } from 'graphql';
+import type { BundleModel, Json } from '../../runtime/bundle/index.js';
+import type { Introspection } from '../introspect/index.js';
+import type { Metadata } from '../metadata/index.js';
+import { resolveModel, type InconsistentObject } from '../model/index.js';
+import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
+import { compilePersisted, type CompiledPersisted } from './persisted.js';
+
+export interface BundleInput {
+  readonly metadata: Metadata;
+  readonly introspection: { readonly [source: string]: Introspection };
+  readonly engineVersion: string;
+  readonly stringifyNumeric?: boolean;
+  /** Progress lines for long compiles. */
+  readonly progress?: (line: string) => void;
+}
+
+/** What the stages before emit produce: the served model, each role's schema, and what does not fit. */
+export interface CompiledModel {
+  readonly model: BundleModel;
+  readonly sdl: { readonly [role: string]: string };
+  readonly schemas: { readonly [role: string]: GraphQLSchema };
+  /** Stored queries compiled whole per role (their files and manifest entries, for emit). */
+  readonly stored: CompiledPersisted;
+  readonly inconsistencies: readonly InconsistentObject[];
+}
+
+/** resolve → schema → plans: the model a metadata document compiles to (pure; no files). */
+export function compileModel(input: BundleInput): CompiledModel {
+  const say = input.progress ?? (() => {});
+  say('resolving metadata against the database catalog');
+  const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection });
+  const base: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
+  say(`building schemas for ${base.roles.length} role(s)`);
+  const schemas = buildRoleSchemas(base);
+  // Stored queries compiled whole: the allow-list and REST endpoints run them.
+  const stored = compilePersisted(input.metadata, base, schemas);
+  const events = eventDefinitions(input.metadata);
+  const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}) };
+  const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
+  const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
+  return { model, sdl, schemas, stored, inconsistencies: [...resolved.inconsistencies, ...queryIssues] };
+}
+
+/** The metadata's event and cron triggers alone (secrets stay in the environment: webhook_from_env, value_from_env). */
+function eventDefinitions(md: Metadata): Json | undefined {
+  const sources = md.sources.map((s) => ({
+    name: s.name, kind: s.kind,
+    tables: s.tables.filter((t) => (t.event_triggers ?? []).length > 0).map((t) => ({ table: t.table, event_triggers: t.event_triggers })),
+  })).filter((s) => s.tables.length > 0);
+  const cron = md.cron_triggers ?? [];
+  if (sources.length === 0 && cron.length === 0) return undefined;
+  return { version: 3, sources, ...(cron.length > 0 ? { cron_triggers: cron } : {}) } as unknown as Json;
+}

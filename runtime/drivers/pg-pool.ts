@@ -1,0 +1,64 @@
+// The pg pools behind the PostgreSQL driver, and what makes a client safe to hand out.
+//
+// pg-pool listens for a client's 'error' only while the client is idle; while it is checked out
+// nothing does, and a socket that breaks mid-query (ECONNRESET, "Connection terminated
+// unexpectedly") is an unhandled 'error' event that ends the process. So every client gets its
+// own listener when it is opened, for its whole life: the failure is recorded, the query in
+// flight fails on its own, and the client is destroyed when it is released, never reused.
+
+import pg from 'pg';
+
+/** Settings every pool of one driver shares. */
+export interface PoolSettings {
+  readonly url: string;
+  readonly max: number;
+  readonly connectionTimeoutMillis: number;
+  /** The session's statement_timeout in milliseconds, sent as a startup parameter; 0 = none. */
+  readonly statementTimeoutMs: number;
+  /** Milliseconds an idle connection is kept open. */
+  readonly idleTimeoutMillis: number;
+  /** Seconds after which a connection is closed when released; 0 = never. */
+  readonly maxLifetimeSeconds: number;
+  /** Where warnings about lost connections go. */
+  readonly log: (line: string) => void;
+}
+
+// Session settings every connection starts with: UTC timestamps and PostgreSQL's default
+// (shortest exact) float output, whatever the server or role defaults say.
+const SESSION_SETUP = "SET TIME ZONE 'UTC'; SET extra_float_digits = 1";
+
+// Clients whose connection failed. A client in here is never given back to the pool.
+const failed = new WeakSet<pg.PoolClient | pg.Client>();
+
+/** True when this client's connection broke (socket error, server gone): destroy it on release. */
+export function connectionFailed(client: pg.PoolClient): boolean {
+  return failed.has(client);
+}
+
+/** Creates a pool whose clients always have an error listener; `options` are extra `-c` settings. */
+export function createPool(s: PoolSettings, options?: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: s.url,
+    max: s.max,
+    connectionTimeoutMillis: s.connectionTimeoutMillis,
+    idleTimeoutMillis: s.idleTimeoutMillis,
+    maxLifetimeSeconds: s.maxLifetimeSeconds,
+    allowExitOnIdle: true,
+    // A startup parameter: no round trip, and RESET statement_timeout comes back to it.
+    ...(s.statementTimeoutMs > 0 ? { statement_timeout: s.statementTimeoutMs } : {}),
+    ...(options ? { options } : {}),
+  });
+  pool.on('connect', (client) => {
+    client.on('error', (e: Error) => {
+      if (failed.has(client)) return;
+      failed.add(client);
+      s.log(`kiln: PostgreSQL connection lost: ${e.message}`);
+    });
+    // pg queues this before anything the pool's caller sends on the new client.
+    client.query(SESSION_SETUP).catch(() => { /* the caller's first query reports the broken connection */ });
+  });
+  // pg-pool re-emits an idle client's error here after dropping the client; the client's own
+  // listener above has logged it already.
+  pool.on('error', () => undefined);
+  return pool;
+}

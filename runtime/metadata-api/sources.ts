@@ -1,0 +1,107 @@
+// The source databases of the document: connecting them, reading their catalogs, compiling the
+// document against those catalogs, and finding the runner an operation on a source uses.
+
+import type { Json } from '../bundle/index.js';
+import type { Driver } from '../drivers/index.js';
+import { ApiError } from '../errors/index.js';
+import type { Compiled } from './contract.js';
+import type { Connections, MetadataApiOptions, Runner, ServedState, Work } from './state.js';
+
+/** Connections, catalogs and compiles, for the served state and for changes in progress. */
+export class Sources {
+  constructor(private readonly opts: MetadataApiOptions) {}
+
+  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }): Compiled {
+    return this.opts.compiler.compile(metadata, introspection, { stringifyNumeric: this.opts.stringifyNumeric });
+  }
+
+  /** Builds a served state for a stored document: connect, read every catalog, compile. */
+  async load(metadata: Json, resourceVersion: number, drivers: Map<string, Driver>): Promise<ServedState> {
+    const introspection: Record<string, Json | null> = {};
+    const work: Connections = { introspection, drivers };
+    await this.connectSources(work, metadata);
+    for (const s of this.opts.compiler.sources(metadata)) await this.introspectSource(work, s.name);
+    const compiled = this.compile(metadata, introspection);
+    for (const i of compiled.inconsistencies) this.opts.log?.(`warning: inconsistent ${i.name}: ${i.reason}`);
+    return { metadata, resourceVersion, introspection, compiled, drivers };
+  }
+
+  async reintrospectAll(work: Work): Promise<void> {
+    await this.connectSources(work, work.metadata);
+    for (const s of this.opts.compiler.sources(work.metadata)) await this.introspectSource(work, s.name);
+  }
+
+  async introspectSource(work: Connections, name: string): Promise<void> {
+    const driver = work.drivers.get(name);
+    if (!driver) {
+      work.introspection[name] = null;
+      return;
+    }
+    try {
+      // The catalog's own database is read inside the open transaction: it sees the change's DDL,
+      // and PGlite's single connection is not waited on twice.
+      const runner = driver === this.opts.catalog && work.tx ? work.tx : driver;
+      work.introspection[name] = await this.opts.compiler.introspect(runner);
+    } catch (e) {
+      this.opts.log?.(`warning: cannot read the catalog of source "${name}": ${e instanceof Error ? e.message : String(e)}`);
+      work.introspection[name] = null;
+    }
+  }
+
+  /** Opens a driver for every source of the document that has none yet, and reads its catalog. */
+  async connectSources(work: Connections, metadata: Json): Promise<void> {
+    for (const s of this.opts.compiler.sources(metadata)) {
+      if (work.drivers.has(s.name)) continue;
+      try {
+        work.drivers.set(s.name, await this.opts.connect(s));
+      } catch (e) {
+        this.opts.log?.(`warning: cannot connect source "${s.name}": ${e instanceof Error ? e.message : String(e)}`);
+        work.introspection[s.name] = null;
+        continue;
+      }
+      await this.introspectSource(work, s.name);
+    }
+  }
+
+  async dropUnusedSources(work: Work): Promise<void> {
+    const names = new Set(this.opts.compiler.sources(work.metadata).map((s) => s.name));
+    for (const name of [...work.drivers.keys()]) {
+      if (!names.has(name)) {
+        work.drivers.delete(name);
+        delete work.introspection[name];
+      }
+    }
+  }
+
+  driverOf(drivers: ReadonlyMap<string, Driver>, source: string): Driver {
+    const d = drivers.get(source);
+    if (!d) throw new ApiError('not-exists', `source with name ${JSON.stringify(source)} does not exist`, 400, ['args', 'source']);
+    return d;
+  }
+
+  runnerOf(work: Work, source: string): Runner {
+    const d = this.driverOf(work.drivers, source);
+    return d === this.opts.catalog ? work.tx : d;
+  }
+}
+
+/** A renamed source keeps its connection and catalog snapshot under the new name. */
+export function renameSource(work: Work, args: Json): void {
+  const a = args as { name?: unknown; new_name?: unknown } | null;
+  if (typeof a?.name !== 'string' || typeof a.new_name !== 'string') return;
+  const d = work.drivers.get(a.name);
+  if (d) {
+    work.drivers.set(a.new_name, d);
+    work.drivers.delete(a.name);
+  }
+  if (a.name in work.introspection) {
+    work.introspection[a.new_name] = work.introspection[a.name] ?? null;
+    delete work.introspection[a.name];
+  }
+}
+
+/** The `source` argument of an operation (`default` when absent). */
+export function sourceOfArgs(args: Json): string {
+  const s = (args as { source?: unknown } | null)?.source;
+  return typeof s === 'string' ? s : 'default';
+}

@@ -1,0 +1,105 @@
+// Serving the metadata kept in svc_catalog, with the metadata API writing it (compile on write).
+// The compiler comes in through the metadata API's contract (MetadataCompiler): the command line
+// wires it in, so the runtime itself never loads it.
+
+import { randomUUID } from 'node:crypto';
+import type { Json } from '../bundle/index.js';
+import type { Driver } from '../drivers/index.js';
+import { Engine } from '../graphql/index.js';
+import { MetadataApi, type MetadataCompiler, type ServedState, type SourceInfo } from '../metadata-api/index.js';
+import { createServer } from '../server/index.js';
+import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
+import { eventTriggerExtension, scheduledEventExtension } from '../workers/index.js';
+import { serverAuth } from './auth-config.js';
+import { listenForChanges, type CatalogListener } from './catalog-listener.js';
+import { Databases } from './databases.js';
+import { startDeliveryWorkers } from './serve-workers.js';
+import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
+import { detailOf, redact, StartError } from './start-error.js';
+import { KILN_VERSION } from './version.js';
+
+/** What the catalog server needs beyond the settings. */
+export interface CatalogServing {
+  readonly compiler: MetadataCompiler;
+  /**
+   * The demo: every source runs on the embedded database, and a fresh catalog starts with this
+   * metadata (the demo fixture names `from_env: DATABASE_URL`, which the demo never sets).
+   */
+  readonly demoMetadata?: Json;
+}
+
+/**
+ * Serves the metadata kept in svc_catalog. The catalog is in SVC_GRAPHQL_METADATA_DATABASE_URL,
+ * else in the default database (--database-url, or the embedded demo database).
+ */
+export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log = stderrLog): Promise<RunningServer> {
+  const limits = requestLimits();
+  sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT is refused before anything opens
+  const dbs = new Databases(o, log);
+  const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
+  const catalog = await dbs.metadata();
+  const connect = async (s: SourceInfo): Promise<Driver> => {
+    if (c.demoMetadata !== undefined) return dbs.fallback();
+    const url = s.location?.kind === 'literal' ? s.location.url : s.location?.kind === 'env' ? process.env[s.location.name] : undefined;
+    if (!url || url === o.databaseUrl) return dbs.fallback();
+    return dbs.open(url);
+  };
+  let engine: Engine | null = null;
+  let served: ServedState | null = null;
+  const serve = (state: ServedState): void => {
+    served = state;
+    engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
+      allowlist: o.enableAllowlist ?? false, ...limits, driverFor: (source) => {
+      const d = state.drivers.get(source);
+      if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
+      return d;
+    } });
+  };
+  const instance = randomUUID();
+  let api: MetadataApi;
+  try {
+    api = await MetadataApi.start({
+      compiler: c.compiler, catalog, connect, serve, instance, log,
+      stringifyNumeric: o.stringifyNumericTypes,
+      extensions: [eventTriggerExtension(), scheduledEventExtension({ log })],
+      ...(c.demoMetadata !== undefined ? { initial: () => c.demoMetadata! } : {}),
+    });
+  } catch (e) {
+    await dbs.close();
+    const where = metadataUrl ? redact(metadataUrl) : o.databaseUrl ? redact(o.databaseUrl) : 'the embedded database';
+    throw new StartError(`cannot open the metadata catalog (svc_catalog) in ${where}: ${detailOf(e)} (is the database up, and the URL right?)`, 1);
+  }
+  const s0 = served as ServedState | null;
+  log(`metadata: resource_version ${api.current.resourceVersion}, ${Object.keys(s0?.compiled.model.tables ?? {}).length} table(s) tracked`);
+  const listenUrl = metadataUrl ?? o.databaseUrl;
+  const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
+  const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log);
+  const server = createServer({
+    engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session),
+      explain: (req, session) => engine!.explain(req, session),
+      // REST endpoints follow the engine swapped in on every metadata change.
+      restEndpoints: () => engine!.restEndpoints(), storedQuery: (q, n) => engine!.storedQuery(q, n),
+      executeStored: (q, n, variables, session) => engine!.executeStored(q, n, variables, session),
+      admitRequest: (session, client, operations, batched) => engine!.admitRequest(session, client, operations, batched) },
+    version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
+    enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console,
+    ...await serverAuth(o, log),
+    management: (call) => api.handle(call),
+    health: () => api.health(),
+    // `engine` is replaced on every metadata change; subscriptions look it up at every poll.
+    subscriptions: { engine: () => engine!, settings: subscriptionSettingsFromEnv(process.env), log },
+  });
+  const { port } = await server.listen(o.port, o.host);
+  const base = baseUrl(o.host, port);
+  log(`kiln ${KILN_VERSION} serving GraphQL at ${base}/v1/graphql — GraphiQL at ${base}/console — metadata API at ${base}/v1/metadata`);
+  return {
+    port,
+    async close() {
+      await server.close();
+      await workers.stop();
+      await listener?.close();
+      await api.close();
+      await dbs.close(api.current.drivers.values());
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// Serving a fixed model: a compiled bundle (what `kiln-runtime` and `kiln serve --bundle` run), or
+// one the command line compiled in process. The model is the metadata, so metadata writes answer
+// `not-supported`; its event and cron triggers run here as the bundle defines them.
+
+import type { BundleModel, Json } from '../bundle/index.js';
+import { loadBundle } from '../bundle/index.js';
+import type { Driver } from '../drivers/index.js';
+import { Engine } from '../graphql/index.js';
+import { createServer } from '../server/index.js';
+import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
+import { serverAuth } from './auth-config.js';
+import { Databases, type SourceUrl } from './databases.js';
+import { prepareBundleEvents, startDeliveryWorkers } from './serve-workers.js';
+import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
+import { detailOf, StartError } from './start-error.js';
+import { KILN_VERSION } from './version.js';
+
+/** A model and the SDL of each role, ready to serve. */
+export interface ServableModel {
+  readonly model: BundleModel;
+  readonly sdl: { readonly [role: string]: string };
+}
+
+/** Opens (once) the database of a named source; what an in-process compile introspects with. */
+export type SourceOpener = (source: string, url: SourceUrl) => Promise<Driver>;
+
+/** Where the served model comes from: a bundle directory, or a compile run with the sources open. */
+export type ModelOrigin =
+  | { readonly kind: 'bundle'; readonly dir: string }
+  | { readonly kind: 'compile'; compile(open: SourceOpener, log: Log): Promise<ServableModel> };
+
+/** Starts HTTP and WebSocket serving of a model, with its workers; what `kiln-runtime` runs. */
+export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log = stderrLog): Promise<RunningServer> {
+  const limits = requestLimits();
+  sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT is refused before anything opens
+  const dbs = new Databases(o, log);
+  const drivers = new Map<string, Driver>();
+  const open: SourceOpener = async (source, url) => {
+    const d = drivers.get(source) ?? await dbs.forSource(url);
+    drivers.set(source, d);
+    return d;
+  };
+  try {
+    const { model, sdl } = await modelOf(origin, open, log);
+    const engine = new Engine({ model, sdl, stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor: (source) => {
+      const d = drivers.get(source);
+      if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
+      return d;
+    } });
+    const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log) : null;
+    const server = createServer({
+      engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
+      enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console,
+      ...await serverAuth(o, log),
+      subscriptions: { engine: () => engine, settings: subscriptionSettingsFromEnv(process.env), log },
+    });
+    const { port } = await server.listen(o.port, o.host);
+    const base = baseUrl(o.host, port);
+    log(`kiln ${KILN_VERSION} serving GraphQL at ${base}/v1/graphql — GraphiQL at ${base}/console`);
+    return {
+      port,
+      async close() {
+        await server.close();
+        await workers?.stop();
+        await dbs.close(drivers.values());
+      },
+    };
+  } catch (e) {
+    await dbs.close(drivers.values());
+    throw e;
+  }
+}
+
+async function modelOf(origin: ModelOrigin, open: SourceOpener, log: Log): Promise<ServableModel> {
+  if (origin.kind === 'compile') return origin.compile(open, log);
+  // A missing or foreign bundle is an ApiError (invalid-configuration) the command line prints.
+  const b = await loadBundle(origin.dir);
+  for (const s of b.model.sources) await open(s.name, s.databaseUrl);
+  log(`loaded bundle ${origin.dir}: ${b.model.roles.length} role(s), ${Object.keys(b.model.tables).length} table(s)`);
+  return { model: b.model, sdl: b.sdl };
+}
+
+/**
+ * A bundle's event and cron triggers: capture installed as the bundle defines it, cron events made,
+ * and the delivery workers started. Cron and one-off events live in SVC_GRAPHQL_METADATA_DATABASE_URL
+ * when set, else in the default database.
+ */
+async function bundleWorkers(o: ServeSettings, model: BundleModel, events: Json, drivers: ReadonlyMap<string, Driver>,
+  dbs: Databases, log: Log): Promise<{ stop(): Promise<void> }> {
+  const catalog = await dbs.metadata();
+  try {
+    await prepareBundleEvents(events, model, drivers, catalog, log);
+  } catch (e) {
+    throw new StartError(`cannot install the event triggers of the bundle: ${detailOf(e)}`, 1);
+  }
+  return startDeliveryWorkers(o, () => ({ metadata: events, drivers }), catalog, KILN_VERSION, log);
+}

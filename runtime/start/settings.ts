@@ -1,0 +1,77 @@
+// What starting a server takes: the settings `kiln serve` and `kiln-runtime` read from their flags
+// and the SVC_GRAPHQL_* environment, and what a started server hands back.
+
+import { RateLimiter, queryCapsFromEnv, type QueryCaps } from '../graphql/index.js';
+import type { AuthFlags } from './auth-config.js';
+import { StartError } from './start-error.js';
+import type { WorkerFlags } from './serve-workers.js';
+
+/** The settings of a served instance (flags, or their SVC_GRAPHQL_* variables). */
+export interface ServeSettings extends AuthFlags, WorkerFlags {
+  readonly databaseUrl?: string;
+  /** The embedded database's folder, used when no database URL is given. */
+  readonly dataDir: string;
+  readonly port: number;
+  readonly host: string;
+  readonly adminSecret?: string;
+  readonly unauthorizedRole?: string;
+  readonly enabledApis?: string;
+  readonly pgConnections: number;
+  readonly stringifyNumericTypes: boolean;
+  readonly console: boolean;
+  /** SVC_GRAPHQL_ENABLE_ALLOWLIST: non-admin roles run only allow-listed queries. */
+  readonly enableAllowlist?: boolean;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  readonly port: number;
+  /** Stops HTTP, the workers, and closes every database it opened. */
+  close(): Promise<void>;
+}
+
+/** Where start-up progress and warnings go. */
+export type Log = (line: string) => void;
+
+/** Progress on stderr, as the command lines print it. */
+export const stderrLog: Log = (line) => { process.stderr.write(`${line}\n`); };
+
+/** The API groups of --enabled-apis, or undefined for the default. */
+export function enabledApiList(value: string | undefined): string[] | undefined {
+  return value ? value.split(',').map((s) => s.trim()) : undefined;
+}
+
+/** The address printed in the start-up line (0.0.0.0 is reached on 127.0.0.1). */
+export function baseUrl(host: string, port: number): string {
+  return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+}
+
+/**
+ * Settings every source database's pool gets: SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT (seconds, 0 or
+ * unset: none) becomes each session's statement_timeout. Hasura has no such setting (its
+ * pool_settings have no statement timeout), so it is an environment variable, not metadata.
+ */
+export function sourceDefaults(env: NodeJS.ProcessEnv = process.env): { statementTimeoutMs: number } {
+  const raw = env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT;
+  if (raw === undefined || raw.trim() === '') return { statementTimeoutMs: 0 };
+  const sec = Number(raw);
+  if (!Number.isFinite(sec) || sec < 0) {
+    throw new StartError(`SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT must be a number of seconds (0: none), got ${JSON.stringify(raw)}`, 2);
+  }
+  return { statementTimeoutMs: Math.round(sec * 1000) };
+}
+
+/** The server's caps on one operation and the rate-limit counts every engine of this process shares. */
+export interface RequestLimits {
+  readonly caps: QueryCaps;
+  readonly rateLimiter: RateLimiter;
+}
+
+/** Reads the SVC_GRAPHQL_MAX_QUERY_* caps; a bad value is refused (exit 2) before anything starts. */
+export function requestLimits(env: NodeJS.ProcessEnv = process.env): RequestLimits {
+  try {
+    return { caps: queryCapsFromEnv(env), rateLimiter: new RateLimiter() };
+  } catch (e) {
+    throw new StartError((e as Error).message, 2);
+  }
+}
