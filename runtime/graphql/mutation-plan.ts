@@ -57,6 +57,10 @@ export function planMutation(input: PlanInput): MutationPlan {
     const t = tableOf(ctx, root.table);
     if (source !== null && source !== t.source) throw new ApiError('not-supported', 'mutations on several sources in one request are not supported', 400, path);
     source = t.source;
+    // Writes answer from the rows they return (RETURNING or OUTPUT).
+    if (!ctx.dialect.can.writes || !(ctx.dialect.can.returning || ctx.dialect.can.outputClause)) {
+      throw new ApiError('not-supported', `mutations on a ${ctx.dialect.name} source are not supported`, 400, path);
+    }
     const args = argsOf(f.node);
     let statements: GuardedSql[];
     switch (root.kind) {

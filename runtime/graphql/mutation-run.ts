@@ -5,19 +5,18 @@
 import type { Session } from '../bundle/index.js';
 import type { Driver, TransactionRunner } from '../drivers/index.js';
 import { assert } from '../errors/index.js';
-import { compileSql, session as sessionSlot, sql } from '../sql/index.js';
+import { compileSql } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import type { MutationPlan, NamedSql } from './mutation-plan.js';
 
-// The session JSON (lower-case keys, with x-svc-role) for the capture of event triggers, local to
-// the mutation's transaction; a parameter like every session value.
-const SET_SESSION = sql`SELECT set_config('svc.user', ${sessionSlot('*', 'text')}, true)`;
 
 /** The `data` object's text of a mutation. A failed guard throws its ApiError (and so rolls the transaction back). */
 export async function runMutation(plan: MutationPlan, driver: Driver, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
   const run = async (tx: Pick<TransactionRunner, 'queryText'>): Promise<string> => {
     if (plan.recordsSession) {
-      const set = compileSql(SET_SESSION, driver.dialect);
+      // The session JSON (lower-case keys, with x-svc-role) for the capture of event triggers, local
+      // to the mutation's transaction; a parameter like every session value.
+      const set = compileSql(driver.dialect.render.recordSession(), driver.dialect);
       await tx.queryText(set.text, bindParams(set.params, variables, session), 'set_session');
     }
     const parts: string[] = [];
