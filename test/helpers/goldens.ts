@@ -12,7 +12,7 @@ import { filesUnder } from './shared.js';
 export function expectNoOrphanGoldens(dir: string, produced: Iterable<string>): void {
   const want = new Set(produced);
   const orphans = filesUnder(dir).filter((f) => !want.has(f));
-  const state = expect.getState().snapshotState as { _updateSnapshot?: string } | undefined;
+  const state = expect.getState().snapshotState as unknown as { _updateSnapshot?: string } | undefined;
   if (orphans.length > 0 && state?._updateSnapshot === 'all') {
     for (const f of orphans) rmSync(join(dir, f));
     return;
