@@ -74,7 +74,10 @@ describe('documents that do not validate', () => {
       .toEqual(invalid('expected a 32-bit integer for type "Int", but found a boolean', '$.selectionSet.author_by_pk.args.id'));
     expect(await fails('query Q($n: [String!]) { author(where: {name: {_in: $n}}) { id } }', { n: ['a', 3] }))
       .toEqual(invalid('expected a string for type "String", but found a number', '$.selectionSet.author.args.where.name._in[1]'));
-    expect(await fails('query Q($w: author_bool_exp) { author(where: $w) { id } }', { w: { id: { _eq: 'x' } } })).toMatchObject({ code: 'validation-failed' });
+    expect(await fails('query Q($w: author_bool_exp) { author(where: $w) { id } }', { w: { id: { _eq: 'x' } } }))
+      .toEqual({ message: 'invalid input syntax for type integer: "x"', path: '$', code: 'data-exception' });
+    expect(await fails('query Q($w: author_bool_exp) { author(where: $w) { id } }', { w: { id: { _eq: [] } } }))
+      .toEqual(invalid('expected a 32-bit integer for type "Int", but found a list', '$.selectionSet.author.args.where.id._eq'));
   });
 
   it('refuses a negative or string limit literal in Hasura words', async () => {
