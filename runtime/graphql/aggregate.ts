@@ -88,7 +88,9 @@ function aggregateFields(t: TableModel, sel: FieldSel, colRef: (c: ColumnModel) 
         throw new ApiError('validation-failed', `field "${c.name}" not found in type: '${fnType}'`, 400, [...p, 'selectionSet', c.key]);
       }
       const call = sql`${aggregateFunction(agg.name)!}(${colRef(col)})`;
-      inner.push([jsonKey(c.key), NUMERIC_FNS.has(agg.name) ? call : columnValue(col, call, ctx)]);
+      // Hasura stringifies an aggregate by the column's type, whatever the function returns
+      // (avg of an int column stays a JSON number; corpus: order_by/album_order_by_tracks_duration_avg).
+      inner.push([jsonKey(c.key), columnValue(col, call, ctx)]);
     }
     pairs.push([jsonKey(agg.key), ctx.dialect.jsonObject(inner)]);
   }
