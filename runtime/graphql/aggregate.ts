@@ -33,7 +33,7 @@ export function aggregateQuery(t: TableModel, from: Sql, args: ReadonlyMap<strin
   // (corpus: agg_perm). With both, the nodes become their own limited list.
   const permLimitOnNodes = permissionOf(ctx, t.id).limit !== null && fields.some((sel) => sel.name === 'aggregate');
   for (const sel of fields) {
-    const p = [...path, 'selectionSet', sel.key];
+    const p = [...path, 'selectionSet', sel.name];
     if (sel.name === '__typename') pairs.push([jsonKey(sel.key), jsonKey(`${t.typeName}_aggregate`)]);
     else if (sel.name === 'nodes' && permLimitOnNodes) {
       const idx = pairs.length;
@@ -72,7 +72,7 @@ function aggregateFields(t: TableModel, sel: FieldSel, colRef: (c: ColumnModel) 
   const typeName = `${t.typeName}_aggregate_fields`;
   const pairs: (readonly [Sql, Sql])[] = [];
   for (const agg of collectFields(sel.node.selectionSet, typeName, ctx)) {
-    const p = [...path, 'selectionSet', agg.key];
+    const p = [...path, 'selectionSet', agg.name];
     if (agg.name === '__typename') { pairs.push([jsonKey(agg.key), jsonKey(typeName)]); continue; }
     if (agg.name === 'count') { pairs.push([jsonKey(agg.key), countExpr(t, agg, colRef, ctx, p)]); continue; }
     const fnType = `${t.typeName}_${agg.name}_fields`;
@@ -85,7 +85,7 @@ function aggregateFields(t: TableModel, sel: FieldSel, colRef: (c: ColumnModel) 
       if (c.name === '__typename') { inner.push([jsonKey(c.key), jsonKey(fnType)]); continue; }
       const col = columnByField(ctx, t, c.name);
       if (!col || (isNumeric ? !col.numeric : !col.comparable)) {
-        throw new ApiError('validation-failed', `field "${c.name}" not found in type: '${fnType}'`, 400, [...p, 'selectionSet', c.key]);
+        throw new ApiError('validation-failed', `field "${c.name}" not found in type: '${fnType}'`, 400, [...p, 'selectionSet', c.name]);
       }
       const call = sql`${aggregateFunction(agg.name)!}(${colRef(col)})`;
       // Hasura stringifies an aggregate by the column's type, whatever the function returns

@@ -59,8 +59,8 @@ async function explainQuery(input: PlanInput, session: Session, driverFor: (sour
     // Introspection and __typename are answered from the schema: Hasura lists them with nulls.
     if (f.name.startsWith('__')) { out.push({ field: f.key, sql: null, plan: null }); continue; }
     const root = roots?.[f.name];
-    if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'query_root'`, 400, ['selectionSet', f.key]);
-    const value = rootFieldSql(root, f, ctx, ['selectionSet', f.key]);
+    if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'query_root'`, 400, ['selectionSet', f.name]);
+    const value = rootFieldSql(root, f, ctx, ['selectionSet', f.name]);
     // The statement the engine would run were this the request's only root field.
     const statement = compileSql(sql`SELECT (${ctx.dialect.jsonObject([[jsonKey(f.key), value]])})::text`, ctx.dialect);
     const values = bindParams(statement.params, input.variables, session);

@@ -53,7 +53,7 @@ export function planMutation(input: PlanInput): MutationPlan {
   let source: string | null = null;
   const writtenRoots: [MutationKind, string][] = [];
   for (const f of collectFields(input.operation.selectionSet, 'mutation_root', ctx)) {
-    const path = ['selectionSet', f.key];
+    const path = ['selectionSet', f.name];
     if (f.name === '__typename') { fields.push({ kind: 'static', key: f.key, json: '"mutation_root"' }); continue; }
     const root = roots[f.name];
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'mutation_root'`, 400, path);

@@ -49,7 +49,7 @@ export function planOperation(input: PlanInput): Plan {
   // Each root field's value, and the source whose database computes it (null: known at plan time).
   const entries: { key: string; source: string | null; value: Sql }[] = [];
   for (const f of fields) {
-    const path = ['selectionSet', f.key];
+    const path = ['selectionSet', f.name];
     if (f.name === '__typename') { entries.push({ key: f.key, source: null, value: jsonKey(rootType) }); continue; }
     if (f.name === '__schema' || f.name === '__type') {
       entries.push({ key: f.key, source: null, value: sql`(${param(JSON.stringify(introspection?.[f.key] ?? null), 'text')})::json` });

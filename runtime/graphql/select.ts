@@ -32,7 +32,7 @@ export function tableFrom(t: TableModel): Sql {
 
 /** json_build_object of the selected fields of one row of `t` at alias `a`. */
 export function rowJson(t: TableModel, a: Alias, fields: readonly FieldSel[], ctx: PlanContext, path: Path): Sql {
-  const pairs = fields.map((f): readonly [Sql, Sql] => [jsonKey(f.key), fieldValue(t, a, f, ctx, [...path, f.key])]);
+  const pairs = fields.map((f): readonly [Sql, Sql] => [jsonKey(f.key), fieldValue(t, a, f, ctx, [...path, f.name])]);
   if (pairs.length === 0) throw new ApiError('validation-failed', 'a selection set must not be empty', 400, path);
   return ctx.dialect.jsonObject(pairs);
 }

@@ -102,6 +102,13 @@ describe('required arguments and selection sets', () => {
     expect(await fails('{ l: lamp { w: watts { id } } }')).toEqual(err('unexpected subselection set for non-object field', '$.selectionSet.lamp.selectionSet.watts'));
     expect(await fails('mutation { insert_lamp(objects: []) }')).toEqual(err('missing selection set for "lamp_mutation_response"', '$.selectionSet.insert_lamp.selectionSet'));
   });
+
+  it('keys the paths of planning errors by field name too, in queries and mutations', async () => {
+    expect(await fails('{ l: lamp(distinct_on: [label], order_by: {id: asc}) { id } }'))
+      .toEqual(err('"distinct_on" columns must match initial "order_by" columns', '$.selectionSet.lamp.args'));
+    expect((await fails('mutation { ins: insert_lamp(objects: [{label: "x", watts: "many"}]) { affected_rows } }')).path)
+      .toBe('$.selectionSet.insert_lamp.args.objects');
+  });
 });
 
 describe('variables and fragments resolved first', () => {
