@@ -4,7 +4,7 @@
 // which are prepared once when a bundle is loaded.
 
 import {
-  ExecutableDefinitionsRule, Kind, LoneAnonymousOperationRule, OverlappingFieldsCanBeMergedRule, SingleFieldSubscriptionsRule,
+  ExecutableDefinitionsRule, Kind, LoneAnonymousOperationRule, SingleFieldSubscriptionsRule,
   UniqueArgumentNamesRule, UniqueInputFieldNamesRule, UniqueOperationNamesRule, validate, visit,
   type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule,
 } from 'graphql';
@@ -28,10 +28,10 @@ export interface Prepared {
 // The graphql-js rules Hasura's parser enforces too. Left out on purpose: unused variables and
 // fragments (Hasura allows them), unknown type names and fragment type conditions (Hasura ignores
 // a fragment on a type it does not select), and the rules validate.ts and check.ts implement in
-// Hasura's words (values, required arguments, leaf selections, variables, fragments, directives,
-// unknown fields and arguments).
+// Hasura's words (values, required arguments, leaf selections, field merging, variables,
+// fragments, directives, unknown fields and arguments).
 const RULES: readonly ValidationRule[] = [ExecutableDefinitionsRule, UniqueOperationNamesRule, LoneAnonymousOperationRule,
-  SingleFieldSubscriptionsRule, UniqueArgumentNamesRule, UniqueInputFieldNamesRule, OverlappingFieldsCanBeMergedRule];
+  SingleFieldSubscriptionsRule, UniqueArgumentNamesRule, UniqueInputFieldNamesRule];
 
 /** Checks and validates a parsed document for a role's schema; throws the ApiError a client sees. */
 export function prepareOperation(schema: GraphQLSchema, parsed: DocumentNode, operationName: string | null): Prepared {

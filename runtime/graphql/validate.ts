@@ -6,9 +6,9 @@
 // request by runtime/graphql/variable-values.ts with the same rules.
 
 import {
-  Kind, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType,
-  type DocumentNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema,
-  type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
+  Kind, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType, print,
+  type DirectiveNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLObjectType,
+  type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { describeLiteral, englishList, enumValuesListed, scalarMismatch, type Path } from './validate-words.js';
@@ -110,6 +110,7 @@ export function parseSelection(schema: GraphQLSchema, document: DocumentNode, op
 }
 
 function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, path: Path, seen: ReadonlySet<string>): void {
+  mergeFields(flatten(set, type, walk, seen), path);
   for (const sel of set.selections) {
     if (sel.kind === Kind.INLINE_FRAGMENT) {
       const cond = sel.typeCondition?.name.value;
@@ -148,6 +149,56 @@ function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       parseSet(sel.selectionSet, named, walk, [...here, 'selectionSet'], seen);
     }
   }
+}
+
+// The fields of a selection set with its fragments (those on this type) flattened and the fields
+// that @skip/@include literally leave out dropped (Parser/Collect.hs flattenSelectionSet).
+function flatten(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, seen: ReadonlySet<string>): FieldNode[] {
+  const out: FieldNode[] = [];
+  for (const sel of set.selections) {
+    if (excluded(sel.directives)) continue;
+    if (sel.kind === Kind.FIELD) out.push(sel);
+    else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      if (!sel.typeCondition || sel.typeCondition.name.value === type.name) out.push(...flatten(sel.selectionSet, type, walk, seen));
+    } else {
+      const frag = walk.fragments.get(sel.name.value);
+      if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name) {
+        out.push(...flatten(frag.selectionSet, type, walk, new Set([...seen, frag.name.value])));
+      }
+    }
+  }
+  return out;
+}
+
+function excluded(directives: readonly DirectiveNode[] | undefined): boolean {
+  for (const d of directives ?? []) {
+    const arg = d.arguments?.find((a) => a.name.value === 'if')?.value;
+    if (arg?.kind !== Kind.BOOLEAN) continue;
+    if ((d.name.value === 'skip' && arg.value) || (d.name.value === 'include' && !arg.value)) return true;
+  }
+  return false;
+}
+
+// Fields with the same response name must be the same field with the same arguments (Hasura's
+// mergeFields, reported at the selection set).
+function mergeFields(fields: readonly FieldNode[], path: Path): void {
+  const byKey = new Map<string, FieldNode>();
+  for (const f of fields) {
+    const key = f.alias?.value ?? f.name.value;
+    const old = byKey.get(key);
+    if (!old) { byKey.set(key, f); continue; }
+    if (old.name.value !== f.name.value) {
+      throw new ApiError('validation-failed', `selection of both "${old.name.value}" and "${f.name.value}" specify the same response name, "${key}"`, 400, path);
+    }
+    if (argumentsText(old) !== argumentsText(f)) {
+      throw new ApiError('validation-failed', `inconsistent arguments between multiple selections of field "${old.name.value}"`, 400, path);
+    }
+  }
+}
+
+// A field's arguments as comparable text: order does not matter (Hasura keeps them in a map).
+function argumentsText(f: FieldNode): string {
+  return (f.arguments ?? []).map((a) => `${a.name.value}:${print(a.value)}`).sort().join(',');
 }
 
 // Arguments Hasura parses with its own GraphQL scalars rather than a column's parser.

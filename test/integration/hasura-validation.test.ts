@@ -111,6 +111,18 @@ describe('required arguments and selection sets', () => {
   });
 });
 
+describe('fields with the same response name', () => {
+  it('merges the same field selected twice, also through fragments, and refuses different ones', async () => {
+    expect(dataOf(await kiln.gql('{ lamp_by_pk(id: 1) { label ...F } } fragment F on lamp { label watts }'))).toEqual({ lamp_by_pk: { label: 'desk', watts: 41 } });
+    expect(await fails('{ lamp(limit: 1) { x: label x: watts } }'))
+      .toEqual(err('selection of both "label" and "watts" specify the same response name, "x"', '$.selectionSet.lamp.selectionSet'));
+    expect(await fails('{ lamp(limit: 1) { id } lamp(limit: 2) { id } }'))
+      .toEqual(err('inconsistent arguments between multiple selections of field "lamp"', '$.selectionSet'));
+    expect(await fails('mutation { a: delete_lamp(where: {id: {_eq: 9}}) { affected_rows } a: update_lamp(where: {}, _set: {watts: 1}) { affected_rows } }'))
+      .toEqual(err('selection of both "delete_lamp" and "update_lamp" specify the same response name, "a"', '$.selectionSet'));
+  });
+});
+
 describe('variables and fragments resolved first', () => {
   it('refuses a variable used but not declared, and one declared twice', async () => {
     expect(await fails('query Q { lamp(limit: $n) { id } }')).toEqual(err('unbound variable "n"', '$'));
