@@ -39,12 +39,25 @@ export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDe
     if (Object.hasOwn(sent, name)) {
       const path = [...(use.usages.get(name) ?? ['variableValues', name])];
       if (type) checkJson(sent[name], type, path, isColumnPlace(path));
-      out[name] = sent[name];
+      out[name] = type ? coerceJson(sent[name], type) : sent[name];
     } else if (def.defaultValue !== undefined && type) {
       out[name] = valueFromAST(def.defaultValue, type);
     }
   }
   return out;
+}
+
+// GraphQL's input coercion of a checked value: a single value where a list is expected becomes a
+// list of one, at any depth; everything else is kept as sent.
+function coerceJson(v: unknown, type: GraphQLInputType): unknown {
+  if (v === null || v === undefined) return v;
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return (Array.isArray(v) ? v : [v]).map((x) => coerceJson(x, inner.ofType));
+  if (isInputObjectType(inner) && typeof v === 'object' && !Array.isArray(v)) {
+    const fields = inner.getFields();
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fields[k] ? coerceJson(x, fields[k].type) : x]));
+  }
+  return v;
 }
 
 // A value at `path` is a column's unless it is one of the built-in arguments itself.

@@ -37,6 +37,11 @@ describe('rules graphql-js has and Hasura does not', () => {
       .toEqual({ update_lamp: { affected_rows: 1 } });
   });
 
+  it('coerces a single value sent where a list is expected into a list of one', async () => {
+    expect(dataOf(await kiln.gql('query Q($ids: [Int!]) { lamp(where: {id: {_in: $ids}}) { label } }', { ids: 2 }))).toEqual({ lamp: [{ label: 'floor' }] });
+    expect(dataOf(await kiln.gql('query Q($w: lamp_bool_exp) { lamp(where: $w) { label } }', { w: { _or: { id: { _eq: 1 } } } }))).toEqual({ lamp: [{ label: 'desk' }] });
+  });
+
   it('takes a string where a column expects a number or a boolean: PostgreSQL reads it', async () => {
     expect(dataOf(await kiln.gql('{ lamp(where: {watts: {_eq: "60"}}) { label } }'))).toEqual({ lamp: [{ label: 'floor' }] });
     expect(dataOf(await kiln.gql('query Q($w: Int) { lamp(where: {watts: {_gt: $w}}) { label } }', { w: '50' }))).toEqual({ lamp: [{ label: 'floor' }] });
