@@ -26,7 +26,7 @@ export function aggregateSelect(t: TableModel, from: Source, args: ReadonlyMap<s
   const parts: AggregatePart[] = [];
   const deferred: (() => void)[] = [];
   for (const sel of fields) {
-    const p = [...path, 'selectionSet', sel.key];
+    const p = [...path, 'selectionSet', sel.name];
     if (sel.name === '__typename') parts.push({ key: sel.key, value: { kind: 'name', name: `${t.typeName}_aggregate` } });
     else if (sel.name === 'nodes' && permLimitOnNodes) {
       // Planned after the aggregate's rows, so errors come in the order the rows are read.
@@ -51,7 +51,7 @@ function aggregateFields(t: TableModel, sel: FieldSel, ctx: PlanContext, path: P
   const typeName = `${t.typeName}_aggregate_fields`;
   const out: AggregateFnField[] = [];
   for (const agg of collectFields(sel.node.selectionSet, typeName, ctx)) {
-    const p = [...path, 'selectionSet', agg.key];
+    const p = [...path, 'selectionSet', agg.name];
     if (agg.name === '__typename') { out.push({ key: agg.key, value: { kind: 'name', name: typeName } }); continue; }
     if (agg.name === 'count') { out.push({ key: agg.key, value: countOf(t, agg, ctx, p) }); continue; }
     const fnType = `${t.typeName}_${agg.name}_fields`;
@@ -65,9 +65,11 @@ function aggregateFields(t: TableModel, sel: FieldSel, ctx: PlanContext, path: P
       if (c.name === '__typename') { columns.push({ key: c.key, value: { kind: 'name', name: fnType } }); continue; }
       const col = columnByField(ctx, t, c.name);
       if (!col || (isNumeric ? !col.numeric : !col.comparable)) {
-        throw new ApiError('validation-failed', `field "${c.name}" not found in type: '${fnType}'`, 400, [...p, 'selectionSet', c.key]);
+        throw new ApiError('validation-failed', `field "${c.name}" not found in type: '${fnType}'`, 400, [...p, 'selectionSet', c.name]);
       }
-      columns.push({ key: c.key, value: { kind: 'column', column: col.name, output: NUMERIC_FNS.has(fn) ? 'json' : scalarOutput(col, ctx) } });
+      // Hasura stringifies an aggregate by the column's type, whatever the function returns
+      // (avg of an int column stays a JSON number; corpus: order_by/album_order_by_tracks_duration_avg).
+      columns.push({ key: c.key, value: { kind: 'column', column: col.name, output: scalarOutput(col, ctx) } });
     }
     out.push({ key: agg.key, value: { kind: 'fn', fn, fields: columns } });
   }

@@ -3,12 +3,15 @@
 // statement atomicity is enough, and BEGIN/COMMIT would cost two round trips).
 
 import type { Session } from '../bundle/index.js';
-import type { Driver, TransactionRunner } from '../drivers/index.js';
-import { assert } from '../errors/index.js';
+import { relationOf, type Driver, type TransactionRunner } from '../drivers/index.js';
+import { ApiError, assert } from '../errors/index.js';
 import { compileSql } from '../sql/index.js';
 import { bindParams } from './bind.js';
+import { errorPathFor } from './mutation-error-path.js';
 import type { MutationPlan, NamedSql } from './mutation-plan.js';
 
+// The codes mapDatabaseError gives a statement's failure (connection failures are 500s, left at `$`).
+const DATABASE_CODES: ReadonlySet<string> = new Set(['constraint-violation', 'data-exception', 'permission-error', 'constraint-error', 'bad-request']);
 
 /** The `data` object's text of a mutation. A failed guard throws its ApiError (and so rolls the transaction back). */
 export async function runMutation(plan: MutationPlan, driver: Driver, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
@@ -23,7 +26,14 @@ export async function runMutation(plan: MutationPlan, driver: Driver, variables:
     for (const f of plan.fields) {
       if (f.kind === 'static') { parts.push(`${JSON.stringify(f.key)}:${f.json}`); continue; }
       const values: string[] = [];
-      for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
+      try {
+        for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
+      } catch (e) {
+        // A database error of an insert is reported at the insert that failed (Hasura's paths).
+        if (!(e instanceof ApiError) || e.path.length > 0 || !f.errorPaths || !DATABASE_CODES.has(e.code)) throw e;
+        const rel = relationOf(e);
+        throw e.at(...errorPathFor(f.errorPaths, rel?.schema ?? null, rel?.table ?? null));
+      }
       parts.push(`${JSON.stringify(f.key)}:${f.list ? `[${values.join(',')}]` : values[0] ?? 'null'}`);
     }
     return `{${parts.join(',')}}`;

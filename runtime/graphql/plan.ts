@@ -73,7 +73,7 @@ export function planQueryIr(input: PlanInput): QueryIr {
   // Each root field's value, and the source whose database computes it (null: known at plan time).
   const entries: { key: string; source: string | null; value: JsonValue }[] = [];
   for (const f of fields) {
-    const path = ['selectionSet', f.key];
+    const path = ['selectionSet', f.name];
     if (f.name === '__typename') { entries.push({ key: f.key, source: null, value: { kind: 'name', name: rootType } }); continue; }
     if (f.name === '__schema' || f.name === '__type') {
       entries.push({ key: f.key, source: null, value: { kind: 'json_text', value: { kind: 'literal', value: JSON.stringify(introspection?.[f.key] ?? null) } } });

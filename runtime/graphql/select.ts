@@ -16,7 +16,7 @@ type Path = readonly (string | number)[];
 
 /** The selected fields of one row of `t` at alias `a`, as a JSON object. */
 export function rowShape(t: TableModel, a: Alias, fields: readonly FieldSel[], ctx: PlanContext, path: Path): JsonObject {
-  const shape: JsonObject = { kind: 'object', fields: fields.map((f) => ({ key: f.key, value: fieldValue(t, a, f, ctx, [...path, f.key]) })) };
+  const shape: JsonObject = { kind: 'object', fields: fields.map((f) => ({ key: f.key, value: fieldValue(t, a, f, ctx, [...path, f.name]) })) };
   if (shape.fields.length === 0) throw new ApiError('validation-failed', 'a selection set must not be empty', 400, path);
   return shape;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../compiler/metadata/index.js';
 import { ApiError, formatPath } from '../../runtime/errors/index.js';
+import { sharedPath } from '../helpers/shared.js';
 
 /** A small seeded generator, so that a failure can be replayed. */
 function rng(seed: number): () => number {
@@ -62,7 +63,7 @@ function checkAnswer(doc: unknown): boolean {
   return r.value !== null;
 }
 
-const bench: unknown = JSON.parse(readFileSync('/work/shared/bench/metadata.json', 'utf8'));
+const bench: unknown = JSON.parse(readFileSync(sharedPath('bench', 'metadata.json'), 'utf8'));
 const rich = {
   version: 3,
   sources: [{ name: 'd', kind: 'postgres', configuration: { connection_info: { database_url: 'postgres://x' } }, tables: [
