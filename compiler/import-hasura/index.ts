@@ -4,5 +4,5 @@ export { importHasura, type ImportReport } from './import.js';
 export { HasuraProjectError } from './config.js';
 /** Reads migrations in the Hasura CLI's layouts (version folders, flat `<version>_<name>.up.sql` files) by database. */
 export { readMigrations, readMigrationFolder, type Migration } from './migrations.js';
-/** The rename counts by kind. */
-export type { RenameCounts, RenameKind } from './rename.js';
+/** Renames `x-hasura-*` and `HASURA_GRAPHQL_*` in keys and strings of a JSON-like value (case kept), counting by kind. */
+export { renameVendorWords, type RenameCounts, type RenameKind } from './rename.js';
