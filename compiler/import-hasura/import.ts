@@ -94,6 +94,11 @@ export async function importHasura(project: string, out: string): Promise<Import
     throw new HasuraProjectError(`cannot read the metadata in ${config.metadataDir}:\n${read.errors.map((e) => `  ${e.message}`).join('\n')}`);
   }
   const migrations = await readMigrations(config.migrationsDir);
+  // Files left from an earlier import would be read (or applied) as if they were this project's.
+  for (const part of ['metadata', 'migrations']) {
+    const entries = await readdir(join(out, part)).catch(() => []);
+    if (entries.length > 0) throw new HasuraProjectError(`${join(out, part)} already exists and is not empty: import into a new folder`);
+  }
   const report: ImportReport = { configVersion: config.version, tables: 0, migrations: {}, renamed: {}, notCarried: [], sqlNotes: [] };
   const doc = renameVendorWords(read.doc, report.renamed) as Record<string, unknown>;
   const metadataOut = join(out, 'metadata');

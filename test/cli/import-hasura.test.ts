@@ -89,6 +89,10 @@ describe('a config v3 project', () => {
     // Migration SQL is copied byte for byte.
     expect(readFileSync(join(out, 'migrations', 'default', '1700000000100_seed', 'up.sql'), 'utf8'))
       .toBe(readFileSync(join(V3, 'migrations', 'default', '1700000000100_seed', 'up.sql'), 'utf8'));
+    // A second import into the same folder is refused: its old files would pass for the project's.
+    const again = await kiln(['import-hasura', V3, '--out', out]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`kiln: ${join(out, 'metadata')} already exists and is not empty: import into a new folder`);
   });
 
   it('migrate apply runs the migrations once, in order, with pgcrypto for public.gen_random_uuid()', async () => {
