@@ -10,6 +10,7 @@ import { loadMetadata, readMetadataDocument } from '../metadata/index.js';
 import { HasuraProjectError, readHasuraConfig } from './config.js';
 import { readMigrations, type Migration } from './migrations.js';
 import { renameString, renameVendorWords, type RenameCounts } from './rename.js';
+import { unservedParts } from './unserved.js';
 import { writeMetadataDirectory } from './write-metadata.js';
 
 /** What an import did. */
@@ -103,6 +104,7 @@ export async function importHasura(project: string, out: string): Promise<Import
   const doc = renameVendorWords(read.doc, report.renamed) as Record<string, unknown>;
   const metadataOut = join(out, 'metadata');
   await writeMetadataDirectory(metadataOut, doc, 'SVC_GRAPHQL_DATABASE_URL');
+  report.notCarried.push(...unservedParts(doc));
   const read2 = new Set(read.files.map((f) => resolve(f)));
   for (const f of await filesUnder(config.metadataDir)) {
     const rel = relative(config.metadataDir, f);

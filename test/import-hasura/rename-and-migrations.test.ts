@@ -1,11 +1,11 @@
 // The importer's parts in process: the vendor-word renames over every place metadata holds them
 // (actions, remote schemas, keys), and the migration reader on mixed and clashing layouts.
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HasuraProjectError, readMigrations, renameVendorWords, type RenameCounts } from '../../compiler/import-hasura/index.js';
+import { HasuraProjectError, importHasura, readMigrations, renameVendorWords, type RenameCounts } from '../../compiler/import-hasura/index.js';
 
 describe('renameVendorWords', () => {
   it('renames headers of actions and remote schemas, env references and remote-schema presets, keeping case', () => {
@@ -71,5 +71,24 @@ describe('readMigrations', () => {
 
   it('reads an absent folder as no migrations', async () => {
     expect((await readMigrations(join(dir, 'none'))).size).toBe(0);
+  });
+});
+
+describe('importHasura', () => {
+  it('carries a remote schema with its URL variable renamed, and says that Kiln does not serve it yet', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiln-import-remote-'));
+    try {
+      const project = join(dir, 'project');
+      await cp(join(import.meta.dirname, '..', 'fixtures', 'hasura-v2'), project, { recursive: true });
+      await writeFile(join(project, 'metadata', 'remote_schemas.yaml'),
+        '- name: payments\n  definition:\n    url_from_env: HASURA_GRAPHQL_PAYMENTS_URL\n    timeout_seconds: 60\n  comment: ""\n');
+      const report = await importHasura(project, join(dir, 'out'));
+      expect(report.notCarried).toContain('1 remote schema(s): carried and checked, not served at run time yet');
+      // The fixture's two cron references and this one.
+      expect(report.renamed['environment reference']).toBe(3);
+      expect(report.notCarried.filter((l) => l.startsWith('Kiln cannot read'))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
