@@ -79,6 +79,9 @@ export function cli(): Command {
     .option('--database-name <name>', 'which database\'s migrations (migrations/<name>/)', 'default');
   migrateFlags(migrate.command('apply')
     .description('apply the migrations not yet recorded, in version order, each in its own transaction')
+    // Hasura spells it --version, which is kiln's own --version (commander reads program options after a subcommand too).
+    .option('--only-version <version>', 'only this migration (Hasura: --version)')
+    .option('--skip-execution', 'record the migrations as applied without running them (the database already has their schema, e.g. one Hasura migrated)')
     .addHelpText('after', '\nExit codes: 0 applied (or nothing to apply); 1 a migration failed (it is rolled back, earlier ones stay); 2 bad input.'))
     .action((o) => migrateApply(o));
   migrateFlags(migrate.command('status').description('list each migration version as applied or not applied'))

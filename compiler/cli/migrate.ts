@@ -15,6 +15,10 @@ export interface MigrateOptions {
   readonly project: string;
   readonly databaseUrl?: string;
   readonly databaseName: string;
+  /** Only this version (apply). */
+  readonly onlyVersion?: string;
+  /** Record the versions as applied without running them (a database whose schema is already there). */
+  readonly skipExecution?: boolean;
 }
 
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS svc_catalog.schema_migrations (
@@ -82,7 +86,9 @@ async function recorded(db: Driver): Promise<Map<string, boolean>> {
 
 /** `kiln migrate apply`: every migration not yet recorded, in version order, one transaction each. */
 export async function migrateApply(o: MigrateOptions): Promise<void> {
-  const list = await projectMigrations(o);
+  const all = await projectMigrations(o);
+  const list = o.onlyVersion === undefined ? all : all.filter((m) => m.version === o.onlyVersion);
+  if (list.length === 0 && o.onlyVersion !== undefined) throw new CliError(`no migration has version ${o.onlyVersion} in ${join(o.project, 'migrations')}`, 2);
   await withDriver(o, async (db) => {
     await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [APPLY_LOCK]);
@@ -102,19 +108,19 @@ export async function migrateApply(o: MigrateOptions): Promise<void> {
           // Another apply may have run it while this one waited.
           const again = await tx.query('SELECT 1 FROM svc_catalog.schema_migrations WHERE version = $1', [m.version]);
           if (again.rows.length > 0) return false;
-          if (m.up !== undefined && m.up.trim() !== '') await tx.runScript(m.up);
+          if (!o.skipExecution && m.up !== undefined && m.up.trim() !== '') await tx.runScript(m.up);
           await tx.query('INSERT INTO svc_catalog.schema_migrations (version, dirty) VALUES ($1, false)', [m.version]);
           return true;
         });
         if (ran) {
           applied++;
-          process.stderr.write(`applied ${m.version}_${m.name}\n`);
+          process.stderr.write(`${o.skipExecution ? 'recorded (not run)' : 'applied'} ${m.version}_${m.name}\n`);
         }
       } catch (e) {
         throw new CliError(`migration ${m.version}_${m.name} failed: ${describe(e)}\n(it was rolled back; ${applied} migration(s) before it were applied and stay applied)`, 1);
       }
     }
-    process.stderr.write(applied === 0 ? 'nothing to apply: the database is up to date\n' : `applied ${applied} migration(s)\n`);
+    process.stderr.write(applied === 0 ? 'nothing to apply: the database is up to date\n' : `${o.skipExecution ? 'recorded' : 'applied'} ${applied} migration(s)\n`);
   });
 }
 

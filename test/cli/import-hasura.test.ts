@@ -192,6 +192,29 @@ describe('kiln migrate', () => {
   }, 60_000);
 });
 
+describe('kiln migrate apply --skip-execution', () => {
+  it('records versions without running them (a schema already there), then runs the rest', async () => {
+    const project = join(tmp, 'existing');
+    const db = await database('imp_skip');
+    const dir = join(project, 'migrations', 'default');
+    for (const [name, sql] of [['1_users', 'CREATE TABLE users (id int);'], ['2_posts', 'CREATE TABLE posts (id int);']]) {
+      await mkdir(join(dir, name!), { recursive: true });
+      await writeFile(join(dir, name!, 'up.sql'), sql!);
+    }
+    // The database Hasura migrated already has users.
+    await db.exec('CREATE TABLE users (id int)');
+    const skip = await kiln(['migrate', 'apply', '--project', project, '--database-url', db.url, '--skip-execution', '--only-version', '1']);
+    expect(skip.stderr).toBe('recorded (not run) 1_users\nrecorded 1 migration(s)\n');
+    expect(skip.code).toBe(0);
+    const rest = await kiln(['migrate', 'apply', '--project', project, '--database-url', db.url]);
+    expect(rest.stderr).toBe('applied 2_posts\napplied 1 migration(s)\n');
+    expect(await db.query("SELECT to_regclass('posts') IS NOT NULL AS posts")).toEqual([{ posts: true }]);
+    const missing = await kiln(['migrate', 'apply', '--project', project, '--database-url', db.url, '--only-version', '3']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no migration has version 3');
+  }, 60_000);
+});
+
 describe('bad input (exit 2, nothing written)', () => {
   it('refuses a folder without config.yaml, a missing folder and a version 1 config', async () => {
     const noConfig = join(tmp, 'no-config');
