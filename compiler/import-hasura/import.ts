@@ -31,6 +31,8 @@ const KNOWN_UNREAD = new Set(['version.yaml', 'actions.yaml']);
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
+    // .gitkeep and editor files are no part of the metadata.
+    if (e.name.startsWith('.')) continue;
     const path = join(dir, e.name);
     if (e.isDirectory()) out.push(...await filesUnder(path));
     else out.push(path);
@@ -118,6 +120,9 @@ export async function importHasura(project: string, out: string): Promise<Import
   }
   await writeMigrations(join(out, 'migrations'), migrations, report);
   await carryEnvFile(project, out, report);
+  if (await readdir(join(project, 'seeds')).then((x) => x.length > 0, () => false)) {
+    report.notCarried.push('seeds/ (hasura seed apply): not carried; run the seed files with psql after kiln migrate apply');
+  }
   const check = await loadMetadata(metadataOut);
   for (const e of check.errors) report.notCarried.push(`Kiln cannot read ${e.path.join('.')}: ${e.message}`);
   for (const s of check.value?.sources ?? []) report.tables += s.tables.length;

@@ -67,9 +67,13 @@ async function writeEntries(dir: string, list: readonly unknown[], key: 'table' 
 export async function writeMetadataDirectory(out: string, doc: Obj, defaultDatabaseEnv: string): Promise<void> {
   await put(join(out, 'version.yaml'), { version: 3 });
   const sources: Obj[] = [];
-  for (const s of sourcesOf(doc, defaultDatabaseEnv)) {
-    const name = typeof s['name'] === 'string' ? s['name'] : 'default';
-    const dir = join(out, 'databases', name);
+  const dirs = new Set<string>();
+  for (const [i, s] of sourcesOf(doc, defaultDatabaseEnv).entries()) {
+    // A source name is the user's text: as a folder name it keeps to safe characters (no `/`, no `..`).
+    let folder = (typeof s['name'] === 'string' ? s['name'] : 'default').replace(/[^A-Za-z0-9_-]/g, '_');
+    if (dirs.has(folder)) folder = `${folder}_${i}`;
+    dirs.add(folder);
+    const dir = join(out, 'databases', folder);
     const copy: Obj = { ...s };
     copy['tables'] = await writeEntries(join(dir, 'tables'), Array.isArray(s['tables']) ? s['tables'] : [], 'table');
     if (Array.isArray(s['functions']) && s['functions'].length > 0) copy['functions'] = await writeEntries(join(dir, 'functions'), s['functions'], 'function');

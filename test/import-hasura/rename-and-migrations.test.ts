@@ -1,7 +1,8 @@
 // The importer's parts in process: the vendor-word renames over every place metadata holds them
 // (actions, remote schemas, keys), and the migration reader on mixed and clashing layouts.
 
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +88,25 @@ describe('importHasura', () => {
       // The fixture's two cron references and this one.
       expect(report.renamed['environment reference']).toBe(3);
       expect(report.notCarried.filter((l) => l.startsWith('Kiln cannot read'))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps a source name with path characters inside the output folder, and reports seeds', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiln-import-names-'));
+    try {
+      const project = join(dir, 'project');
+      await cp(join(import.meta.dirname, '..', 'fixtures', 'hasura-v3'), project, { recursive: true });
+      const file = join(project, 'metadata', 'databases', 'databases.yaml');
+      await writeFile(file, (await readFile(file, 'utf8')).replace('- name: default', '- name: ../../escaped'));
+      await mkdir(join(project, 'seeds', 'default'), { recursive: true });
+      await writeFile(join(project, 'seeds', 'default', '1_authors.sql'), 'SELECT 1;');
+      const report = await importHasura(project, join(dir, 'out'));
+      expect(existsSync(join(dir, 'out', 'metadata', 'databases', '______escaped', 'tables', 'public_author.yaml'))).toBe(true);
+      expect(existsSync(join(dir, 'escaped'))).toBe(false);
+      expect(report.tables).toBe(2);
+      expect(report.notCarried).toContain('seeds/ (hasura seed apply): not carried; run the seed files with psql after kiln migrate apply');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
