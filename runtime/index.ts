@@ -9,6 +9,8 @@ export { serveCatalog, type CatalogServing } from './start/index.js';
 export { type ServeSettings, type RunningServer, type Log } from './start/index.js';
 /** The serving flags of both command lines, the `kiln-runtime` command, and shared error printing. */
 export { addServeFlags, stopOnSignals, runtimeMain, runtimeCli, exitOnError } from './start/index.js';
+/** Command-line input checks shared by `kiln` and `kiln-runtime`. */
+export { checkServeInput, checkCompileInput, checkIntrospectInput, checkInspectInput, type RawServeInput } from './start/index.js';
 /** Start-up errors, URL redaction, authentication settings, the embedded demo database, the version. */
 export {
   StartError, redact, serverAuth, type AuthFlags, type ServerAuth, openEmbedded, demoFixture, packageRoot, KILN_VERSION,

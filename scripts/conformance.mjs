@@ -1,6 +1,8 @@
 // `npm run conformance`: runs the conformance suite of ../shared/conformance against a fresh
-// `kiln serve` and fails when fewer cases pass than conformance/baseline.json records (a ratchet:
-// raise the number as the engine improves; `--update` writes the new count).
+// `kiln serve` and fails when any case that conformance/baseline.json records as passing fails,
+// even if others start passing (a ratchet per case, not a count). `--update` adds the cases that
+// now pass to the record and never removes one: a case leaves the record only by a reviewed edit.
+// With `--suite`, only the recorded cases among those run are judged.
 //
 //   node scripts/conformance.mjs [--scope spec|beyond] [--suite SUBSTR]... [--update] [--verbose]
 //
@@ -115,14 +117,28 @@ const summary = { passed: 0, failed: 0, skipped: 0 };
 for (const r of reports) for (const k of Object.keys(summary)) summary[k] += r.summary[k] ?? 0;
 writeFileSync(report, `${JSON.stringify({ summary, results: reports.flatMap((r) => r.results) }, null, 2)}\n`);
 const baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : {};
-const floor = baseline[scope]?.passed ?? 0;
-const filtered = passThrough.includes('--suite');
-console.log(`conformance (${scope}): ${summary.passed} passed, ${summary.failed} failed; recorded floor ${floor}`);
-if (flag('--update') && !filtered) {
-  baseline[scope] = { passed: summary.passed, total: summary.passed + summary.failed };
-  writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
-  console.log(`conformance: recorded ${summary.passed} in conformance/baseline.json`);
-} else if (!filtered && summary.passed < floor) {
-  console.error(`conformance: ${summary.passed} passed is below the recorded ${floor}: something that worked broke`);
+const caseId = (r) => `${r.suite} :: ${r.test}`;
+const recorded = new Set(Array.isArray(baseline[scope]?.passing) ? baseline[scope].passing : []);
+const results = reports.flatMap((r) => r.results);
+const ran = new Map(results.map((r) => [caseId(r), r]));
+if (recorded.size === 0 && !flag('--update')) {
+  console.error(`conformance: conformance/baseline.json records no passing case of ${scope}: run with --update to record them`);
   process.exit(1);
 }
+const filtered = passThrough.includes('--suite');
+// A recorded case that failed, or (on a whole run) that the manifest no longer has, is a regression.
+const broken = [...recorded].filter((id) => (ran.has(id) ? ran.get(id).status !== 'pass' : !filtered)).sort();
+const gained = results.filter((r) => r.status === 'pass' && !recorded.has(caseId(r))).map(caseId).sort();
+console.log(`conformance (${scope}): ${summary.passed} passed, ${summary.failed} failed; ${recorded.size} recorded as passing`);
+if (gained.length > 0) console.log(`conformance: ${gained.length} passing case(s) not yet recorded${flag('--update') ? '' : ' (record them with --update)'}:\n  ${gained.join('\n  ')}`);
+if (broken.length > 0) {
+  console.error(`conformance: ${broken.length} recorded case(s) no longer pass:\n  ${broken.map((id) => `${id}${ran.has(id) ? `: ${ran.get(id).message ?? ''}` : ': not in the manifest any more'}`).join('\n  ')}`);
+}
+if (flag('--update') && gained.length > 0) {
+  const passing = [...new Set([...recorded, ...gained])].sort();
+  const total = filtered ? baseline[scope]?.total ?? results.length : results.length;
+  baseline[scope] = { total, passing };
+  writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
+  console.log(`conformance: recorded ${passing.length} passing case(s) of ${scope} in conformance/baseline.json`);
+}
+if (broken.length > 0) process.exit(1);

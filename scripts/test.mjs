@@ -1,5 +1,7 @@
 // `npm test`: runs vitest and ends with the plain closing line `N passed, N failed[, N skipped]`
 // (read from vitest's JSON report), so that any CI can read the outcome. Arguments pass through.
+// A missing golden or snapshot fails (vitest.config.ts sets update mode "none" on every machine);
+// `npm test -- -u` writes the goldens on request and removes those nothing produces any more.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -3,6 +3,7 @@ import type { CompiledSql } from '../../runtime/sql/index.js';
 import { paramHeader } from '../sql/index.js';
 import { FilterProver, type ReferenceProof } from './check-filters.js';
 import { checkHashes, checkPersisted } from './check-persisted.js';
+import { proveOnIr, type IrProof } from './check-ir.js';
 import { tableLabel } from '../emit/index.js';
 import { readBundleDir, roleOfFile, type BundleDir } from './bundle-dir.js';
 import { CliError } from './project.js';
@@ -26,6 +27,8 @@ export interface CheckReport {
   readonly ok: boolean;
   readonly persisted: { readonly listed: boolean; readonly checked: number; readonly problems: readonly string[] };
   readonly hashes: { readonly checked: number; readonly problems: readonly string[] };
+  /** The proof on the IR: every read of every query root field's plan carries the role's filter and limit. */
+  readonly ir: IrProof;
   /** Role -> table -> `ok` | `MISSING` (tables no statement of the role touches are left out). */
   readonly filters: { readonly [role: string]: { readonly [table: string]: 'ok' | 'MISSING' } };
   readonly missing: readonly Missing[];
@@ -62,8 +65,9 @@ export function checkBundle(b: BundleDir): CheckReport {
   }
   const persisted = checkPersisted(b);
   const hashes = checkHashes(b);
-  const ok = missing.length === 0 && persisted.problems.length === 0 && hashes.problems.length === 0;
-  return { ok, persisted, hashes, filters, missing, statements, references };
+  const ir = proveOnIr(b);
+  const ok = missing.length === 0 && persisted.problems.length === 0 && hashes.problems.length === 0 && ir.problems.length === 0;
+  return { ok, persisted, hashes, ir, filters, missing, statements, references };
 }
 
 // The statement files of the bundle, then the stored plans engine.mjs runs for persisted queries
@@ -94,7 +98,7 @@ export async function checkCommand(o: CheckOptions): Promise<void> {
   const r = checkBundle(b);
   process.stdout.write(o.json ? JSON.stringify(r, null, 2) + '\n' : printReport(b, r));
   if (!r.ok) {
-    const n = r.missing.length + r.persisted.problems.length + r.hashes.problems.length;
+    const n = r.missing.length + r.persisted.problems.length + r.hashes.problems.length + r.ir.problems.length;
     throw new CliError(`check failed: ${n} problem(s) in ${o.bundle}`, 1);
   }
 }
@@ -109,6 +113,8 @@ function printReport(b: BundleDir, r: CheckReport): string {
   out.push('', `row filters: ${r.references} table reference(s) in ${r.statements} statement(s); each must carry the role's filter`);
   out.push(...matrix(b, r), '');
   for (const m of r.missing) out.push(`MISSING ${m.file}: ${m.table} (${m.operation}): ${m.problem}`);
+  out.push(`plans proved on the IR: ${r.ir.checked} root field plan(s), every read carries its role's filter and limit; ${r.ir.problems.length} gap(s)`);
+  for (const p of r.ir.problems) out.push(`  UNGUARDED ${p}`);
   out.push(r.ok ? 'check passed' : 'check FAILED', '');
   return out.join('\n');
 }

@@ -3,7 +3,10 @@ import { addServeFlags, exitOnError, stopOnSignals } from '../../runtime/index.j
 import { checkCommand } from './check.js';
 import { compileCommand, introspectCommand } from './compile.js';
 import { diffCommand } from './diff.js';
+import { importHasuraCommand } from './import-hasura.js';
 import { inspectCommand } from './inspect.js';
+import { checkCompileInput, checkInspectInput, checkIntrospectInput, checkServeInput, type RawServeInput } from '../../runtime/index.js';
+import { migrateApply, migrateStatus } from './migrate.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 import { KILN_VERSION } from './version.js';
 
@@ -23,7 +26,7 @@ export function cli(): Command {
     .description('read the database catalog into a JSON snapshot (for compiling without a database)')
     .requiredOption('--database-url <url>', 'PostgreSQL URL (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
     .option('--out <file>', 'write the snapshot here instead of stdout')
-    .action((o) => introspectCommand(o));
+    .action((o) => { checkIntrospectInput(o); return introspectCommand(o); });
 
   program.command('compile')
     .description('compile metadata + database catalog into a bundle directory')
@@ -35,7 +38,7 @@ export function cli(): Command {
     .option('--allow-inconsistent', 'write the bundle without the objects that do not fit the database')
     .option('--quiet', 'no progress output')
     .addHelpText('after', '\nExit codes: 0 written; 1 the metadata does not fit the database; 2 bad input.')
-    .action((o) => compileCommand(o));
+    .action((o) => { checkCompileInput(o); return compileCommand(o); });
 
   program.command('inspect')
     .description('print the SQL a role runs: the stored file of each root field, or what a query compiles to')
@@ -45,7 +48,7 @@ export function cli(): Command {
     .option('--query <file>', 'a GraphQL document: print the SQL it compiles to for the role')
     .option('--variables <json>', 'variables for --query, as JSON')
     .option('--operation-name <name>', 'operation to plan when --query has several')
-    .action((o) => inspectCommand(o));
+    .action((o) => { checkInspectInput(o); return inspectCommand(o); });
 
   program.command('diff')
     .description('compare two bundles role by role: root fields, columns, row filters, limits, aggregations and presets added, removed, widened or narrowed, and the SQL files that changed')
@@ -62,11 +65,36 @@ export function cli(): Command {
     .addHelpText('after', '\nExit codes: 0 every check passed; 1 a persisted query is invalid, a file differs from manifest.json, or a statement lacks its role\'s filter; 2 bad input.')
     .action((o) => checkCommand(o));
 
+  program.command('import-hasura')
+    .description('turn a Hasura CLI project (config.yaml, metadata in the v2 or v3 layout, migrations) into Kiln\'s metadata directory and migrations, renaming x-hasura-* to x-svc-* and HASURA_GRAPHQL_* to SVC_GRAPHQL_*')
+    .argument('<project>', 'the Hasura project folder (holding config.yaml)')
+    .requiredOption('--out <dir>', 'write DIR/metadata and DIR/migrations here')
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', '\nMigration SQL is copied unchanged; the report lists the lines naming hasura.user, x-hasura-* or hdb_catalog.\nExit codes: 0 imported (the report lists what was not carried); 2 bad input (no config.yaml, unreadable metadata).')
+    .action((project: string, o) => importHasuraCommand(project, o));
+
+  const migrate = program.command('migrate').description('apply SQL migrations (DIR/migrations/<database>/<version>_<name>/up.sql) and record them in svc_catalog.schema_migrations');
+  const migrateFlags = (c: Command): Command => c
+    .requiredOption('--project <dir>', 'folder holding migrations/ (as kiln import-hasura writes it)')
+    .option('--database-url <url>', 'PostgreSQL URL (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
+    .option('--database-name <name>', 'which database\'s migrations (migrations/<name>/)', 'default');
+  migrateFlags(migrate.command('apply')
+    .description('apply the migrations not yet recorded, in version order, each in its own transaction')
+    // Hasura spells it --version, which is kiln's own --version (commander reads program options after a subcommand too).
+    .option('--only-version <version>', 'only this migration (Hasura: --version)')
+    .option('--skip-execution', 'record the migrations as applied without running them (the database already has their schema, e.g. one Hasura migrated)')
+    .addHelpText('after', '\nExit codes: 0 applied (or nothing to apply); 1 a migration failed (it is rolled back, earlier ones stay); 2 bad input.'))
+    .action((o) => migrateApply(o));
+  migrateFlags(migrate.command('status').description('list each migration version as applied or not applied'))
+    .action((o) => migrateStatus(o));
+
   addServeFlags(program.command('serve')
     .description('serve GraphQL over HTTP: the metadata kept in svc_catalog (changed at run time through /v1/metadata), a compiled bundle, or a metadata file; with no database URL, run the demo on embedded PostgreSQL')
     .option('--bundle <dir>', 'serve a compiled bundle (metadata writes answer not-supported; kiln-runtime does the same without the compiler)')
     .option('--metadata <path>', 'compile this metadata in process and serve it read-only (default: the catalog in the database)'))
-    .action(async (o: ServeOptions) => {
+    .action(async (raw: RawServeInput & ServeOptions) => {
+      // Numbers arrive as text (a flag or its variable) and are checked with everything else first.
+      const o = checkServeInput(raw);
       const server = await serveCommand(o);
       if (!o.bundle && !o.metadata && !o.databaseUrl) printDemoHelp(server.port);
       stopOnSignals(server);

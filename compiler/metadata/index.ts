@@ -4,5 +4,13 @@ export type * from './types.js';
 export { parseMetadata } from './parse.js';
 /** Loads metadata from a JSON/YAML file or a Hasura CLI metadata directory, following `!include`. */
 export { loadMetadata } from './load.js';
+/** The raw document a metadata file or directory assembles into, and the files it came from (for importers). */
+export { readMetadataDocument, type MetadataDocument } from './load.js';
 /** Where a source's database is: a literal URL, the environment variable that holds it, or null. */
 export { databaseUrl, type ResolvedDatabaseUrl } from './database-url.js';
+/** The shape (allowed keys) of every metadata object kind, and the check that refuses unknown and not-implemented keys. */
+export { checkKeys, list, map, notImplemented, pick, rawShape, refusing, type ObjectShape, type Shape } from './strict-keys.js';
+/** The shapes of the modelled metadata objects (typed against the metadata types). */
+export * as metadataShapes from './shapes.js';
+/** The shapes of the sections kept as raw JSON (actions, remote schemas, triggers...). */
+export * as sectionShapes from './strict-sections.js';

@@ -101,12 +101,23 @@ function withFile(e: ApiError, origins: readonly FileOrigin[]): ApiError {
   return best === undefined ? e : new ApiError(e.code, `${e.message} (in ${best.file})`, e.status, e.path, e.internal);
 }
 
-/**
- * Loads the metadata at `path` (a JSON or YAML file, or a metadata directory) and reads it with
- * parseMetadata. A file that cannot be read or parsed is a `parse-failed` problem whose message
- * names the file and whose path is where its content belonged. Never throws.
- */
-export async function loadMetadata(path: string): Promise<{ value: Metadata | null; errors: ApiError[] }> {
+/** The assembled document of a metadata file or directory, before it is read into the canonical form. */
+export interface MetadataDocument {
+  /** undefined when nothing could be assembled (see errors). */
+  readonly doc: unknown;
+  /** Problems met while reading files (unreadable, bad YAML, `!include` cycles). */
+  readonly errors: ApiError[];
+  /** Every file the document was assembled from. */
+  readonly files: readonly string[];
+}
+
+/** Reads a metadata file or directory (following `!include`) into one JSON-like value. Never throws. */
+export async function readMetadataDocument(path: string): Promise<MetadataDocument> {
+  const { doc, is, yaml } = await assemble(path);
+  return { doc, errors: is.list, files: [...new Set(yaml.origins.map((o) => o.file))] };
+}
+
+async function assemble(path: string): Promise<{ doc: unknown; is: Issues; yaml: YamlLoader }> {
   const is = new Issues();
   const yaml = new YamlLoader(is);
   let doc: unknown;
@@ -116,6 +127,16 @@ export async function loadMetadata(path: string): Promise<{ value: Metadata | nu
   } catch (e) {
     is.fail([], `cannot read metadata at ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
+  return { doc, is, yaml };
+}
+
+/**
+ * Loads the metadata at `path` (a JSON or YAML file, or a metadata directory) and reads it with
+ * parseMetadata. A file that cannot be read or parsed is a `parse-failed` problem whose message
+ * names the file and whose path is where its content belonged. Never throws.
+ */
+export async function loadMetadata(path: string): Promise<{ value: Metadata | null; errors: ApiError[] }> {
+  const { doc, is, yaml } = await assemble(path);
   if (doc === undefined) return { value: null, errors: is.list };
   const parsed = parseMetadata(doc);
   // A part that could not be loaded was already reported; its empty place would only add noise.

@@ -10,7 +10,9 @@ import {
   Issues, checkUnique, compact, has, listOf, optional, readNat, readObject, readRawObject,
   stringAt, type Obj, type Path, type Read,
 } from './reader.js';
+import { METADATA_LEGACY, METADATA_V3, METADATA_WRAPPER } from './shapes.js';
 import { readFunctions, readSource } from './source.js';
+import { checkKeys } from './strict-keys.js';
 import { readTables } from './table.js';
 import type { Json, Metadata, Source } from './types.js';
 
@@ -58,12 +60,15 @@ function readDocument(doc: unknown, path: Path, is: Issues, unwrapped: boolean):
   const o = readObject(doc, path, is);
   if (o === undefined) return undefined;
   if (!unwrapped && isWrapper(o)) {
+    is.list.push(...checkKeys(o, METADATA_WRAPPER, path));
     optional(o, 'resource_version', path, is, readNat);
     return readDocument(o['metadata'], [...path, 'metadata'], is, true);
   }
   const version = optional(o, 'version', path, is, readVersion);
   // Without a version, Hasura reads version 1; a document with `sources` can only mean version 3.
   const v3 = version === 3 || (version === undefined && has(o, 'sources'));
+  // Unknown keys first: a misspelt key is the likeliest reason for what the readers find missing.
+  is.list.unshift(...checkKeys(o, v3 ? METADATA_V3 : METADATA_LEGACY, path));
   return v3 ? readV3(o, path, is) : readLegacy(o, path, is);
 }
 

@@ -142,6 +142,7 @@ export const readSource: Read<Source> = (v, path, is) => {
     functions: optional(o, 'functions', path, is, (x, p, i) => readFunctions(x, p, label, schema, i)),
     configuration: optional(o, 'configuration', path, is, sourceConfiguration) ?? {},
     customization: optional(o, 'customization', path, is, customization),
+    query_tags: optional(o, 'query_tags', path, is, readRawObject),
   };
   return name === undefined || kind === undefined ? undefined : compact({ name, kind, ...body });
 };

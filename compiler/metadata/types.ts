@@ -30,18 +30,32 @@ export interface Metadata {
 
 export type DatabaseUrl = string | { readonly from_env: string };
 
-/** `connection_info` of a source; MSSQL names its URL `connection_string`. Other keys kept raw. */
+/**
+ * `connection_info` of a source; MSSQL names its URL `connection_string`. The URL is modelled; the
+ * other keys are kept as given and exported again (the pool is sized by `--pg-connections`).
+ */
 export interface ConnectionInfo {
   readonly database_url?: DatabaseUrl;
   readonly connection_string?: DatabaseUrl;
   readonly pool_settings?: Json;
-  readonly [k: string]: Json | undefined;
+  readonly use_prepared_statements?: Json;
+  readonly isolation_level?: Json;
 }
 
-/** A source's `configuration`: `connection_info` is modelled, the other keys are kept raw. */
+/**
+ * A source's `configuration`: `connection_info` is modelled; `extensions_schema` and BigQuery's
+ * keys are kept as given.
+ */
 export interface SourceConfiguration {
   readonly connection_info?: ConnectionInfo;
-  readonly [k: string]: Json | ConnectionInfo | undefined;
+  readonly extensions_schema?: Json;
+  readonly service_account?: Json;
+  readonly project_id?: Json;
+  readonly datasets?: Json;
+  readonly global_select_limit?: Json;
+  readonly retry_base_delay?: Json;
+  readonly retry_limit?: Json;
+  readonly retry_max_delay?: Json;
 }
 
 export interface Source {
@@ -50,6 +64,8 @@ export interface Source {
   readonly tables: readonly TableEntry[];
   readonly functions?: readonly FunctionEntry[];
   readonly configuration: SourceConfiguration;
+  /** Kept as given: Kiln adds no tags to its SQL. */
+  readonly query_tags?: Json;
   readonly customization?: {
     readonly root_fields?: { readonly namespace?: string; readonly prefix?: string; readonly suffix?: string };
     readonly type_names?: { readonly prefix?: string; readonly suffix?: string };

@@ -79,7 +79,8 @@ export function sourceOf(input: OpInput, o: Obj): string {
 function remap(e: ApiError, prefix: JsonPath, to: JsonPath): ApiError {
   const same = prefix.every((k, i) => e.path[i] === k);
   const rest = same ? e.path.slice(prefix.length) : [];
-  return new ApiError(e.code === 'already-exists' ? 'already-exists' : 'parse-failed', e.message, 400, [...to, ...rest]);
+  const code = e.code === 'already-exists' || e.code === 'not-supported' ? e.code : 'parse-failed';
+  return new ApiError(code, e.message, 400, [...to, ...rest]);
 }
 
 /**

@@ -5,6 +5,7 @@ import { ApiError } from '../../runtime/errors/index.js';
 import type { ApiKind } from '../../runtime/metadata-api/index.js';
 import type { Json, Metadata } from '../metadata/index.js';
 import type { Introspection } from '../introspect/index.js';
+import { argKeyProblem } from './arg-keys.js';
 import { extraOperations } from './extra/index.js';
 import { BACKENDS, coreOperations } from './registry.js';
 import type { OpOutput, OpTable } from './types.js';
@@ -54,6 +55,8 @@ export function applyOperation(metadata: Metadata, op: { readonly type: string; 
   const entry = lookup(op.type, op.api);
   if (!entry) throw unknownType(op.type, op.api);
   try {
+    const problem = argKeyProblem(op.type, op.args);
+    if (problem) throw problem;
     return entry.handler({ metadata, args: op.args ?? {}, version: op.version ?? 1, api: op.api, introspection });
   } catch (e) {
     if (e instanceof ApiError && op.api === 'query' && e.code === 'parse-failed' && e.path[0] === 'args') {

@@ -22,6 +22,8 @@ export interface AuthRequest {
 export interface Authenticator {
   readonly kind: string;
   authenticate(req: AuthRequest): Promise<Session | null>;
+  /** True when it must see the request body (the auth webhook in POST mode sends it along). */
+  readonly needsRequest?: boolean;
   /**
    * The error when no authenticator found credentials and there is no unauthorized role
    * (JWT mode: "Missing 'Authorization' or 'Cookie' header ..."); default: the admin-secret one.
@@ -125,4 +127,16 @@ export async function resolveSession(
     if (error) throw error;
   }
   throw new ApiError('access-denied', SECRET_MISSING, 401);
+}
+
+/**
+ * The session when the headers alone decide it (admin secret, JWT, the auth webhook in GET mode,
+ * the unauthorized role), so that a request is refused before its body is read; null when an
+ * authenticator must see the body first (the auth webhook in POST mode, no admin secret sent).
+ */
+export async function resolveSessionBeforeBody(headers: RequestHeaders, opts: AuthOptions): Promise<Session | null> {
+  const secrets = configuredSecrets(opts);
+  const needsBody = secrets.length > 0 && sentSecret(normalizeHeaders(headers)) === undefined
+    && (opts.authenticators ?? []).some((a) => a.needsRequest === true);
+  return needsBody ? null : resolveSession(headers, opts);
 }

@@ -13,6 +13,17 @@ interface PgErrorFields {
   readonly code: string;
   readonly detail?: string;
   readonly hint?: string;
+  readonly schema?: string;
+  readonly table?: string;
+}
+
+// The relation PostgreSQL named in an error (a constraint's table), kept beside the ApiError so
+// that callers can say which part of a request failed without changing the error's wire shape.
+const relations = new WeakMap<ApiError, { readonly schema: string; readonly table: string }>();
+
+/** The schema and table PostgreSQL named in the error this ApiError was made of, if any. */
+export function relationOf(e: ApiError): { readonly schema: string; readonly table: string } | null {
+  return relations.get(e) ?? null;
 }
 
 /** Marks a failure to reach the database (checking out a connection, a socket that broke). */
@@ -30,12 +41,14 @@ function pgFields(e: unknown): PgErrorFields | null {
   const code = (e as { code?: unknown }).code;
   // A SQLSTATE is five characters of digits and upper-case letters; Node's codes start with E.
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return null;
-  const { detail, hint } = e as { detail?: unknown; hint?: unknown };
+  const { detail, hint, schema, table } = e as { detail?: unknown; hint?: unknown; schema?: unknown; table?: unknown };
   return {
     message: e.message,
     code,
     detail: typeof detail === 'string' ? detail : undefined,
     hint: typeof hint === 'string' ? hint : undefined,
+    schema: typeof schema === 'string' ? schema : undefined,
+    table: typeof table === 'string' ? table : undefined,
   };
 }
 
@@ -120,7 +133,9 @@ export function mapDatabaseError(e: unknown, ctx?: StatementContext): ApiError {
     }));
   }
   const { code, message, status } = classify(pg);
-  return new ApiError(code, message, status, [], internalOf(ctx, {
+  const mapped = new ApiError(code, message, status, [], internalOf(ctx, {
     message: pg.message, status_code: pg.code, description: pg.detail ?? null, exec_status: 'FatalError', hint: pg.hint ?? null,
   }));
+  if (pg.schema && pg.table) relations.set(mapped, { schema: pg.schema, table: pg.table });
+  return mapped;
 }

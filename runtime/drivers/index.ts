@@ -5,4 +5,4 @@ export { createPgDriver, type PgDriverOptions } from './pg.js';
 /** A Driver over embedded PGlite (one in-process connection, calls serialized). */
 export { createPgliteDriver, type PgliteDriver, type PgliteDriverOptions } from './pglite.js';
 /** Maps a database failure to an ApiError by SQLSTATE, Hasura's wording and `internal`. */
-export { mapDatabaseError, ConnectionError, type StatementContext } from './database-error.js';
+export { mapDatabaseError, relationOf, ConnectionError, type StatementContext } from './database-error.js';

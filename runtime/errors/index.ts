@@ -9,3 +9,5 @@ export {
   ArgsReader, parseFailed, mismatch, isObject, has, present, required, optional, asObject, asArray, asNonEmpty, asString, asName,
   asBool, asInt, asNat, asGraphqlName, isGraphqlName, type JsonValue, type JsonObject,
 } from './json-args.js';
+/** The refusal of an unknown key (its path, a "did you mean" by edit distance) and the distance itself. */
+export { editDistance, nearestKey, unknownKeyError, unknownKeyMessage } from './unknown-key.js';

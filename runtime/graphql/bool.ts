@@ -1,10 +1,10 @@
 import type { BoolIr, TableModel, ValueIr } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
-import { columnByField, computedFieldOf, permissionOf, relationFrom, tableOf, type PlanContext } from './context.js';
+import { Alias, isCompareOp, type CompareOp, type Cond, type Expr, type Sql } from '../sql/index.js';
+import { computedCall } from './call.js';
+import { columnByField, computedFieldOf, permissionOf, sourceOf, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
-import { isPostgisOp, lowerPostgis } from './postgis.js';
-import { computedCall } from './select.js';
+import { isPostgisOp, postgisCond } from './postgis.js';
 
 type Path = readonly (string | number)[];
 
@@ -85,64 +85,72 @@ function inputValue(input: Input, ctx: PlanContext, op: string): ValueIr {
   return { kind: 'literal', value: value as never };
 }
 
-/** Lowers BoolIr to a predicate on `alias` (and `root` for `["$", col]` references). */
+/** BoolIr as a predicate on `alias` (and `root` for `["$", col]` references), rendered by the dialect. */
 export function lowerBool(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alias = alias): Sql {
+  return ctx.dialect.render.cond(boolCond(ir, alias, ctx, root), ctx);
+}
+
+/** BoolIr as an IR condition on the row at `alias` (and `root` for `["$", col]` references). */
+export function boolCond(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alias = alias): Cond {
   switch (ir.kind) {
-    case 'true': return raw('true');
-    case 'and': {
-      const parts = ir.items.filter((i) => i.kind !== 'true').map((i) => lowerBool(i, alias, ctx, root));
-      return parts.length === 0 ? raw('true') : parts.length === 1 ? parts[0]! : sql`(${join(parts, ' AND ')})`;
-    }
-    case 'or': {
-      if (ir.items.length === 0) return raw('false');
-      return sql`(${join(ir.items.map((i) => lowerBool(i, alias, ctx, root)), ' OR ')})`;
-    }
-    case 'not': return sql`(NOT ${lowerBool(ir.item, alias, ctx, root)})`;
-    case 'column': return lowerCompare(sql`${aliasRef(alias)}.${ident(ir.column)}`, ir.type, ir.op, ir.value, alias, root);
+    case 'true': return ir;
+    case 'and': case 'or': return { kind: ir.kind, items: ir.items.map((i) => boolCond(i, alias, ctx, root)) };
+    case 'not': return { kind: 'not', item: boolCond(ir.item, alias, ctx, root) };
+    case 'column': return compareCond({ kind: 'column', row: alias, column: ir.column }, ir.type, ir.op, ir.value, alias, root);
     case 'computed': {
       // The row (and the session) go where the function declares them, not always first.
       const fn = ir.function;
       const cf = Object.values(ctx.model.tables).flatMap((t) => t.computedFields)
         .find((c) => c.name === ir.field && c.function.schema === fn.schema && c.function.name === fn.name);
-      const call = cf ? computedCall(cf, alias, undefined, ctx, []) : sql`${ident(fn.schema, fn.name)}(${aliasRef(alias)})`;
-      return lowerCompare(call, ir.type, ir.op, ir.value, alias, root);
+      const call: Expr = cf ? computedCall(cf, alias, undefined, ctx, []) : { kind: 'call', fn, args: [{ name: null, value: { kind: 'row', row: alias } }] };
+      return compareCond(call, ir.type, ir.op, ir.value, alias, root);
     }
     case 'computed_table': {
       const cf = tableOf(ctx, ir.table).computedFields.find((c) => c.name === ir.field);
       if (!cf) throw new Error(`assertion failed: unknown computed field ${ir.table}.${ir.field}`);
-      const target = tableOf(ctx, ir.target);
-      const b = new Alias(target.name);
-      return sql`EXISTS (SELECT 1 FROM ${computedCall(cf, alias, undefined, ctx, [])} AS ${aliasRef(b)} WHERE ${lowerBool(ir.where, b, ctx, root)})`;
+      const b = new Alias(tableOf(ctx, ir.target).name);
+      return { kind: 'exists', from: { kind: 'function', call: computedCall(cf, alias, undefined, ctx, []) }, row: b, join: [], ...guarded(ir.where, ir.target, b, ctx, root) };
     }
     case 'relationship': {
       const target = tableOf(ctx, ir.target);
       const b = new Alias(target.name);
-      const on = ir.mapping.map(([l, r]) => sql`${aliasRef(b)}.${ident(r)} = ${aliasRef(alias)}.${ident(l)}`);
-      return sql`EXISTS (SELECT 1 FROM ${relationFrom(ctx, target)} AS ${aliasRef(b)} WHERE ${join([...on, lowerBool(ir.where, b, ctx, root)], ' AND ')})`;
+      return { kind: 'exists', from: sourceOf(ctx, target), row: b, join: joinConds(ir.mapping, b, alias), ...guarded(ir.where, ir.target, b, ctx, root) };
     }
     case 'exists': {
       const target = tableOf(ctx, ir.table);
       const b = new Alias(target.name);
-      return sql`EXISTS (SELECT 1 FROM ${relationFrom(ctx, target)} AS ${aliasRef(b)} WHERE ${lowerBool(ir.where, b, ctx, root)})`;
+      return { kind: 'exists', from: sourceOf(ctx, target), row: b, join: [], permission: null, where: boolCond(ir.where, b, ctx, root) };
     }
   }
 }
 
-const SIMPLE: { readonly [op: string]: string } = {
-  _eq: '=', _neq: '<>', _gt: '>', _gte: '>=', _lt: '<', _lte: '<=',
-  _like: 'LIKE', _nlike: 'NOT LIKE', _ilike: 'ILIKE', _nilike: 'NOT ILIKE', _similar: 'SIMILAR TO',
-  _nsimilar: 'NOT SIMILAR TO', _regex: '~', _nregex: '!~', _iregex: '~*', _niregex: '!~*',
-  _contains: '@>', _contained_in: '<@', _ancestor: '@>', _descendant: '<@', _matches: '~',
-};
-const COLUMN_CMP: { readonly [op: string]: string } = { _ceq: '=', _cneq: '<>', _cgt: '>', _cgte: '>=', _clt: '<', _clte: '<=' };
+/**
+ * The permission and the condition of an EXISTS over `target`: a request's relationship filter is
+ * `and[<the role's filter on target>, <where>]` (whereToIr puts the permission's own BoolIr
+ * first); a permission filter's relationship reads what it names, with no permission of its own.
+ */
+function guarded(where: BoolIr, target: string, b: Alias, ctx: PlanContext, root: Alias): { permission: Cond | null; where: Cond } {
+  const perm = ctx.model.select[ctx.role]?.[target]?.filter;
+  if (where.kind === 'and' && where.items.length === 2 && perm !== undefined && where.items[0] === perm) {
+    return { permission: boolCond(perm, b, ctx, root), where: boolCond(where.items[1]!, b, ctx, root) };
+  }
+  return { permission: null, where: boolCond(where, b, ctx, root) };
+}
+
+/** `b.remote = a.local` for each column pair of a relationship from the row at `a` to the row at `b`. */
+export function joinConds(mapping: readonly (readonly [string, string])[], b: Alias, a: Alias): Cond[] {
+  return mapping.map(([l, r]) => ({ kind: 'equals', left: { kind: 'column', row: b, column: r }, right: { kind: 'column', row: a, column: l } }));
+}
+
+const COLUMN_CMP: { readonly [op: string]: CompareOp } = { _ceq: 'eq', _cneq: 'neq', _cgt: 'gt', _cgte: 'gte', _clt: 'lt', _clte: 'lte' };
 const TEXT_OPS = new Set(['_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_nregex', '_iregex', '_niregex']);
 
-function valueSql(v: ValueIr, type: string, alias: Alias, root: Alias): Sql {
+function valueExpr(v: ValueIr, type: string, alias: Alias, root: Alias): Expr {
   switch (v.kind) {
-    case 'literal': return param(v.value, type);
-    case 'variable': return variable(v.name, v.path, type);
-    case 'session': return session(v.name, type);
-    case 'column': return sql`${aliasRef(v.root ? root : alias)}.${ident(v.column)}`;
+    case 'literal': return { kind: 'param', value: { kind: 'literal', value: v.value }, type };
+    case 'variable': return { kind: 'param', value: { kind: 'variable', name: v.name, path: v.path }, type };
+    case 'session': return { kind: 'param', value: { kind: 'session', name: v.name }, type };
+    case 'column': return { kind: 'column', row: v.root ? root : alias, column: v.column };
   }
 }
 
@@ -151,35 +159,32 @@ function isArrayType(type: string): boolean {
   return type.split('.').pop()!.startsWith('_');
 }
 
-function lowerCompare(lhs: Sql, type: string, rawOp: string, value: ValueIr, alias: Alias, root: Alias): Sql {
+function compareCond(lhs: Expr, type: string, rawOp: string, value: ValueIr, alias: Alias, root: Alias): Cond {
   let op = rawOp;
   let left = lhs;
-  if (op.startsWith('_cast_text')) { op = op.slice('_cast_text'.length); left = sql`(${lhs})::text`; type = 'text'; }
+  if (op.startsWith('_cast_text')) { op = op.slice('_cast_text'.length); left = { kind: 'text', expr: lhs }; type = 'text'; }
   // Hasura v2: a null operand (`_eq: null`, `_is_null: null`, a null variable) is no condition.
-  if (value.kind === 'literal' && value.value === null) return raw('true');
+  if (value.kind === 'literal' && value.value === null) return { kind: 'no_condition' };
   if (op === '_is_null') {
-    if (value.kind !== 'literal') return sql`((${left} IS NULL) = ${valueSql(value, 'bool', alias, root)})`;
-    return value.value === true ? sql`(${left} IS NULL)` : sql`(${left} IS NOT NULL)`;
+    if (value.kind !== 'literal') return { kind: 'is_null_is', expr: left, value: valueExpr(value, 'bool', alias, root) };
+    return { kind: 'is_null', expr: left, isNull: value.value === true };
   }
-  if (COLUMN_CMP[op]) return sql`(${left} ${raw(COLUMN_CMP[op]!)} ${valueSql(value, type, alias, root)})`;
-  if (isPostgisOp(op)) return lowerPostgis(left, type, op, value);
+  const columnOp = COLUMN_CMP[op];
+  if (columnOp) return { kind: 'compare', left, op: columnOp, right: valueExpr(value, type, alias, root) };
+  if (isPostgisOp(op)) return postgisCond(left, type, op, value);
   if ((op === '_in' || op === '_nin') && isArrayType(type) && value.kind !== 'session') {
-    // An array column's `_in` is a list of arrays: `_text[]` is no type, and ANY() over a 2-D
-    // array would compare elements. The list goes as JSON; each item (a JSON array, or an array
-    // literal string like "{a,b}") becomes one value of the column's type (fuzz).
-    const items = sql`SELECT (CASE WHEN jsonb_typeof(e) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(e))::text ELSE e #>> '{}' END)::${ident(...type.split('.'))} FROM jsonb_array_elements(${valueSql(value, 'jsonb', alias, root)}) AS e`;
-    return sql`(${left} ${raw(op === '_in' ? 'IN' : 'NOT IN')} (${items}))`;
+    // An array column's `_in` is a list of arrays: each item becomes one value of the column's type (fuzz).
+    return { kind: 'in_arrays', left, negated: op === '_nin', list: valueExpr(value, 'jsonb', alias, root), itemType: type };
   }
-  if (op === '_in') return sql`(${left} = ANY(${valueSql(value, `${type}[]`, alias, root)}))`;
-  if (op === '_nin') return sql`(${left} <> ALL(${valueSql(value, `${type}[]`, alias, root)}))`;
-  if (op === '_has_key') return sql`(${left} ? ${valueSql(value, 'text', alias, root)})`;
-  if (op === '_has_keys_any') return sql`(${left} ?| ${valueSql(value, 'text[]', alias, root)})`;
-  if (op === '_has_keys_all') return sql`(${left} ?& ${valueSql(value, 'text[]', alias, root)})`;
-  const sym = SIMPLE[op];
-  if (!sym) throw new ApiError('validation-failed', `unknown operator "${op}"`);
+  if (op === '_in' || op === '_nin') return { kind: 'in', left, negated: op === '_nin', list: valueExpr(value, `${type}[]`, alias, root) };
+  if (op === '_has_key') return { kind: 'has_key', left, mode: 'one', value: valueExpr(value, 'text', alias, root) };
+  if (op === '_has_keys_any') return { kind: 'has_key', left, mode: 'any', value: valueExpr(value, 'text[]', alias, root) };
+  if (op === '_has_keys_all') return { kind: 'has_key', left, mode: 'all', value: valueExpr(value, 'text[]', alias, root) };
+  const cmp = op.slice(1);
+  if (!op.startsWith('_') || !isCompareOp(cmp)) throw new ApiError('validation-failed', `unknown operator "${op}"`);
   // Pattern operators compare as text, except on citext: there the value is citext too, so
   // `_like`/`_regex` stay case-insensitive as PostgreSQL's citext operators make them.
   const vtype = TEXT_OPS.has(op) ? (type === 'citext' ? 'citext' : 'text') : type;
-  if (TEXT_OPS.has(op) && type !== 'text' && type !== 'citext') left = sql`(${left})::text`;
-  return sql`(${left} ${raw(sym)} ${valueSql(value, vtype, alias, root)})`;
+  if (TEXT_OPS.has(op) && type !== 'text' && type !== 'citext') left = { kind: 'text', expr: left };
+  return { kind: 'compare', left, op: cmp, right: valueExpr(value, vtype, alias, root) };
 }

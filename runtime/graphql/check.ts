@@ -89,10 +89,10 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       continue;
     }
     const name = sel.name.value;
-    const key = sel.alias?.value ?? name;
     if (name === '__typename' || name === '__schema' || name === '__type') continue;
     const field = type.getFields()[name];
-    const here = [...path, key];
+    // Hasura keys the path by the field's name, not its alias (Parser/Internal/Parser.hs).
+    const here = [...path, name];
     if (!field) throw new ApiError('validation-failed', `field "${name}" not found in type: '${type.name}'`, 400, here);
     for (const arg of sel.arguments ?? []) {
       const def = field.args.find((a) => a.name === arg.name.value);

@@ -1,6 +1,6 @@
 import type { BundleModel, ColumnModel, ComputedFieldModel, SelectPermissionModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { ident, type Dialect, type Sql } from '../sql/index.js';
+import type { Dialect, RenderHints, Source } from '../sql/index.js';
 import type { InputContext } from './input.js';
 
 /** Everything planning one operation for one role reads. */
@@ -16,24 +16,28 @@ export interface PlanContext extends InputContext {
    * Tables written earlier in the same statement (nested inserts): what to read instead of the
    * table, so relationships and checks see the rows the statement's own CTEs inserted.
    */
-  readonly relations?: ReadonlyMap<string, Sql>;
+  readonly relations?: ReadonlyMap<string, Source>;
 }
 
-/** The FROM item that reads table `t`: the table itself, or what `ctx.relations` puts in its place. */
-export function relationFrom(ctx: PlanContext, t: TableModel): Sql {
-  return ctx.relations?.get(t.id) ?? ident(t.schema, t.name);
+/** The rows of table `t`: the table itself, or what `ctx.relations` puts in its place. */
+export function sourceOf(ctx: PlanContext, t: TableModel): Source {
+  return ctx.relations?.get(t.id) ?? tableSource(t);
 }
 
-/** Facts about a planned statement that decide how it is run. */
-export interface PlanHints {
-  /**
-   * A filtered, ordered query with a LIMIT: its best plan may depend on the values. A generic plan
-   * guesses a parameter LIMIT at 10% of the rows (the planning bound answers that one) and a filter
-   * on a parameter at a fixed selectivity, which is wrong on skewed data. The driver times the
-   * generic plan against per-run plans and keeps the faster (runtime/drivers/plan-choice.ts).
-   */
-  valueSensitive: boolean;
+/** The table itself as a row source. */
+export function tableSource(t: TableModel): Source {
+  return { kind: 'table', table: { schema: t.schema, name: t.name } };
 }
+
+/**
+ * Facts about a planned statement that decide how it is run: `valueSensitive` marks a filtered,
+ * ordered query with a LIMIT, whose best plan may depend on the values. A generic plan guesses a
+ * parameter LIMIT at 10% of the rows (the planning bound answers that one) and a filter on a
+ * parameter at a fixed selectivity, which is wrong on skewed data; the driver times the generic
+ * plan against per-run plans and keeps the faster (runtime/drivers/plan-choice.ts). The renderer
+ * sets it, as it writes the statement.
+ */
+export type PlanHints = RenderHints;
 
 /** The role's select permission on a table; planning only reaches tables the schema exposes. */
 export function permissionOf(ctx: PlanContext, table: string): SelectPermissionModel {

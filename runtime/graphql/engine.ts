@@ -1,11 +1,11 @@
-import { Kind, buildSchema, getVariableValues, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { Kind, buildSchema, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { BundleModel, PersistedQueryModel, RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
-import { checkLimitValue, checkScalarVariable } from './check.js';
+import { checkLimitValue } from './check.js';
 import { planOperation, type Plan, type SqlPlan } from './plan.js';
 import { planMutation, type MutationPlan } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
@@ -16,6 +16,7 @@ import { DEFAULT_QUERY_CAPS, type QueryCaps } from './limits.js';
 import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
 import { explainOperation, type Explanation } from './explain.js';
+import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
@@ -297,33 +298,37 @@ export class Engine {
     return prepared;
   }
 
+  // Hasura's order: a missing non-null variable, then values sent for variables the operation
+  // does not use, then each value parsed at its first use (variable-values.ts).
   private coerce(p: Prepared, req: GraphQLRequest, role: string): { readonly [k: string]: unknown } {
     const defs = p.operation.variableDefinitions ?? [];
-    if (defs.length === 0) return {};
-    // Hasura's wording for a missing or null non-null variable (the null one at its use site).
+    const use = { usages: p.sites.usages, used: p.used };
+    if (defs.length === 0) {
+      checkUnexpectedVariables(req.variables, use);
+      return {};
+    }
     for (const def of defs) {
       if (def.type.kind !== Kind.NON_NULL_TYPE || def.defaultValue !== undefined) continue;
       const name = def.variable.name.value;
-      const given = req.variables?.[name];
-      if (given === undefined) throw new ApiError('validation-failed', `expecting a value for non-nullable variable: "${name}"`, 400, []);
-      if (given === null) throw new ApiError('validation-failed', `unexpected null value for type "${print(def.type.type)}"`, 400, p.sites.usages.get(name) ?? ['variableValues', name]);
+      if (req.variables?.[name] === undefined) throw new ApiError('validation-failed', `expecting a value for non-nullable variable: "${name}"`, 400, []);
+    }
+    checkUnexpectedVariables(req.variables, use);
+    // A null for a non-null variable is reported at its use site, in Hasura's words.
+    for (const def of defs) {
+      if (def.type.kind !== Kind.NON_NULL_TYPE || def.defaultValue !== undefined) continue;
+      const name = def.variable.name.value;
+      if (req.variables?.[name] === null) throw new ApiError('validation-failed', `unexpected null value for type "${print(def.type.type)}"`, 400, p.sites.usages.get(name) ?? ['variableValues', name]);
     }
     for (const [name, path] of p.sites.limits) checkLimitValue(req.variables?.[name], path);
-    for (const def of defs) {
-      const name = def.variable.name.value;
-      checkScalarVariable(def, req.variables?.[name], p.sites.usages.get(name) ?? ['variableValues', name]);
-    }
     // Hasura takes an explicit null for a non-null variable with a default as null (graphql-js
     // refuses it): coerce without it, then put the null back (corpus: graphql_validation/null_variable_value).
     const sent = (req.variables ?? {}) as Record<string, unknown>;
     const nulled = defs.filter((d) => d.type.kind === Kind.NON_NULL_TYPE && d.defaultValue !== undefined && sent[d.variable.name.value] === null)
       .map((d) => d.variable.name.value);
-    // Copied only in that rare case: the hot path hands the client's object to graphql-js as is.
     const given = nulled.length === 0 ? sent : Object.fromEntries(Object.entries(sent).filter(([k]) => !nulled.includes(k)));
-    const result = getVariableValues(this.schemaFor(role), defs, given);
-    if (result.errors) throw new ApiError('validation-failed', result.errors[0]!.message, 400, ['variableValues']);
-    if (nulled.length === 0) return result.coerced;
-    return { ...result.coerced, ...Object.fromEntries(nulled.map((name) => [name, null])) };
+    const coerced = coerceVariables(this.schemaFor(role), defs, given, use);
+    for (const name of nulled) coerced[name] = null;
+    return coerced;
   }
 
   private planFor(p: Prepared, variables: { readonly [k: string]: unknown }, role: string): Plan | MutationPlan {

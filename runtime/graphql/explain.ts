@@ -9,12 +9,12 @@ import type { Session } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError } from '../errors/index.js';
 import {
-  compileSql, formatSql, jsonKey, multiplexDialect, multiplexedStatement, multiplexParams, multiplexValue, paramHeader, sql,
+  formatSql, multiplexDialect, multiplexedStatement, multiplexParams, multiplexValue, paramHeader,
 } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { tableOf, type PlanContext } from './context.js';
 import { collectFields } from './fields.js';
-import { planOperation, rootFieldSql, type PlanInput } from './plan.js';
+import { planOperation, rootFieldIr, rootFieldStatement, type PlanInput } from './plan.js';
 
 /** One root field of a query: its statement and plan; both null for a field answered without SQL (`__typename`). */
 export interface FieldExplanation {
@@ -59,10 +59,9 @@ async function explainQuery(input: PlanInput, session: Session, driverFor: (sour
     // Introspection and __typename are answered from the schema: Hasura lists them with nulls.
     if (f.name.startsWith('__')) { out.push({ field: f.key, sql: null, plan: null }); continue; }
     const root = roots?.[f.name];
-    if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'query_root'`, 400, ['selectionSet', f.key]);
-    const value = rootFieldSql(root, f, ctx, ['selectionSet', f.key]);
+    if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'query_root'`, 400, ['selectionSet', f.name]);
     // The statement the engine would run were this the request's only root field.
-    const statement = compileSql(sql`SELECT (${ctx.dialect.jsonObject([[jsonKey(f.key), value]])})::text`, ctx.dialect);
+    const statement = rootFieldStatement(f.key, rootFieldIr(root, f, ctx, ['selectionSet', f.name]), ctx);
     const values = bindParams(statement.params, input.variables, session);
     const plan = await postgresPlan(driverFor(tableOf(ctx, root.table).source), statement.text, values);
     out.push({ field: f.key, sql: withParams(statement.text, paramHeader(statement, values)), plan });

@@ -2,18 +2,20 @@
 export { Engine, type EngineOptions, type EngineStats, type SubscriptionPlan } from './engine.js';
 /** What POST /v1/graphql/explain answers: per root field the SQL and PostgreSQL's plan. */
 export type { Explanation, FieldExplanation, SubscriptionExplanation } from './explain.js';
-/** Planning one operation into SQL (used by `inspect` and the compiler's SQL files). */
-export { planOperation, type Plan, type PlanInput, type SqlPlan } from './plan.js';
+/** Planning one operation into SQL (used by `inspect` and the compiler's SQL files), or into IR (what proofs read). */
+export { planOperation, planQueryIr, type Plan, type PlanInput, type QueryIr, type SqlPlan } from './plan.js';
 /** Planning one mutation operation into guarded statements (used by the compiler's SQL files). */
 export { planMutation, type MutationPlan, type MutationFieldPlan, type NamedSql } from './mutation-plan.js';
 /** Request and session shapes. */
 export type { GraphQLRequest, Session } from '../bundle/index.js';
-/** BoolIr lowering and parameter binding, for the v1 data operations run under a role's permissions. */
-export { lowerBool } from './bool.js';
+/** BoolIr as an IR condition (and rendered), and parameter binding, for the v1 data operations run under a role's permissions. */
+export { boolCond, lowerBool } from './bool.js';
 export { bindParams } from './bind.js';
 export type { PlanContext } from './context.js';
 /** Stored queries: the allow-list key of a document, planning one whole for a role, its plan as bundle JSON. */
 export { queryKey, keyOf, planStoredQuery, declaredVariables, planToModel, type QueryKey, type StoredPlanning } from './persisted.js';
+/** The proof on the IR that every read of a table carries the role's select permission. */
+export { permissionGaps } from './permission-proof.js';
 /** The server's caps on one operation and their defaults; the cost of an operation with its fragments expanded. */
 export { DEFAULT_QUERY_CAPS, queryCapsFromEnv, type QueryCaps } from './limits.js';
 export { operationCost, type OperationCost } from './cost.js';

@@ -1,6 +1,6 @@
 import { Kind, type ValueNode } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { param, variable, type Sql } from '../sql/index.js';
+import type { Expr, Slot } from '../sql/index.js';
 
 /** An argument value while planning: still in the document, or already a JS value of a variable. */
 export type Input =
@@ -72,11 +72,15 @@ export function itemsOf(input: Input, ctx: InputContext): Input[] {
 }
 
 /**
- * A leaf value as a parameter. A variable used whole becomes a per-request slot, so the plan is
- * reused for other values; a literal becomes a fixed parameter. Never SQL text.
+ * A leaf value as a slot. A variable used whole is bound per request, so the plan is reused for
+ * other values; a literal is fixed now. Never SQL text.
  */
-export function leafParam(input: Input, type: string | null, ctx: InputContext): Sql {
-  if (input.kind === 'ast' && input.node.kind === Kind.VARIABLE) return variable(input.node.name.value, [], type);
-  const v = input.kind === 'js' ? input.value : astToJs(input.node, ctx, false);
-  return param(v, type);
+export function leafSlot(input: Input, ctx: InputContext): Slot {
+  if (input.kind === 'ast' && input.node.kind === Kind.VARIABLE) return { kind: 'variable', name: input.node.name.value, path: [] };
+  return { kind: 'literal', value: input.kind === 'js' ? input.value : astToJs(input.node, ctx, false) };
+}
+
+/** A leaf value as a parameter of `type`. */
+export function leafExpr(input: Input, type: string | null, ctx: InputContext): Expr {
+  return { kind: 'param', value: leafSlot(input, ctx), type };
 }

@@ -4,21 +4,22 @@
 
 import type { BoolIr, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { ident, join, sql, type Alias, type Sql } from '../sql/index.js';
-import { lowerBool, whereToIr } from './bool.js';
+import type { Alias, Conflict } from '../sql/index.js';
+import { boolCond, whereToIr } from './bool.js';
 import type { PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
-import { mutationPermsOf, presetSql } from './mutation-perms.js';
+import { mutationPermsOf, presetExpr } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
 
-/** The clause for an INSERT whose target alias is given, and the update check the updated rows must pass. */
+/** The upsert of an INSERT whose target alias is given, and the update check the updated rows must pass. */
 export interface ConflictPlan {
-  readonly sql: (target: Alias) => Sql;
+  readonly conflict: (target: Alias) => Conflict;
   readonly updateCheck: BoolIr | null;
 }
 
 export function onConflictClause(t: TableModel, input: Input, ctx: PlanContext, path: Path): ConflictPlan {
+  if (ctx.dialect.can.upsert === null) throw new ApiError('not-supported', `"on_conflict" is not supported on a ${ctx.dialect.name} source`, 400, path);
   const update = mutationPermsOf(ctx, t.id).update;
   if (!update) throw new ApiError('validation-failed', `"on_conflict" is not allowed for table "${t.name}"`, 400, path);
   const entries = new Map(entriesOf(input, ctx, path));
@@ -37,15 +38,14 @@ export function onConflictClause(t: TableModel, input: Input, ctx: PlanContext, 
   });
   const whereInput = entries.get('where');
   const where = whereInput && !isNull(whereInput, ctx) ? whereToIr(whereInput, t, ctx, [...path, 'where']) : null;
-  const target = sql` ON CONFLICT ON CONSTRAINT ${ident(constraint.name)}`;
-  if (columns.length === 0) return { sql: () => sql`${target} DO NOTHING`, updateCheck: null };
+  if (columns.length === 0) return { conflict: () => ({ target: { kind: 'constraint', name: constraint.name }, update: null }), updateCheck: null };
   return {
-    sql: (a) => {
-      const sets = [...columns.filter((c) => !(c.name in update.set)).map((c) => sql`${ident(c.name)} = EXCLUDED.${ident(c.name)}`),
-        ...Object.entries(update.set).map(([name, preset]) => sql`${ident(name)} = ${presetSql(preset, t.columns.find((c) => c.name === name)!)}`)];
-      const filters = [lowerBool(update.filter, a, ctx), ...(where ? [lowerBool(where, a, ctx)] : [])];
-      return sql`${target} DO UPDATE SET ${join(sets, ', ')} WHERE ${join(filters, ' AND ')}`;
-    },
+    conflict: (a) => ({ target: { kind: 'constraint', name: constraint.name }, update: {
+      set: [...columns.filter((c) => !(c.name in update.set)).map((c) => ({ column: c.name, value: { kind: 'excluded' as const, column: c.name } })),
+        ...Object.entries(update.set).map(([name, preset]) => ({ column: name, value: presetExpr(preset, t.columns.find((c) => c.name === name)!) }))],
+      permission: boolCond(update.filter, a, ctx),
+      where: where ? boolCond(where, a, ctx) : null,
+    } }),
     updateCheck: update.check,
   };
 }

@@ -4,12 +4,12 @@
 
 import type { TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { Alias, aliasRef, ident, sql } from '../sql/index.js';
-import { lowerBool, whereToIr } from './bool.js';
+import { Alias } from '../sql/index.js';
+import { boolCond, whereToIr } from './bool.js';
 import type { PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
 import { isNull, type Input } from './input.js';
-import { countOf, finishStatement, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql } from './mutation-output.js';
+import { finishStatement, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql } from './mutation-output.js';
 import { mutationPermsOf } from './mutation-perms.js';
 import { pkIr } from './mutation-update.js';
 
@@ -25,8 +25,9 @@ export function planDelete(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
     ? pkIr(t, args, ctx, [...path, 'args'])
     : where && !isNull(where, ctx) ? whereToIr(where, t, ctx, [...path, 'args', 'where']) : { kind: 'true' as const };
   const b = new StatementBuilder();
-  const cte = b.cte(t.name, sql`DELETE FROM ${ident(t.schema, t.name)} AS ${aliasRef(a)} WHERE ${lowerBool(perm.filter, a, ctx)} AND ${lowerBool(selector, a, ctx)} RETURNING ${aliasRef(a)}.*`);
+  const cte = b.cte(t.name, { kind: 'delete', table: { schema: t.schema, name: t.name }, row: a,
+    permission: boolCond(perm.filter, a, ctx), selector: boolCond(selector, a, ctx) });
   const rows = rowsOf(t, cte);
-  const json = byPk ? singleRowJson(t, f, rows, ctx, path) : responseJson(t, f, countOf(cte), rows, ctx, path);
+  const json = byPk ? singleRowJson(t, f, rows, ctx, path) : responseJson(t, f, [cte], rows, ctx, path);
   return finishStatement(b, json, ctx);
 }

@@ -5,16 +5,16 @@
 // carry nested inserts get an INSERT of their own (so their links are unambiguous); plain rows
 // share one multi-row INSERT.
 
-import type { ColumnModel, InsertPermissionModel, RelationshipModel, TableModel } from '../bundle/index.js';
+import type { BoolIr, ColumnModel, InsertPermissionModel, RelationshipModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { Alias, aliasRef, ident, join, raw, sql, type Sql } from '../sql/index.js';
-import { lowerBool } from './bool.js';
+import { Alias, type ReadThrough, type WriteExpr, type WrittenRows } from '../sql/index.js';
+import { boolCond } from './bool.js';
 import { tableOf, type PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
-import { entriesOf, isNull, itemsOf, leafParam, type Input } from './input.js';
-import { countOf, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql, finishStatement } from './mutation-output.js';
+import { entriesOf, isNull, itemsOf, leafExpr, type Input } from './input.js';
+import { responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql, finishStatement } from './mutation-output.js';
 import { onConflictClause, type ConflictPlan } from './mutation-conflict.js';
-import { mutationPermsOf, presetSql } from './mutation-perms.js';
+import { mutationPermsOf, presetExpr } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
 
@@ -35,8 +35,8 @@ interface InsertState {
   readonly checkPath: Path;
 }
 
-/** A value that comes from a row inserted elsewhere in the statement: `(SELECT col FROM cte)`. */
-type Linked = ReadonlyMap<string, Sql>;
+/** Column values that come from a row inserted elsewhere in the statement (a parent's or the row's key). */
+type Linked = ReadonlyMap<string, WriteExpr>;
 
 /** Plans `insert_<t>` (`one: false`) or `insert_<t>_one`. */
 export function planInsert(t: TableModel, f: FieldSel, args: ReadonlyMap<string, Input>, one: boolean, ctx: PlanContext,
@@ -48,30 +48,20 @@ export function planInsert(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
   const st: InsertState = { b: new StatementBuilder(), ctx, written: [], checks: [], checkPath: argPath };
   const top = insertRows(st, t, objects, args.get('on_conflict'), new Map(), argPath, one ? null : 0, [...path, 'args', 'on_conflict']);
   // Relationships in `returning` read the rows this statement inserted too (a later statement would see them).
-  const relations = new Map<string, Sql>();
+  const relations = new Map<string, ReadThrough>();
   for (const table of new Set(st.written.map((w) => w.table))) relations.set(table.id, readThrough(table, st.written.filter((w) => w.table === table)));
   const out: PlanContext = { ...ctx, relations };
   for (const check of st.checks) check(out);
   const rows = rowsOf(t, top);
-  const affected = join(st.written.map((w) => countOf(w.cte)), ' + ');
+  const affected = st.written.map((w) => w.cte);
   const json = one ? singleRowJson(t, f, rows, out, path) : responseJson(t, f, affected, rows, out, path);
   return finishStatement(st.b, json, out);
 }
 
 // The table as the statement's end state shows it: its rows (minus those an upsert replaced) plus the inserted ones.
-function readThrough(t: TableModel, written: readonly Written[]): Sql {
-  const cols = join(t.columns.map((c) => ident(c.name)), ', ');
-  const base = new Alias(t.name);
-  const replaced = written.filter((w) => w.upsert);
-  let where: Sql = raw('true');
-  if (replaced.length && t.primaryKey.length) {
-    const key = join(t.primaryKey.map((c) => ident(c)), ', ');
-    const pkRef = join(t.primaryKey.map((c) => sql`${aliasRef(base)}.${ident(c)}`), ', ');
-    where = join(replaced.map((w) => sql`(${pkRef}) NOT IN (SELECT ${key} FROM ${aliasRef(w.cte)})`), ' AND ');
-  }
-  const parts = [sql`SELECT ${cols} FROM ${ident(t.schema, t.name)} AS ${aliasRef(base)} WHERE ${where}`,
-    ...written.map((w) => sql`SELECT ${cols} FROM ${aliasRef(w.cte)}`)];
-  return sql`(${join(parts, ' UNION ALL ')})`;
+function readThrough(t: TableModel, written: readonly Written[]): ReadThrough {
+  return { kind: 'read_through', table: { schema: t.schema, name: t.name }, row: new Alias(t.name), columns: t.columns.map((c) => c.name),
+    primaryKey: t.primaryKey, written: written.map((w) => ({ write: w.cte, upsert: w.upsert })) };
 }
 
 /** One object of the input: its column values and the relationships it inserts through. */
@@ -132,8 +122,7 @@ function insertRows(st: InsertState, t: TableModel, objects: readonly Input[], o
     childrenOf(st, t, r, cte);
     return cte;
   });
-  const cols = join(t.columns.map((c) => ident(c.name)), ', ');
-  return st.b.cte(`${t.name}_all`, join(ctes.map((c) => sql`SELECT ${cols} FROM ${aliasRef(c)}`), ' UNION ALL '));
+  return st.b.cte(`${t.name}_all`, { kind: 'union', parts: ctes, columns: t.columns.map((c) => c.name) });
 }
 
 // Object relationships first: each parent is inserted, and the row takes the parent's key.
@@ -146,9 +135,9 @@ function parentsOf(st: InsertState, t: TableModel, row: RowInput, linked: Linked
     const dataInput = data.find(([k]) => k === 'data')?.[1];
     if (!dataInput) throw new ApiError('validation-failed', 'missing required field "data"', 400, relPath);
     const cte = insertRows(st, target, [dataInput], data.find(([k]) => k === 'on_conflict')?.[1], new Map(), [...relPath, 'data'], null, [...relPath, 'on_conflict']);
-    st.b.guard(sql`(SELECT count(*) = 1 FROM ${aliasRef(cte)})`, new ApiError('not-supported',
+    st.b.guard({ kind: 'one_row', write: cte }, new ApiError('not-supported',
       `cannot proceed to insert object relation ${JSON.stringify(rel.name)} since insert to table ${JSON.stringify(target.name)} affects zero rows`, 400, relPath));
-    for (const [local, remote] of rel.mapping) out.set(local, sql`(SELECT ${ident(remote)} FROM ${aliasRef(cte)})`);
+    for (const [local, remote] of rel.mapping) out.set(local, { kind: 'written_value', write: cte, column: remote });
   }
   return out;
 }
@@ -156,7 +145,7 @@ function parentsOf(st: InsertState, t: TableModel, row: RowInput, linked: Linked
 // Array relationships after the row: every child takes the row's key.
 function childrenOf(st: InsertState, t: TableModel, row: RowInput, cte: Alias): void {
   if (row.arrayRels.length === 0) return;
-  st.b.guard(sql`(SELECT count(*) = 1 FROM ${aliasRef(cte)})`, new ApiError('not-supported',
+  st.b.guard({ kind: 'one_row', write: cte }, new ApiError('not-supported',
     `cannot proceed to insert array relations since insert to table ${JSON.stringify(t.name)} affects zero rows`, 400, row.path));
   for (const [rel, value] of row.arrayRels) {
     const target = tableOf(st.ctx, rel.target);
@@ -164,8 +153,8 @@ function childrenOf(st: InsertState, t: TableModel, row: RowInput, cte: Alias): 
     const data = entriesOf(value, st.ctx, relPath);
     const dataInput = data.find(([k]) => k === 'data')?.[1];
     if (!dataInput) throw new ApiError('validation-failed', 'missing required field "data"', 400, relPath);
-    const links = new Map<string, Sql>();
-    for (const [local, remote] of rel.mapping) links.set(remote, sql`(SELECT ${ident(local)} FROM ${aliasRef(cte)})`);
+    const links = new Map<string, WriteExpr>();
+    for (const [local, remote] of rel.mapping) links.set(remote, { kind: 'written_value', write: cte, column: local });
     insertRows(st, target, itemsOf(dataInput, st.ctx), data.find(([k]) => k === 'on_conflict')?.[1], links,
       [...relPath, 'data'], 0, [...relPath, 'on_conflict']);
   }
@@ -180,21 +169,11 @@ function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], pe
   for (const r of rows) for (const c of r.columns.keys()) names.add(c);
   const columns = t.columns.filter((c) => names.has(c.name));
   const target = new Alias(t.name);
-  let body: Sql;
-  if (rows.length === 0) {
-    body = sql`SELECT * FROM ${ident(t.schema, t.name)} WHERE false`;
-  } else {
-    const values = columns.length === 0
-      ? raw(' DEFAULT VALUES')
-      : sql` (${join(columns.map((c) => ident(c.name)), ', ')}) VALUES ${join(rows.map((r) => sql`(${join(columns.map((c) => cellValue(c, r, perm, linked, ctx)), ', ')})`), ', ')}`;
-    const multi = columns.length === 0 && rows.length > 1;
-    const insertInto = sql`INSERT INTO ${ident(t.schema, t.name)} AS ${aliasRef(target)}`;
-    body = multi
-      // No column given at all, several rows: the first column set to its default in each.
-      ? sql`${insertInto} (${ident(t.columns[0]!.name)}) VALUES ${join(rows.map(() => raw('(DEFAULT)')), ', ')}${conflict ? conflict.sql(target) : raw('')} RETURNING *${conflict ? raw(', (xmax = 0) AS "__kiln_inserted"') : raw('')}`
-      : sql`${insertInto}${values}${conflict ? conflict.sql(target) : raw('')} RETURNING *${conflict ? raw(', (xmax = 0) AS "__kiln_inserted"') : raw('')}`;
-  }
-  const cte = st.b.cte(t.name, body);
+  const table = { schema: t.schema, name: t.name };
+  const cte = st.b.cte(t.name, rows.length === 0 ? { kind: 'none', table } : {
+    kind: 'insert', table, target, columns: columns.map((c) => c.name), firstColumn: t.columns[0]!.name,
+    rows: rows.map((r) => columns.map((c) => cellValue(c, r, perm, linked, ctx))), conflict: conflict ? conflict.conflict(target) : null,
+  });
   st.written.push({ table: t, cte, upsert: conflict !== null && rows.length > 0 });
   checkGuard(st, t, cte, perm, conflict, rows.length > 0);
   return cte;
@@ -204,24 +183,24 @@ function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], pe
 function checkGuard(st: InsertState, t: TableModel, cte: Alias, perm: InsertPermissionModel, conflict: ConflictPlan | null, any: boolean): void {
   if (!any) return;
   const error = new ApiError('permission-error', 'check constraint of an insert/update permission has failed', 400, st.checkPath);
-  const test = (check: typeof perm.check, rows: Sql): void => {
+  const test = (check: BoolIr, rows: WrittenRows): void => {
     if (check.kind === 'true') return;
     st.checks.push((ctx) => {
       const r = new Alias(t.name);
-      st.b.guard(sql`(SELECT bool_and(${lowerBool(check, r, ctx)}) FROM ${rows} AS ${aliasRef(r)})`, error);
+      st.b.guard({ kind: 'all_rows', rows, row: r, check: boolCond(check, r, ctx) }, error);
     });
   };
   if (!conflict) { test(perm.check, rowsOf(t, cte)); return; }
-  test(perm.check, rowsOf(t, cte, raw('"__kiln_inserted"')));
-  if (conflict.updateCheck) test(conflict.updateCheck, rowsOf(t, cte, raw('NOT "__kiln_inserted"')));
+  test(perm.check, rowsOf(t, cte, 'inserted'));
+  if (conflict.updateCheck) test(conflict.updateCheck, rowsOf(t, cte, 'updated'));
 }
 
-function cellValue(c: ColumnModel, r: RowInput, perm: InsertPermissionModel, linked: Linked, ctx: PlanContext): Sql {
+function cellValue(c: ColumnModel, r: RowInput, perm: InsertPermissionModel, linked: Linked, ctx: PlanContext): WriteExpr {
   const preset = perm.set[c.name];
-  if (preset) return presetSql(preset, c);
+  if (preset) return presetExpr(preset, c);
   const link = linked.get(c.name);
   if (link) return link;
   const v = r.columns.get(c.name);
-  if (!v) return raw('DEFAULT');
-  return leafParam(v, c.type, ctx);
+  if (!v) return { kind: 'default' };
+  return leafExpr(v, c.type, ctx);
 }

@@ -9,6 +9,7 @@ import { tableOf, type PlanContext } from './context.js';
 import { argsOf, collectFields } from './fields.js';
 import { entriesOf, itemsOf } from './input.js';
 import { planDelete } from './mutation-delete.js';
+import { insertErrorPaths, type InsertErrorPaths } from './mutation-error-path.js';
 import { planInsert } from './mutation-insert.js';
 import type { GuardedSql } from './mutation-output.js';
 import { planUpdate } from './mutation-update.js';
@@ -18,7 +19,9 @@ import type { PlanInput } from './plan.js';
 export type MutationFieldPlan =
   | { readonly kind: 'static'; readonly key: string; readonly json: string }
   /** `list`: the value is the JSON array of the statements' results (update_<t>_many), else the one statement's result. */
-  | { readonly kind: 'sql'; readonly key: string; readonly statements: readonly NamedSql[]; readonly list: boolean };
+  | { readonly kind: 'sql'; readonly key: string; readonly statements: readonly NamedSql[]; readonly list: boolean;
+      /** Inserts: where a database error is reported (mutation-error-path.ts); others report at `$`. */
+      readonly errorPaths?: InsertErrorPaths };
 
 /** A guarded statement with the name it is prepared under. */
 export interface NamedSql extends GuardedSql {
@@ -50,13 +53,17 @@ export function planMutation(input: PlanInput): MutationPlan {
   let source: string | null = null;
   const writtenRoots: [MutationKind, string][] = [];
   for (const f of collectFields(input.operation.selectionSet, 'mutation_root', ctx)) {
-    const path = ['selectionSet', f.key];
+    const path = ['selectionSet', f.name];
     if (f.name === '__typename') { fields.push({ kind: 'static', key: f.key, json: '"mutation_root"' }); continue; }
     const root = roots[f.name];
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'mutation_root'`, 400, path);
     const t = tableOf(ctx, root.table);
     if (source !== null && source !== t.source) throw new ApiError('not-supported', 'mutations on several sources in one request are not supported', 400, path);
     source = t.source;
+    // Writes answer from the rows they return (RETURNING or OUTPUT).
+    if (!ctx.dialect.can.writes || !(ctx.dialect.can.returning || ctx.dialect.can.outputClause)) {
+      throw new ApiError('not-supported', `mutations on a ${ctx.dialect.name} source are not supported`, 400, path);
+    }
     const args = argsOf(f.node);
     let statements: GuardedSql[];
     switch (root.kind) {
@@ -75,7 +82,9 @@ export function planMutation(input: PlanInput): MutationPlan {
       case 'delete': statements = [planDelete(t, f, args, false, ctx, path)]; break;
       case 'delete_by_pk': statements = [planDelete(t, f, args, true, ctx, path)]; break;
     }
-    fields.push({ kind: 'sql', key: f.key, list: root.kind === 'update_many', statements: statements.map(named) });
+    const one = root.kind === 'insert_one';
+    const errorPaths = root.kind === 'insert' || one ? { errorPaths: insertErrorPaths(t, f.name, args.get(one ? 'object' : 'objects'), one, ctx) } : {};
+    fields.push({ kind: 'sql', key: f.key, list: root.kind === 'update_many', statements: statements.map(named), ...errorPaths });
     writtenRoots.push([root.kind, t.id]);
   }
   const all = fields.flatMap((x) => (x.kind === 'sql' ? x.statements : []));

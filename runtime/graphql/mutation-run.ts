@@ -3,28 +3,37 @@
 // statement atomicity is enough, and BEGIN/COMMIT would cost two round trips).
 
 import type { Session } from '../bundle/index.js';
-import type { Driver, TransactionRunner } from '../drivers/index.js';
-import { assert } from '../errors/index.js';
-import { compileSql, session as sessionSlot, sql } from '../sql/index.js';
+import { relationOf, type Driver, type TransactionRunner } from '../drivers/index.js';
+import { ApiError, assert } from '../errors/index.js';
+import { compileSql } from '../sql/index.js';
 import { bindParams } from './bind.js';
+import { errorPathFor } from './mutation-error-path.js';
 import type { MutationPlan, NamedSql } from './mutation-plan.js';
 
-// The session JSON (lower-case keys, with x-svc-role) for the capture of event triggers, local to
-// the mutation's transaction; a parameter like every session value.
-const SET_SESSION = sql`SELECT set_config('svc.user', ${sessionSlot('*', 'text')}, true)`;
+// The codes mapDatabaseError gives a statement's failure (connection failures are 500s, left at `$`).
+const DATABASE_CODES: ReadonlySet<string> = new Set(['constraint-violation', 'data-exception', 'permission-error', 'constraint-error', 'bad-request']);
 
 /** The `data` object's text of a mutation. A failed guard throws its ApiError (and so rolls the transaction back). */
 export async function runMutation(plan: MutationPlan, driver: Driver, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
   const run = async (tx: Pick<TransactionRunner, 'queryText'>): Promise<string> => {
     if (plan.recordsSession) {
-      const set = compileSql(SET_SESSION, driver.dialect);
+      // The session JSON (lower-case keys, with x-svc-role) for the capture of event triggers, local
+      // to the mutation's transaction; a parameter like every session value.
+      const set = compileSql(driver.dialect.render.recordSession(), driver.dialect);
       await tx.queryText(set.text, bindParams(set.params, variables, session), 'set_session');
     }
     const parts: string[] = [];
     for (const f of plan.fields) {
       if (f.kind === 'static') { parts.push(`${JSON.stringify(f.key)}:${f.json}`); continue; }
       const values: string[] = [];
-      for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
+      try {
+        for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
+      } catch (e) {
+        // A database error of an insert is reported at the insert that failed (Hasura's paths).
+        if (!(e instanceof ApiError) || e.path.length > 0 || !f.errorPaths || !DATABASE_CODES.has(e.code)) throw e;
+        const rel = relationOf(e);
+        throw e.at(...errorPathFor(f.errorPaths, rel?.schema ?? null, rel?.table ?? null));
+      }
       parts.push(`${JSON.stringify(f.key)}:${f.list ? `[${values.join(',')}]` : values[0] ?? 'null'}`);
     }
     return `{${parts.join(',')}}`;

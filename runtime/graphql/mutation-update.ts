@@ -4,25 +4,26 @@
 
 import type { BoolIr, ColumnModel, TableModel, UpdatePermissionModel, ValueIr } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { Alias, aliasRef, ident, join, sql, type Sql } from '../sql/index.js';
-import { lowerBool, whereToIr } from './bool.js';
+import { Alias, type Assignment, type UpdateOp, type WriteExpr } from '../sql/index.js';
+import { boolCond, whereToIr } from './bool.js';
 import type { PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
-import { entriesOf, isNull, leafParam, valueOf, type Input } from './input.js';
-import { countOf, finishStatement, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql } from './mutation-output.js';
-import { mutationPermsOf, presetSql } from './mutation-perms.js';
+import { entriesOf, isNull, leafExpr, valueOf, type Input } from './input.js';
+import { finishStatement, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql } from './mutation-output.js';
+import { mutationPermsOf, presetExpr } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
 
 /** The operators in the order Hasura applies them; each maps a column and a value to the new value. */
-const OPERATORS: readonly (readonly [string, (col: Sql, v: Sql) => Sql, (c: ColumnModel) => string])[] = [
-  ['_set', (_col, v) => v, (c) => c.type],
-  ['_inc', (col, v) => sql`${col} + ${v}`, (c) => c.type],
-  ['_append', (col, v) => sql`${col} || ${v}`, () => 'jsonb'],
-  ['_prepend', (col, v) => sql`${v} || ${col}`, () => 'jsonb'],
-  ['_delete_key', (col, v) => sql`${col} - ${v}`, () => 'text'],
-  ['_delete_elem', (col, v) => sql`${col} - ${v}`, () => 'int4'],
-  ['_delete_at_path', (col, v) => sql`${col} #- ${v}`, () => 'text[]'],
+// `_set` replaces the value; the others apply an update operator to it (the IR's UpdateOp).
+const OPERATORS: readonly (readonly [string, UpdateOp | null, (c: ColumnModel) => string])[] = [
+  ['_set', null, (c) => c.type],
+  ['_inc', 'inc', (c) => c.type],
+  ['_append', 'append', () => 'jsonb'],
+  ['_prepend', 'prepend', () => 'jsonb'],
+  ['_delete_key', 'delete_key', () => 'text'],
+  ['_delete_elem', 'delete_elem', () => 'int4'],
+  ['_delete_at_path', 'delete_at_path', () => 'text[]'],
 ];
 
 const NO_OPERATOR = `at least any one of ${OPERATORS.map(([op]) => op).join(', ')} is expected`;
@@ -39,20 +40,19 @@ export function planUpdate(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
   const a = new Alias(t.name);
   const sets = setList(t, args, perm, a, ctx, argPath);
   const b = new StatementBuilder();
-  const filters = [lowerBool(perm.filter, a, ctx), lowerBool(selectorIr(t, selector, ctx, argPath), a, ctx)];
+  const permission = boolCond(perm.filter, a, ctx);
+  const selectorCond = boolCond(selectorIr(t, selector, ctx, argPath), a, ctx);
+  const table = { schema: t.schema, name: t.name };
   // Nothing to set (`_set: {}`): no row changes, as Hasura answers it (corpus: update/basic/author_empty_set).
-  const body = sets.length === 0
-    ? sql`SELECT * FROM ${ident(t.schema, t.name)} WHERE false`
-    : sql`UPDATE ${ident(t.schema, t.name)} AS ${aliasRef(a)} SET ${join(sets, ', ')} WHERE ${join(filters, ' AND ')} RETURNING ${aliasRef(a)}.*`;
-  const cte = b.cte(t.name, body);
+  const cte = b.cte(t.name, sets.length === 0 ? { kind: 'none', table } : { kind: 'update', table, row: a, set: sets, permission, selector: selectorCond });
   if (perm.check.kind !== 'true' && sets.length > 0) {
     // Hasura reports a failed update check at `$` (corpus: update/permissions/user_cannot_publish).
     const r = new Alias(t.name);
-    b.guard(sql`(SELECT bool_and(${lowerBool(perm.check, r, ctx)}) FROM ${rowsOf(t, cte)} AS ${aliasRef(r)})`,
+    b.guard({ kind: 'all_rows', rows: rowsOf(t, cte), row: r, check: boolCond(perm.check, r, ctx) },
       new ApiError('permission-error', 'check constraint of an insert/update permission has failed', 400, []));
   }
   const rows = rowsOf(t, cte);
-  const json = single ? singleRowJson(t, f, rows, ctx, path) : responseJson(t, f, countOf(cte), rows, ctx, path);
+  const json = single ? singleRowJson(t, f, rows, ctx, path) : responseJson(t, f, [cte], rows, ctx, path);
   return finishStatement(b, json, ctx);
 }
 
@@ -80,10 +80,10 @@ function pkValue(v: Input, ctx: PlanContext): ValueIr {
 }
 
 // `col = <new value>` for every column an operator names, then the presets (which win).
-function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePermissionModel, a: Alias, ctx: PlanContext, path: Path): Sql[] {
-  const assigned = new Map<string, Sql>();
+function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePermissionModel, a: Alias, ctx: PlanContext, path: Path): Assignment[] {
+  const assigned = new Map<string, WriteExpr>();
   let anyOperator = false;
-  for (const [op, apply, typeOf] of OPERATORS) {
+  for (const [op, updateOp, typeOf] of OPERATORS) {
     const input = args.get(op);
     if (!input) continue;
     anyOperator = true;
@@ -93,14 +93,15 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePe
       if (!c || !perm.columns.includes(c.name)) {
         throw new ApiError('validation-failed', `field "${field}" not found in type: '${t.typeName}${op === '_set' ? '_set_input' : `${op}_input`}'`, 400, [...path, op, field]);
       }
-      const current = assigned.get(c.name) ?? sql`${aliasRef(a)}.${ident(c.name)}`;
-      assigned.set(c.name, apply(current, leafParam(value, typeOf(c), ctx)));
+      const current = assigned.get(c.name) ?? { kind: 'column', row: a, column: c.name };
+      const v = leafExpr(value, typeOf(c), ctx);
+      assigned.set(c.name, updateOp ? { kind: 'update_op', op: updateOp, current, value: v } : v);
     }
   }
   const presets = Object.keys(perm.set).length > 0;
   if (!anyOperator && !presets) throw new ApiError('validation-failed', NO_OPERATOR, 400, path);
   if (assigned.size === 0 && !(presets && !anyOperator)) return [];
-  for (const [name, preset] of Object.entries(perm.set)) assigned.set(name, presetSql(preset, t.columns.find((c) => c.name === name)!));
-  return [...assigned.entries()].map(([name, value]) => sql`${ident(name)} = ${value}`);
+  for (const [name, preset] of Object.entries(perm.set)) assigned.set(name, presetExpr(preset, t.columns.find((c) => c.name === name)!));
+  return [...assigned.entries()].map(([column, value]) => ({ column, value }));
 }
 

@@ -1,26 +1,31 @@
+// `order_by` to IR order items; relationships and aggregates become correlated subqueries that
+// carry the target's permission filter.
+
 import type { TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { Alias, aggregateFunction, aliasRef, ident, join, raw, sql, type Sql } from '../sql/index.js';
-import { lowerBool } from './bool.js';
-import { columnByField, computedFieldOf, permissionOf, tableOf, type PlanContext } from './context.js';
+import { Alias, isAggregateFn, type Cond, type Expr, type OrderDir, type Source } from '../sql/index.js';
+import { boolCond, joinConds } from './bool.js';
+import { computedCall } from './call.js';
+import { columnByField, computedFieldOf, permissionOf, tableOf, tableSource, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
-import { computedCall } from './select.js';
 
 /** One ORDER BY item: an expression over the row alias and its direction. */
 export interface OrderItem {
-  readonly expr: Sql;
-  readonly dir: Sql;
+  readonly expr: Expr;
+  readonly dir: OrderDir;
   /** The column, when the item orders by a plain column (for the distinct_on rule). */
   readonly column: string | null;
 }
 
-const DIRS: { readonly [k: string]: string } = {
-  asc: 'ASC NULLS LAST', asc_nulls_last: 'ASC NULLS LAST', asc_nulls_first: 'ASC NULLS FIRST',
-  desc: 'DESC NULLS FIRST', desc_nulls_first: 'DESC NULLS FIRST', desc_nulls_last: 'DESC NULLS LAST',
+const DIRS: { readonly [k: string]: OrderDir } = {
+  asc: 'asc_nulls_last', asc_nulls_last: 'asc_nulls_last', asc_nulls_first: 'asc_nulls_first',
+  desc: 'desc_nulls_first', desc_nulls_first: 'desc_nulls_first', desc_nulls_last: 'desc_nulls_last',
 };
 
 type Path = readonly (string | number)[];
-type Wrap = (inner: Sql) => Sql;
+type Wrap = (inner: Expr) => Expr;
+/** Rows of `target` at `row` where `where` and the role's permission hold: what an aggregate or an object relationship reads. */
+interface Rows { readonly from: Source; readonly row: Alias; readonly where: readonly Cond[]; readonly permission: Cond }
 
 /** `order_by` to ORDER BY items; relationships become correlated scalar subqueries with the target's permission. */
 export function orderItems(input: Input, t: TableModel, a: Alias, ctx: PlanContext, path: Path): OrderItem[] {
@@ -29,11 +34,11 @@ export function orderItems(input: Input, t: TableModel, a: Alias, ctx: PlanConte
   return out;
 }
 
-function direction(v: Input, ctx: PlanContext, path: Path): Sql | null {
+function direction(v: Input, ctx: PlanContext, path: Path): OrderDir | null {
   if (isNull(v, ctx)) return null;
   const d = DIRS[String(valueOf(v, ctx))];
   if (!d) throw new ApiError('validation-failed', `unexpected value for type "order_by"`, 400, path);
-  return raw(d);
+  return d;
 }
 
 function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean, ctx: PlanContext, path: Path, out: OrderItem[]): void {
@@ -42,7 +47,7 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
     const column = columnByField(ctx, t, key);
     if (column) {
       const dir = direction(v, ctx, p);
-      if (dir) out.push({ expr: wrap(sql`${aliasRef(a)}.${ident(column.name)}`), dir, column: top ? column.name : null });
+      if (dir) out.push({ expr: wrap({ kind: 'column', row: a, column: column.name }), dir, column: top ? column.name : null });
       continue;
     }
     // Argument-less scalar computed fields are in `<t>_order_by` too (compiler/schema/order-by.ts).
@@ -59,8 +64,9 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
       if (isNull(v, ctx)) continue;
       const target = tableOf(ctx, setCf.returns.table);
       const b = new Alias(target.name);
-      const from = sql`FROM ${computedCall(setCf, a, undefined, ctx, p)} AS ${aliasRef(b)} WHERE ${lowerBool(permissionOf(ctx, target.id).filter, b, ctx)}`;
-      aggregateItems(v, target, b, from, wrap, ctx, p, out);
+      const rows: Rows = { from: { kind: 'function', call: computedCall(setCf, a, undefined, ctx, p) }, row: b,
+        where: [], permission: boolCond(permissionOf(ctx, target.id).filter, b, ctx) };
+      aggregateItems(v, target, rows, wrap, ctx, p, out);
       continue;
     }
     const rel = t.relationships.find((r) => r.name === key || (r.kind === 'array' && `${r.name}_aggregate` === key));
@@ -70,29 +76,28 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
     if (isNull(v, ctx)) continue;
     const target = tableOf(ctx, rel.target);
     const b = new Alias(target.name);
-    const on = rel.mapping.map(([l, r]) => sql`${aliasRef(b)}.${ident(r)} = ${aliasRef(a)}.${ident(l)}`);
-    const where = join([...on, lowerBool(permissionOf(ctx, rel.target).filter, b, ctx)], ' AND ');
-    const from = sql`FROM ${ident(target.schema, target.name)} AS ${aliasRef(b)} WHERE ${where}`;
+    const rows: Rows = { from: tableSource(target), row: b, where: joinConds(rel.mapping, b, a), permission: boolCond(permissionOf(ctx, rel.target).filter, b, ctx) };
     if (rel.kind === 'object') {
-      collect(v, target, b, (inner) => wrap(sql`(SELECT ${inner} ${from} LIMIT 1)`), false, ctx, p, out);
+      collect(v, target, b, (inner) => wrap({ kind: 'subquery', ...rows, value: inner, single: true }), false, ctx, p, out);
       continue;
     }
-    aggregateItems(v, target, b, from, wrap, ctx, p, out);
+    aggregateItems(v, target, rows, wrap, ctx, p, out);
   }
 }
 
-/** `<t>_aggregate_order_by` over the rows `from` (a FROM ... WHERE ... of `target` at alias `b`). */
-function aggregateItems(v: Input, target: TableModel, b: Alias, from: Sql, wrap: Wrap, ctx: PlanContext, p: Path, out: OrderItem[]): void {
+/** `<t>_aggregate_order_by` over `rows` of `target`. */
+function aggregateItems(v: Input, target: TableModel, rows: Rows, wrap: Wrap, ctx: PlanContext, p: Path, out: OrderItem[]): void {
   for (const [fn, spec] of entriesOf(v, ctx, p)) {
     if (fn === 'count') {
       const dir = direction(spec, ctx, [...p, fn]);
-      if (dir) out.push({ expr: wrap(sql`(SELECT count(*) ${from})`), dir, column: null });
-    } else if (aggregateFunction(fn)) {
+      if (dir) out.push({ expr: wrap({ kind: 'subquery', ...rows, value: { kind: 'count', args: [], distinct: false }, single: false }), dir, column: null });
+    } else if (isAggregateFn(fn)) {
       for (const [col, d] of entriesOf(spec, ctx, [...p, fn])) {
         const c = columnByField(ctx, target, col);
         if (!c) throw new ApiError('validation-failed', `field "${col}" not found in type: '${target.typeName}_${fn}_order_by'`, 400, [...p, fn, col]);
         const dir = direction(d, ctx, [...p, fn, col]);
-        if (dir) out.push({ expr: wrap(sql`(SELECT ${aggregateFunction(fn)!}(${aliasRef(b)}.${ident(c.name)}) ${from})`), dir, column: null });
+        const value: Expr = { kind: 'aggregate', fn, arg: { kind: 'column', row: rows.row, column: c.name } };
+        if (dir) out.push({ expr: wrap({ kind: 'subquery', ...rows, value, single: false }), dir, column: null });
       }
     } else {
       throw new ApiError('validation-failed', `field "${fn}" not found in type: '${target.typeName}_aggregate_order_by'`, 400, [...p, fn]);

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { execute, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { BundleModel, RootField } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { Alias, aliasRef, compileSql, ident, jsonKey, param, sql, type CompiledSql, type Dialect, type Sql } from '../sql/index.js';
-import { tableOf, type PlanContext } from './context.js';
+import { compileSql, type CompiledSql, type Dialect, type JsonField, type JsonValue, type Source, type SqlStep } from '../sql/index.js';
+import { aggregateSelect } from './aggregate.js';
+import { functionArgs } from './call.js';
+import { tableOf, tableSource, type PlanContext } from './context.js';
 import { argsOf, collectFields, type FieldSel } from './fields.js';
-import { leafParam, type Input } from './input.js';
-import { aggregateQuery } from './aggregate.js';
-import { functionArgs, listQuery, objectQuery, tableFrom, type Cond } from './select.js';
+import { leafExpr, type Input } from './input.js';
+import type { JoinCond } from './rows.js';
+import { listSelect, objectSelect, rowShape } from './select.js';
 
 /** A planned operation: one statement per source (usually one), or a response known at plan time. */
 export type Plan =
@@ -37,68 +39,90 @@ export interface PlanInput {
   readonly structural: Set<string>;
 }
 
+/** A query operation as IR: one SQL step per source read, or the response when no table is read. */
+export type QueryIr =
+  | { readonly kind: 'static'; readonly body: string }
+  | { readonly kind: 'steps'; readonly plan: { readonly steps: readonly SqlStep[] }; readonly keys: readonly string[]; readonly ctx: PlanContext };
+
 /** Plans a query operation into one statement whose single text value is the `data` object. */
 export function planOperation(input: PlanInput): Plan {
+  const ir = planQueryIr(input);
+  if (ir.kind === 'static') return ir;
+  const { ctx, plan } = ir;
+  // Rendered before any is compiled: the hints of every step are known when the first is named.
+  const rendered = plan.steps.map((s) => ctx.dialect.render.statement(s.fields, ctx));
+  const parts = plan.steps.map((s, i): SqlPlan => {
+    const compiled = compileSql(rendered[i]!, ctx.dialect);
+    const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
+    return { kind: 'sql', source: s.source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive };
+  });
+  if (parts.length === 1) return parts[0]!;
+  return { kind: 'multi', parts, keys: ir.keys };
+}
+
+/** Plans a query operation as IR (what planOperation renders, and what proofs read). */
+export function planQueryIr(input: PlanInput): QueryIr {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
   const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false } };
+  if (!ctx.dialect.can.jsonInSql) throw new ApiError('not-supported', `queries on a ${ctx.dialect.name} source are not supported yet`, 400, []);
   const rootType = input.operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
   const roots = input.operation.operation === 'subscription' ? input.model.roots[input.role]?.subscription : input.model.roots[input.role]?.query;
   const fields = collectFields(input.operation.selectionSet, rootType, ctx);
   const introspection = introspectionValues(input, fields);
   // Each root field's value, and the source whose database computes it (null: known at plan time).
-  const entries: { key: string; source: string | null; value: Sql }[] = [];
+  const entries: { key: string; source: string | null; value: JsonValue }[] = [];
   for (const f of fields) {
-    const path = ['selectionSet', f.key];
-    if (f.name === '__typename') { entries.push({ key: f.key, source: null, value: jsonKey(rootType) }); continue; }
+    const path = ['selectionSet', f.name];
+    if (f.name === '__typename') { entries.push({ key: f.key, source: null, value: { kind: 'name', name: rootType } }); continue; }
     if (f.name === '__schema' || f.name === '__type') {
-      entries.push({ key: f.key, source: null, value: sql`(${param(JSON.stringify(introspection?.[f.key] ?? null), 'text')})::json` });
+      entries.push({ key: f.key, source: null, value: { kind: 'json_text', value: { kind: 'literal', value: JSON.stringify(introspection?.[f.key] ?? null) } } });
       continue;
     }
     const root = roots?.[f.name];
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${rootType}'`, 400, path);
-    entries.push({ key: f.key, source: tableOf(ctx, root.table).source, value: rootFieldSql(root, f, ctx, path) });
+    entries.push({ key: f.key, source: tableOf(ctx, root.table).source, value: rootFieldIr(root, f, ctx, path) });
   }
   const sources = [...new Set(entries.flatMap((e) => (e.source === null ? [] : [e.source])))];
   if (sources.length === 0) {
     return { kind: 'static', body: `{"data":${JSON.stringify(Object.fromEntries(fields.map((f) => [f.key, f.name === '__typename' ? rootType : introspection?.[f.key] ?? null])))}}` };
   }
-  // One statement per source (almost always one); fields known at plan time ride with the first.
-  const parts = sources.map((source, i) => statement(source, entries.filter((e) => e.source === source || (i === 0 && e.source === null)), ctx));
-  if (parts.length === 1) return parts[0]!;
-  return { kind: 'multi', parts, keys: entries.map((e) => e.key) };
+  // One SQL step per source (almost always one); fields known at plan time ride with the first.
+  const steps = sources.map((source, i): SqlStep => ({ kind: 'sql', id: source, source,
+    fields: entries.filter((e) => e.source === source || (i === 0 && e.source === null)).map((e) => ({ key: e.key, value: e.value })) }));
+  return { kind: 'steps', plan: { steps }, keys: entries.map((e) => e.key), ctx };
 }
 
-function statement(source: string, entries: readonly { key: string; value: Sql }[], ctx: PlanContext): SqlPlan {
-  const pairs = entries.map((e): readonly [Sql, Sql] => [jsonKey(e.key), e.value]);
-  const compiled = compileSql(sql`SELECT (${ctx.dialect.jsonObject(pairs)})::text`, ctx.dialect);
-  const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
-  return { kind: 'sql', source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive };
-}
-
-/** The SQL of one root field. */
-export function rootFieldSql(root: RootField, f: FieldSel, ctx: PlanContext, path: readonly (string | number)[]): Sql {
+/** One root field as IR: a list, an aggregate, or one row. */
+export function rootFieldIr(root: RootField, f: FieldSel, ctx: PlanContext, path: readonly (string | number)[]): JsonValue {
   const t = tableOf(ctx, root.table);
   const args = argsOf(f.node);
   switch (root.kind) {
-    case 'select': return listQuery(t, tableFrom(t), args, f, ctx, path, []);
-    case 'select_aggregate': return aggregateQuery(t, tableFrom(t), args, f, ctx, path, []);
+    case 'select': return listSelect(t, tableSource(t), args, f, ctx, path, []);
+    case 'select_aggregate': return aggregateSelect(t, tableSource(t), args, f, ctx, path, [], rowShape);
     case 'select_by_pk': {
-      const conds: Cond[] = t.primaryKey.map((pk) => {
+      const conds: JoinCond[] = t.primaryKey.map((pk) => {
         const c = t.columns.find((x) => x.name === pk)!;
         const v = args.get(c.field);
         if (!v) throw new ApiError('validation-failed', `missing required field "${c.field}"`, 400, [...path, 'args']);
-        return (b: Alias) => sql`${aliasRef(b)}.${ident(c.name)} = ${leafParam(v, c.type, ctx)}`;
+        return (b) => [{ kind: 'equals', left: { kind: 'column', row: b, column: c.name }, right: leafExpr(v, c.type, ctx) }];
       });
-      return objectQuery(t, tableFrom(t), f, ctx, path, conds);
+      return objectSelect(t, tableSource(t), f, ctx, path, conds);
     }
     case 'function': case 'function_aggregate': {
       const fn = ctx.model.functions[root.function]!;
-      const from = sql`${ident(fn.schema, fn.name)}(${functionArgs(fn.args, fn.sessionArgument, args.get('args') as Input | undefined, ctx, path, [])})`;
-      if (root.kind === 'function_aggregate') return aggregateQuery(t, from, args, f, ctx, path, []);
-      return fn.returnsSet ? listQuery(t, from, args, f, ctx, path, []) : objectQuery(t, from, f, ctx, path, []);
+      const from: Source = { kind: 'function', call: { kind: 'call', fn: { schema: fn.schema, name: fn.name },
+        args: functionArgs(fn.args, fn.sessionArgument, args.get('args') as Input | undefined, ctx, path, null) } };
+      if (root.kind === 'function_aggregate') return aggregateSelect(t, from, args, f, ctx, path, [], rowShape);
+      return fn.returnsSet ? listSelect(t, from, args, f, ctx, path, []) : objectSelect(t, from, f, ctx, path, []);
     }
   }
+}
+
+/** The statement of one root field alone (explain): what the engine runs were it the only one. */
+export function rootFieldStatement(key: string, value: JsonValue, ctx: PlanContext): CompiledSql {
+  const fields: JsonField[] = [{ key, value }];
+  return compileSql(ctx.dialect.render.statement(fields, ctx), ctx.dialect);
 }
 
 // __schema / __type are answered by graphql-js on the role's schema; data fields resolve to null there.

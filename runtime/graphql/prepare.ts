@@ -1,11 +1,16 @@
-// One parsed document made ready to plan for one role: the operation picked, Hasura's own
-// checks made (with their variable sites), graphql-js validation passed. Shared by the engine's
-// per-request cache and by stored queries, which are prepared once when a bundle is loaded.
+// One parsed document made ready to plan for one role: the operation picked, validated as Hasura
+// validates (validate.ts, check.ts: its order, words and paths), then the graphql-js rules that
+// Hasura's parser also enforces. Shared by the engine's per-request cache and by stored queries,
+// which are prepared once when a bundle is loaded.
 
-import { Kind, specifiedRules, validate, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema,
-  type OperationDefinitionNode } from 'graphql';
+import {
+  ExecutableDefinitionsRule, Kind, LoneAnonymousOperationRule, SingleFieldSubscriptionsRule,
+  UniqueArgumentNamesRule, UniqueInputFieldNamesRule, UniqueOperationNamesRule, validate, visit,
+  type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule,
+} from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { hasuraChecks, type VariableSites } from './check.js';
+import { parseSelection, resolveDefinitions, usedVariables } from './validate.js';
 import type { Plan } from './plan.js';
 import type { MutationPlan } from './mutation-plan.js';
 
@@ -16,7 +21,17 @@ export interface Prepared {
   readonly structural: Set<string>;
   readonly plans: Map<string, Plan | MutationPlan>;
   readonly sites: VariableSites;
+  /** The variables the operation uses (a value sent for any other is refused). */
+  readonly used: ReadonlySet<string>;
 }
+
+// The graphql-js rules Hasura's parser enforces too. Left out on purpose: unused variables and
+// fragments (Hasura allows them), unknown type names and fragment type conditions (Hasura ignores
+// a fragment on a type it does not select), and the rules validate.ts and check.ts implement in
+// Hasura's words (values, required arguments, leaf selections, field merging, variables,
+// fragments, directives, unknown fields and arguments).
+const RULES: readonly ValidationRule[] = [ExecutableDefinitionsRule, UniqueOperationNamesRule, LoneAnonymousOperationRule,
+  SingleFieldSubscriptionsRule, UniqueArgumentNamesRule, UniqueInputFieldNamesRule];
 
 /** Checks and validates a parsed document for a role's schema; throws the ApiError a client sees. */
 export function prepareOperation(schema: GraphQLSchema, parsed: DocumentNode, operationName: string | null): Prepared {
@@ -25,6 +40,7 @@ export function prepareOperation(schema: GraphQLSchema, parsed: DocumentNode, op
   // Hasura's answer when the role's schema has no root of that kind at all.
   if (operation.operation === 'mutation' && !schema.getMutationType()) throw new ApiError('validation-failed', 'no mutations exist', 400, []);
   if (operation.operation === 'subscription' && !schema.getSubscriptionType()) throw new ApiError('validation-failed', 'no subscriptions exist', 400, []);
+  resolveDefinitions(document, operation);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
   const sites = hasuraChecks(schema, operation, fragments);
@@ -32,9 +48,11 @@ export function prepareOperation(schema: GraphQLSchema, parsed: DocumentNode, op
     document = visit(document, { StringValue: (node) => (sites.stringOffsets.has(node) ? { kind: Kind.INT, value: node.value } : undefined) });
     operation = pickOperation(document, operationName);
   }
-  const errors = validate(schema, document, specifiedRules);
+  parseSelection(schema, document, operation);
+  const errors = validate(schema, document, RULES);
   if (errors.length) throw new ApiError('validation-failed', errors[0]!.message, 400, []);
-  return { document, operation, structural: new Set(), plans: new Map(), sites };
+  const used = new Set(usedVariables(operation.selectionSet, fragments, new Set()));
+  return { document, operation, structural: new Set(), plans: new Map(), sites, used };
 }
 
 /** The operation a request names (or the only one). */

@@ -39,6 +39,22 @@ export interface StoredMetadata {
   readonly resourceVersion: number;
 }
 
+// Hasura's catalog creates pgcrypto, and Hasura projects' migrations call
+// `public.gen_random_uuid()` (in pg_catalog only since PostgreSQL 13, never in public without
+// pgcrypto). A database where it cannot be created (no contrib package, no privilege, embedded
+// PGlite without the extension loaded) still gets its catalog: the failure is only a notice, and
+// the DO block's own subtransaction keeps the caller's transaction usable.
+const ENSURE_PGCRYPTO = `DO $$ BEGIN
+  CREATE EXTENSION IF NOT EXISTS pgcrypto;
+EXCEPTION WHEN OTHERS THEN
+  RAISE NOTICE 'pgcrypto not created: %', SQLERRM;
+END $$`;
+
+/** Creates the pgcrypto extension when it can (as Hasura's catalog does); never fails for want of it. */
+export async function ensurePgcrypto(db: Runner): Promise<void> {
+  await db.query(ENSURE_PGCRYPTO);
+}
+
 // Any constant works, as long as every Kiln uses the same one: first starts of several
 // instances on one database take turns creating the catalog.
 const INIT_LOCK = 7_242_001;
@@ -50,6 +66,7 @@ const INIT_LOCK = 7_242_001;
 export async function openCatalog(db: Driver, initial: () => Json): Promise<StoredMetadata> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [INIT_LOCK]);
+    await ensurePgcrypto(tx);
     const found = await tx.query("SELECT to_regclass('svc_catalog.hdb_version') IS NOT NULL");
     let version = 0;
     if (found.rows[0]?.[0] === true) {

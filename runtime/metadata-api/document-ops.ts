@@ -5,6 +5,7 @@ import type { Json } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { ApiContext } from './context.js';
 import type { Envelope } from './envelope.js';
+import { runtimeArgKeyProblem } from './arg-keys.js';
 import { SUCCESS, type Work } from './state.js';
 
 /** replace_metadata: the new document, compiled whole; inconsistent only when the wrapped form allows it. */
@@ -13,6 +14,8 @@ export async function replaceMetadata(cx: ApiContext, env: Envelope, work: Work)
   const args = env.args;
   const o = typeof args === 'object' && args !== null && !Array.isArray(args) ? args as Record<string, Json> : null;
   const wrapped = env.version === 2 || (env.version === undefined && o !== null && 'metadata' in o && !('sources' in o) && !('tables' in o) && !('version' in o));
+  const problem = runtimeArgKeyProblem(env.type, args, 'metadata', wrapped);
+  if (problem) throw problem;
   const allowInconsistent = wrapped && o?.['allow_inconsistent_metadata'] === true;
   const raw = wrapped ? o?.['metadata'] : args;
   const parsed = compiler.parse(raw);

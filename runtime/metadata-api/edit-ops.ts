@@ -2,6 +2,7 @@
 // its own file, and everything else is an edit of the document by the compiler, judged for what
 // it made inconsistent.
 
+import { runtimeArgKeyProblem } from './arg-keys.js';
 import type { Json } from '../bundle/index.js';
 import { ApiError, type JsonPath } from '../errors/index.js';
 import type { ApiContext } from './context.js';
@@ -36,6 +37,9 @@ export async function applyOperation(cx: ApiContext, env: Envelope, work: Work, 
 }
 
 async function applyOne(cx: ApiContext, env: Envelope, work: Work): Promise<Json> {
+  // replace_metadata checks its own keys once it knows whether its args wrap the document.
+  const problem = env.type === 'replace_metadata' ? undefined : runtimeArgKeyProblem(env.type, env.args, env.api);
+  if (problem) throw problem;
   switch (env.type) {
     case 'bulk':
       return applyBulk(cx, env, work);

@@ -4,3 +4,5 @@ export type * from './contract.js';
 export { MetadataApi, type MetadataApiOptions, type ManagementCall, type ServedState } from './api.js';
 /** The change channel and the catalog layout version. */
 export { METADATA_CHANNEL, CATALOG_VERSION } from './catalog.js';
+/** Creates pgcrypto when the database allows it, as Hasura's catalog does (its projects' migrations call public.gen_random_uuid()). */
+export { ensurePgcrypto } from './catalog.js';

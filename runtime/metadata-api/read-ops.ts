@@ -2,6 +2,7 @@
 // test_webhook_transform, the v1 `select`/`count`, a read-only run_sql and the read-only
 // operations of extensions. They run on what is served, outside the change queue.
 
+import { runtimeArgKeyProblem } from './arg-keys.js';
 import type { Json, Session } from '../bundle/index.js';
 import type { ApiContext } from './context.js';
 import type { Compiled, ExtensionContext, MetadataCompiler } from './contract.js';
@@ -42,6 +43,8 @@ export function changesMetadata(cx: ApiContext, env: Envelope): boolean {
 
 /** Runs a read-only operation on what is served. */
 export async function runRead(cx: ApiContext, env: Envelope, session: Session): Promise<Json> {
+  const problem = runtimeArgKeyProblem(env.type, env.args, env.api);
+  if (problem) throw problem;
   const s = cx.served();
   const answer = readAnswer(cx.opts.compiler, env, s.metadata, s.resourceVersion, s.compiled);
   if (answer !== undefined) return answer;

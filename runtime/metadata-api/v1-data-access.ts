@@ -4,8 +4,8 @@
 
 import type { BoolIr, RelationshipModel, SelectPermissionModel, TableModel } from '../bundle/index.js';
 import type { JsonPath } from '../errors/index.js';
-import { lowerBool } from '../graphql/index.js';
-import type { Alias, Sql } from '../sql/index.js';
+import { boolCond } from '../graphql/index.js';
+import type { Alias, Cond } from '../sql/index.js';
 import { fail, shownName, type DataContext } from './v1-data-context.js';
 
 /** The permission a check names in its message. */
@@ -40,10 +40,10 @@ export function relationshipPermission(ctx: DataContext, rel: RelationshipModel,
 }
 
 /** The permission's filter on rows at alias `a` (the GraphQL engine's lowering), or null for admin. */
-export function permissionFilter(ctx: DataContext, perm: SelectPermissionModel | null, a: Alias): Sql | null {
+export function permissionFilter(ctx: DataContext, perm: SelectPermissionModel | null, a: Alias): Cond | null {
   if (perm === null || ctx.access.kind === 'admin') return null;
   if (perm.filter.kind === 'true') return null;
-  return lowerBool(perm.filter, a, ctx.access.plan);
+  return boolCond(perm.filter, a, ctx.access.plan);
 }
 
 /** The row limit: the request's, capped by the permission's (Hasura's applyPermLimit). */

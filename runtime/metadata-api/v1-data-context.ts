@@ -4,7 +4,7 @@
 import type { BundleModel, ColumnModel, RelationshipModel, Session, TableModel } from '../bundle/index.js';
 import { ApiError, type ErrorCode, type JsonPath } from '../errors/index.js';
 import type { PlanContext } from '../graphql/index.js';
-import { aliasRef, ident, param, sql, type Alias, type Dialect, type Sql } from '../sql/index.js';
+import type { Alias, Cond, Dialect, Expr, JsonValue, Source } from '../sql/index.js';
 import { readTableName } from './v1-data-args.js';
 
 /** One operation being planned. Paths in it are relative to `args`; errors about meaning get `base` in front. */
@@ -98,13 +98,23 @@ export function targetOf(ctx: DataContext, rel: RelationshipModel): TableModel {
 }
 
 /** `b.r = a.l AND ...`: the join of a relationship from alias `a` to alias `b`. */
-export function joinOn(rel: RelationshipModel, a: Alias, b: Alias): Sql[] {
-  return rel.mapping.map(([l, r]) => sql`${aliasRef(b)}.${ident(r)} = ${aliasRef(a)}.${ident(l)}`);
+export function joinOn(rel: RelationshipModel, a: Alias, b: Alias): Cond[] {
+  return rel.mapping.map(([l, r]) => ({ kind: 'equals', left: { kind: 'column', row: b, column: r }, right: { kind: 'column', row: a, column: l } }));
 }
 
-/** The FROM name of a table. */
-export function tableRef(t: TableModel): Sql {
-  return ident(t.schema, t.name);
+/** A table as a row source. */
+export function tableRef(t: TableModel): Source {
+  return { kind: 'table', table: { schema: t.schema, name: t.name } };
+}
+
+/** Column `c` of the row at `a`. */
+export function columnRef(a: Alias, c: ColumnModel): Expr {
+  return { kind: 'column', row: a, column: c.name };
+}
+
+/** A request value bound as a parameter of `type`. */
+export function paramOf(value: unknown, type: string): Expr {
+  return { kind: 'param', value: { kind: 'literal', value }, type };
 }
 
 function baseType(c: ColumnModel): string {
@@ -121,29 +131,20 @@ function isGeo(c: ColumnModel): boolean {
  * take the value as is: the binder prints every json/jsonb slot as JSON text (pg would print a JS
  * array as a PostgreSQL array); PostGIS columns take GeoJSON, as Hasura's do.
  */
-export function valueFor(c: ColumnModel, v: unknown): Sql {
-  if (v === null || v === undefined) return param(null, c.type);
+export function valueFor(c: ColumnModel, v: unknown): Expr {
+  if (v === null || v === undefined) return paramOf(null, c.type);
   const b = baseType(c);
-  if (b === 'json' || b === 'jsonb') return param(v, c.type);
-  if (isGeo(c) && typeof v === 'object') {
-    return sql`ST_GeomFromGeoJSON(${param(JSON.stringify(v), 'text')})::${ident(...c.type.split('.'))}`;
-  }
-  if (typeof v === 'object' && !Array.isArray(v)) return param(JSON.stringify(v), c.type);
-  return param(v, c.type);
+  if (b === 'json' || b === 'jsonb') return paramOf(v, c.type);
+  if (isGeo(c) && typeof v === 'object') return { kind: 'from_geojson', geojson: paramOf(JSON.stringify(v), 'text'), type: c.type };
+  if (typeof v === 'object' && !Array.isArray(v)) return paramOf(JSON.stringify(v), c.type);
+  return paramOf(v, c.type);
 }
 
 // Scalars printed as strings when numbers are stringified (as the GraphQL side does).
 const STRINGIFIED = new Set(['bigint', 'numeric', 'float8', 'money']);
 
 /** Column `c` of alias `a` as the answer shows it. */
-export function columnJson(ctx: DataContext, c: ColumnModel, a: Alias): Sql {
-  const ref = sql`${aliasRef(a)}.${ident(c.name)}`;
-  if (isGeo(c)) return sql`ST_AsGeoJSON(${ref}, 15, 4)::json`;
-  if (ctx.stringifyNumeric && STRINGIFIED.has(c.scalar)) return sql`(${ref})::text`;
-  return ref;
-}
-
-/** A JSON object key that is any name (a column name need not be a GraphQL name): bound as a parameter. */
-export function keyOf(name: string): Sql {
-  return param(name, 'text');
+export function columnJson(ctx: DataContext, c: ColumnModel, a: Alias): JsonValue {
+  const output = isGeo(c) ? 'geojson' : ctx.stringifyNumeric && STRINGIFIED.has(c.scalar) ? 'string' : 'json';
+  return { kind: 'scalar', expr: columnRef(a, c), output };
 }

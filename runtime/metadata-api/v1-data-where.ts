@@ -1,32 +1,29 @@
 // The `where` of the v1 data operations: Hasura's boolean expression with both spellings of
 // every operator (`_eq` and `$eq`, `_and` and `$and`), a bare value meaning equality
-// (`{"id": 2}`), and relationships followed with EXISTS.
+// (`{"id": 2}`), and relationships followed with EXISTS. Built as IR conditions.
 
 import type { ColumnModel, TableModel } from '../bundle/index.js';
 import { asArray, asBool, asObject, asString, isObject, type JsonPath, optional, required } from '../errors/index.js';
-import { Alias, aliasRef, ident, join, param, raw, sql, type Sql } from '../sql/index.js';
+import { Alias, type CompareOp, type Cond, type Expr, type SpatialOp } from '../sql/index.js';
 import { permissionFilter, relationshipPermission, tablePermission } from './v1-data-access.js';
 import {
-  columnOf, fail, joinOn, relationshipOf, requireColumn, selectableColumn, tableArg, tableRef, targetOf, valueFor,
+  columnOf, columnRef, fail, joinOn, paramOf, relationshipOf, requireColumn, selectableColumn, tableArg, tableRef, targetOf, valueFor,
   type DataContext,
 } from './v1-data-context.js';
 
-const COMPARE: { readonly [op: string]: string } = {
-  eq: '=', ne: '<>', neq: '<>', gt: '>', lt: '<', gte: '>=', lte: '<=',
+const COMPARE: { readonly [op: string]: CompareOp } = {
+  eq: 'eq', ne: 'neq', neq: 'neq', gt: 'gt', lt: 'lt', gte: 'gte', lte: 'lte',
 };
-const PATTERN: { readonly [op: string]: string } = {
-  like: 'LIKE', nlike: 'NOT LIKE', ilike: 'ILIKE', nilike: 'NOT ILIKE', similar: 'SIMILAR TO', nsimilar: 'NOT SIMILAR TO',
-  regex: '~', nregex: '!~', iregex: '~*', niregex: '!~*',
+const PATTERN: { readonly [op: string]: CompareOp } = {
+  like: 'like', nlike: 'nlike', ilike: 'ilike', nilike: 'nilike', similar: 'similar', nsimilar: 'nsimilar',
+  regex: 'regex', nregex: 'nregex', iregex: 'iregex', niregex: 'niregex',
 };
-const COLUMN_COMPARE: { readonly [op: string]: string } = {
-  ceq: '=', cne: '<>', cneq: '<>', cgt: '>', clt: '<', cgte: '>=', clte: '<=',
+const COLUMN_COMPARE: { readonly [op: string]: CompareOp } = {
+  ceq: 'eq', cne: 'neq', cneq: 'neq', cgt: 'gt', clt: 'lt', cgte: 'gte', clte: 'lte',
 };
-const JSONB: { readonly [op: string]: readonly [string, string] } = {
-  contains: ['@>', 'jsonb'], contained_in: ['<@', 'jsonb'], has_key: ['?', 'text'], has_keys_any: ['?|', 'text[]'], has_keys_all: ['?&', 'text[]'],
-};
-const SPATIAL: { readonly [op: string]: string } = {
-  st_contains: 'ST_Contains', st_crosses: 'ST_Crosses', st_equals: 'ST_Equals', st_intersects: 'ST_Intersects',
-  st_overlaps: 'ST_Overlaps', st_touches: 'ST_Touches', st_within: 'ST_Within',
+const SPATIAL: { readonly [op: string]: SpatialOp } = {
+  st_contains: 'contains', st_crosses: 'crosses', st_equals: 'equals', st_intersects: 'intersects',
+  st_overlaps: 'overlaps', st_touches: 'touches', st_within: 'within',
 };
 
 /** Where a predicate is evaluated: the row alias, and the root row for `["$", col]` references. */
@@ -37,48 +34,51 @@ interface Scope {
   readonly root: Alias;
 }
 
-/** The predicate of a boolean expression on rows of `t` at alias `a`; `at` is where it sits in `args`. */
-export function whereSql(ctx: DataContext, value: unknown, t: TableModel, a: Alias, at: JsonPath): Sql {
+/** The condition of a boolean expression on rows of `t` at alias `a`; `at` is where it sits in `args`. */
+export function whereCond(ctx: DataContext, value: unknown, t: TableModel, a: Alias, at: JsonPath): Cond {
   return boolExp(ctx, value, { table: t, alias: a, rootTable: t, root: a }, at);
 }
 
-function boolExp(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): Sql {
+function all(items: readonly Cond[]): Cond {
+  return items.length === 1 ? items[0]! : { kind: 'and', items };
+}
+
+function boolExp(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): Cond {
   const o = asObject(value, at);
-  const parts: Sql[] = [];
+  const parts: Cond[] = [];
   for (const [key, v] of Object.entries(o)) {
     const p = [...at, key];
     const name = key.replace(/^[$_]/, '');
     if ((key.startsWith('$') || key.startsWith('_')) && (name === 'and' || name === 'or')) {
       const items = asArray(v, p).map((item, i) => boolExp(ctx, item, scope, [...p, i]));
-      if (name === 'and') parts.push(items.length === 0 ? raw('true') : sql`(${join(items, ' AND ')})`);
-      else parts.push(items.length === 0 ? raw('false') : sql`(${join(items, ' OR ')})`);
+      parts.push({ kind: name, items });
     } else if ((key === '$not' || key === '_not')) {
-      parts.push(sql`(NOT ${boolExp(ctx, v, scope, p)})`);
+      parts.push({ kind: 'not', item: boolExp(ctx, v, scope, p) });
     } else if (key === '$exists' || key === '_exists') {
-      parts.push(existsSql(ctx, v, scope, p));
+      parts.push(existsCond(ctx, v, scope, p));
     } else {
-      parts.push(fieldSql(ctx, key, v, scope, p));
+      parts.push(fieldCond(ctx, key, v, scope, p));
     }
   }
-  return parts.length === 0 ? raw('true') : parts.length === 1 ? parts[0]! : sql`(${join(parts, ' AND ')})`;
+  return all(parts);
 }
 
-function existsSql(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): Sql {
+function existsCond(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath): Cond {
   const o = asObject(value, at);
   const t = tableArg(ctx, o['_table'], [...at, '_table']);
   const perm = tablePermission(ctx, t, 'select', [...at, '_table']);
   const b = new Alias(t.name);
   const inner = boolExp(ctx, o['_where'] ?? {}, { ...scope, table: t, alias: b }, [...at, '_where']);
   const filter = permissionFilter(ctx, perm, b);
-  return sql`EXISTS (SELECT 1 FROM ${tableRef(t)} AS ${aliasRef(b)} WHERE ${filter ? sql`${inner} AND ${filter}` : inner})`;
+  return { kind: 'exists', from: tableRef(t), row: b, join: [], permission: filter, where: inner };
 }
 
-function fieldSql(ctx: DataContext, key: string, value: unknown, scope: Scope, at: JsonPath): Sql {
+function fieldCond(ctx: DataContext, key: string, value: unknown, scope: Scope, at: JsonPath): Cond {
   const column = columnOf(scope.table, key);
   if (column) {
     // A role filters only by the columns it may select (Hasura's checkOnColExp).
     if (ctx.access.kind === 'role') selectableColumn(ctx, scope.table, key, at);
-    return columnSql(ctx, column, value, scope, at);
+    return columnCond(ctx, column, value, scope, at);
   }
   const rel = relationshipOf(scope.table, key);
   if (!rel) throw fail(ctx, 'not-exists', `column ${JSON.stringify(key)} does not exist`, at);
@@ -87,64 +87,58 @@ function fieldSql(ctx: DataContext, key: string, value: unknown, scope: Scope, a
   const b = new Alias(target.name);
   const inner = boolExp(ctx, value, { ...scope, table: target, alias: b }, at);
   const filter = permissionFilter(ctx, perm, b);
-  const conds = [...joinOn(rel, scope.alias, b), inner, ...(filter ? [filter] : [])];
-  return sql`EXISTS (SELECT 1 FROM ${tableRef(target)} AS ${aliasRef(b)} WHERE ${join(conds, ' AND ')})`;
+  return { kind: 'exists', from: tableRef(target), row: b, join: joinOn(rel, scope.alias, b), permission: filter, where: inner };
 }
 
-function columnSql(ctx: DataContext, c: ColumnModel, value: unknown, scope: Scope, at: JsonPath): Sql {
-  const ref = sql`${aliasRef(scope.alias)}.${ident(c.name)}`;
+function columnCond(ctx: DataContext, c: ColumnModel, value: unknown, scope: Scope, at: JsonPath): Cond {
+  const ref = columnRef(scope.alias, c);
   // A bare value (or a list, or any value of a JSON column that is not an operator object) is equality.
   if (!isObject(value) || !Object.keys(value).every((k) => /^[$_]/.test(k))) {
-    return value === null ? sql`(${ref} IS NULL)` : sql`(${ref} = ${valueFor(c, value)})`;
+    return value === null ? { kind: 'is_null', expr: ref, isNull: true } : { kind: 'compare', left: ref, op: 'eq', right: valueFor(c, value) };
   }
-  const parts = Object.entries(value).map(([op, v]) => operatorSql(ctx, c, ref, op, v, scope, [...at, op]));
-  return parts.length === 0 ? raw('true') : parts.length === 1 ? parts[0]! : sql`(${join(parts, ' AND ')})`;
+  return all(Object.entries(value).map(([op, v]) => operatorCond(ctx, c, ref, op, v, scope, [...at, op])));
 }
 
-function operatorSql(ctx: DataContext, c: ColumnModel, ref: Sql, op: string, v: unknown, scope: Scope, at: JsonPath): Sql {
+function operatorCond(ctx: DataContext, c: ColumnModel, ref: Expr, op: string, v: unknown, scope: Scope, at: JsonPath): Cond {
   const name = op.slice(1);
-  if (COMPARE[name]) return sql`(${ref} ${raw(COMPARE[name]!)} ${valueFor(c, v)})`;
+  const compare = COMPARE[name];
+  if (compare) return { kind: 'compare', left: ref, op: compare, right: valueFor(c, v) };
   if (name === 'in' || name === 'nin') {
     const list = asArray(v, at);
-    if (list.length === 0) return raw(name === 'in' ? 'false' : 'true');
-    const items = join(list.map((x) => valueFor(c, x)), ', ');
-    return sql`(${ref} ${raw(name === 'in' ? 'IN' : 'NOT IN')} (${items}))`;
+    // An empty list: nothing is in it.
+    if (list.length === 0) return name === 'in' ? { kind: 'or', items: [] } : { kind: 'and', items: [] };
+    return { kind: 'in_list', left: ref, negated: name === 'nin', items: list.map((x) => valueFor(c, x)) };
   }
-  if (name === 'is_null') {
-    return asBool(v, at) ? sql`(${ref} IS NULL)` : sql`(${ref} IS NOT NULL)`;
+  if (name === 'is_null') return { kind: 'is_null', expr: ref, isNull: asBool(v, at) };
+  const pattern = PATTERN[name];
+  if (pattern) {
+    const left: Expr = c.type === 'text' || c.type === 'citext' ? ref : { kind: 'text', expr: ref };
+    return { kind: 'compare', left, op: pattern, right: paramOf(asString(v, at), c.type === 'citext' ? 'citext' : 'text') };
   }
-  if (PATTERN[name]) {
-    const left = c.type === 'text' || c.type === 'citext' ? ref : sql`(${ref})::text`;
-    return sql`(${left} ${raw(PATTERN[name]!)} ${param(asString(v, at), c.type === 'citext' ? 'citext' : 'text')})`;
-  }
-  if (COLUMN_COMPARE[name]) return sql`(${ref} ${raw(COLUMN_COMPARE[name]!)} ${otherColumn(ctx, v, scope, at)})`;
-  const jsonb = JSONB[name];
-  if (jsonb) {
-    const [sym, type] = jsonb;
-    const arg = param(v, type);
-    return sql`(${ref} ${raw(sym)} ${arg})`;
-  }
-  if (SPATIAL[name]) return sql`${raw(SPATIAL[name]!)}(${ref}, ${valueFor(c, v)})`;
+  const columnCompare = COLUMN_COMPARE[name];
+  if (columnCompare) return { kind: 'compare', left: ref, op: columnCompare, right: otherColumn(ctx, v, scope, at) };
+  if (name === 'contains' || name === 'contained_in') return { kind: 'compare', left: ref, op: name, right: paramOf(v, 'jsonb') };
+  if (name === 'has_key') return { kind: 'has_key', left: ref, mode: 'one', value: paramOf(v, 'text') };
+  if (name === 'has_keys_any' || name === 'has_keys_all') return { kind: 'has_key', left: ref, mode: name === 'has_keys_any' ? 'any' : 'all', value: paramOf(v, 'text[]') };
+  const spatial = SPATIAL[name];
+  if (spatial) return { kind: 'spatial', op: spatial, left: ref, operand: valueFor(c, v), distance: null, spheroid: null };
   if (name === 'st_d_within') return dWithin(c, ref, v, at);
   throw fail(ctx, 'unexpected-payload', `Unknown operator : ${op}`, at);
 }
 
 // `["$", "col"]` names a column of the root table; a plain name one of the current table.
-function otherColumn(ctx: DataContext, v: unknown, scope: Scope, at: JsonPath): Sql {
+function otherColumn(ctx: DataContext, v: unknown, scope: Scope, at: JsonPath): Expr {
   if (Array.isArray(v) && v.length === 2 && v[0] === '$') {
-    const c = requireColumn(ctx, scope.rootTable, asString(v[1], [...at, 1]), [...at, 1]);
-    return sql`${aliasRef(scope.root)}.${ident(c.name)}`;
+    return columnRef(scope.root, requireColumn(ctx, scope.rootTable, asString(v[1], [...at, 1]), [...at, 1]));
   }
-  const c = requireColumn(ctx, scope.table, asString(v, at), at);
-  return sql`${aliasRef(scope.alias)}.${ident(c.name)}`;
+  return columnRef(scope.alias, requireColumn(ctx, scope.table, asString(v, at), at));
 }
 
 // `{distance, from, use_spheroid?}` (use_spheroid only means something for geography).
-function dWithin(c: ColumnModel, ref: Sql, v: unknown, at: JsonPath): Sql {
+function dWithin(c: ColumnModel, ref: Expr, v: unknown, at: JsonPath): Cond {
   const o = asObject(v, at);
-  const distance = param(required(o, 'distance', at, (x) => x), 'float8');
+  const distance = paramOf(required(o, 'distance', at, (x) => x), 'float8');
   const from = valueFor(c, required(o, 'from', at, (x) => x));
   const spheroid = optional(o, 'use_spheroid', at, asBool);
-  if (spheroid !== undefined) return sql`ST_DWithin(${ref}, ${from}, ${distance}, ${param(spheroid, 'bool')})`;
-  return sql`ST_DWithin(${ref}, ${from}, ${distance})`;
+  return { kind: 'spatial', op: 'd_within', left: ref, operand: from, distance, spheroid: spheroid === undefined ? null : paramOf(spheroid, 'bool') };
 }

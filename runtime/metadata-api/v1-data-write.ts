@@ -1,19 +1,19 @@
-// `insert`, `update` and `delete` of the v1 query API: one statement each, the rows changed in a
-// CTE, answered as `{affected_rows, returning?}` with the returned rows keyed by column name.
+// `insert`, `update` and `delete` of the v1 query API as IR: one statement each, the rows changed
+// in a write part, answered as `{affected_rows, returning?}` with the returned rows keyed by column name.
 // Admin only: a role is refused (v1-data-access.ts).
 
 import type { ColumnModel, TableModel } from '../bundle/index.js';
 import { asArray, asObject, asString, type JsonPath, optional, parseFailed, required } from '../errors/index.js';
-import { Alias, aliasRef, ident, join, jsonKey, raw, sql, type Sql } from '../sql/index.js';
+import { Alias, type Assignment, type Conflict, type MutationJson, type MutationStatement, type WriteBody, type WriteExpr } from '../sql/index.js';
 import { type Obj } from './v1-data-args.js';
 import {
-  columnJson, fail, keyOf, requireColumn, selectableColumn, starColumns, tableArg, tableRef, valueFor, type DataContext,
+  columnJson, columnRef, fail, requireColumn, selectableColumn, starColumns, tableArg, valueFor, type DataContext,
 } from './v1-data-context.js';
 import { refuseWrite } from './v1-data-access.js';
-import { whereSql } from './v1-data-where.js';
+import { whereCond } from './v1-data-where.js';
 
 /** A statement, or the answer when there is nothing to run (an insert of no objects). */
-export type WriteStatement = { readonly kind: 'sql'; readonly sql: Sql } | { readonly kind: 'answer'; readonly body: { readonly [k: string]: unknown } };
+export type WriteStatement = { readonly kind: 'write'; readonly statement: MutationStatement } | { readonly kind: 'answer'; readonly body: { readonly [k: string]: unknown } };
 
 /** `{table, objects, returning?, on_conflict?}`: objects with different keys each get DEFAULT for the ones they lack. */
 export function insertStatement(ctx: DataContext, args: unknown): WriteStatement {
@@ -36,12 +36,11 @@ export function insertStatement(ctx: DataContext, args: unknown): WriteStatement
   });
   const cols = t.columns.filter((c) => used.has(c.name));
   const target = cols.length > 0 ? cols : t.columns.slice(0, 1);
-  const rows = objects.map((obj) => sql`(${join(target.map((c) => (Object.hasOwn(obj, c.name) ? valueFor(c, obj[c.name]) : raw('DEFAULT'))), ', ')})`);
-  const conflict = conflictArgs ? onConflict(ctx, t, conflictArgs, cols) : raw('');
-  const a = new Alias(t.name);
-  const names = join(target.map((c) => ident(c.name)), ', ');
-  const write = sql`INSERT INTO ${tableRef(t)} AS ${aliasRef(a)} (${names}) VALUES ${join(rows, ', ')}${conflict} RETURNING *`;
-  return { kind: 'sql', sql: answer(ctx, write, returning) };
+  const rows = objects.map((obj) => target.map((c): WriteExpr => (Object.hasOwn(obj, c.name) ? valueFor(c, obj[c.name]) : { kind: 'default' })));
+  const conflict = conflictArgs ? onConflict(ctx, t, conflictArgs, cols) : null;
+  const write: WriteBody = { kind: 'insert', table: { schema: t.schema, name: t.name }, target: new Alias(t.name),
+    columns: target.map((c) => c.name), firstColumn: t.columns[0]!.name, rows, conflict };
+  return answer(ctx, t, write, returning);
 }
 
 /** `{table, where, $set, $inc, $mul, $default, returning?}` (`values` is an old name of `$set`). */
@@ -50,21 +49,21 @@ export function updateStatement(ctx: DataContext, args: unknown): WriteStatement
   const t = tableArg(ctx, o['table'], ['table']);
   refuseWrite(ctx, 'update', t);
   const a = new Alias(t.name);
-  const where = whereSql(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
-  const sets: Sql[] = [];
+  const where = whereCond(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
+  const sets: Assignment[] = [];
   const setKey = has(o, '$set') ? '$set' : 'values';
-  for (const [, v, c] of entries(ctx, t, o, setKey)) sets.push(sql`${ident(c.name)} = ${valueFor(c, v)}`);
-  for (const [, v, c] of entries(ctx, t, o, '$inc')) sets.push(sql`${ident(c.name)} = ${aliasRef(a)}.${ident(c.name)} + ${valueFor(c, v)}`);
-  for (const [, v, c] of entries(ctx, t, o, '$mul')) sets.push(sql`${ident(c.name)} = ${aliasRef(a)}.${ident(c.name)} * ${valueFor(c, v)}`);
+  for (const [, v, c] of entries(ctx, t, o, setKey)) sets.push({ column: c.name, value: valueFor(c, v) });
+  for (const [, v, c] of entries(ctx, t, o, '$inc')) sets.push({ column: c.name, value: { kind: 'update_op', op: 'inc', current: columnRef(a, c), value: valueFor(c, v) } });
+  for (const [, v, c] of entries(ctx, t, o, '$mul')) sets.push({ column: c.name, value: { kind: 'update_op', op: 'mul', current: columnRef(a, c), value: valueFor(c, v) } });
   const defaults = optional(o, '$default', [], asArray) ?? [];
   defaults.forEach((d, i) => {
     const c = requireColumn(ctx, t, asString(d, ['$default', i]), ['$default', i]);
-    sets.push(sql`${ident(c.name)} = DEFAULT`);
+    sets.push({ column: c.name, value: { kind: 'default' } });
   });
   if (sets.length === 0) throw fail(ctx, 'unexpected-payload', 'atleast one of $set, $inc, $mul has to be present', []);
   const returning = returningColumns(ctx, t, o);
-  const write = sql`UPDATE ${tableRef(t)} AS ${aliasRef(a)} SET ${join(sets, ', ')} WHERE ${where} RETURNING *`;
-  return { kind: 'sql', sql: answer(ctx, write, returning) };
+  // Admin only (refuseWrite): no permission filter.
+  return answer(ctx, t, { kind: 'update', table: { schema: t.schema, name: t.name }, row: a, set: sets, permission: { kind: 'true' }, selector: where }, returning);
 }
 
 /** `{table, where, returning?}`. */
@@ -73,10 +72,9 @@ export function deleteStatement(ctx: DataContext, args: unknown): WriteStatement
   const t = tableArg(ctx, o['table'], ['table']);
   refuseWrite(ctx, 'delete', t);
   const a = new Alias(t.name);
-  const where = whereSql(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
+  const where = whereCond(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
   const returning = returningColumns(ctx, t, o);
-  const write = sql`DELETE FROM ${tableRef(t)} AS ${aliasRef(a)} WHERE ${where} RETURNING *`;
-  return { kind: 'sql', sql: answer(ctx, write, returning) };
+  return answer(ctx, t, { kind: 'delete', table: { schema: t.schema, name: t.name }, row: a, permission: { kind: 'true' }, selector: where }, returning);
 }
 
 function has(o: Obj, key: string): boolean {
@@ -121,34 +119,29 @@ function readOnConflict(value: unknown): OnConflictArgs {
 }
 
 // `update` sets every inserted column from EXCLUDED.
-function onConflict(ctx: DataContext, t: TableModel, args: OnConflictArgs, cols: readonly ColumnModel[]): Sql {
+function onConflict(ctx: DataContext, t: TableModel, args: OnConflictArgs, cols: readonly ColumnModel[]): Conflict {
   const at = ['on_conflict'];
   const { action } = args;
-  let target: Sql = raw('');
+  let target: Conflict['target'] = null;
   if (args.constraint !== undefined) {
-    target = sql` ON CONSTRAINT ${ident(args.constraint)}`;
+    target = { kind: 'constraint', name: args.constraint };
   } else if (args.constraintOn !== undefined) {
-    const on = args.constraintOn.map((name, i) => ident(requireColumn(ctx, t, name, [...at, 'constraint_on', i]).name));
-    target = sql` (${join(on, ', ')})`;
+    target = { kind: 'columns', columns: args.constraintOn.map((name, i) => requireColumn(ctx, t, name, [...at, 'constraint_on', i]).name) };
   } else if (action === 'update') {
     throw fail(ctx, 'unexpected-payload', "Expecting 'constraint' or 'constraint_on' when the 'action' is 'update'", at);
   }
-  if (action === 'ignore' || cols.length === 0) return sql` ON CONFLICT${target} DO NOTHING`;
-  const sets = cols.map((c) => sql`${ident(c.name)} = EXCLUDED.${ident(c.name)}`);
-  return sql` ON CONFLICT${target} DO UPDATE SET ${join(sets, ', ')}`;
+  if (action === 'ignore' || cols.length === 0) return { target, update: null };
+  return { target, update: { set: cols.map((c) => ({ column: c.name, value: { kind: 'excluded', column: c.name } })), permission: null, where: null } };
 }
 
-// `{affected_rows, returning?}` built by the database from the CTE's rows.
-function answer(ctx: DataContext, write: Sql, returning: readonly ColumnModel[] | null): Sql {
+// `{affected_rows, returning?}` built by the database from the written rows.
+function answer(ctx: DataContext, t: TableModel, body: WriteBody, returning: readonly ColumnModel[] | null): WriteStatement {
   const w = new Alias('changed');
-  const count = sql`(SELECT count(*) FROM ${aliasRef(w)})`;
-  const pairs: (readonly [Sql, Sql])[] = [[jsonKey('affected_rows'), count]];
+  const fields: { key: string; value: MutationJson }[] = [{ key: 'affected_rows', value: { kind: 'affected', writes: [w] } }];
   if (returning) {
     const r = new Alias('row');
-    const row = returning.length === 0
-      ? sql`'{}'::json`
-      : ctx.dialect.jsonObject(returning.map((c) => [keyOf(c.name), columnJson(ctx, c, r)] as const));
-    pairs.push([jsonKey('returning'), sql`(SELECT coalesce(${ctx.dialect.jsonArrayAgg(row, null)}, ${ctx.dialect.emptyJsonArray()}) FROM ${aliasRef(w)} AS ${aliasRef(r)})`]);
+    const shape = { kind: 'object' as const, fields: returning.map((c) => ({ key: c.name, value: columnJson(ctx, c, r) })) };
+    fields.push({ key: 'returning', value: { kind: 'returning', rows: { kind: 'written', write: w, columns: t.columns.map((c) => c.name), only: null }, row: r, shape, single: false } });
   }
-  return sql`WITH ${aliasRef(w)} AS (${write}) SELECT (${ctx.dialect.jsonObject(pairs)})::text`;
+  return { kind: 'write', statement: { writes: [{ name: w, body }], guards: [], result: { kind: 'response', fields } } };
 }

@@ -9,7 +9,7 @@ import { ApiError, type JsonPath } from '../errors/index.js';
 import { bindParams, type PlanContext } from '../graphql/index.js';
 import { compileSql, postgres, type Dialect, type ParamSlot, type Sql } from '../sql/index.js';
 import type { Access, DataContext } from './v1-data-context.js';
-import { countStatement, selectStatement } from './v1-data-select.js';
+import { countValue, selectValue } from './v1-data-select.js';
 import { deleteStatement, insertStatement, updateStatement, type WriteStatement } from './v1-data-write.js';
 
 /** The v1 data operation types. */
@@ -81,17 +81,16 @@ function bind(slot: ParamSlot, session: Session | undefined): unknown {
   return null;
 }
 
-function plan(type: string, args: unknown, ctx: DataContext): WriteStatement {
+// The operation's IR, rendered by the source's dialect; or the answer when there is nothing to run.
+function plan(type: string, args: unknown, ctx: DataContext): { readonly kind: 'sql'; readonly sql: Sql } | { readonly kind: 'answer'; readonly body: unknown } {
+  const rc = { dialect: ctx.dialect, hints: { valueSensitive: false } };
+  const write = (w: WriteStatement) => (w.kind === 'answer' ? w : { kind: 'sql' as const, sql: ctx.dialect.render.mutationValue(w.statement, rc) });
   switch (type) {
-    case 'select': return sqlOf(selectStatement(ctx, args));
-    case 'count': return sqlOf(countStatement(ctx, args));
-    case 'insert': return insertStatement(ctx, args);
-    case 'update': return updateStatement(ctx, args);
-    case 'delete': return deleteStatement(ctx, args);
+    case 'select': return { kind: 'sql', sql: ctx.dialect.render.valueStatement(selectValue(ctx, args), rc) };
+    case 'count': return { kind: 'sql', sql: ctx.dialect.render.valueStatement(countValue(ctx, args), rc) };
+    case 'insert': return write(insertStatement(ctx, args));
+    case 'update': return write(updateStatement(ctx, args));
+    case 'delete': return write(deleteStatement(ctx, args));
     default: throw new ApiError('parse-failed', `unknown v1 data operation "${type}"`, 400, ['type']);
   }
-}
-
-function sqlOf(s: Sql): WriteStatement {
-  return { kind: 'sql', sql: s };
 }

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { normalizeHeaders, resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
+import { normalizeHeaders, resolveSession, resolveSessionBeforeBody, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
-import { graphqlErrorText, parseJsonBody, readBody, sendJsonText, unexpectedError } from './http-io.js';
+import { checkDeclaredLength, graphqlErrorText, parseJsonBody, readBody, sendJsonText, unexpectedError } from './http-io.js';
 import type { GraphQLEngine } from './options.js';
 import { toGraphQLBody, type GraphQLBody } from './request-shape.js';
 import { operationTypeOf, recordOf, type RequestRecord } from './request-log.js';
@@ -37,8 +37,14 @@ async function run(ctx: GraphQLRouteContext, request: GraphQLRequest, session: S
   }
 }
 
-/** Body parse and session resolution; the auth error wins over a malformed body, as in Hasura. */
+/**
+ * Session resolution and body parse; the auth error wins over a malformed body, as in Hasura. The
+ * session comes from the headers before the body is read (an unauthenticated request is refused
+ * unread), except for the auth webhook in POST mode, which is sent the request.
+ */
 async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext): Promise<{ body: GraphQLBody; session: Session }> {
+  checkDeclaredLength(req, ctx.maxBodyBytes);
+  const early = await resolveSessionBeforeBody(req.headers, ctx.auth);
   const raw = await readBody(req, ctx.maxBodyBytes);
   const parsed = parseJsonBody(raw);
   let body: GraphQLBody | undefined;
@@ -51,7 +57,7 @@ async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext): Promise<
     }
   }
   const forAuth = body === undefined ? undefined : body.kind === 'single' ? body.request : body.requests;
-  const session = await resolveSession(req.headers, ctx.auth, forAuth);
+  const session = early ?? await resolveSession(req.headers, ctx.auth, forAuth);
   if (!parsed.ok) throw parsed.error;
   if (body === undefined) throw shapeError;
   return { body, session };
@@ -64,7 +70,8 @@ async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext): Promise<
  */
 export async function handleGraphQLPost(req: IncomingMessage, res: ServerResponse, ctx: GraphQLRouteContext,
   legacy: boolean): Promise<void> {
-  const statusOf = (a: Answer): number => (legacy ? a.status : 200);
+  // A body over the cap is 413 on every route: the request was not read, so it has no answer of its own.
+  const statusOf = (a: Answer): number => (legacy || a.status === 413 ? a.status : 200);
   const record = recordOf(req);
   let prepared;
   try {

@@ -8,8 +8,40 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer,
   headers: Readonly<Record<string, string>> = {}): void {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  if (res.req !== undefined && !res.req.complete) lingerUnread(res.req, res);
   res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': String(bytes.length) });
   res.end(bytes);
+}
+
+/** How long, and for how many bytes at most once the client has had time to read the answer, the rest of an unread body is discarded. */
+const LINGER_MS = 2_000;
+const LINGER_MIN_MS = 250;
+const LINGER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * An answer given before the body has all arrived (refused unread, or past the cap): the rest is
+ * read and thrown away, nothing kept, for a short while, and then the connection is dropped.
+ * Closing at once would make the client's kernel discard the answer it had not read yet (the
+ * connection is reset by the data still on its way); reading the whole body would cost what the
+ * refusal saves. A body that ends within that while leaves the connection open for the next request.
+ */
+function lingerUnread(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    const started = Date.now();
+    let discarded = 0;
+    const drop = (): void => { cleanup(); req.socket.destroy(); };
+    const timer = setTimeout(drop, LINGER_MS);
+    const onData = (chunk: Buffer): void => {
+      discarded += chunk.length;
+      if (discarded > LINGER_BYTES && Date.now() - started > LINGER_MIN_MS) drop();
+    };
+    const cleanup = (): void => { clearTimeout(timer); req.off('data', onData); req.off('end', cleanup); };
+    req.on('data', onData);
+    req.on('end', cleanup);
+    req.on('error', () => {});
+    req.resume();
+  });
 }
 
 /** Writes JSON text as it is (the engine's response is never re-parsed). */
@@ -34,24 +66,54 @@ export function unexpectedError(e: unknown): ApiError {
   return new ApiError('unexpected', 'internal error', 500);
 }
 
-/** Reads the whole body, refusing more than `limit` bytes (413, management shape). */
+/** The setting that sizes the cap, named in the refusal so an operator knows what to raise. */
+export const MAX_BODY_SETTING = 'SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES';
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError('bad-request', `request body exceeds ${limit} bytes (${MAX_BODY_SETTING})`, 413);
+}
+
+/** Refuses a request whose declared Content-Length is over the cap, before anything is read (413). */
+export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+}
+
+/**
+ * Reads the whole body, refusing it (413) as soon as more than `limit` bytes have arrived: what
+ * came so far is let go and the rest is not read (the answer closes the connection).
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    try {
+      checkDeclaredLength(req, limit);
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    let chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
-    req.on('data', (chunk: Buffer) => {
-      if (failed) return;
+    const stop = (e: unknown): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', stop);
+      req.on('error', () => {}); // the connection is dropped after the answer; its errors are expected
+      req.pause();
+      chunks = [];
+      reject(e);
+    };
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        reject(new ApiError('bad-request', `request body exceeds ${limit} bytes`, 413));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => { if (!failed) resolve(Buffer.concat(chunks)); });
-    req.on('error', (e) => { if (!failed) { failed = true; reject(e); } });
+      if (size > limit) stop(tooLarge(limit));
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      req.off('error', stop);
+      resolve(Buffer.concat(chunks));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', stop);
   });
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
-import { parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { checkDeclaredLength, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import type { ManagementHandler } from './options.js';
 import { recordOf } from './request-log.js';
 
@@ -23,10 +23,12 @@ export interface ManagementRouteContext {
 export async function handleManagementPost(req: IncomingMessage, res: ServerResponse, path: ManagementPath,
   ctx: ManagementRouteContext): Promise<void> {
   try {
-    const raw = await readBody(req, ctx.maxBodyBytes);
+    // Authenticated from the headers first: an unauthenticated request is refused unread.
+    checkDeclaredLength(req, ctx.maxBodyBytes);
     const session = await resolveSession(req.headers, ctx.auth);
     const record = recordOf(req);
     if (record) record.session = session;
+    const raw = await readBody(req, ctx.maxBodyBytes);
     for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
     if (!ctx.handler) {
       throw new ApiError('not-supported', 'this server serves a compiled bundle, which is its metadata: compile and deploy a new bundle, or run `kiln serve --database-url` without --bundle to change metadata at run time');

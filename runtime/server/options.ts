@@ -77,7 +77,7 @@ export interface ServerOptions {
   readonly management?: ManagementHandler;
   /** Health of the metadata: 'ok' (200 OK), 'warn' (200 WARN: ...), 'error' (500 ERROR). */
   readonly health?: () => Promise<HealthState> | HealthState;
-  /** Largest request body accepted, in bytes (default 50 MiB). */
+  /** Largest request body accepted, in bytes (default 16 MiB; SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES). */
   readonly maxBodyBytes?: number;
   /** Subscriptions over WebSocket on /v1/graphql and /v1alpha1/graphql; without it upgrades are refused. */
   readonly subscriptions?: SubscriptionOptions;

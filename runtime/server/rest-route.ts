@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
-import { parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { checkDeclaredLength, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import type { GraphQLEngine } from './options.js';
 
 /** Where REST endpoints live. */
@@ -39,12 +39,14 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, ctx:
       return;
     }
     const { collection, query } = hit.endpoint;
-    const raw = await readBody(req, ctx.maxBodyBytes);
+    checkDeclaredLength(req, ctx.maxBodyBytes);
     const stored = ctx.engine.storedQuery?.(collection, query);
     if (!stored || !ctx.engine.executeStored) throw new ApiError('not-found', 'Endpoint not found', 404);
-    // The auth error wins over a malformed body, as on /v1/graphql.
+    // Authenticated before the body is read (a POST auth webhook is sent the stored query, not the
+    // body), so the auth error wins over a malformed body, as on /v1/graphql.
     const session = await resolveSession(req.headers, ctx.auth, { query: stored.query });
     for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
+    const raw = await readBody(req, ctx.maxBodyBytes);
     const types = new Map(stored.variables.map((v) => [v.name, v.type]));
     // URL path over query string over body when a name is given twice (reference/endpoints.md's recommendation).
     const variables: Variables = {

@@ -34,7 +34,9 @@ interface Route {
 
 const API_GROUPS: readonly ApiGroup[] = ['graphql', 'metadata', 'config', 'pgdump', 'developer', 'metrics'];
 const MANAGEMENT_PATHS: readonly ManagementPath[] = ['/v1/metadata', '/v1/query', '/v2/query'];
-const DEFAULT_MAX_BODY = 50 * 1024 * 1024;
+// 16 MiB: far above any GraphQL request or exported metadata seen in practice, small enough that a
+// burst of refused bodies cannot exhaust memory; SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES changes it.
+const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 
 function parseEnabledApis(list: readonly string[] | undefined): Set<ApiGroup> {
   if (list === undefined) return new Set(DEFAULT_ENABLED_APIS);

@@ -1,9 +1,62 @@
 import type { Sql } from './fragment.js';
+import type { Cond, JsonField, JsonValue, MutationStatement } from './ir/index.js';
+
+/**
+ * What a dialect can do; planners read these and refuse at planning time what a dialect cannot
+ * do, instead of asking for a dialect by name.
+ */
+export interface DialectCapabilities {
+  /** The database builds the response JSON (else the engine assembles typed rows). */
+  readonly jsonInSql: boolean;
+  /** `RETURNING` on writes. */
+  readonly returning: boolean;
+  /** `OUTPUT` on writes (SQL Server). */
+  readonly outputClause: boolean;
+  readonly distinctOn: boolean;
+  /** Correlated joins (`LATERAL`, `APPLY`). */
+  readonly lateral: boolean;
+  /** How an upsert is written: `INSERT .. ON CONFLICT`, `MERGE`, or not at all. */
+  readonly upsert: 'on_conflict' | 'merge' | null;
+  /** Live queries of many subscribers in one polled statement. */
+  readonly multiplexing: boolean;
+  /** Inserts, updates and deletes at all. */
+  readonly writes: boolean;
+  readonly transactions: boolean;
+}
+
+/** Facts rendering learns about a statement that decide how it is run (one object per plan). */
+export interface RenderHints {
+  /** The statement's best plan may depend on the values bound (runtime/drivers/plan-choice.ts). */
+  valueSensitive: boolean;
+}
+
+/** What a renderer reads besides the IR. */
+export interface RenderContext {
+  readonly dialect: Dialect;
+  readonly hints: RenderHints;
+}
+
+/** Turns IR nodes into fragments of one dialect. */
+export interface Renderer {
+  json(value: JsonValue, rc: RenderContext): Sql;
+  cond(cond: Cond, rc: RenderContext): Sql;
+  /** The statement whose single text value is the JSON object of the root fields. */
+  statement(fields: readonly JsonField[], rc: RenderContext): Sql;
+  /** The statement whose single text value is one JSON value. */
+  valueStatement(value: JsonValue, rc: RenderContext): Sql;
+  /** A mutation statement whose single text value is `<failed guard number>:<json>`. */
+  mutation(statement: MutationStatement, rc: RenderContext): Sql;
+  /** A statement of writes without guards whose single text value is the response JSON. */
+  mutationValue(statement: MutationStatement, rc: RenderContext): Sql;
+  /** The statement that records the session for event capture, run first in a write transaction. */
+  recordSession(): Sql;
+}
 
 /** What generic SQL code asks of a dialect; no shared code branches on a dialect name. */
 export interface Dialect {
   readonly name: 'postgres' | 'mssql' | 'bigquery';
-  readonly can: { readonly returning: boolean; readonly outputClause: boolean; readonly transactions: boolean };
+  readonly can: DialectCapabilities;
+  readonly render: Renderer;
   quoteIdent(part: string): string;
   placeholder(index: number): string;
   /** `$1::int4`, or just the placeholder when the dialect binds types itself. */

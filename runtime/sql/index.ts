@@ -2,14 +2,14 @@
 export { sql, raw, ident, param, variable, session, aliasRef, jsonKey, join, empty, isSql, Alias } from './fragment.js';
 /** Fragment and parameter-source types. */
 export type { Sql, ParamSource } from './fragment.js';
-/** The dialect interface. */
-export type { Dialect } from './dialect.js';
+/** The dialect interface, its capabilities and its renderer of the query IR. */
+export type { Dialect, DialectCapabilities, Renderer, RenderContext, RenderHints } from './dialect.js';
+/** The dialect-neutral query IR. */
+export * from './ir/index.js';
 /** Prints a fragment tree to `{text, params}`. */
 export { compileSql, type CompiledSql, type ParamSlot } from './compile.js';
 /** The PostgreSQL dialect. */
 export { postgres } from './dialects/postgres.js';
-/** The SQL aggregate function behind a GraphQL aggregate field name. */
-export { aggregateFunction } from './aggregates.js';
 /** Multiplexed live queries: parameters read as columns of a relation of per-cohort value arrays. */
 export { multiplexDialect, multiplexedStatement, multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
 /** For reading: line breaks and indentation (only whitespace outside quotes changes), and a comment line per parameter. */

@@ -3,6 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPgliteDriver, type PgliteDriver } from '../drivers/index.js';
+import { lockDataDir } from './data-lock.js';
 
 /** The package's root folder (holding fixtures/), from the source tree or the built CLI. */
 export function packageRoot(): string {
@@ -26,7 +27,15 @@ export async function openEmbedded(dataDir: string, log: (line: string) => void)
   log(`starting embedded PostgreSQL (PGlite) in ${abs}`);
   // PGlite creates only the last folder of the path; a fresh checkout has no .kiln yet.
   await mkdir(dirname(abs), { recursive: true });
-  const driver = await createPgliteDriver({ dataDir: abs });
+  const lock = lockDataDir(abs, log);
+  let opened: PgliteDriver;
+  try {
+    opened = await createPgliteDriver({ dataDir: abs });
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+  const driver: PgliteDriver = { ...opened, close: async () => { try { await opened.close(); } finally { lock.release(); } } };
   const seeded = await driver.query(`SELECT to_regclass('public.artist') IS NOT NULL`);
   if (seeded.rows[0]?.[0] !== true) {
     log('first start: loading the demo data (Chinook music store)');

@@ -5,12 +5,15 @@ import { Option, type Command } from 'commander';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Adds the serving flags (database, address, auth, pool, events, console) to a command. */
+/**
+ * Adds the serving flags (database, address, auth, pool, events, console) to a command. Numbers
+ * arrive as text (a flag or its variable): checkServeInput checks and converts them first.
+ */
 export function addServeFlags(cmd: Command, env: Env = process.env): Command {
   return cmd
     .option('--database-url <url>', 'PostgreSQL URL for the default source (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
     .option('--data-dir <dir>', 'embedded database folder', '.kiln/pgdata')
-    .addOption(new Option('--port <n>', 'port (env SVC_GRAPHQL_SERVER_PORT)').default(Number(env.SVC_GRAPHQL_SERVER_PORT ?? 8080)).argParser(Number))
+    .addOption(new Option('--port <n>', 'port (env SVC_GRAPHQL_SERVER_PORT)').default(env.SVC_GRAPHQL_SERVER_PORT ?? '8080'))
     .option('--host <host>', 'interface (env SVC_GRAPHQL_SERVER_HOST)', env.SVC_GRAPHQL_SERVER_HOST ?? '0.0.0.0')
     .option('--admin-secret <secret>', 'admin secret (env SVC_GRAPHQL_ADMIN_SECRET)', env.SVC_GRAPHQL_ADMIN_SECRET)
     .option('--unauthorized-role <role>', 'role for requests without credentials (env SVC_GRAPHQL_UNAUTHORIZED_ROLE)', env.SVC_GRAPHQL_UNAUTHORIZED_ROLE)
@@ -18,12 +21,13 @@ export function addServeFlags(cmd: Command, env: Env = process.env): Command {
     .option('--auth-hook <url>', 'auth webhook mode: the webhook URL (env SVC_GRAPHQL_AUTH_HOOK); needs --admin-secret', env.SVC_GRAPHQL_AUTH_HOOK)
     .option('--auth-hook-mode <GET|POST>', 'how the auth webhook is called (env SVC_GRAPHQL_AUTH_HOOK_MODE, default GET)', env.SVC_GRAPHQL_AUTH_HOOK_MODE)
     .option('--enabled-apis <list>', 'comma-separated API groups (env SVC_GRAPHQL_ENABLED_APIS)', env.SVC_GRAPHQL_ENABLED_APIS)
-    .addOption(new Option('--pg-connections <n>', 'pool size per source (env SVC_GRAPHQL_PG_CONNECTIONS)').default(Number(env.SVC_GRAPHQL_PG_CONNECTIONS ?? 50)).argParser(Number))
+    .addOption(new Option('--pg-connections <n>', 'pool size per source (env SVC_GRAPHQL_PG_CONNECTIONS)').default(env.SVC_GRAPHQL_PG_CONNECTIONS ?? '50'))
     .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings (env SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES)', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
     .option('--enable-allowlist', 'non-admin roles may run only the queries of allow-listed query collections (env SVC_GRAPHQL_ENABLE_ALLOWLIST)', env.SVC_GRAPHQL_ENABLE_ALLOWLIST === 'true')
-    .addOption(new Option('--events-http-pool-size <n>', 'event, cron and scheduled webhook calls in flight at once (env SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE)').default(Number(env.SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? 100)).argParser(Number))
-    .addOption(new Option('--events-fetch-batch-size <n>', 'events claimed per fetch (env SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE)').default(Number(env.SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE ?? 100)).argParser(Number))
-    .addOption(new Option('--events-fetch-interval <ms>', 'milliseconds between fetches that found no event (env SVC_GRAPHQL_EVENTS_FETCH_INTERVAL)').default(Number(env.SVC_GRAPHQL_EVENTS_FETCH_INTERVAL ?? 1000)).argParser(Number))
+    .addOption(new Option('--events-http-pool-size <n>', 'event, cron and scheduled webhook calls in flight at once (env SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE)').default(env.SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? '100'))
+    .addOption(new Option('--events-fetch-batch-size <n>', 'events claimed per fetch (env SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE)').default(env.SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE ?? '100'))
+    .addOption(new Option('--events-fetch-interval <ms>', 'milliseconds between fetches that found no event (env SVC_GRAPHQL_EVENTS_FETCH_INTERVAL)').default(env.SVC_GRAPHQL_EVENTS_FETCH_INTERVAL ?? '1000'))
+    .option('--max-request-body-bytes <n>', 'largest request body accepted, in bytes (env SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES, default 16 MiB)', env.SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES)
     .option('--no-console', 'do not serve GraphiQL at /console')
     .addHelpText('after', '\nThe metadata catalog (and cron and one-off events) live in SVC_GRAPHQL_METADATA_DATABASE_URL when set, else in the --database-url database.');
 }

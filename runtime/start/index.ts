@@ -8,6 +8,8 @@ export { type ServeSettings, type RunningServer, type Log } from './settings.js'
 export { addServeFlags, stopOnSignals } from './flags.js';
 /** The `kiln-runtime` command line, and the error printing both command lines share. */
 export { runtimeMain, runtimeCli, exitOnError } from './runtime-main.js';
+/** Command-line input checked before anything starts (numbers, JSON, URLs, paths), exit 2 on a bad value. */
+export { checkServeInput, checkCompileInput, checkIntrospectInput, checkInspectInput, type RawServeInput } from './input-check.js';
 /** A start-up problem with its exit code, and URL redaction for messages. */
 export { StartError, redact } from './start-error.js';
 /** Authentication from the flags and SVC_GRAPHQL_* (JWT, webhook, admin secrets). */

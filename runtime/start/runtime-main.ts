@@ -4,6 +4,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { addServeFlags, stopOnSignals } from './flags.js';
+import { checkServeInput, type RawServeInput } from './input-check.js';
 import { serveModel } from './serve-model.js';
 import type { ServeSettings } from './settings.js';
 import { StartError } from './start-error.js';
@@ -17,7 +18,8 @@ export function runtimeCli(): Command {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .requiredOption('--bundle <dir>', 'the bundle directory written by `kiln compile`');
-  addServeFlags(program).action(async (o: ServeSettings & { bundle: string }) => {
+  addServeFlags(program).action(async (raw: RawServeInput & ServeSettings & { bundle: string }) => {
+    const o = checkServeInput(raw);
     stopOnSignals(await serveModel(o, { kind: 'bundle', dir: o.bundle }));
   });
   return program;

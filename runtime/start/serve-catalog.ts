@@ -85,7 +85,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       executeStored: (q, n, variables, session) => engine!.executeStored(q, n, variables, session),
       admitRequest: (session, client, operations, batched) => engine!.admitRequest(session, client, operations, batched) },
     version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
-    enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console,
+    enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
     ...await serverAuth(o, log),
     management: (call) => api.handle(call),
     health: () => api.health(),

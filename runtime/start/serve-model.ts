@@ -53,7 +53,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log, obs) : null;
     const server = createServer({
       engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
-      enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console,
+      enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
       ...await serverAuth(o, log),
       subscriptions: { engine: () => engine, settings: subscriptionSettingsFromEnv(process.env), log },
       metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => drivers,

@@ -21,6 +21,8 @@ export interface ServeSettings extends AuthFlags, WorkerFlags {
   readonly console: boolean;
   /** SVC_GRAPHQL_ENABLE_ALLOWLIST: non-admin roles run only allow-listed queries. */
   readonly enableAllowlist?: boolean;
+  /** SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES: the largest request body accepted (default 16 MiB). */
+  readonly maxRequestBodyBytes?: number;
 }
 
 /** A listening server. */

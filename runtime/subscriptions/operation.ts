@@ -79,6 +79,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     }
     if (plan.kind === 'multi') throw new ApiError('not-supported', 'a subscription may read only one source', 400, []);
     const driver = planned.driverFor(plan.source);
+    if (!driver.dialect.can.multiplexing) throw new ApiError('not-supported', `subscriptions on a ${driver.dialect.name} source are not supported`, 400, []);
     const reg: Registration = {
       source: plan.source,
       statement: multiplexedStatement(plan.sql, driver.dialect),

@@ -86,8 +86,13 @@ export function streamQuery(req: GraphQLRequest, doc: DocumentNode, op: Operatio
     selectionSet: { ...op.selectionSet, selections: [rows, cursorRows] },
   };
   const document = dropUnusedVariables({ ...doc, definitions: doc.definitions.map((d) => (d === op ? operation : d)) }, operation);
+  // Only the variables the rewritten query still uses: a value sent for any other is refused
+  // (Hasura's "unexpected variables"), and those written into the document are gone.
+  const kept = new Set<string>();
+  for (const d of document.definitions) if (d.kind === Kind.OPERATION_DEFINITION) for (const v of d.variableDefinitions ?? []) kept.add(v.variable.name.value);
+  const sent = Object.fromEntries(Object.entries(vars).filter(([k]) => kept.has(k)));
   return {
-    request: { query: print(document), variables: { ...vars, [CURSOR_VARIABLE]: initialCursor }, operationName: req.operationName ?? null },
+    request: { query: print(document), variables: { ...sent, [CURSOR_VARIABLE]: initialCursor }, operationName: req.operationName ?? null },
     initialCursor,
   };
 }

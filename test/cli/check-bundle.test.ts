@@ -36,6 +36,10 @@ describe('kiln check on a fresh bundle', () => {
     expect(r.references).toBeGreaterThan(r.statements);
     expect(r.filters['reader']).toEqual({ 'content.article_tag': 'ok', 'content.tag': 'ok', 'public.article': 'ok', 'public.author': 'ok' });
     expect(r.filters['user']).toEqual({ 'public.article': 'ok', 'public.author': 'ok' });
+    // The proof on the IR: every query root field of every role planned, no read without its role's permission.
+    const roots = bundle.model.roles.reduce((n, role) => n + Object.keys(bundle.model.roots[role]?.query ?? {}).length, 0);
+    expect(r.ir).toEqual({ checked: roots, problems: [] });
+    expect(roots).toBeGreaterThan(10);
     // articles for 3 roles, by_title for admin and reader (user cannot read article_tags), add for admin and user.
     expect(r.persisted.checked).toBe(7);
   });

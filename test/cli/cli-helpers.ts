@@ -106,6 +106,8 @@ export interface Served {
   waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** The server process's id. */
+  readonly pid: number;
 }
 
 /** How a server process is started: its working folder, how long it may take, Node flags and variables. */
@@ -157,7 +159,7 @@ async function startServer(script: readonly string[], o: ServeProcessOptions): P
   };
   try {
     const ready = await waitFor(/serving GraphQL at (http:\/\/\S+)\/v1\/graphql/, o.readyMs);
-    return { base: ready[1]!, log: () => stderr, waitFor, stop };
+    return { base: ready[1]!, log: () => stderr, waitFor, stop, pid: child.pid! };
   } catch (e) {
     await stop();
     throw e;

@@ -194,10 +194,11 @@ describe('the kiln-runtime command line', () => {
 
   it('refuses a folder that is not a bundle, as kiln serve does', async () => {
     const missing = await kilnRuntime(['--bundle', join(tmp, 'nothing-here'), '--database-url', 'postgres://127.0.0.1:1/x']);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^kiln-runtime: no bundle at .*manifest\.json is missing.*\(invalid-configuration\)/);
+    // Checked with the other flags before anything opens: bad input, exit 2.
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^kiln-runtime: --bundle: .*nothing-here is not a kiln bundle \(no manifest\.json/);
     const viaKiln = await kiln(['serve', '--bundle', join(tmp, 'nothing-here'), '--database-url', 'postgres://127.0.0.1:1/x']);
-    expect(viaKiln.code).toBe(1);
+    expect(viaKiln.code).toBe(2);
     expect(viaKiln.stderr.replace(/^kiln:/, '')).toBe(missing.stderr.replace(/^kiln-runtime:/, ''));
   });
 

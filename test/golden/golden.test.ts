@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileFixture } from '../helpers/fixtures.js';
+import { expectNoOrphanGoldens } from '../helpers/goldens.js';
 import { sessionVariablesOf } from '../../compiler/model/index.js';
 import type { BoolIr } from '../../runtime/bundle/index.js';
 
@@ -25,13 +26,20 @@ for (const fixture of ['blog', 'chinook']) {
       expect(bundle.inconsistencies).toEqual([]);
     });
 
+    const goldens = new Map<string, string>();
     for (const [path, content] of bundle.files) {
       if (!path.startsWith('sql/') && !path.startsWith('schema/')) continue;
-      const golden = path.startsWith('sql/') ? path.slice('sql/'.length) : path;
+      goldens.set(path.startsWith('sql/') ? path.slice('sql/'.length) : path, content);
+    }
+    for (const [golden, content] of goldens) {
       it(golden, async () => {
         await expect(content).toMatchFileSnapshot(join('postgres', fixture, golden));
       });
     }
+
+    it('keeps no golden file the compiler no longer produces', () => {
+      expectNoOrphanGoldens(join(import.meta.dirname, 'postgres', fixture), goldens.keys());
+    });
 
     it('every non-admin select file binds its role\'s session variables and filter constants', () => {
       for (const role of bundle.model.roles.filter((r) => r !== 'admin')) {

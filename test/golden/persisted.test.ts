@@ -4,13 +4,18 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileBlogWithCollections } from '../emit/persisted-fixture.js';
+import { expectNoOrphanGoldens } from '../helpers/goldens.js';
 
 describe('golden blog persisted queries', async () => {
   const bundle = await compileBlogWithCollections();
-  for (const [path, content] of bundle.files) {
-    if (!path.startsWith('persisted/')) continue;
-    it(path, async () => {
-      await expect(content).toMatchFileSnapshot(join('postgres', 'blog-persisted', path.slice('persisted/'.length)));
+  const goldens = [...bundle.files.keys()].filter((p) => p.startsWith('persisted/')).map((p) => p.slice('persisted/'.length));
+  for (const golden of goldens) {
+    it(golden, async () => {
+      await expect(bundle.files.get(`persisted/${golden}`)).toMatchFileSnapshot(join('postgres', 'blog-persisted', golden));
     });
   }
+
+  it('keeps no golden file the compiler no longer produces', () => {
+    expectNoOrphanGoldens(join(import.meta.dirname, 'postgres', 'blog-persisted'), goldens);
+  });
 });

@@ -71,6 +71,9 @@ describe('metadata catalog and API', () => {
     expect(rows).toEqual([{ resource_version: 1 }]);
     const version = await db.query<{ version: string }>('SELECT version FROM svc_catalog.hdb_version');
     expect(version).toEqual([{ version: '1' }]);
+    // As Hasura's catalog does: its projects' migrations call public.gen_random_uuid() (pgcrypto).
+    expect(await db.query("SELECT extname FROM pg_extension WHERE extname = 'pgcrypto'")).toEqual([{ extname: 'pgcrypto' }]);
+    expect(await db.query("SELECT public.gen_random_uuid()::text ~ '^[0-9a-f-]{36}$' AS ok")).toEqual([{ ok: true }]);
     const e = await exportV2(a);
     expect(e.resource_version).toBe(1);
     expect(e.metadata.sources.map((s: { name: string; tables: unknown[] }) => [s.name, s.tables.length])).toEqual([['default', 0]]);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../compiler/metadata/index.js';
 import { ApiError, formatPath } from '../../runtime/errors/index.js';
+import { sharedPath } from '../helpers/shared.js';
 
 /** A small seeded generator, so that a failure can be replayed. */
 function rng(seed: number): () => number {
@@ -62,7 +63,7 @@ function checkAnswer(doc: unknown): boolean {
   return r.value !== null;
 }
 
-const bench: unknown = JSON.parse(readFileSync('/work/shared/bench/metadata.json', 'utf8'));
+const bench: unknown = JSON.parse(readFileSync(sharedPath('bench', 'metadata.json'), 'utf8'));
 const rich = {
   version: 3,
   sources: [{ name: 'd', kind: 'postgres', configuration: { connection_info: { database_url: 'postgres://x' } }, tables: [
@@ -89,8 +90,8 @@ describe('no input makes the reader throw', () => {
   it('survives very deep nesting inside a raw section and as the document itself', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 20000; i++) deep = [deep];
-    const inRaw = parseMetadata({ version: 3, sources: [], api_limits: { x: deep } });
-    expect(inRaw.errors.map((e) => [e.code, formatPath(e.path), e.message])).toEqual([['parse-failed', '$.api_limits', 'value is nested too deeply']]);
+    const inRaw = parseMetadata({ version: 3, sources: [], backend_configs: { x: deep } });
+    expect(inRaw.errors.map((e) => [e.code, formatPath(e.path), e.message])).toEqual([['parse-failed', '$.backend_configs', 'value is nested too deeply']]);
     expect(parseMetadata(deep).errors).toHaveLength(1);
   });
 

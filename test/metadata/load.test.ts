@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadMetadata, parseMetadata } from '../../compiler/metadata/index.js';
 import { formatPath } from '../../runtime/errors/index.js';
+import { sharedPath } from '../helpers/shared.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -151,7 +152,7 @@ describe('loading a metadata directory', () => {
 
 describe('loading a metadata file', () => {
   it('reads a JSON export', async () => {
-    const r = await loadMetadata('/work/shared/bench/metadata.json');
+    const r = await loadMetadata(sharedPath('bench', 'metadata.json'));
     expect(r.errors).toEqual([]);
     expect(r.value?.sources[0]?.name).toBe('default');
   });

@@ -74,7 +74,7 @@ const cases: [string, unknown, string, string, string][] = [
   ['a from_env that is not a string', { version: 3, sources: [{ name: 'd', kind: 'postgres', tables: [], configuration: { connection_info: { database_url: { from_env: 1 } } } }] },
     'parse-failed', '$.sources[0].configuration.connection_info.database_url.from_env', 'parsing Text failed, expected String, but encountered Number'],
   ['an empty role name', withTable({ select_permissions: [{ role: '', permission: { columns: '*' } }] }), 'parse-failed', `${T}.select_permissions[0].role`, 'empty string not allowed'],
-  ['a raw value that is not JSON', { version: 3, sources: [], network: { timeout: Number.POSITIVE_INFINITY } }, 'parse-failed', '$.network.timeout', 'Infinity is not a JSON number'],
+  ['a raw value that is not JSON', { version: 3, sources: [], backend_configs: { timeout: Number.POSITIVE_INFINITY } }, 'parse-failed', '$.backend_configs.timeout', 'Infinity is not a JSON number'],
 ];
 
 describe('bad metadata', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseMetadata, type Metadata } from '../../compiler/metadata/index.js';
+import { sharedPath } from '../helpers/shared.js';
 
 function ok(doc: unknown): Metadata {
   const r = parseMetadata(doc);
@@ -139,14 +140,14 @@ describe('accepted shapes', () => {
   });
 
   it('reads the benchmark metadata, which is already canonical, back unchanged', () => {
-    const doc: unknown = JSON.parse(readFileSync('/work/shared/bench/metadata.json', 'utf8'));
+    const doc: unknown = JSON.parse(readFileSync(sharedPath('bench', 'metadata.json'), 'utf8'));
     const md = ok(doc);
     expect(md.sources[0]!.tables.map((t) => t.table.name)).toContain('track');
     expect(md).toStrictEqual(doc);
   });
 
   it('reads the replace_metadata documents of the conformance corpus', () => {
-    const dir = '/work/shared/conformance/corpus/queries/v1/metadata';
+    const dir = sharedPath('conformance', 'corpus', 'queries', 'v1', 'metadata');
     for (const file of ['replace_metadata_wo_rs.json', 'replace_metadata_allow_inconsistent.json']) {
       const { query } = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as { query: { args: unknown } };
       const md = ok(query.args);

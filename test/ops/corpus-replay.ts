@@ -3,7 +3,6 @@
 // metadata API judges them (runtime/metadata-api/contract.ts, `Effect`), so that the expected
 // error bodies of the corpus can be compared with what the compiler side produces.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { introspectPostgres, type Introspection } from '../../compiler/introspect/index.js';
 import type { Metadata } from '../../compiler/metadata/index.js';
 import { resolveModel } from '../../compiler/model/index.js';
@@ -12,8 +11,10 @@ import { createPgDriver } from '../../runtime/drivers/index.js';
 import { ApiError, formatPath } from '../../runtime/errors/index.js';
 import type { InconsistentObject } from '../../runtime/metadata-api/index.js';
 import { createTestDatabase } from '../helpers/database.js';
+import { sharedPath } from '../helpers/shared.js';
 
-export const CONFORMANCE = '/work/shared/conformance';
+/** The conformance folder of the shared folder (KILN_SHARED or ../shared). */
+export const CONFORMANCE = sharedPath('conformance');
 
 /** One operation of a corpus file: a setup step (status null) or a test step with its expected answer. */
 export interface Step {
@@ -23,13 +24,9 @@ export interface Step {
   readonly response: { code?: string; error?: string; path?: string; internal?: unknown } | null;
 }
 
+/** The steps of one corpus file; a missing or unreadable file throws (it is not "no steps"). */
 export function readSteps(file: string, endpoint?: string): Step[] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(readFileSync(join(CONFORMANCE, 'corpus', file.replace(/\.yaml$/, '.json')), 'utf8'));
-  } catch {
-    return [];
-  }
+  const doc: unknown = JSON.parse(readFileSync(sharedPath('conformance', 'corpus', file.replace(/\.yaml$/, '.json')), 'utf8'));
   const out: Step[] = [];
   for (const t of (Array.isArray(doc) ? doc : [doc]) as Record<string, never>[]) {
     if (!t || typeof t !== 'object') continue;
@@ -50,19 +47,27 @@ function inconsistent(md: Metadata, catalog: Introspection): readonly Inconsiste
   return resolveModel(md, { engineVersion: 'test', introspection: { default: catalog } }).inconsistencies.filter((i) => i.type !== 'source');
 }
 
-/** Runs the steps on a fresh database; returns each metadata step with what it gave, and whether every SQL step ran. */
-export async function replay(steps: readonly Step[]): Promise<{ outcomes: Outcome[]; sqlOk: boolean; final: readonly InconsistentObject[] }> {
+/**
+ * Runs the steps on a fresh database; returns each metadata step with what it gave, and the SQL
+ * steps that failed although they were meant to succeed (a setup step, or a test step expecting 200).
+ */
+export async function replay(steps: readonly Step[]): Promise<{ outcomes: Outcome[]; sqlFailures: string[]; final: readonly InconsistentObject[] }> {
   const db = await createTestDatabase('ops_corpus', 'create schema hge_tests');
   const driver = createPgDriver({ url: db.url, max: 1 });
   const outcomes: Outcome[] = [];
-  let sqlOk = true;
+  const sqlFailures: string[] = [];
   try {
     let catalog = await introspectPostgres(driver);
     let md = emptyMetadata();
     for (const step of steps) {
       const { api, op } = step;
       if (op.type === 'run_sql') {
-        try { await db.exec((op.args as { sql: string }).sql); } catch { sqlOk = false; }
+        const text = (op.args as { sql: string }).sql;
+        try {
+          await db.exec(text);
+        } catch (e) {
+          if (step.status === null || step.status === 200) sqlFailures.push(`${(e as Error).message}: ${text.slice(0, 200)}`);
+        }
         catalog = await introspectPostgres(driver);
         continue;
       }
@@ -90,7 +95,7 @@ export async function replay(steps: readonly Step[]): Promise<{ outcomes: Outcom
       }
       outcomes.push({ step, got });
     }
-    return { outcomes, sqlOk, final: inconsistent(md, catalog) };
+    return { outcomes, sqlFailures, final: inconsistent(md, catalog) };
   } finally {
     await driver.close();
     await db.drop();

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   buildClientSchema, buildSchema, getIntrospectionQuery, graphqlSync, Kind, parseValue, printSchema, validateSchema,
   type GraphQLScalarType, type IntrospectionQuery,
@@ -5,6 +6,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { buildRoleSchema, buildRoleSchemas, literalValue, printRoleSchema } from '../../compiler/schema/index.js';
 import { model } from './model-fixture.js';
+import { expectNoOrphanGoldens } from '../helpers/goldens.js';
 
 const schemas = buildRoleSchemas(model);
 
@@ -38,6 +40,10 @@ describe.each(Object.keys(schemas))('role %s', (role) => {
   it('matches its reviewed SDL', async () => {
     await expect(sdl).toMatchFileSnapshot(`__snapshots__/${role}.graphql`);
   });
+});
+
+it('keeps no reviewed SDL of a role the model no longer has', () => {
+  expectNoOrphanGoldens(join(import.meta.dirname, '__snapshots__'), Object.keys(schemas).map((r) => `${r}.graphql`));
 });
 
 it('lists types sorted by name in the printed SDL', () => {

@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { Json } from '../../runtime/bundle/index.js';
 import { ApiError, managementErrorBody } from '../../runtime/errors/index.js';
 import { testWebhookTransform } from '../../runtime/metadata-api/webhook-transform.js';
+import { sharedPath } from '../helpers/shared.js';
 
-const dir = '/work/shared/conformance/corpus/queries/v1/metadata';
+const dir = sharedPath('conformance', 'corpus', 'queries', 'v1', 'metadata');
 
 interface Case {
   readonly description: string;

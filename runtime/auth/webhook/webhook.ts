@@ -148,7 +148,7 @@ export function createWebhookAuthenticator(opts: WebhookOptions): WebhookAuthent
     return fresh;
   }
 
-  return { kind: 'webhook', authenticate, close: () => cache.clear() };
+  return { kind: 'webhook', authenticate, needsRequest: mode === 'POST', close: () => cache.clear() };
 }
 
 /** Reads SVC_GRAPHQL_AUTH_HOOK_MODE (default GET). */

@@ -1,5 +1,6 @@
 import { join, raw, sql, type Sql } from '../fragment.js';
 import type { Dialect } from '../dialect.js';
+import { postgresRenderer } from '../render/postgres/index.js';
 
 // json_build_object takes at most 100 arguments; wider objects are built in chunks and merged.
 const MAX_PAIRS = 50;
@@ -7,7 +8,11 @@ const MAX_PAIRS = 50;
 /** PostgreSQL: `$n` placeholders with explicit casts, JSON built by json_build_object/json_agg. */
 export const postgres: Dialect = {
   name: 'postgres',
-  can: { returning: true, outputClause: false, transactions: true },
+  can: {
+    jsonInSql: true, returning: true, outputClause: false, distinctOn: true, lateral: true,
+    upsert: 'on_conflict', multiplexing: true, writes: true, transactions: true,
+  },
+  render: postgresRenderer,
   quoteIdent: (part) => `"${part.replace(/"/g, '""')}"`,
   placeholder: (i) => `$${i}`,
   typedPlaceholder: (i, type) => (type ? `($${i})::${castType(type)}` : `$${i}`),

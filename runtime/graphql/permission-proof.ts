@@ -1,0 +1,64 @@
+// A proof on the IR that every read of a table carries the role's select permission: its filter
+// (lists, aggregates, single rows, EXISTS, scalar subqueries) and its row limit where it applies.
+// Reads inside a permission filter are what the filter names and are exempt, as in Hasura. No SQL
+// is parsed, so it holds for every dialect's renderer.
+
+import type { BundleModel, TableId } from '../bundle/index.js';
+import { Alias, readsOf, type Cond, type JsonValue, type Source, type TableRead } from '../sql/index.js';
+import { boolCond } from './bool.js';
+import type { PlanContext } from './context.js';
+
+/** What is wrong with the reads of `values` for the role `ctx.role` (empty: every read is guarded). */
+export function permissionGaps(values: readonly JsonValue[], ctx: PlanContext): string[] {
+  const gaps: string[] = [];
+  for (const v of values) {
+    for (const read of readsOf(v)) {
+      if (read.inPermission) continue;
+      const table = tableRead(ctx.model, read.from);
+      if (table === null) continue;
+      const gap = checkRead(read, table, ctx);
+      if (gap) gaps.push(`${table}: ${gap}`);
+    }
+  }
+  return gaps;
+}
+
+function checkRead(read: TableRead, table: TableId, ctx: PlanContext): string | null {
+  const perm = ctx.model.select[ctx.role]?.[table];
+  if (!perm) return `role "${ctx.role}" has no select permission`;
+  const expected = canonical(boolCond(perm.filter, read.row, ctx), read.row);
+  if (!read.permission) return 'no permission on the rows read';
+  if (canonical(read.permission.filter, read.row) !== expected) return 'the permission node is not the role\'s filter';
+  if (read.limited && read.permission.limit !== perm.limit) return `row limit ${read.permission.limit} instead of ${perm.limit}`;
+  return null;
+}
+
+// The table whose rows a source reads: a table, or a function returning rows of one.
+function tableRead(model: BundleModel, s: Source): TableId | null {
+  switch (s.kind) {
+    case 'table': return Object.values(model.tables).find((t) => t.schema === s.table.schema && t.name === s.table.name)?.id ?? null;
+    case 'function': {
+      const fn = s.call.fn;
+      const root = Object.values(model.functions).find((f) => f.schema === fn.schema && f.name === fn.name);
+      if (root) return root.returns;
+      for (const t of Object.values(model.tables)) {
+        for (const cf of t.computedFields) if (cf.returns.kind === 'table' && cf.function.schema === fn.schema && cf.function.name === fn.name) return cf.returns.table;
+      }
+      return null;
+    }
+    case 'written': case 'read_through': return null;
+  }
+}
+
+// A condition as text with aliases numbered by first appearance, `row` first: equal conditions on
+// the same row print equal however their inner aliases were made.
+function canonical(c: Cond, row: Alias): string {
+  const ids = new Map<Alias, number>([[row, 0]]);
+  return JSON.stringify(c, (_k, v: unknown) => {
+    if (v instanceof Alias) {
+      if (!ids.has(v)) ids.set(v, ids.size);
+      return `@${ids.get(v)}`;
+    }
+    return v;
+  });
+}

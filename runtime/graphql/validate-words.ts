@@ -1,0 +1,160 @@
+// Hasura's words for values that do not fit their type, shared by the literal checks (validate.ts)
+// and the variable-value checks (variable-values.ts). Sources: Parser/Internal/TypeChecking.hs
+// (typeMismatch, describeValue), Parser/Internal/Scalars.hs (the GraphQL scalars) and
+// Backends/Postgres/SQL/Value.hs (parsePGValue, scientificToInteger: a column's value).
+
+import { Kind, type ValueNode } from 'graphql';
+import type { ErrorCode } from '../errors/index.js';
+
+/** A request path: keys and list indexes. */
+export type Path = (string | number)[];
+
+/** A problem with a value: its wire code and message (the caller adds the path). */
+export interface ValueProblem {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+/** `a`, `a or b`, `a, b, or c` (Hasura's englishList). */
+export function englishList(joiner: string, items: readonly string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  if (items.length === 2) return `${items[0]} ${joiner} ${items[1]}`;
+  return `${items.slice(0, -1).join(', ')}, ${joiner} ${items[items.length - 1]}`;
+}
+
+/** How Hasura names a GraphQL literal in a type mismatch. */
+export function describeLiteral(v: ValueNode | { kind: Kind.NULL }): string {
+  switch (v.kind) {
+    case Kind.INT: return 'an integer';
+    case Kind.FLOAT: return 'a float';
+    case Kind.STRING: return 'a string';
+    case Kind.BOOLEAN: return 'a boolean';
+    case Kind.NULL: return 'null';
+    case Kind.ENUM: return 'an enum value';
+    case Kind.LIST: return 'a list';
+    case Kind.OBJECT: return 'an object';
+    default: return 'a variable';
+  }
+}
+
+/** How Hasura names a JSON value (a variable's) in a type mismatch. */
+export function describeJson(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  switch (typeof v) {
+    case 'boolean': return 'a boolean';
+    case 'string': return 'a string';
+    case 'number': return 'a number';
+    default: return 'an object';
+  }
+}
+
+/**
+ * A number as Haskell's Scientific shows it (Hasura prints the value it refused so):
+ * `3.5`, `100.0`, `2.147483648e9`, `5.0e-2`.
+ */
+export function showScientific(text: string): string {
+  const m = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (!m) return text;
+  const [, sign, int = '', frac = '', exp = '0'] = m;
+  const all = int + frac;
+  const zeros = all.length - all.replace(/^0+/, '').length;
+  // value = 0.d1d2… × 10^e, with d1 the first significant digit.
+  const e = int.length + Number(exp) - zeros;
+  const digits = all.slice(zeros).replace(/0+$/, '');
+  if (digits === '') return '0.0';
+  let out: string;
+  if (e < 0 || e > 7) out = `${digits[0]}.${digits.slice(1) || '0'}e${e - 1}`;
+  else if (e === 0) out = `0.${digits}`;
+  else out = `${digits.slice(0, e).padEnd(e, '0')}.${digits.slice(e) || '0'}`;
+  return `${sign}${out}`;
+}
+
+/** Hasura's refusal of a number an integer type cannot hold (two spaces, as Hasura prints it). */
+export function intBounds(text: string): ValueProblem {
+  return { code: 'parse-failed', message: `The value ${showScientific(text)} lies outside the bounds or is not an integer.  Maybe it is a float, or is there integer overflow?` };
+}
+
+const INT32 = [-2147483648, 2147483647] as const;
+
+// What each GraphQL scalar expects, in Hasura's words.
+const EXPECTED: { readonly [scalar: string]: string } = {
+  Int: 'a 32-bit integer', Float: 'a float', String: 'a string', Boolean: 'a boolean', ID: 'a String or a 32-bit integer',
+};
+
+function mismatch(scalar: string, found: string): ValueProblem {
+  return { code: 'validation-failed', message: `expected ${EXPECTED[scalar]} for type "${scalar}", but found ${found}` };
+}
+
+/**
+ * Whether a literal fits a scalar (null is the caller's). A column's value (`column`) is read as
+ * PostgreSQL's JSON parser reads it: a string is passed to the database, which parses it.
+ * Custom scalars take any literal here: their text is checked by the database.
+ */
+export function scalarMismatch(scalar: string, v: ValueNode | { kind: Kind.NULL }, column: boolean): ValueProblem | null {
+  if (!(scalar in EXPECTED)) return null;
+  const found = describeLiteral(v);
+  if (v.kind === Kind.STRING && column && scalar !== 'ID') return null;
+  switch (scalar) {
+    case 'Int':
+      if (v.kind === Kind.INT) return inInt32(Number(v.value)) ? null : intBounds(v.value);
+      if (v.kind === Kind.FLOAT && column) return intBounds(v.value);
+      return mismatch(scalar, found);
+    case 'Float': return v.kind === Kind.INT || v.kind === Kind.FLOAT ? null : mismatch(scalar, found);
+    case 'String': return v.kind === Kind.STRING ? null : mismatch(scalar, found);
+    case 'Boolean': return v.kind === Kind.BOOLEAN ? null : mismatch(scalar, found);
+    default: return v.kind === Kind.STRING || v.kind === Kind.INT ? null : mismatch(scalar, found);
+  }
+}
+
+/** The same rules for a variable's JSON value. */
+export function jsonScalarMismatch(scalar: string, v: unknown, column: boolean): ValueProblem | null {
+  if (!(scalar in EXPECTED)) return null;
+  if (typeof v === 'string' && column && scalar !== 'ID') return null;
+  const found = describeJson(v);
+  switch (scalar) {
+    case 'Int':
+      if (typeof v === 'number') return Number.isInteger(v) && inInt32(v) ? null : intBounds(String(v));
+      return mismatch(scalar, found);
+    case 'Float': return typeof v === 'number' ? null : mismatch(scalar, found);
+    case 'String': return typeof v === 'string' ? null : mismatch(scalar, found);
+    case 'Boolean': return typeof v === 'boolean' ? null : mismatch(scalar, found);
+    default: return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)) ? null : mismatch(scalar, found);
+  }
+}
+
+function inInt32(n: number): boolean {
+  return Number.isInteger(n) && n >= INT32[0] && n <= INT32[1];
+}
+
+// Hashable's salt and FNV-1 prime (the hash Hasura's HashMap of enum-table values is keyed by).
+const SALT = 0xdc36d1615b7400a4n;
+const FNV_PRIME = 16777619n;
+const MASK = (1n << 64n) - 1n;
+
+/**
+ * The values of an enum table in the order Hasura lists them in an error: the iteration order of
+ * its HashMap of values (a hash array mapped trie, keyed by the FNV-1 hash of each value's UTF-16
+ * text, walked from the hash's low bits up), not the table's or the schema's order. Corpus:
+ * graphql_mutation/enums (red, purple, yellow, orange, green, or blue).
+ */
+export function enumTableOrder(values: readonly string[]): string[] {
+  const key = (v: string): bigint => {
+    let h = SALT;
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i);
+      h = ((h * FNV_PRIME) & MASK) ^ BigInt(c & 0xff);
+      h = ((h * FNV_PRIME) & MASK) ^ BigInt(c >> 8);
+    }
+    return h;
+  };
+  // Compare nibble by nibble from the lowest: the trie's order.
+  const nibbles = (h: bigint): string => Array.from({ length: 16 }, (_, i) => ((h >> BigInt(4 * i)) & 15n).toString(16)).join('');
+  return values.map((v) => [nibbles(key(v)), v] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, v]) => v);
+}
+
+/** The values of an enum as Hasura lists them in "expected one of the values ...". */
+export function enumValuesListed(typeName: string, values: readonly string[]): string {
+  // Enum tables are named `<table>_enum` (compiler/schema/context.ts); other enums keep their order.
+  return englishList('or', typeName.endsWith('_enum') ? enumTableOrder(values) : [...values]);
+}

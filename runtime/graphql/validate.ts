@@ -1,0 +1,259 @@
+// GraphQL validation as Hasura's parser does it, in its words and with its JSON paths, instead of
+// graphql-js's rules: unused variables and fragments are allowed; variables and fragments are
+// resolved first (Hasura's Execute/Resolve.hs and Execute/Inline.hs), then each literal is parsed
+// against the type of its place (Parser/Internal/{Input,Scalars,TypeChecking}.hs, and the column
+// parser of Backends/Postgres/Schema for values of columns). Variable values are checked per
+// request by runtime/graphql/variable-values.ts with the same rules.
+
+import {
+  Kind, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType, print,
+  type DirectiveNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLObjectType,
+  type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
+} from 'graphql';
+import { ApiError } from '../errors/index.js';
+import { describeLiteral, englishList, enumValuesListed, scalarMismatch, type Path } from './validate-words.js';
+
+/**
+ * Variables and fragments resolved as Hasura resolves them, before the selection is parsed:
+ * duplicate definitions, a variable used but not declared, a spread of an unknown fragment, and
+ * fragment cycles (with the path of the spread that closes the cycle).
+ */
+export function resolveDefinitions(document: DocumentNode, operation: OperationDefinitionNode): void {
+  const seenVars = new Set<string>();
+  for (const d of operation.variableDefinitions ?? []) {
+    const name = d.variable.name.value;
+    if (seenVars.has(name)) throw new ApiError('parse-failed', `multiple definitions for variable "${name}"`, 400, []);
+    seenVars.add(name);
+  }
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) {
+    if (d.kind !== Kind.FRAGMENT_DEFINITION) continue;
+    if (fragments.has(d.name.value)) throw new ApiError('parse-failed', `multiple definitions for fragment "${d.name.value}"`, 400, []);
+    fragments.set(d.name.value, d);
+  }
+  // Variables are resolved before fragments are inlined: an unbound one anywhere in the operation
+  // (fragments it spreads included) is reported first, at `$`.
+  for (const name of usedVariables(operation.selectionSet, fragments, new Set())) {
+    if (!seenVars.has(name)) throw new ApiError('validation-failed', `unbound variable "${name}"`, 400, []);
+  }
+  inlineSet(operation.selectionSet, fragments, [], [], new Set());
+}
+
+/** The variables a selection set uses, through the fragments it spreads (each fragment once). */
+export function usedVariables(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, done: Set<string>): string[] {
+  const out: string[] = [];
+  const values = (v: ValueNode): void => {
+    if (v.kind === Kind.VARIABLE) out.push(v.name.value);
+    else if (v.kind === Kind.LIST) v.values.forEach(values);
+    else if (v.kind === Kind.OBJECT) v.fields.forEach((f) => values(f.value));
+  };
+  for (const sel of set.selections) {
+    for (const d of sel.directives ?? []) for (const a of d.arguments ?? []) values(a.value);
+    if (sel.kind === Kind.FIELD) {
+      for (const a of sel.arguments ?? []) values(a.value);
+      if (sel.selectionSet) out.push(...usedVariables(sel.selectionSet, fragments, done));
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      out.push(...usedVariables(sel.selectionSet, fragments, done));
+    } else if (!done.has(sel.name.value)) {
+      done.add(sel.name.value);
+      const f = fragments.get(sel.name.value);
+      if (f) out.push(...usedVariables(f.selectionSet, fragments, done));
+    }
+  }
+  return out;
+}
+
+// Hasura inlines fragments depth first, keeping the stack of fragments being inlined: a spread of
+// one already on the stack is a cycle, named from that fragment on.
+function inlineSet(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, path: Path, stack: string[], done: Set<string>): void {
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      if (sel.selectionSet) inlineSet(sel.selectionSet, fragments, [...path, 'selectionSet', sel.name.value], stack, done);
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      inlineSet(sel.selectionSet, fragments, path, stack, done);
+    } else {
+      const name = sel.name.value;
+      const here = [...path, 'selectionSet'];
+      if (done.has(name)) continue;
+      const at = stack.indexOf(name);
+      if (at >= 0) {
+        const cycle = [name, ...stack.slice(0, at).reverse()];
+        throw new ApiError('validation-failed', `the fragment definition(s) ${englishList('and', cycle.map((c) => `"${c}"`))} form a cycle`, 400, here);
+      }
+      const def = fragments.get(name);
+      if (!def) throw new ApiError('validation-failed', `reference to undefined fragment "${name}"`, 400, here);
+      inlineSet(def.selectionSet, fragments, [...here, name], [name, ...stack], done);
+      done.add(name);
+    }
+  }
+}
+
+// What one parse walk reads.
+interface Walk {
+  readonly schema: GraphQLSchema;
+  readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+}
+
+/**
+ * The selection and its literals parsed against the role's schema: selection sets where they
+ * belong, required arguments and input fields present, and every literal of the right kind for
+ * its type. Unknown fields, arguments and directives and variable types are checked beforehand
+ * (check.ts); variables' values are checked per request.
+ */
+export function parseSelection(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): void {
+  const root = operation.operation === 'query' ? schema.getQueryType()
+    : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  if (!root) return;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  parseSet(operation.selectionSet, root, { schema, fragments }, ['selectionSet'], new Set());
+}
+
+function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, path: Path, seen: ReadonlySet<string>): void {
+  mergeFields(flatten(set, type, walk, seen), path);
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.INLINE_FRAGMENT) {
+      const cond = sel.typeCondition?.name.value;
+      if (!cond || cond === type.name) parseSet(sel.selectionSet, type, walk, path, seen);
+      continue;
+    }
+    if (sel.kind === Kind.FRAGMENT_SPREAD) {
+      const frag = walk.fragments.get(sel.name.value);
+      if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name) {
+        parseSet(frag.selectionSet, type, walk, path, new Set([...seen, frag.name.value]));
+      }
+      continue;
+    }
+    const name = sel.name.value;
+    if (name.startsWith('__')) continue;
+    const field = type.getFields()[name];
+    if (!field) continue;
+    // Hasura keys the path by the field's name, not its alias (Parser/Internal/Parser.hs).
+    const here = [...path, name];
+    const named = getNamedType(field.type);
+    if (isLeafType(named) && sel.selectionSet) {
+      throw new ApiError('validation-failed', 'unexpected subselection set for non-object field', 400, here);
+    }
+    const given = new Map((sel.arguments ?? []).map((a) => [a.name.value, a.value]));
+    for (const arg of field.args) {
+      const argPath = [...here, 'args', arg.name];
+      const value = given.get(arg.name);
+      if (value === undefined) {
+        if (isNonNullType(arg.type) && arg.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${arg.name}"`, 400, argPath);
+        continue;
+      }
+      parseLiteral(value, arg.type, argPath, !BUILT_IN_ARGS.has(arg.name));
+    }
+    if (isObjectType(named)) {
+      if (!sel.selectionSet) throw new ApiError('validation-failed', `missing selection set for "${named.name}"`, 400, [...here, 'selectionSet']);
+      parseSet(sel.selectionSet, named, walk, [...here, 'selectionSet'], seen);
+    }
+  }
+}
+
+// The fields of a selection set with its fragments (those on this type) flattened and the fields
+// that @skip/@include literally leave out dropped (Parser/Collect.hs flattenSelectionSet).
+function flatten(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, seen: ReadonlySet<string>): FieldNode[] {
+  const out: FieldNode[] = [];
+  for (const sel of set.selections) {
+    if (excluded(sel.directives)) continue;
+    if (sel.kind === Kind.FIELD) out.push(sel);
+    else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      if (!sel.typeCondition || sel.typeCondition.name.value === type.name) out.push(...flatten(sel.selectionSet, type, walk, seen));
+    } else {
+      const frag = walk.fragments.get(sel.name.value);
+      if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name) {
+        out.push(...flatten(frag.selectionSet, type, walk, new Set([...seen, frag.name.value])));
+      }
+    }
+  }
+  return out;
+}
+
+function excluded(directives: readonly DirectiveNode[] | undefined): boolean {
+  for (const d of directives ?? []) {
+    const arg = d.arguments?.find((a) => a.name.value === 'if')?.value;
+    if (arg?.kind !== Kind.BOOLEAN) continue;
+    if ((d.name.value === 'skip' && arg.value) || (d.name.value === 'include' && !arg.value)) return true;
+  }
+  return false;
+}
+
+// Fields with the same response name must be the same field with the same arguments (Hasura's
+// mergeFields, reported at the selection set).
+function mergeFields(fields: readonly FieldNode[], path: Path): void {
+  const byKey = new Map<string, FieldNode>();
+  for (const f of fields) {
+    const key = f.alias?.value ?? f.name.value;
+    const old = byKey.get(key);
+    if (!old) { byKey.set(key, f); continue; }
+    if (old.name.value !== f.name.value) {
+      throw new ApiError('validation-failed', `selection of both "${old.name.value}" and "${f.name.value}" specify the same response name, "${key}"`, 400, path);
+    }
+    if (argumentsText(old) !== argumentsText(f)) {
+      throw new ApiError('validation-failed', `inconsistent arguments between multiple selections of field "${old.name.value}"`, 400, path);
+    }
+  }
+}
+
+// A field's arguments as comparable text: order does not matter (Hasura keeps them in a map).
+function argumentsText(f: FieldNode): string {
+  return (f.arguments ?? []).map((a) => `${a.name.value}:${print(a.value)}`).sort().join(',');
+}
+
+// Arguments Hasura parses with its own GraphQL scalars rather than a column's parser.
+const BUILT_IN_ARGS = new Set(['limit', 'offset', 'distinct', 'distinct_on', 'order_by', 'batch_size', 'cursor', 'path']);
+
+/**
+ * One literal against the type of its place, as Hasura's parsers read it. `column` says whether
+ * a scalar here is a column's value (parsed as PostgreSQL reads JSON: a string passes to the
+ * database, which parses it) or one of GraphQL's own scalars.
+ */
+export function parseLiteral(value: ValueNode, type: GraphQLInputType, path: Path, column: boolean): void {
+  if (value.kind === Kind.VARIABLE) return;
+  if (value.kind === Kind.NULL) {
+    if (!isNonNullType(type)) return;
+    throw nullError(type.ofType, path, column);
+  }
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) {
+    if (value.kind === Kind.LIST) value.values.forEach((v, i) => parseLiteral(v, inner.ofType, [...path, i], column));
+    // A single value where a list is expected is a list of one (GraphQL input coercion).
+    else parseLiteral(value, inner.ofType, [...path, 0], column);
+    return;
+  }
+  if (isInputObjectType(inner)) {
+    if (value.kind !== Kind.OBJECT) throw new ApiError('validation-failed', `expected an object for type "${inner.name}", but found ${describeLiteral(value)}`, 400, path);
+    const given = new Map(value.fields.map((f) => [f.name.value, f.value]));
+    for (const [name, def] of Object.entries(inner.getFields())) {
+      const v = given.get(name);
+      if (v === undefined) {
+        if (isNonNullType(def.type) && def.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${name}"`, 400, [...path, name]);
+        continue;
+      }
+      parseLiteral(v, def.type, [...path, name], true);
+    }
+    return;
+  }
+  if (isEnumType(inner)) {
+    if (value.kind !== Kind.ENUM) throw new ApiError('validation-failed', `expected an enum value for type "${inner.name}", but found ${describeLiteral(value)}`, 400, path);
+    if (!inner.getValue(value.value)) {
+      const names = inner.getValues().map((v) => v.name);
+      throw new ApiError('validation-failed', `expected one of the values ${enumValuesListed(inner.name, names)} for type "${inner.name}", but found "${value.value}"`, 400, path);
+    }
+    return;
+  }
+  const problem = scalarMismatch(inner.name, value, column);
+  if (problem) throw new ApiError(problem.code, problem.message, 400, path);
+}
+
+// A null where the type does not take one: a column's parser says so in its own words; Hasura's
+// own parsers report a type mismatch.
+function nullError(type: GraphQLInputType, path: Path, column: boolean): ApiError {
+  const named = getNamedType(type);
+  if (isListType(type)) return new ApiError('validation-failed', 'expected a list, but found null', 400, path);
+  if (isInputObjectType(named)) return new ApiError('validation-failed', `expected an object for type "${named.name}", but found null`, 400, path);
+  if (isEnumType(named)) return new ApiError('validation-failed', `expected an enum value for type "${named.name}", but found null`, 400, path);
+  const problem = column ? null : scalarMismatch(named.name, { kind: Kind.NULL }, false);
+  return new ApiError('validation-failed', problem?.message ?? `unexpected null value for type "${named.name}"`, 400, path);
+}

@@ -1,0 +1,122 @@
+// The variables of a request, read as Hasura reads them (Execute/Resolve.hs, then each value
+// parsed at its use site): a value sent for a variable the operation does not use is refused, a
+// missing non-null one too; each value must fit the declared type, in the words and at the path
+// of its first use. What passes is coerced (defaults applied) for planning.
+
+import {
+  Kind, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, typeFromAST, valueFromAST,
+  type GraphQLInputType, type GraphQLSchema, type VariableDefinitionNode,
+} from 'graphql';
+import { ApiError } from '../errors/index.js';
+import { describeJson, enumValuesListed, jsonScalarMismatch, type Path } from './validate-words.js';
+
+/** Where each variable is used first, and which variables the operation uses at all. */
+export interface VariableUse {
+  readonly usages: ReadonlyMap<string, readonly (string | number)[]>;
+  readonly used: ReadonlySet<string>;
+}
+
+// Arguments Hasura parses with its own GraphQL scalars rather than a column's parser.
+const BUILT_IN_ARGS = new Set(['limit', 'offset', 'distinct', 'distinct_on', 'order_by', 'batch_size', 'cursor', 'path']);
+
+/** Refuses values sent for variables the operation never uses (Hasura's "unexpected variables"). */
+export function checkUnexpectedVariables(sent: { readonly [k: string]: unknown } | null | undefined, use: VariableUse): void {
+  if (!sent) return;
+  const extra = Object.keys(sent).filter((k) => !use.used.has(k));
+  if (extra.length) throw new ApiError('validation-failed', `unexpected variables in variableValues: ${extra.join(', ')}`, 400, []);
+}
+
+/**
+ * Checks each sent value against its declared type and coerces the lot: the sent values as they
+ * are (JSON already has the shape planning reads), defaults for those not sent.
+ */
+export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDefinitionNode[], sent: { readonly [k: string]: unknown },
+  use: VariableUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  for (const def of defs) {
+    const name = def.variable.name.value;
+    const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
+    if (Object.hasOwn(sent, name)) {
+      const path = [...(use.usages.get(name) ?? ['variableValues', name])];
+      if (type) checkJson(sent[name], type, path, isColumnPlace(path));
+      out[name] = type ? coerceJson(sent[name], type) : sent[name];
+    } else if (def.defaultValue !== undefined && type) {
+      out[name] = valueFromAST(def.defaultValue, type);
+    }
+  }
+  return out;
+}
+
+// GraphQL's input coercion of a checked value: a single value where a list is expected becomes a
+// list of one, at any depth; everything else is kept as sent.
+function coerceJson(v: unknown, type: GraphQLInputType): unknown {
+  if (v === null || v === undefined) return v;
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return (Array.isArray(v) ? v : [v]).map((x) => coerceJson(x, inner.ofType));
+  if (isInputObjectType(inner) && typeof v === 'object' && !Array.isArray(v)) {
+    const fields = inner.getFields();
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fields[k] ? coerceJson(x, fields[k].type) : x]));
+  }
+  return v;
+}
+
+// A value at `path` is a column's unless it is one of the built-in arguments itself.
+function isColumnPlace(path: Path): boolean {
+  const i = path.lastIndexOf('args');
+  return !(i >= 0 && i === path.length - 2 && BUILT_IN_ARGS.has(String(path[i + 1])));
+}
+
+/** One JSON value against a type, as Hasura's parsers read a variable's value. */
+export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column: boolean): void {
+  if (v === null || v === undefined) {
+    if (!isNonNullType(type)) return;
+    const inner = type.ofType;
+    const named = getNamedType(inner);
+    if (isListType(inner)) throw new ApiError('validation-failed', 'expected a list, but found null', 400, path);
+    if (isInputObjectType(named)) throw new ApiError('validation-failed', `expected an object for type "${named.name}", but found null`, 400, path);
+    if (isEnumType(named)) throw new ApiError('validation-failed', `expected an enum value for type "${named.name}", but found null`, 400, path);
+    throw new ApiError('validation-failed', `unexpected null value for type "${named.name}"`, 400, path);
+  }
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) {
+    if (Array.isArray(v)) v.forEach((x, i) => checkJson(x, inner.ofType, [...path, i], column));
+    else checkJson(v, inner.ofType, [...path, 0], column);
+    return;
+  }
+  if (isInputObjectType(inner)) {
+    if (typeof v !== 'object' || Array.isArray(v)) {
+      throw new ApiError('validation-failed', `expected an object for type "${inner.name}", but found ${describeJson(v)}`, 400, path);
+    }
+    const fields = inner.getFields();
+    const obj = v as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(key)) {
+        throw new ApiError('validation-failed', `variable value contains object with key "${key}", which is not a legal GraphQL name`, 400, path);
+      }
+      if (!fields[key]) throw new ApiError('validation-failed', `field "${key}" not found in type: '${inner.name}'`, 400, [...path, key]);
+    }
+    for (const [name, def] of Object.entries(fields)) {
+      if (!Object.hasOwn(obj, name)) {
+        if (isNonNullType(def.type) && def.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${name}"`, 400, [...path, name]);
+        continue;
+      }
+      checkJson(obj[name], def.type, [...path, name], true);
+    }
+    return;
+  }
+  if (isEnumType(inner)) {
+    if (typeof v !== 'string') throw new ApiError('validation-failed', `expected an enum value for type "${inner.name}", but found ${describeJson(v)}`, 400, path);
+    if (!inner.getValue(v)) {
+      const names = inner.getValues().map((x) => x.name);
+      throw new ApiError('validation-failed', `expected one of the values ${enumValuesListed(inner.name, names)} for type "${inner.name}", but found "${v}"`, 400, path);
+    }
+    return;
+  }
+  const problem = jsonScalarMismatch(inner.name, v, column);
+  if (problem) throw new ApiError(problem.code, problem.message, 400, path);
+}
+
+/** Whether a declared variable type is non-null without a default (its value must be sent). */
+export function isRequired(def: VariableDefinitionNode): boolean {
+  return def.type.kind === Kind.NON_NULL_TYPE && def.defaultValue === undefined;
+}

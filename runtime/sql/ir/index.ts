@@ -1,0 +1,17 @@
+// The dialect-neutral query IR (DESIGN.md "Query IR"): planners build these nodes, renderers write SQL.
+
+/** Value slots, scalar expressions and row sources. */
+export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type ReadThrough, type Slot, type Source, type WrittenRows } from './scalar.js';
+/** Boolean conditions: permission filters, `where`, joins and `_exists`. */
+export { isCompareOp, type CompareOp, type Cond, type SpatialOp } from './scalar.js';
+/** Selects: JSON shapes over permitted, ordered, limited rows. */
+export type {
+  AggregateColumn, AggregateFnField, AggregatePart, AggregateSelect, JsonField, JsonObject, JsonValue, Limit, ListSelect,
+  ObjectSelect, OrderDir, OrderItem, Permission, RowSet, ScalarOutput,
+} from './select.js';
+/** Writes: inserts, upserts, updates, deletes, their guards and responses. */
+export type { Assignment, Conflict, Guard, MutationJson, MutationStatement, UpdateOp, Write, WriteBody, WriteExpr } from './mutation.js';
+/** Every read of rows in a plan and what guards it (permission proofs on the IR). */
+export { readsOf, type TableRead } from './reads.js';
+/** Plans: SQL steps, HTTP steps and joins between them. */
+export type { HttpStep, JoinStep, QueryPlan, SqlStep, Step } from './plan.js';

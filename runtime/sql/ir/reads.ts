@@ -1,0 +1,113 @@
+// Every read of rows in an IR value, with what guards it: what a proof that each role's access
+// carries its permission reads (`kiln check` on the IR, for any dialect), with no SQL parsing.
+
+import type { Alias } from '../fragment.js';
+import type { Cond, Expr, Source } from './scalar.js';
+import type { JsonValue, Permission, RowSet } from './select.js';
+
+/** One read of rows: what is read at which alias, and what guards it. */
+export interface TableRead {
+  readonly from: Source;
+  readonly row: Alias;
+  /** The role's filter and row limit on the rows read (the filter alone for EXISTS and scalar subqueries); null: none. */
+  readonly permission: Permission | null;
+  /** False for rows only aggregated (Hasura applies the role's row limit to `nodes` only). */
+  readonly limited: boolean;
+  /** True for reads inside a permission filter: they read what the filter names, with no permission of their own. */
+  readonly inPermission: boolean;
+}
+
+/** Every read of rows in a JSON value of a plan, outermost first. */
+export function readsOf(v: JsonValue): TableRead[] {
+  const out: TableRead[] = [];
+  json(v, out);
+  return out;
+}
+
+function json(v: JsonValue, out: TableRead[]): void {
+  switch (v.kind) {
+    case 'scalar': expr(v.expr, out, false); return;
+    case 'name': case 'json_text': return;
+    case 'object': for (const f of v.fields) json(f.value, out); return;
+    case 'one':
+      out.push({ from: v.from, row: v.row, permission: v.permission, limited: true, inPermission: false });
+      source(v.from, out, false);
+      for (const c of v.join) cond(c, out, false);
+      cond(v.permission.filter, out, true);
+      json(v.shape, out);
+      return;
+    case 'list': rows(v.rows, out); json(v.shape, out); return;
+    case 'aggregate':
+      rows(v.rows, out);
+      for (const part of v.fields) {
+        const p = part.value;
+        if (p.kind === 'nodes') json(p.shape, out);
+        else if (p.kind === 'list') json(p, out);
+      }
+      return;
+    default: unreachable(v);
+  }
+}
+
+function rows(r: RowSet, out: TableRead[]): void {
+  out.push({ from: r.from, row: r.row, permission: r.permission, limited: !r.countsAllRows, inPermission: false });
+  source(r.from, out, false);
+  for (const c of r.join) cond(c, out, false);
+  cond(r.permission.filter, out, true);
+  if (r.where) cond(r.where, out, false);
+  for (const o of r.order) expr(o.expr, out, false);
+  for (const e of r.distinctOn ?? []) expr(e, out, false);
+  if (r.offset) expr(r.offset, out, false);
+}
+
+function source(s: Source, out: TableRead[], inPermission: boolean): void {
+  if (s.kind === 'function') for (const a of s.call.args) expr(a.value, out, inPermission);
+}
+
+function cond(c: Cond, out: TableRead[], inPermission: boolean): void {
+  switch (c.kind) {
+    case 'true': case 'no_condition': case 'row_present': return;
+    case 'and': case 'or': for (const i of c.items) cond(i, out, inPermission); return;
+    case 'not': cond(c.item, out, inPermission); return;
+    case 'equals': case 'compare': expr(c.left, out, inPermission); expr(c.right, out, inPermission); return;
+    case 'is_null': expr(c.expr, out, inPermission); return;
+    case 'is_null_is': expr(c.expr, out, inPermission); expr(c.value, out, inPermission); return;
+    case 'in': case 'in_arrays': expr(c.left, out, inPermission); expr(c.list, out, inPermission); return;
+    case 'in_list': expr(c.left, out, inPermission); for (const i of c.items) expr(i, out, inPermission); return;
+    case 'has_key': expr(c.left, out, inPermission); expr(c.value, out, inPermission); return;
+    case 'spatial': for (const e of [c.left, c.operand, c.distance, c.spheroid]) if (e) expr(e, out, inPermission); return;
+    case 'exists':
+      out.push({ from: c.from, row: c.row, permission: c.permission && { filter: c.permission, limit: null }, limited: false, inPermission });
+      source(c.from, out, inPermission);
+      for (const j of c.join) cond(j, out, inPermission);
+      if (c.permission) cond(c.permission, out, true);
+      if (c.where) cond(c.where, out, inPermission);
+      return;
+    default: unreachable(c);
+  }
+}
+
+function expr(e: Expr, out: TableRead[], inPermission: boolean): void {
+  switch (e.kind) {
+    case 'column': case 'row': case 'param': case 'session_json': return;
+    case 'call': for (const a of e.args) expr(a.value, out, inPermission); return;
+    case 'text': expr(e.expr, out, inPermission); return;
+    case 'json_path': expr(e.expr, out, inPermission); expr(e.path, out, inPermission); return;
+    case 'aggregate': expr(e.arg, out, inPermission); return;
+    case 'count': for (const a of e.args) expr(a, out, inPermission); return;
+    case 'from_geojson': expr(e.geojson, out, inPermission); return;
+    case 'distinct_count': case 'subquery':
+      out.push({ from: e.from, row: e.row, permission: e.permission && { filter: e.permission, limit: null }, limited: false, inPermission });
+      source(e.from, out, inPermission);
+      for (const w of e.where) cond(w, out, inPermission);
+      if (e.permission) cond(e.permission, out, true);
+      if (e.kind === 'subquery') expr(e.value, out, inPermission);
+      else for (const c of e.columns) expr(c, out, inPermission);
+      return;
+    default: unreachable(e);
+  }
+}
+
+function unreachable(x: never): never {
+  throw new Error(`assertion failed: unknown IR node ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,111 @@
+// PostgreSQL: a mutation statement as `WITH <writes> SELECT '<n>:' || <json>`, where n is 0 when
+// every guard holds, else the number of the first that failed (the engine rolls back and answers
+// that guard's error), so a check costs no extra round trip.
+
+import { aliasRef, ident, join, raw, session, sql, type Sql } from '../../fragment.js';
+import type { RenderContext } from '../../dialect.js';
+import type { Assignment, Conflict, Guard, MutationJson, MutationStatement, UpdateOp, WriteBody, WriteExpr } from '../../ir/index.js';
+import { columnList, conjunction, condSql, exprSql, sourceSql, unreachable } from './scalar.js';
+import { jsonSql, keySql } from './select.js';
+
+/** The statement of one mutation root field (or one entry of update_many). */
+export function mutationSql(m: MutationStatement, rc: RenderContext): Sql {
+  const withs = withSql(m);
+  const status = m.guards.length === 0 ? raw(`'0:'`)
+    : sql`(CASE ${join(m.guards.map((g, i) => sql`WHEN NOT coalesce(${guardSql(g)}, true) THEN ${raw(`'${i + 1}:'`)}`), ' ')} ELSE '0:' END)`;
+  return sql`${withs}SELECT ${status} || coalesce((${mutationJson(m.result, rc)})::text, 'null')`;
+}
+
+/** A statement of writes with no guards whose single text value is the response JSON (the v1 API's writes). */
+export function mutationValueSql(m: MutationStatement, rc: RenderContext): Sql {
+  if (m.guards.length) throw new Error('assertion failed: a guarded write answers its status too');
+  return sql`${withSql(m)}SELECT (${mutationJson(m.result, rc)})::text`;
+}
+
+function withSql(m: MutationStatement): Sql {
+  return m.writes.length ? sql`WITH ${join(m.writes.map((w) => sql`${aliasRef(w.name)} AS (${writeSql(w.body)})`), ', ')} ` : raw('');
+}
+
+/** Records the session for event triggers' capture (reference/events.md §2), first in the transaction. */
+export function recordSessionSql(): Sql {
+  return sql`SELECT set_config('svc.user', ${session('*', 'text')}, true)`;
+}
+
+function guardSql(g: Guard): Sql {
+  switch (g.kind) {
+    case 'one_row': return sql`(SELECT count(*) = 1 FROM ${aliasRef(g.write)})`;
+    case 'all_rows': return sql`(SELECT bool_and(${condSql(g.check)}) FROM ${sourceSql(g.rows)} AS ${aliasRef(g.row)})`;
+    default: return unreachable(g);
+  }
+}
+
+function writeSql(w: WriteBody): Sql {
+  switch (w.kind) {
+    case 'none': return sql`SELECT * FROM ${ident(w.table.schema, w.table.name)} WHERE false`;
+    case 'union': return join(w.parts.map((p) => sql`SELECT ${columnList(w.columns)} FROM ${aliasRef(p)}`), ' UNION ALL ');
+    case 'delete':
+      return sql`DELETE FROM ${ident(w.table.schema, w.table.name)} AS ${aliasRef(w.row)} WHERE ${condSql(w.permission)} AND ${condSql(w.selector)} RETURNING ${aliasRef(w.row)}.*`;
+    case 'update':
+      return sql`UPDATE ${ident(w.table.schema, w.table.name)} AS ${aliasRef(w.row)} SET ${assignments(w.set)} WHERE ${conjunction([w.permission, w.selector])} RETURNING ${aliasRef(w.row)}.*`;
+    case 'insert': {
+      const insertInto = sql`INSERT INTO ${ident(w.table.schema, w.table.name)} AS ${aliasRef(w.target)}`;
+      const conflict = w.conflict ? conflictSql(w.conflict) : raw('');
+      const returning = w.conflict ? raw(' RETURNING *, (xmax = 0) AS "__kiln_inserted"') : raw(' RETURNING *');
+      // No column given at all, several rows: the first column set to its default in each.
+      if (w.columns.length === 0 && w.rows.length > 1) {
+        return sql`${insertInto} (${ident(w.firstColumn)}) VALUES ${join(w.rows.map(() => raw('(DEFAULT)')), ', ')}${conflict}${returning}`;
+      }
+      const values = w.columns.length === 0 ? raw(' DEFAULT VALUES')
+        : sql` (${columnList(w.columns)}) VALUES ${join(w.rows.map((r) => sql`(${join(r.map(writeExprSql), ', ')})`), ', ')}`;
+      return sql`${insertInto}${values}${conflict}${returning}`;
+    }
+    default: return unreachable(w);
+  }
+}
+
+function conflictSql(c: Conflict): Sql {
+  const on = c.target === null ? raw('')
+    : c.target.kind === 'constraint' ? sql` ON CONSTRAINT ${ident(c.target.name)}` : sql` (${columnList(c.target.columns)})`;
+  const target = sql` ON CONFLICT${on}`;
+  if (!c.update) return sql`${target} DO NOTHING`;
+  const filters = [...(c.update.permission ? [c.update.permission] : []), ...(c.update.where ? [c.update.where] : [])];
+  const where = filters.length ? sql` WHERE ${conjunction(filters)}` : raw('');
+  return sql`${target} DO UPDATE SET ${assignments(c.update.set)}${where}`;
+}
+
+function assignments(set: readonly Assignment[]): Sql {
+  return join(set.map((a) => sql`${ident(a.column)} = ${writeExprSql(a.value)}`), ', ');
+}
+
+const OPS: { readonly [op in UpdateOp]: (col: Sql, v: Sql) => Sql } = {
+  inc: (col, v) => sql`${col} + ${v}`,
+  mul: (col, v) => sql`${col} * ${v}`,
+  append: (col, v) => sql`${col} || ${v}`,
+  prepend: (col, v) => sql`${v} || ${col}`,
+  delete_key: (col, v) => sql`${col} - ${v}`,
+  delete_elem: (col, v) => sql`${col} - ${v}`,
+  delete_at_path: (col, v) => sql`${col} #- ${v}`,
+};
+
+function writeExprSql(e: WriteExpr): Sql {
+  switch (e.kind) {
+    case 'written_value': return sql`(SELECT ${ident(e.column)} FROM ${aliasRef(e.write)})`;
+    case 'excluded': return sql`EXCLUDED.${ident(e.column)}`;
+    case 'update_op': return OPS[e.op](writeExprSql(e.current), exprSql(e.value));
+    case 'default': return raw('DEFAULT');
+    default: return exprSql(e);
+  }
+}
+
+function mutationJson(v: MutationJson, rc: RenderContext): Sql {
+  switch (v.kind) {
+    case 'affected': return join(v.writes.map((w) => sql`(SELECT count(*) FROM ${aliasRef(w)})`), ' + ');
+    case 'returning': {
+      const row = jsonSql(v.shape, rc);
+      if (v.single) return sql`(SELECT ${row} FROM ${sourceSql(v.rows)} AS ${aliasRef(v.row)} LIMIT 1)`;
+      return sql`(SELECT coalesce(${rc.dialect.jsonArrayAgg(row, null)}, ${rc.dialect.emptyJsonArray()}) FROM ${sourceSql(v.rows)} AS ${aliasRef(v.row)})`;
+    }
+    case 'response': return rc.dialect.jsonObject(v.fields.map((f): readonly [Sql, Sql] => [keySql(f.key), mutationJson(f.value, rc)]));
+    default: return jsonSql(v, rc);
+  }
+}

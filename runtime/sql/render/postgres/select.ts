@@ -1,0 +1,232 @@
+// PostgreSQL: the selects of the query IR as one expression each, JSON built by the database
+// (json_build_object, json_agg), rows read in a subquery that the planner can merge.
+
+import { Alias, aliasRef, ident, join, jsonKey, param, raw, sql, variable, type Sql } from '../../fragment.js';
+import type { RenderContext } from '../../dialect.js';
+import type {
+  AggregateFnField, AggregatePart, AggregateSelect, JsonField, JsonObject, JsonValue, ListSelect, ObjectSelect, OrderDir, RowSet, ScalarOutput,
+} from '../../ir/index.js';
+import { aggregateCall, conjunction, condSql, exprSql, slotSql, sourceSql, unreachable } from './scalar.js';
+
+const ROW = ident('__kiln_row');
+
+const DIRS: { readonly [d in OrderDir]: string } = {
+  asc_nulls_last: 'ASC NULLS LAST', asc_nulls_first: 'ASC NULLS FIRST', desc_nulls_first: 'DESC NULLS FIRST', desc_nulls_last: 'DESC NULLS LAST',
+};
+
+/** A JSON value of the response. */
+export function jsonSql(v: JsonValue, rc: RenderContext): Sql {
+  switch (v.kind) {
+    case 'scalar': return scalarOutput(exprSql(v.expr), v.output);
+    case 'name': return jsonKey(v.name);
+    case 'json_text': return sql`(${slotSql(v.value, 'text')})::json`;
+    case 'object': return objectSql(v, rc);
+    case 'one': return oneSql(v, rc);
+    case 'list': return listSql(v, rc);
+    case 'aggregate': return aggregateSql(v, rc);
+    default: return unreachable(v);
+  }
+}
+
+/** The statement whose single text value is the JSON object of `fields` (the root fields). */
+export function statementSql(fields: readonly JsonField[], rc: RenderContext): Sql {
+  return sql`SELECT (${objectSql({ kind: 'object', fields }, rc)})::text`;
+}
+
+// GeoJSON with 15 digits and the long CRS name, as Hasura v2 prints PostGIS values.
+function scalarOutput(e: Sql, output: ScalarOutput): Sql {
+  switch (output) {
+    case 'json': return e;
+    case 'string': return sql`(${e})::text`;
+    case 'geojson': return sql`${ident('st_asgeojson')}(${e}, 15, 4)::json`;
+    default: return unreachable(output);
+  }
+}
+
+function objectSql(o: JsonObject, rc: RenderContext): Sql {
+  return rc.dialect.jsonObject(o.fields.map((f): readonly [Sql, Sql] => [keySql(f.key), jsonSql(f.value, rc)]));
+}
+
+/** A JSON key: a GraphQL name as a literal; any other name (a column of the v1 API) as a parameter. */
+export function keySql(key: string): Sql {
+  return /^[_A-Za-z][_0-9A-Za-z]*$/.test(key) ? jsonKey(key) : param(key, 'text');
+}
+
+/** The statement whose single text value is one JSON value (the v1 API's answers). */
+export function valueStatementSql(value: JsonValue, rc: RenderContext): Sql {
+  return sql`SELECT (${jsonSql(value, rc)})::text`;
+}
+
+function oneSql(o: ObjectSelect, rc: RenderContext): Sql {
+  const where = conjunction([...o.join, o.permission.filter]);
+  return sql`(SELECT ${objectSql(o.shape, rc)} FROM ${sourceSql(o.from)} AS ${aliasRef(o.row)} WHERE ${where} LIMIT 1)`;
+}
+
+function listSql(l: ListSelect, rc: RenderContext): Sql {
+  const r = new Alias('r');
+  const src = rowsSql(l.rows, [sql`${objectSql(l.shape, rc)} AS ${ROW}`], rc);
+  return sql`(SELECT coalesce(${rc.dialect.jsonArrayAgg(sql`${aliasRef(r)}.${ROW}`, aggOrder(src, r))}, ${rc.dialect.emptyJsonArray()}) FROM (${src.sql}) AS ${aliasRef(r)})`;
+}
+
+/** The rows of a row set with `outputs` and the order keys as columns, and how to order them outside. */
+interface RowsSql {
+  readonly sql: Sql;
+  readonly order: readonly { readonly dir: Sql }[];
+  readonly orderNames: readonly Sql[];
+}
+
+function aggOrder(src: RowsSql, r: Alias): Sql | null {
+  return src.order.length ? join(src.order.map((o, i) => sql`${aliasRef(r)}.${src.orderNames[i]!} ${o.dir}`), ', ') : null;
+}
+
+// SELECT <outputs>, <order keys> FROM t WHERE join AND permission AND where ORDER BY .. LIMIT .. OFFSET ..
+function rowsSql(rows: RowSet, outputs: readonly Sql[], rc: RenderContext): RowsSql {
+  const b = rows.row;
+  const filters = [...rows.join.map(condSql), condSql(rows.permission.filter)];
+  if (rows.where) filters.push(condSql(rows.where));
+  const order = rows.order.map((o) => ({ expr: exprSql(o.expr), dir: raw(DIRS[o.dir]) }));
+  const orderNames = order.map((_, i) => ident(`__kiln_o${i}`));
+  const distinct = rows.distinctOn ? sql`DISTINCT ON (${join(rows.distinctOn.map(exprSql), ', ')}) ` : null;
+  const cols = [...outputs, ...order.map((o, i) => sql`${o.expr} AS ${orderNames[i]!}`)];
+  const orderList = join(order.map((o) => sql`${o.expr} ${o.dir}`), ', ');
+  const permLimit = rows.countsAllRows ? null : rows.permission.limit;
+  const limit = limitSql(rows, permLimit);
+  const offset = rows.offset ? exprSql(rows.offset) : null;
+  // Every consumer orders its aggregate itself (json_agg(.. ORDER BY ..)), so the rows are sorted
+  // here only when the order picks them: a LIMIT, an OFFSET or DISTINCT ON. A sort with nothing to
+  // pick would be done twice, and it keeps PostgreSQL from merging the subquery into its parent.
+  const orderBy = order.length && (limit || offset || distinct) ? sql` ORDER BY ${orderList}` : raw('');
+  const scan = sql`FROM ${sourceSql(rows.from)} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')}${orderBy}`;
+  // A `where` is what makes a parameter LIMIT mislead the planner (below); without one, walking
+  // the ORDER BY index is right and the plain form is cheaper.
+  const filtered = rows.where !== null;
+  // The numbered rows carry one more column, so `b` no longer passes as the table's row type:
+  // tables with computed fields keep the plain form.
+  const bound = limit && order.length && filtered && !offset && !distinct && !rows.rowTyped ? planningBound(rows, permLimit) : null;
+  if (limit && order.length && filtered) rc.hints.valueSensitive = true;
+  if (limit && bound !== null) {
+    // A LIMIT that is a parameter leaves PostgreSQL guessing that 10% of the rows are wanted, so
+    // with a filter it often walks the ORDER BY index and throws most rows away (bench Q4: 2,900
+    // rows read for 50). The inner LIMIT is a planning bound instead: a power of two at or above
+    // the limit, never the value itself, which stays a parameter and cuts the numbered rows. The
+    // plan is then right for the rows wanted, and kept; the row JSON is built for those rows only.
+    const n = ident('__kiln_n');
+    const numbered = sql`SELECT ${aliasRef(b)}.*, row_number() OVER (ORDER BY ${orderList}) AS ${n} ${scan}${rc.dialect.page(raw(String(bound)), null)}`;
+    return {
+      sql: sql`SELECT ${join([...outputs, sql`${aliasRef(b)}.${n} AS ${orderNames[0]!}`], ', ')} FROM (${numbered}) AS ${aliasRef(b)} WHERE ${aliasRef(b)}.${n} <= ${limit}`,
+      order: [{ dir: raw('ASC') }],
+      orderNames: [orderNames[0]!],
+    };
+  }
+  const paged = sql`${scan}${rc.dialect.page(limit, offset)}`;
+  if (!distinct) return { sql: sql`SELECT ${join(cols, ', ')} ${paged}`, order, orderNames };
+  // DISTINCT ON: PostgreSQL computes the select list (the row's JSON, nested relationships and
+  // all) for every candidate row before it keeps one per key, and does not postpone it as it does
+  // for ORDER BY with LIMIT: 16 s instead of 45 ms on chinook (fuzz). So pick the rows first and
+  // build their JSON outside; `b.*` keeps the table's columns in order, so `b` still passes as the
+  // table's row type (computed fields).
+  return { sql: sql`SELECT ${join(cols, ', ')} FROM (SELECT ${distinct}${aliasRef(b)}.* ${paged}) AS ${aliasRef(b)}`, order, orderNames };
+}
+
+// The request's limit and the role's row limit: the smaller of both.
+function limitSql(rows: RowSet, permLimit: number | null): Sql | null {
+  const perm = permLimit === null ? null : param(permLimit, 'int4');
+  const asked = rows.limit;
+  if (!asked) return perm;
+  if (asked.kind === 'variable') {
+    const v = variable(asked.name, [], 'int4');
+    return perm ? sql`LEAST(${v}, ${perm})` : v;
+  }
+  return param(permLimit === null ? asked.value : Math.min(asked.value, permLimit), 'int4');
+}
+
+/**
+ * The least power of two at or above a limit known when planning (a literal, or the role's row
+ * limit), for the planner only; null when the limit is a variable with no role limit, or odd.
+ */
+function planningBound(rows: RowSet, permLimit: number | null): number | null {
+  let n = permLimit;
+  if (rows.limit?.kind === 'literal') n = n === null ? rows.limit.value : Math.min(rows.limit.value, n);
+  if (n === null || !Number.isSafeInteger(n) || n < 0 || n > 2 ** 30) return null;
+  let bound = 1;
+  while (bound < n) bound *= 2;
+  return bound;
+}
+
+// `<t>_aggregate` as one grouped query over the row set: the columns the aggregates read and the
+// JSON of each `nodes` row are outputs of the rows; the aggregates run over them.
+function aggregateSql(a: AggregateSelect, rc: RenderContext): Sql {
+  const b = a.rows.row;
+  const r = new Alias('r');
+  const outputs: Sql[] = [];
+  const colRefs = new Map<string, Sql>();
+  const colRef = (column: string): Sql => {
+    let name = colRefs.get(column);
+    if (!name) {
+      name = ident(`__kiln_c${colRefs.size}`);
+      colRefs.set(column, name);
+      outputs.push(sql`${aliasRef(b)}.${ident(column)} AS ${name}`);
+    }
+    return sql`${aliasRef(r)}.${name}`;
+  };
+  let nodeRows = 0;
+  const pairs: (readonly [Sql, Sql])[] = [];
+  const deferred: ((src: RowsSql) => void)[] = [];
+  for (const part of a.fields) {
+    const key = jsonKey(part.key);
+    const v = part.value;
+    switch (v.kind) {
+      case 'name': pairs.push([key, jsonKey(v.name)]); break;
+      case 'list': pairs.push([key, listSql(v, rc)]); break;
+      case 'nodes': {
+        const name = ident(`__kiln_row${nodeRows++}`);
+        outputs.push(sql`${objectSql(v.shape, rc)} AS ${name}`);
+        const idx = pairs.length;
+        pairs.push([key, raw('null')]);
+        deferred.push((src) => {
+          pairs[idx] = [key, sql`coalesce(${rc.dialect.jsonArrayAgg(sql`${aliasRef(r)}.${name}`, aggOrder(src, r))}, ${rc.dialect.emptyJsonArray()})`];
+        });
+        break;
+      }
+      case 'functions': pairs.push([key, functionsSql(v.fields, colRef, rc)]); break;
+      default: unreachable(v);
+    }
+  }
+  if (outputs.length === 0) outputs.push(raw('1 AS "__kiln_one"'));
+  const src = rowsSql(a.rows, outputs, rc);
+  for (const d of deferred) d(src);
+  // Without any aggregate function (`aggregate { __typename }`, or `__typename` alone) the SELECT
+  // would give one row per source row; GROUP BY () makes it exactly one row, as with aggregates.
+  const grouped = nodeRows > 0 || a.fields.some(callsAggregate);
+  return sql`(SELECT ${rc.dialect.jsonObject(pairs)} FROM (${src.sql}) AS ${aliasRef(r)}${grouped ? raw('') : raw(' GROUP BY ()')})`;
+}
+
+function callsAggregate(part: AggregatePart): boolean {
+  return part.value.kind === 'functions' && part.value.fields.some((f) => f.value.kind === 'count'
+    || (f.value.kind === 'fn' && f.value.fields.some((c) => c.value.kind === 'column')));
+}
+
+function functionsSql(fields: readonly AggregateFnField[], colRef: (column: string) => Sql, rc: RenderContext): Sql {
+  const pairs = fields.map((f): readonly [Sql, Sql] => {
+    const v = f.value;
+    switch (v.kind) {
+      case 'name': return [jsonKey(f.key), jsonKey(v.name)];
+      case 'count': return [jsonKey(f.key), exprSqlOfCount(v.columns.map(colRef), v.distinct)];
+      case 'fn': {
+        const inner = v.fields.map((c): readonly [Sql, Sql] => {
+          if (c.value.kind === 'name') return [jsonKey(c.key), jsonKey(c.value.name)];
+          return [jsonKey(c.key), scalarOutput(aggregateCall(v.fn, colRef(c.value.column)), c.value.output)];
+        });
+        return [jsonKey(f.key), rc.dialect.jsonObject(inner)];
+      }
+      default: return unreachable(v);
+    }
+  });
+  return rc.dialect.jsonObject(pairs);
+}
+
+function exprSqlOfCount(refs: readonly Sql[], distinct: boolean): Sql {
+  if (refs.length === 0) return raw('count(*)');
+  const target = refs.length === 1 ? refs[0]! : sql`(${join(refs, ', ')})`;
+  return distinct ? sql`count(DISTINCT ${target})` : sql`count(${target})`;
+}
