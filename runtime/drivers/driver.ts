@@ -62,5 +62,20 @@ export interface Driver {
    * it; a call inside may ask for its own (local to the transaction).
    */
   transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opts?: TransactionOptions): Promise<T>;
+  /** The pool's figures now, for /v1/metrics; drivers without a pool leave it out. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+/** A connection pool's figures: connections now, and checkouts that found every connection busy. */
+export interface PoolStats {
+  /** Open connections (idle and in use). */
+  readonly total: number;
+  readonly idle: number;
+  /** Checkouts queued now for a connection. */
+  readonly waiting: number;
+  readonly max: number;
+  /** Checkouts so far that had to wait (no idle connection, pool full), and their total wait in seconds. */
+  readonly waits: number;
+  readonly waitSeconds: number;
 }

@@ -137,12 +137,26 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   // runs go there: a value-sensitive statement's choice, made by timing both (plan-choice.ts).
   let customPool: pg.Pool | null = null;
   const choices = new PlanChoices();
+  // Checkouts that found the pool full, and how long they waited (for /v1/metrics).
+  const waited = { count: 0, seconds: 0 };
+
+  async function connect(p: pg.Pool): Promise<pg.PoolClient> {
+    // Only a checkout that must queue is timed: the common case costs one comparison.
+    if (p.idleCount > 0 || p.totalCount < settings.max) return p.connect();
+    const start = performance.now();
+    try {
+      return await p.connect();
+    } finally {
+      waited.count++;
+      waited.seconds += (performance.now() - start) / 1000;
+    }
+  }
 
   async function checkout(custom = false): Promise<pg.PoolClient> {
     try {
-      if (!custom) return await pool.connect();
+      if (!custom) return await connect(pool);
       customPool ??= createPool(settings, '-c plan_cache_mode=force_custom_plan');
-      return await customPool.connect();
+      return await connect(customPool);
     } catch (e) {
       throw mapDatabaseError(new ConnectionError(e));
     }
@@ -204,6 +218,14 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
       await control(runner, 'COMMIT');
       return result;
     }, false, true),
+    poolStats: () => ({
+      total: pool.totalCount + (customPool?.totalCount ?? 0),
+      idle: pool.idleCount + (customPool?.idleCount ?? 0),
+      waiting: pool.waitingCount + (customPool?.waitingCount ?? 0),
+      max: settings.max * (customPool ? 2 : 1),
+      waits: waited.count,
+      waitSeconds: waited.seconds,
+    }),
     close: async () => {
       await pool.end();
       await customPool?.end();

@@ -49,6 +49,8 @@ export interface EngineStats {
   readonly parses: number;
   readonly validations: number;
   readonly plans: number;
+  /** Requests whose parsed and validated operation came from the plan cache (a miss is counted in `parses`). */
+  readonly planCacheHits: number;
 }
 
 const EMPTY_ROLE_SDL = 'type query_root { no_queries_available: String! } schema { query: query_root }';
@@ -60,7 +62,7 @@ export class Engine {
   // Query text -> its allow-list key (false: it does not parse); parsed once per text.
   private readonly keys: LRUCache<string, QueryKey | false>;
   private readonly stored: StoredIndex;
-  private readonly counts = { parses: 0, validations: 0, plans: 0 };
+  private readonly counts = { parses: 0, validations: 0, plans: 0, planCacheHits: 0 };
   private readonly limits: RequestLimits;
 
   constructor(private readonly opts: EngineOptions) {
@@ -275,7 +277,10 @@ export class Engine {
   private prepare(req: GraphQLRequest, role: string): Prepared {
     const key = `${role}\u0000${req.operationName ?? ''}\u0000${req.query}`;
     const hit = this.cache.get(key);
-    if (hit) return hit;
+    if (hit) {
+      this.counts.planCacheHits++;
+      return hit;
+    }
     let document: DocumentNode;
     this.counts.parses++;
     try {

@@ -5,6 +5,7 @@ import type { GraphQLRequest, Session } from '../bundle/index.js';
 import { checkDeclaredLength, graphqlErrorText, parseJsonBody, readBody, sendJsonText, unexpectedError } from './http-io.js';
 import type { GraphQLEngine } from './options.js';
 import { toGraphQLBody, type GraphQLBody } from './request-shape.js';
+import { operationTypeOf, recordOf, type RequestRecord } from './request-log.js';
 
 /** What the GraphQL route needs from the server. */
 export interface GraphQLRouteContext {
@@ -71,15 +72,19 @@ export async function handleGraphQLPost(req: IncomingMessage, res: ServerRespons
   legacy: boolean): Promise<void> {
   // A body over the cap is 413 on every route: the request was not read, so it has no answer of its own.
   const statusOf = (a: Answer): number => (legacy || a.status === 413 ? a.status : 200);
+  const record = recordOf(req);
   let prepared;
   try {
     prepared = await prepare(req, ctx);
   } catch (e) {
     const answer = errorAnswer(e);
+    // Hasura's `unknown` operation type: the request failed before its operation was known.
+    if (record) noteFailure(record, 'unknown', answer.text);
     sendJsonText(res, statusOf(answer), answer.text);
     return;
   }
   const { body, session } = prepared;
+  if (record) noteRequest(record, body, session);
   // An auth webhook's Set-Cookie reaches the client (reference/auth.md).
   for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
   const headers = normalizeHeaders(req.headers);
@@ -88,19 +93,52 @@ export async function handleGraphQLPost(req: IncomingMessage, res: ServerRespons
     ctx.engine.admitRequest?.(session, { ip: req.socket.remoteAddress ?? null }, operations, body.kind !== 'single');
   } catch (e) {
     const answer = errorAnswer(e);
+    if (record) noteFailure(record, record.operationType, answer.text);
     // A rate-limited request is answered 429 on both paths (the client should back off).
     sendJsonText(res, answer.status === 429 ? 429 : statusOf(answer), answer.text);
     return;
   }
   if (body.kind === 'single') {
     const answer = await run(ctx, body.request, session, headers, legacy);
+    if (record && isErrorText(answer.text)) noteFailure(record, record.operationType, answer.text);
     sendJsonText(res, statusOf(answer), answer.text);
     return;
   }
   // In order, one after another: a later mutation may depend on an earlier one.
   const texts: string[] = [];
-  for (const request of body.requests) texts.push((await run(ctx, request, session, headers)).text);
+  for (const request of body.requests) {
+    const text = (await run(ctx, request, session, headers)).text;
+    if (record && isErrorText(text) && !record.failed) noteFailure(record, record.operationType, text);
+    texts.push(text);
+  }
   sendJsonText(res, 200, `[${texts.join(',')}]`);
+}
+
+// An answer is an error answer when it starts with its errors (the engine writes `{"errors":` first
+// for a failed request, and data first otherwise): no parse of the answer on the hot path.
+function isErrorText(text: string): boolean {
+  return text.startsWith('{"errors"');
+}
+
+function noteFailure(record: RequestRecord, type: RequestRecord['operationType'], text: string): void {
+  record.operationType = type;
+  record.failed = true;
+  record.errorText = text;
+}
+
+/** What the log and the metrics know of a request once its body is read. */
+function noteRequest(record: RequestRecord, body: GraphQLBody, session: Session): void {
+  record.session = session;
+  if (body.kind === 'single') {
+    record.requests = [body.request];
+    record.operationType = operationTypeOf(body.request);
+    return;
+  }
+  record.requests = body.requests;
+  record.batched = true;
+  // A batch counts as a mutation when any of it is one (it writes), else as its first element's kind.
+  const kinds = body.requests.map(operationTypeOf);
+  record.operationType = kinds.includes('mutation') ? 'mutation' : kinds[0] ?? 'unknown';
 }
 
 /** GET /v1/graphql: not a query-over-GET endpoint (reference/errors.md §1). */

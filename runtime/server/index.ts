@@ -5,3 +5,9 @@ export {
   DEFAULT_ENABLED_APIS, type ServerOptions, type GraphQLEngine, type RequestContext, type ManagementHandler,
   type ManagementResponse, type ApiGroup, type HealthState,
 } from './options.js';
+/** The metrics of one server (a prom-client registry of its own) and what it reads when scraped. */
+export { ServerMetrics, type MetricFeeds, type OperationType } from './metrics.js';
+/** Log settings (SVC_GRAPHQL_LOG_LEVEL, SVC_GRAPHQL_ENABLED_LOG_TYPES) and Hasura's default log types. */
+export { logSettingsFromEnv, DEFAULT_LOG_TYPES, type LogSettings, type LogLevel } from './request-log.js';
+/** Wraps the engine's drivers so query-log lines carry the SQL of the request that ran it. */
+export { queryLogDrivers } from './query-log.js';

@@ -3,6 +3,7 @@ import { resolveSession, sessionResponseHeaders, type AuthOptions } from '../aut
 import { ApiError } from '../errors/index.js';
 import { checkDeclaredLength, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import type { ManagementHandler } from './options.js';
+import { recordOf } from './request-log.js';
 
 /** The management paths; their group is `metadata` in SVC_GRAPHQL_ENABLED_APIS. */
 export type ManagementPath = '/v1/metadata' | '/v1/query' | '/v2/query';
@@ -25,6 +26,8 @@ export async function handleManagementPost(req: IncomingMessage, res: ServerResp
     // Authenticated from the headers first: an unauthenticated request is refused unread.
     checkDeclaredLength(req, ctx.maxBodyBytes);
     const session = await resolveSession(req.headers, ctx.auth);
+    const record = recordOf(req);
+    if (record) record.session = session;
     const raw = await readBody(req, ctx.maxBodyBytes);
     for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
     if (!ctx.handler) {

@@ -1,6 +1,9 @@
 import type { Authenticator, NormalizedHeaders } from '../auth/index.js';
 import type { GraphQLRequest, PersistedQueryModel, RestEndpointModel, Session } from '../bundle/index.js';
+import type { Driver } from '../drivers/index.js';
 import type { SubscriptionOptions } from '../subscriptions/index.js';
+import type { ServerMetrics } from './metrics.js';
+import type { LogSettings } from './request-log.js';
 
 /** What the server needs of the GraphQL engine: one request in, the whole response JSON text out. */
 export interface GraphQLEngine {
@@ -78,6 +81,14 @@ export interface ServerOptions {
   readonly maxBodyBytes?: number;
   /** Subscriptions over WebSocket on /v1/graphql and /v1alpha1/graphql; without it upgrades are refused. */
   readonly subscriptions?: SubscriptionOptions;
+  /** The metrics to count into and print at /v1/metrics (default: a registry of this server's own). */
+  readonly metrics?: ServerMetrics;
+  /** SVC_GRAPHQL_METRICS_SECRET: /v1/metrics wants it as a bearer token; unset: open to whoever reaches it. */
+  readonly metricsSecret?: string | null;
+  /** The http-log and query-log lines; without it the server writes none (a server in a test or a library). */
+  readonly logging?: LogSettings;
+  /** The databases of the sources served now: /healthz probes them, /v1/metrics reads their pools. */
+  readonly sources?: () => ReadonlyMap<string, Driver>;
 }
 
 /** What /healthz reports. */

@@ -11,7 +11,12 @@ import { applyCors, send, sendJsonText, sendManagementError, unexpectedError } f
 import { handleManagementPost, type ManagementPath, type ManagementRouteContext } from './management-route.js';
 import { handleRest, REST_PREFIX, type RestRouteContext } from './rest-route.js';
 import { handleSwagger } from './rest-swagger.js';
-import { DEFAULT_ENABLED_APIS, type ApiGroup, type HealthState, type ServerOptions } from './options.js';
+import { DEFAULT_ENABLED_APIS, type ApiGroup, type ServerOptions } from './options.js';
+import { handleHealth } from './health.js';
+import { ServerMetrics } from './metrics.js';
+import { handleMetrics } from './metrics-route.js';
+import { queryLogOn, requestScope } from './query-log.js';
+import { beginRecord, writeHttpLog, type RequestRecord } from './request-log.js';
 
 /** A running (or ready) HTTP server. */
 export interface KilnServer {
@@ -47,27 +52,13 @@ function parseEnabledApis(list: readonly string[] | undefined): Set<ApiGroup> {
   return out;
 }
 
-const HEALTH_ANSWERS: Readonly<Record<HealthState, readonly [number, string]>> = {
-  ok: [200, 'OK'],
-  warn: [200, 'WARN: inconsistent objects in schema'],
-  error: [500, 'ERROR'],
-};
-
-function buildRoutes(opts: ServerOptions, auth: AuthOptions): Map<string, Route> {
+function buildRoutes(opts: ServerOptions, auth: AuthOptions, metrics: ServerMetrics): Map<string, Route> {
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const gql: GraphQLRouteContext = { engine: opts.engine, auth, maxBodyBytes };
   const mgmt: ManagementRouteContext = { auth, handler: opts.management, maxBodyBytes };
-  const health: Handler = async (_req, res) => {
-    let state: HealthState;
-    try {
-      state = opts.health ? await opts.health() : 'ok';
-    } catch (e) {
-      unexpectedError(e);
-      state = 'error';
-    }
-    const [status, text] = HEALTH_ANSWERS[state];
-    send(res, status, 'text/plain; charset=utf-8', text);
-  };
+  const healthContext = { ...(opts.health ? { catalog: opts.health } : {}), ...(opts.sources ? { sources: opts.sources } : {}) };
+  const health: Handler = (req, res) => handleHealth(req, res, healthContext);
+  const metricsSecret = opts.metricsSecret ?? null;
   const version = JSON.stringify({ version: opts.version, server_type: 'ce' });
   const routes = new Map<string, Route>([
     ['/healthz', { group: null, methods: { GET: health } }],
@@ -80,6 +71,7 @@ function buildRoutes(opts: ServerOptions, auth: AuthOptions): Map<string, Route>
     ['/v1alpha1/graphql', { group: 'graphql', methods: { POST: (req, res) => handleGraphQLPost(req, res, gql, true) } }],
     ['/api/swagger/json', { group: 'metadata', methods: { GET: (req, res) => handleSwagger(req, res, opts.engine, auth) } }],
     ['/v1/graphql/explain', { group: 'metadata', methods: { POST: (req, res) => handleExplainPost(req, res, gql) } }],
+    ['/v1/metrics', { group: 'metrics', methods: { GET: (req, res) => handleMetrics(req, res, metrics, metricsSecret) } }],
   ]);
   for (const path of MANAGEMENT_PATHS) {
     routes.set(path, { group: 'metadata', methods: { POST: (req, res) => handleManagementPost(req, res, path, mgmt) } });
@@ -117,7 +109,10 @@ export function createServer(opts: ServerOptions): KilnServer {
     unauthorizedRole: opts.unauthorizedRole ?? null,
     authenticators: opts.authenticators ?? [],
   };
-  const routes = buildRoutes(opts, auth);
+  const metrics = opts.metrics ?? new ServerMetrics();
+  const routes = buildRoutes(opts, auth, metrics);
+  const logging = opts.logging;
+  const scoped = queryLogOn(logging);
   const rest: RestRouteContext = { engine: opts.engine, auth, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY };
   const consoleOn = opts.consoleEnabled ?? true;
   const site = consoleOn
@@ -126,9 +121,13 @@ export function createServer(opts: ServerOptions): KilnServer {
     : undefined;
   const serveConsole = site ? consoleHandler(site) : undefined;
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (applyCors(req, res)) return;
+  async function dispatch(req: IncomingMessage, res: ServerResponse, record: RequestRecord): Promise<void> {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    // The metrics' endpoint label: a known path as it is, never a client's made-up one.
+    if (routes.has(path)) record.endpoint = path;
+    else if (path.startsWith(REST_PREFIX)) record.endpoint = REST_PREFIX;
+    else if (path === '/console' || path.startsWith('/console/')) record.endpoint = '/console';
+    if (applyCors(req, res)) return;
     if (serveConsole && (path === '/console' || path.startsWith('/console/'))) return serveConsole(req, res, path);
     if (serveConsole && path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(302, { location: '/console', 'content-length': '0' });
@@ -149,15 +148,38 @@ export function createServer(opts: ServerOptions): KilnServer {
     await handler(req, res);
   }
 
-  const server = createHttpServer((req, res) => {
-    dispatch(req, res).catch((e: unknown) => {
+  // Counted and logged once the answer is out (or the client went away).
+  const finish = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
+    const seconds = (performance.now() - record.started) / 1000;
+    metrics.finished(record.endpoint, record.operationType, res.statusCode, record.failed || res.statusCode >= 400, seconds);
+    if (logging) writeHttpLog(logging, record, req, res, Number(res.getHeader('content-length') ?? 0), seconds);
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
+    dispatch(req, res, record).catch((e: unknown) => {
       const err = e instanceof ApiError ? e : unexpectedError(e);
       if (!res.headersSent) sendManagementError(res, err);
       else res.destroy();
     });
+  };
+  const server = createHttpServer((req, res) => {
+    const record = beginRecord(req, res);
+    metrics.started();
+    res.once('close', () => finish(req, res, record));
+    // The query-log scope only when query-log is on: an async context per request is not free.
+    if (scoped) requestScope.run(record, serve, req, res, record);
+    else serve(req, res, record);
   });
   // WebSocket upgrades on the GraphQL paths go to the subscription service; anything else is refused.
   const subscriptions = opts.subscriptions && enabled.has('graphql') ? createSubscriptionService(opts.subscriptions, auth) : null;
+  metrics.feed({
+    subscriptions: () => subscriptions?.stats() ?? null,
+    pools: function* pools() {
+      for (const [name, d] of opts.sources?.() ?? []) {
+        const stats = d.poolStats?.();
+        if (stats) yield [name, stats] as const;
+      }
+    },
+  });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     if (subscriptions && (path === '/v1/graphql' || path === '/v1alpha1/graphql')) subscriptions.handleUpgrade(req, socket, head);

@@ -17,6 +17,7 @@ import { startDeliveryWorkers } from './serve-workers.js';
 import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
 import { detailOf, redact, StartError } from './start-error.js';
 import { KILN_VERSION } from './version.js';
+import { observability } from './observability.js';
 
 /** What the catalog server needs beyond the settings. */
 export interface CatalogServing {
@@ -35,6 +36,7 @@ export interface CatalogServing {
 export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log = stderrLog): Promise<RunningServer> {
   const limits = requestLimits();
   sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT is refused before anything opens
+  const obs = observability(enabledApiList(o.enabledApis), log);
   const dbs = new Databases(o, log);
   const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
   const catalog = await dbs.metadata();
@@ -52,9 +54,10 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       allowlist: o.enableAllowlist ?? false, ...limits, driverFor: (source) => {
       const d = state.drivers.get(source);
       if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
-      return d;
+      return obs.engineDriver(d);
     } });
   };
+  obs.metrics.feed({ planCache: () => (engine ? { hits: engine.stats.planCacheHits, misses: engine.stats.parses } : null) });
   const instance = randomUUID();
   let api: MetadataApi;
   try {
@@ -73,7 +76,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   log(`metadata: resource_version ${api.current.resourceVersion}, ${Object.keys(s0?.compiled.model.tables ?? {}).length} table(s) tracked`);
   const listenUrl = metadataUrl ?? o.databaseUrl;
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
-  const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log);
+  const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics);
   const server = createServer({
     engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session),
       explain: (req, session) => engine!.explain(req, session),
@@ -88,6 +91,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     health: () => api.health(),
     // `engine` is replaced on every metadata change; subscriptions look it up at every poll.
     subscriptions: { engine: () => engine!, settings: subscriptionSettingsFromEnv(process.env), log },
+    metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => api.current.drivers,
   });
   const { port } = await server.listen(o.port, o.host);
   const base = baseUrl(o.host, port);

@@ -14,6 +14,7 @@ import { prepareBundleEvents, startDeliveryWorkers } from './serve-workers.js';
 import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
 import { detailOf, StartError } from './start-error.js';
 import { KILN_VERSION } from './version.js';
+import { observability, type Observability } from './observability.js';
 
 /** A model and the SDL of each role, ready to serve. */
 export interface ServableModel {
@@ -33,6 +34,7 @@ export type ModelOrigin =
 export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log = stderrLog): Promise<RunningServer> {
   const limits = requestLimits();
   sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT is refused before anything opens
+  const obs = observability(enabledApiList(o.enabledApis), log);
   const dbs = new Databases(o, log);
   const drivers = new Map<string, Driver>();
   const open: SourceOpener = async (source, url) => {
@@ -45,14 +47,16 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     const engine = new Engine({ model, sdl, stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor: (source) => {
       const d = drivers.get(source);
       if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
-      return d;
+      return obs.engineDriver(d);
     } });
-    const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log) : null;
+    obs.metrics.feed({ planCache: () => ({ hits: engine.stats.planCacheHits, misses: engine.stats.parses }) });
+    const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log, obs) : null;
     const server = createServer({
       engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
       enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
       ...await serverAuth(o, log),
       subscriptions: { engine: () => engine, settings: subscriptionSettingsFromEnv(process.env), log },
+      metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => drivers,
     });
     const { port } = await server.listen(o.port, o.host);
     const base = baseUrl(o.host, port);
@@ -86,12 +90,12 @@ async function modelOf(origin: ModelOrigin, open: SourceOpener, log: Log): Promi
  * when set, else in the default database.
  */
 async function bundleWorkers(o: ServeSettings, model: BundleModel, events: Json, drivers: ReadonlyMap<string, Driver>,
-  dbs: Databases, log: Log): Promise<{ stop(): Promise<void> }> {
+  dbs: Databases, log: Log, obs: Observability): Promise<{ stop(): Promise<void> }> {
   const catalog = await dbs.metadata();
   try {
     await prepareBundleEvents(events, model, drivers, catalog, log);
   } catch (e) {
     throw new StartError(`cannot install the event triggers of the bundle: ${detailOf(e)}`, 1);
   }
-  return startDeliveryWorkers(o, () => ({ metadata: events, drivers }), catalog, KILN_VERSION, log);
+  return startDeliveryWorkers(o, () => ({ metadata: events, drivers }), catalog, KILN_VERSION, log, obs.metrics);
 }

@@ -33,6 +33,10 @@ export interface MultiplexerStats {
   readonly cohorts: number;
   readonly statements: number;
   readonly polls: number;
+  /** Seconds spent polling so far. */
+  readonly pollSeconds: number;
+  /** Subscriptions (live and stream) served now. */
+  readonly subscribers: number;
 }
 
 class LiveCohort implements Cohort {
@@ -100,7 +104,8 @@ class StreamCohort implements Cohort {
 /** All pollers of one server. */
 export class Multiplexer {
   private readonly pollers = new Map<string, Poller>();
-  private retired = { statements: 0, polls: 0 };
+  private retired = { statements: 0, polls: 0, pollSeconds: 0 };
+  private subscribers = 0;
 
   constructor(private readonly settings: SubscriptionSettings, private readonly errorText: (e: ApiError) => string,
     private readonly log: (line: string) => void) {}
@@ -113,8 +118,10 @@ export class Multiplexer {
     const state = { last: lastSent };
     cohort.sinks.set(sink, state);
     if (cohort.last !== undefined) offer(sink, state, cohort.last);
+    this.subscribers++;
     return () => {
-      cohort.sinks.delete(sink);
+      if (!cohort.sinks.delete(sink)) return;
+      this.subscribers--;
       if (cohort.sinks.size === 0) poller.leave(key, cohort);
     };
   }
@@ -125,19 +132,28 @@ export class Multiplexer {
     const cohort = new StreamCohort(bind, cursor, sink);
     const key = `#${cohort.id}`;
     poller.join(key, () => cohort);
-    return () => poller.leave(key, cohort);
+    this.subscribers++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.subscribers--;
+      poller.leave(key, cohort);
+    };
   }
 
   stats(): MultiplexerStats {
     let cohorts = 0;
     let statements = this.retired.statements;
     let polls = this.retired.polls;
+    let pollSeconds = this.retired.pollSeconds;
     for (const p of this.pollers.values()) {
       cohorts += p.size;
       statements += p.statements;
       polls += p.polls;
+      pollSeconds += p.pollSeconds;
     }
-    return { pollers: this.pollers.size, cohorts, statements, polls };
+    return { pollers: this.pollers.size, cohorts, statements, polls, pollSeconds, subscribers: this.subscribers };
   }
 
   /** Stops every poller. */
@@ -152,7 +168,8 @@ export class Multiplexer {
       key, statement: reg.statement, driver: reg.driver, refetchMs, batchSize, isStale: reg.isStale, errorText: this.errorText,
       onUnexpected: (e) => this.log(`kiln: subscription poll failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`),
     }, (stopped) => {
-      this.retired = { statements: this.retired.statements + stopped.statements, polls: this.retired.polls + stopped.polls };
+      this.retired = { statements: this.retired.statements + stopped.statements, polls: this.retired.polls + stopped.polls,
+        pollSeconds: this.retired.pollSeconds + stopped.pollSeconds };
       if (this.pollers.get(key) === stopped) this.pollers.delete(key);
     });
     this.pollers.set(key, p);

@@ -57,6 +57,8 @@ export class Poller {
   /** Statements run so far (for the scale figures and tests). */
   statements = 0;
   polls = 0;
+  /** Seconds spent in polls so far (statement time, for /v1/metrics). */
+  pollSeconds = 0;
 
   constructor(readonly spec: PollerSpec, private readonly onEmpty: (p: Poller) => void) {}
 
@@ -127,7 +129,12 @@ export class Poller {
     this.polling = true;
     void this.enqueue(async () => {
       this.polls++;
-      await this.fetch([...this.cohorts.values()]);
+      const t0 = performance.now();
+      try {
+        await this.fetch([...this.cohorts.values()]);
+      } finally {
+        this.pollSeconds += (performance.now() - t0) / 1000;
+      }
     }).finally(() => {
       this.polling = false;
       if (this.stopped || this.cohorts.size === 0) return;

@@ -29,6 +29,8 @@ export interface EventWorkerOptions {
   readonly settings: WorkerSettings;
   readonly log: (line: string) => void;
   readonly env?: NodeJS.ProcessEnv;
+  /** Told each attempt's outcome (for /v1/metrics): delivered, retry (failed, tried again later) or error (retries used up). */
+  readonly observe?: (trigger: string, outcome: 'delivered' | 'retry' | 'error') => void;
 }
 
 /** A claimed event. */
@@ -227,7 +229,9 @@ class SourceLoop {
         timeoutSec: def.retry_conf.timeout_sec,
         ...(def.request_transform !== undefined ? { transform: def.request_transform, sessionVariables: sessionVariablesOf(row.payload) } : {}),
       }, this.inflight, this.o.env);
-      this.recorder.add(judgeAttempt(row, def, attempt));
+      const outcome = judgeAttempt(row, def, attempt);
+      if (outcome.kind !== 'unlock') this.o.observe?.(row.trigger, outcome.kind);
+      this.recorder.add(outcome);
     } catch (e) {
       this.problem(`delivering event ${row.id}`, e);
       this.recorder.add({ kind: 'unlock', id: row.id });
@@ -251,6 +255,8 @@ function rowOf(r: readonly unknown[]): EventRow {
 export interface EventWorkers {
   /** Stops claiming, waits for calls in flight (up to the grace period), puts back what is left. */
   stop(): Promise<void>;
+  /** Webhook calls in flight now. */
+  inFlight(): number;
 }
 
 /** Starts the event trigger workers: one fetch loop per source that has event triggers, as the served document changes. */
@@ -282,6 +288,7 @@ export function startEventWorkers(o: EventWorkerOptions): EventWorkers {
   const timer = setInterval(reconcile, Math.max(100, Math.min(o.settings.fetchIntervalMs, 1000)));
 
   return {
+    inFlight: () => calls.size,
     async stop() {
       clearInterval(timer);
       fetching.abort();

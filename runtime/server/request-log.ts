@@ -1,0 +1,176 @@
+// The per-request record and the log lines written from it, in Hasura's shapes: one `http-log`
+// line per request, and `query-log` lines with the SQL a request ran (query-log.ts). Lines are
+// JSON, one per line, on stdout (SVC_GRAPHQL_LOG_LEVEL, SVC_GRAPHQL_ENABLED_LOG_TYPES).
+
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GraphQLRequest, Session } from '../bundle/index.js';
+import type { OperationType } from './metrics.js';
+
+/** Hasura's log levels, lowest first. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** Hasura's default enabled log types (community edition). */
+export const DEFAULT_LOG_TYPES: readonly string[] = ['startup', 'http-log', 'webhook-log', 'websocket-log', 'jwk-refresh-log'];
+
+/** Which lines are written, and where. */
+export interface LogSettings {
+  readonly level: LogLevel;
+  readonly types: ReadonlySet<string>;
+  /** Writes one line (default: stdout). */
+  readonly write: (line: string) => void;
+}
+
+/** Reads SVC_GRAPHQL_LOG_LEVEL and SVC_GRAPHQL_ENABLED_LOG_TYPES; a bad level throws with the allowed ones. */
+export function logSettingsFromEnv(env: NodeJS.ProcessEnv, write: (line: string) => void = stdoutLine): LogSettings {
+  const rawLevel = (env.SVC_GRAPHQL_LOG_LEVEL ?? '').trim().toLowerCase();
+  if (rawLevel !== '' && !(LEVELS as readonly string[]).includes(rawLevel)) {
+    throw new Error(`SVC_GRAPHQL_LOG_LEVEL must be one of ${LEVELS.join(', ')}, got ${JSON.stringify(env.SVC_GRAPHQL_LOG_LEVEL)}`);
+  }
+  const rawTypes = env.SVC_GRAPHQL_ENABLED_LOG_TYPES;
+  const types = rawTypes === undefined || rawTypes.trim() === ''
+    ? DEFAULT_LOG_TYPES
+    : rawTypes.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '');
+  return { level: (rawLevel || 'info') as LogLevel, types: new Set(types), write };
+}
+
+function stdoutLine(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** True when a line of this type and level is written. */
+export function logs(s: LogSettings, type: string, level: LogLevel): boolean {
+  return s.types.has(type) && LEVELS.indexOf(level) >= LEVELS.indexOf(s.level);
+}
+
+/** What one request did, filled in by the routes as it runs; read by the log line and the metrics. */
+export class RequestRecord {
+  /** The route's name for metrics: its path (`/api/rest` for every REST endpoint), `other` for unknown paths. */
+  endpoint = 'other';
+  operationType: OperationType = 'none';
+  /** True when the GraphQL answer carried errors. */
+  failed = false;
+  session: Session | null = null;
+  /** The GraphQL request(s), for the log's operation fields and query-log. */
+  requests: readonly GraphQLRequest[] | null = null;
+  batched = false;
+  /** The answer's body text when it was an error (its first error goes into the log). */
+  errorText: string | null = null;
+
+  constructor(readonly id: string, readonly started: number) {}
+}
+
+const records = new WeakMap<IncomingMessage, RequestRecord>();
+
+/** Starts the record of a request (its id read or made, and set on the response). */
+export function beginRecord(req: IncomingMessage, res: ServerResponse): RequestRecord {
+  const r = new RequestRecord(requestIdOf(req, res), performance.now());
+  records.set(req, r);
+  return r;
+}
+
+/** The record of a request being served (undefined outside the server, e.g. a route called directly). */
+export function recordOf(req: IncomingMessage): RequestRecord | undefined {
+  return records.get(req);
+}
+
+/** The request's id: its `x-request-id` header, else a new UUID; set on the response at once. */
+export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && given !== '' ? given : randomUUID();
+  res.setHeader('x-request-id', id);
+  return id;
+}
+
+/**
+ * The kind of the operation a request runs, read from the start of its text without parsing it
+ * (the engine parses once, behind its cache): `{` or `query` is a query. Several operations with
+ * an operationName are looked up by name; text that says nothing clear is `unknown`.
+ */
+export function operationTypeOf(req: GraphQLRequest): OperationType {
+  const q = req.query;
+  let i = 0;
+  while (i < q.length) {
+    const c = q.charCodeAt(i);
+    if (c === 35) { // '#': a comment to the end of the line
+      while (i < q.length && q.charCodeAt(i) !== 10) i++;
+    } else if (c === 32 || c === 9 || c === 10 || c === 13 || c === 44 || c === 0xfeff) {
+      i++;
+    } else break;
+  }
+  if (q.charCodeAt(i) === 123) return req.operationName ? byName(req) : 'query';
+  for (const kind of ['query', 'mutation', 'subscription'] as const) {
+    if (q.startsWith(kind, i)) return req.operationName ? byName(req) : kind;
+  }
+  return q.startsWith('fragment', i) ? byName(req) : 'unknown';
+}
+
+function byName(req: GraphQLRequest): OperationType {
+  const name = req.operationName;
+  if (!name || !/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) return 'unknown';
+  const m = new RegExp(`(?:^|[^_0-9A-Za-z])(query|mutation|subscription)\\s+${name}(?![_0-9A-Za-z])`).exec(req.query);
+  return m ? (m[1] as OperationType) : 'unknown';
+}
+
+/** The first error of an error answer, as Hasura's http-log shows it. */
+function errorOf(text: string): unknown {
+  try {
+    const body = JSON.parse(text) as { errors?: { message?: string; extensions?: { code?: string; path?: string } }[]; error?: string; code?: string; path?: string };
+    const first = body.errors?.[0];
+    if (first) return { error: first.message ?? null, code: first.extensions?.code ?? null, path: first.extensions?.path ?? null };
+    if (body.error !== undefined) return { error: body.error, code: body.code ?? null, path: body.path ?? null };
+  } catch {
+    // not JSON: nothing to show
+  }
+  return null;
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace('Z', '+0000');
+}
+
+/** Writes the request's `http-log` line (level error for a failed request) when the settings ask for it. */
+export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMessage, res: ServerResponse, responseSize: number, seconds: number): void {
+  const failed = res.statusCode >= 400 || r.failed;
+  const level: LogLevel = failed ? 'error' : 'info';
+  if (!logs(s, 'http-log', level)) return;
+  const one = r.requests !== null && !r.batched ? r.requests[0] : undefined;
+  const operation: Record<string, unknown> = {
+    request_id: r.id,
+    user_vars: r.session ? { 'x-svc-role': r.session.role, ...r.session.variables } : null,
+    query_execution_time: seconds,
+    request_mode: r.requests === null ? 'non-graphql' : r.batched ? 'batched' : 'single',
+    response_size: responseSize,
+    error: failed && r.errorText !== null ? errorOf(r.errorText) : null,
+    // The query text only at debug level (it may carry user values).
+    query: one ? (s.level === 'debug' ? { operationName: one.operationName ?? null, query: one.query } : { operationName: one.operationName ?? null }) : null,
+  };
+  s.write(JSON.stringify({
+    type: 'http-log', timestamp: timestamp(), level,
+    detail: {
+      request_id: r.id,
+      operation,
+      http_info: {
+        status: res.statusCode, http_version: `HTTP/${req.httpVersion}`, url: req.url ?? '/', ip: req.socket.remoteAddress ?? null,
+        method: req.method ?? 'GET', content_encoding: null,
+      },
+    },
+  }));
+}
+
+/** Writes a `query-log` line: the SQL one statement of a request ran, with its arguments. */
+export function writeQueryLog(s: LogSettings, r: RequestRecord, sql: string, params: readonly unknown[]): void {
+  const one = r.requests?.length === 1 ? r.requests[0] : undefined;
+  s.write(JSON.stringify({
+    type: 'query-log', timestamp: timestamp(), level: 'info',
+    detail: {
+      kind: 'database',
+      request_id: r.id,
+      query: one ? { operationName: one.operationName ?? null, query: one.query, variables: one.variables ?? null } : null,
+      generated_sql: { query: sql, prepared_arguments: params },
+      connection_template: null,
+    },
+  }));
+}
