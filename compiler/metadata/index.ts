@@ -6,3 +6,5 @@ export { parseMetadata } from './parse.js';
 export { loadMetadata } from './load.js';
 /** Where a source's database is: a literal URL, the environment variable that holds it, or null. */
 export { databaseUrl, type ResolvedDatabaseUrl } from './database-url.js';
+/** A source's `configuration.read_replicas`: each replica's URL and pool settings. */
+export { readReplicas, type ReadReplica } from './read-replicas.js';

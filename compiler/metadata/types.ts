@@ -41,7 +41,9 @@ export interface ConnectionInfo {
 /** A source's `configuration`: `connection_info` is modelled, the other keys are kept raw. */
 export interface SourceConfiguration {
   readonly connection_info?: ConnectionInfo;
-  readonly [k: string]: Json | ConnectionInfo | undefined;
+  /** Databases that serve the source's queries and subscriptions (streaming replicas of it). */
+  readonly read_replicas?: readonly ConnectionInfo[];
+  readonly [k: string]: Json | ConnectionInfo | readonly ConnectionInfo[] | undefined;
 }
 
 export interface Source {

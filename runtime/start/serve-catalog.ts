@@ -13,6 +13,7 @@ import { eventTriggerExtension, scheduledEventExtension } from '../workers/index
 import { serverAuth } from './auth-config.js';
 import { listenForChanges, type CatalogListener } from './catalog-listener.js';
 import { Databases } from './databases.js';
+import { ReadReplicas } from './read-replicas.js';
 import { startDeliveryWorkers } from './serve-workers.js';
 import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
 import { detailOf, redact, StartError } from './start-error.js';
@@ -46,14 +47,18 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   };
   let engine: Engine | null = null;
   let served: ServedState | null = null;
+  // Queries and subscriptions read from the sources' replicas; the metadata API, events and cron keep the primaries.
+  const replicas = new ReadReplicas(o.pgConnections, log);
   const serve = (state: ServedState): void => {
     served = state;
-    engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
-      allowlist: o.enableAllowlist ?? false, ...limits, driverFor: (source) => {
+    const driverFor = (source: string): Driver => {
       const d = state.drivers.get(source);
       if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
       return d;
-    } });
+    };
+    const readers = replicas.update(state.compiled.model, state.drivers);
+    engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
+      allowlist: o.enableAllowlist ?? false, ...limits, driverFor, readerFor: (source) => readers.get(source) ?? driverFor(source) });
   };
   const instance = randomUUID();
   let api: MetadataApi;
@@ -65,6 +70,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       ...(c.demoMetadata !== undefined ? { initial: () => c.demoMetadata! } : {}),
     });
   } catch (e) {
+    await replicas.close();
     await dbs.close();
     const where = metadataUrl ? redact(metadataUrl) : o.databaseUrl ? redact(o.databaseUrl) : 'the embedded database';
     throw new StartError(`cannot open the metadata catalog (svc_catalog) in ${where}: ${detailOf(e)} (is the database up, and the URL right?)`, 1);
@@ -99,6 +105,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       await workers.stop();
       await listener?.close();
       await api.close();
+      await replicas.close();
       await dbs.close(api.current.drivers.values());
     },
   };
