@@ -25,7 +25,8 @@ export function envReplicaUrls(env: NodeJS.ProcessEnv = process.env): readonly s
 export class ReadReplicas {
   private readers = new Map<string, { readonly key: string; readonly reader: ReplicaReader }>();
 
-  constructor(private readonly pgConnections: number, private readonly log: Log) {}
+  // SVC_GRAPHQL_READ_REPLICA_URLS is read once, at start, like the other settings.
+  constructor(private readonly pgConnections: number, private readonly log: Log, private readonly envUrls = envReplicaUrls()) {}
 
   /**
    * The reader of each source of `model` that has replicas, over its primary in `primaries`.
@@ -57,7 +58,7 @@ export class ReadReplicas {
   private targets(source: BundleModel['sources'][number]): ReplicaTarget[] {
     const listed = source.readReplicas ?? [];
     if (listed.length === 0) {
-      return source.name === 'default' ? envReplicaUrls().map((url) => ({ url, pool: {} })) : [];
+      return source.name === 'default' ? this.envUrls.map((url) => ({ url, pool: {} })) : [];
     }
     const out: ReplicaTarget[] = [];
     for (const r of listed) {
