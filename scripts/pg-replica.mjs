@@ -45,6 +45,18 @@ export async function replicaUnavailable(root = PG_ROOT) {
   return null;
 }
 
+/** The values of these settings on the server at `root`, as [name, value]. */
+async function primarySettings(root, names) {
+  const c = new pg.Client({ connectionString: `${root}/postgres` });
+  await c.connect();
+  try {
+    const { rows } = await c.query('SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name', [names]);
+    return rows.map((r) => [r.name, r.setting]);
+  } finally {
+    await c.end();
+  }
+}
+
 async function freePort() {
   const s = net.createServer();
   await new Promise((r) => s.listen(0, '127.0.0.1', () => r()));
@@ -98,11 +110,14 @@ export async function startReplica(root = PG_ROOT) {
     const primary = new URL(root);
     await tool('pg_basebackup', ['-h', primary.hostname, '-p', primary.port || '5432', '-U', primary.username || 'postgres',
       '-D', data, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
-    // The replica's own settings (the base backup copies none from Debian's /etc/postgresql).
+    // The replica's own settings (the base backup copies none from Debian's /etc/postgresql). A hot
+    // standby refuses to start with fewer of these than its primary has: they are copied.
+    const limits = await primarySettings(root, ['max_connections', 'max_worker_processes', 'max_wal_senders',
+      'max_prepared_transactions', 'max_locks_per_transaction']);
     await writeFile(join(data, 'postgresql.conf'), [
       `port = ${port}`, "listen_addresses = '127.0.0.1'", `unix_socket_directories = '${dir}'`,
-      'hot_standby = on', 'shared_buffers = 16MB', 'fsync = off', 'max_connections = 100',
-      "timezone = 'UTC'", "lc_messages = 'C'",
+      'hot_standby = on', 'shared_buffers = 16MB', 'fsync = off', "timezone = 'UTC'", "lc_messages = 'C'",
+      ...limits.map(([name, value]) => `${name} = ${value}`),
     ].join('\n') + '\n');
     await writeFile(join(data, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
     if (asRoot) await run('chown', ['-R', 'postgres:postgres', dir]);
