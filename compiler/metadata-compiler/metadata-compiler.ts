@@ -5,7 +5,7 @@
 import type { Json } from '../../runtime/bundle/index.js';
 import type { Compiled, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
 import { introspectPostgres, type Introspection } from '../introspect/index.js';
-import { databaseUrl, parseMetadata, type Metadata } from '../metadata/index.js';
+import { databaseUrl, parseMetadata, readReplicas, type Metadata } from '../metadata/index.js';
 import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog } from '../ops/index.js';
 import { compileModel } from '../emit/index.js';
 
@@ -41,7 +41,7 @@ export function metadataCompiler(engineVersion: string): MetadataCompiler {
       return out === asMetadata(metadata) ? metadata : asJson(out);
     },
     sources(metadata): SourceInfo[] {
-      return asMetadata(metadata).sources.map((s) => ({ name: s.name, kind: s.kind, location: databaseUrl(s) }));
+      return asMetadata(metadata).sources.map((s) => ({ name: s.name, kind: s.kind, location: databaseUrl(s), readReplicas: readReplicas(s) }));
     },
     exported(metadata) {
       const md = asMetadata(metadata);

@@ -14,3 +14,5 @@ export { checkKeys, list, map, notImplemented, pick, rawShape, refusing, type Ob
 export * as metadataShapes from './shapes.js';
 /** The shapes of the sections kept as raw JSON (actions, remote schemas, triggers...). */
 export * as sectionShapes from './strict-sections.js';
+/** A source's `configuration.read_replicas`: each replica's URL and pool settings. */
+export { readReplicas, type ReadReplica } from './read-replicas.js';

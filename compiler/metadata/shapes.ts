@@ -18,8 +18,6 @@ type Customization = NonNullable<Source['customization']>;
 type FunctionConfiguration = NonNullable<FunctionEntry['configuration']>;
 type ColumnConfig = NonNullable<TableConfiguration['column_config']>[string];
 
-const REPLICAS = 'read replicas are not implemented: every query runs on the primary database';
-
 /** `{schema, name}`, or BigQuery's `{dataset, name}`. */
 export const QUALIFIED: ObjectShape = shape<QualifiedTable & { readonly dataset?: string }>('a qualified name', { schema: 'any', dataset: 'any', name: 'any' });
 
@@ -45,7 +43,8 @@ const ROUTING = 'dynamic routing of requests to databases is not implemented';
 export const SOURCE_CONFIGURATION = refusing(shape<SourceConfiguration>('a source configuration', {
   connection_info: CONNECTION_INFO, extensions_schema: 'any', service_account: 'any', project_id: 'any', datasets: 'any',
   global_select_limit: 'any', retry_base_delay: 'any', retry_limit: 'any', retry_max_delay: 'any',
-}), { read_replicas: REPLICAS, connection_template: ROUTING, connection_set: ROUTING });
+  read_replicas: list(CONNECTION_INFO),
+}), { connection_template: ROUTING, connection_set: ROUTING });
 
 /** A source's `customization`. */
 export const CUSTOMIZATION = shape<Customization>('a source customization', {

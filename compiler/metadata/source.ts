@@ -2,7 +2,7 @@
 
 import { readDatabaseUrl } from './database-url.js';
 import {
-  checkUnique, compact, field, listOf, nullable, oneOf, optional, qualified, qualifiedKey,
+  checkUnique, compact, field, has, listOf, nullable, oneOf, optional, qualified, qualifiedKey,
   readGraphqlName, readJson, readName, readObject, readRawObject, readString, required, stringAt,
   type Issues, type Obj, type Path, type Read,
 } from './reader.js';
@@ -49,7 +49,15 @@ const connectionInfo = withRaw<ConnectionInfo>({
   pool_settings: readRawObject,
 });
 
-const sourceConfiguration = withRaw<SourceConfiguration>({ connection_info: connectionInfo });
+/** One of `read_replicas`: a `connection_info` that must name its database. */
+const replicaInfo: Read<ConnectionInfo> = (v, path, is) => {
+  const o = readObject(v, path, is);
+  if (o === undefined) return undefined;
+  if (!has(o, 'database_url')) return is.fail(path, "the key 'database_url' was not present");
+  return connectionInfo(o, path, is);
+};
+
+const sourceConfiguration = withRaw<SourceConfiguration>({ connection_info: connectionInfo, read_replicas: listOf(replicaInfo) });
 
 function stringsOf<K extends string>(keys: readonly K[], read: Read<string>): Read<{ readonly [k in K]?: string }> {
   return (v, path, is) => {

@@ -56,6 +56,8 @@ export interface SourceConfiguration {
   readonly retry_base_delay?: Json;
   readonly retry_limit?: Json;
   readonly retry_max_delay?: Json;
+  /** Databases that serve the source's queries and subscriptions (streaming replicas of it). */
+  readonly read_replicas?: readonly ConnectionInfo[];
 }
 
 export interface Source {

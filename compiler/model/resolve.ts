@@ -2,7 +2,7 @@ import type {
   BundleModel, FunctionModel, Json, RoleRoots, RootField, SelectPermissionModel, SourceModel, TableModel, TableMutationPermissions,
 } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
-import { databaseUrl, type Metadata, type Source } from '../metadata/index.js';
+import { databaseUrl, readReplicas, type Metadata, type Source } from '../metadata/index.js';
 import { introspectionDisabledRoles, readApiLimits } from './api-limits.js';
 import { resolveBoolExp } from './bool-exp.js';
 import { resolveEventTriggers } from './event-triggers.js';
@@ -51,7 +51,9 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
       issues.add({ type: 'source', name: sourceObjectName(source.name), definition: source.customization as unknown as Json,
         reason: `source customization "${what}" is not supported yet; remove it or compile with --allow-inconsistent to ignore it` });
     }
-    sources.push({ name: source.name, dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source) });
+    const replicas = readReplicas(source);
+    sources.push({ name: source.name, dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source),
+      ...(replicas.length > 0 ? { readReplicas: replicas } : {}) });
     resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
   const roles = [...roleSet].sort();

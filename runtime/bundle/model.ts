@@ -66,6 +66,20 @@ export interface SourceModel {
   readonly dialect: 'postgres' | 'mssql' | 'bigquery';
   /** The metadata's URL: a literal, or the environment variable that holds it. */
   readonly databaseUrl: { readonly kind: 'literal'; readonly url: string } | { readonly kind: 'env'; readonly name: string } | null;
+  /** `configuration.read_replicas`: where queries and subscriptions are read (absent: none). */
+  readonly readReplicas?: readonly ReplicaModel[];
+}
+
+/** One read replica of a source: its URL as the metadata states it, and its pool settings. */
+export interface ReplicaModel {
+  readonly databaseUrl: { readonly kind: 'literal'; readonly url: string } | { readonly kind: 'env'; readonly name: string };
+  /** `pool_settings` the runtime applies (seconds, as Hasura writes them); absent keys keep the defaults. */
+  readonly pool: {
+    readonly maxConnections?: number;
+    readonly idleTimeout?: number;
+    readonly connectionLifetime?: number;
+    readonly poolTimeout?: number;
+  };
 }
 
 export interface RoleRoots {

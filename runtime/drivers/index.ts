@@ -6,3 +6,5 @@ export { createPgDriver, type PgDriverOptions } from './pg.js';
 export { createPgliteDriver, type PgliteDriver, type PgliteDriverOptions } from './pglite.js';
 /** Maps a database failure to an ApiError by SQLSTATE, Hasura's wording and `internal`. */
 export { mapDatabaseError, relationOf, ConnectionError, type StatementContext } from './database-error.js';
+/** A Driver that reads from a source's read replicas (random pick, failing ones skipped for a while), else its primary. */
+export { createReplicaReader, isConnectionError, type ReplicaReader, type ReplicaReaderOptions } from './replicas.js';

@@ -31,6 +31,11 @@ export interface EngineOptions {
   /** SDL of each role's schema, as the bundle stores it. */
   readonly sdl: { readonly [role: string]: string };
   readonly driverFor: (source: string) => Driver;
+  /**
+   * Where a source's queries and subscriptions are read (its read replicas); mutations always run
+   * on `driverFor`. Absent: reads go to `driverFor` too.
+   */
+  readonly readerFor?: (source: string) => Driver;
   readonly stringifyNumeric?: boolean;
   readonly planCacheSize?: number;
   /**
@@ -150,7 +155,7 @@ export class Engine {
     const dialect = print(this.dialect());
     const plan = planOperation({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role, dialect,
       stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: new Set() });
-    return { plan, variables, driverFor: this.opts.driverFor };
+    return { plan, variables, driverFor: this.opts.readerFor ?? this.opts.driverFor };
   }
 
   /** Explains a request as the session would run it (POST /v1/graphql/explain): SQL and PostgreSQL's plan. */
@@ -158,7 +163,7 @@ export class Engine {
     const p = this.prepare(req, session.role);
     return explainOperation({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role,
       dialect: this.dialect(), stringifyNumeric: this.opts.stringifyNumeric ?? false,
-      document: p.document, operation: p.operation, variables: this.coerce(p, req, session.role), structural: new Set() }, session, this.opts.driverFor);
+      document: p.document, operation: p.operation, variables: this.coerce(p, req, session.role), structural: new Set() }, session, this.opts.readerFor ?? this.opts.driverFor);
   }
 
   /** The model this engine serves. */
@@ -194,8 +199,8 @@ export class Engine {
   }
 
   // The driver of a source as the role runs it (under its time limit when it has one).
-  private driverAs(source: string, role: string): Driver {
-    return this.limits.driver(this.opts.driverFor(source), role);
+  private driverAs(source: string, role: string, read = false): Driver {
+    return this.limits.driver((read && this.opts.readerFor ? this.opts.readerFor : this.opts.driverFor)(source), role);
   }
 
   private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session): Promise<string> {
@@ -212,7 +217,7 @@ export class Engine {
 
   private runPart(plan: SqlPlan, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
     const values = bindParams(plan.sql.params, variables, session);
-    return this.driverAs(plan.source, session.role).queryText(plan.sql.text, values, plan.name, plan.valueSensitive);
+    return this.driverAs(plan.source, session.role, true).queryText(plan.sql.text, values, plan.name, plan.valueSensitive);
   }
 
   // The allow-list check, then the stored query's prepared operation when the text is one (no

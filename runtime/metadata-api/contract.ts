@@ -3,7 +3,7 @@
 // never sees the metadata document's types: to it the document and the catalog snapshots are
 // plain JSON, and every edit, check and compile goes through `MetadataCompiler`.
 
-import type { BundleModel, Json, Session } from '../bundle/index.js';
+import type { BundleModel, Json, ReplicaModel, Session } from '../bundle/index.js';
 import type { ApiError } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 
@@ -71,6 +71,8 @@ export interface SourceInfo {
   readonly name: string;
   readonly kind: string;
   readonly location: SourceLocation;
+  /** Its `configuration.read_replicas` (absent or empty: none). */
+  readonly readReplicas?: readonly ReplicaModel[];
 }
 
 /** The compiler, as the metadata API uses it. Every method is pure except `introspect`. */

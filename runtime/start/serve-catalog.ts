@@ -13,6 +13,7 @@ import { eventTriggerExtension, scheduledEventExtension } from '../workers/index
 import { serverAuth } from './auth-config.js';
 import { listenForChanges, type CatalogListener } from './catalog-listener.js';
 import { Databases } from './databases.js';
+import { ReadReplicas } from './read-replicas.js';
 import { startDeliveryWorkers } from './serve-workers.js';
 import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
 import { detailOf, redact, StartError } from './start-error.js';
@@ -48,14 +49,21 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   };
   let engine: Engine | null = null;
   let served: ServedState | null = null;
+  // Queries and subscriptions read from the sources' replicas; the metadata API, events and cron keep the primaries.
+  const replicas = new ReadReplicas(o.pgConnections, log);
   const serve = (state: ServedState): void => {
     served = state;
-    engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
-      allowlist: o.enableAllowlist ?? false, ...limits, driverFor: (source) => {
+    const driverFor = (source: string): Driver => {
       const d = state.drivers.get(source);
       if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
       return obs.engineDriver(d);
-    } });
+    };
+    const readers = replicas.update(state.compiled.model, state.drivers);
+    engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
+      allowlist: o.enableAllowlist ?? false, ...limits, driverFor, readerFor: (source) => {
+        const r = readers.get(source);
+        return r ? obs.engineDriver(r) : driverFor(source);
+      } });
   };
   obs.metrics.feed({ planCache: () => (engine ? { hits: engine.stats.planCacheHits, misses: engine.stats.parses } : null) });
   const instance = randomUUID();
@@ -68,6 +76,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       ...(c.demoMetadata !== undefined ? { initial: () => c.demoMetadata! } : {}),
     });
   } catch (e) {
+    await replicas.close();
     await dbs.close();
     const where = metadataUrl ? redact(metadataUrl) : o.databaseUrl ? redact(o.databaseUrl) : 'the embedded database';
     throw new StartError(`cannot open the metadata catalog (svc_catalog) in ${where}: ${detailOf(e)} (is the database up, and the URL right?)`, 1);
@@ -103,6 +112,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       await workers.stop();
       await listener?.close();
       await api.close();
+      await replicas.close();
       await dbs.close(api.current.drivers.values());
     },
   };

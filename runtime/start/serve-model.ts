@@ -10,6 +10,7 @@ import { createServer } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
 import { serverAuth } from './auth-config.js';
 import { Databases, type SourceUrl } from './databases.js';
+import { ReadReplicas } from './read-replicas.js';
 import { prepareBundleEvents, startDeliveryWorkers } from './serve-workers.js';
 import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
 import { detailOf, StartError } from './start-error.js';
@@ -37,6 +38,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
   const obs = observability(enabledApiList(o.enabledApis), log);
   const dbs = new Databases(o, log);
   const drivers = new Map<string, Driver>();
+  const replicas = new ReadReplicas(o.pgConnections, log);
   const open: SourceOpener = async (source, url) => {
     const d = drivers.get(source) ?? await dbs.forSource(url);
     drivers.set(source, d);
@@ -44,11 +46,18 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
   };
   try {
     const { model, sdl } = await modelOf(origin, open, log);
-    const engine = new Engine({ model, sdl, stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor: (source) => {
+    const driverFor = (source: string): Driver => {
       const d = drivers.get(source);
       if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
       return obs.engineDriver(d);
-    } });
+    };
+    // Queries and subscriptions read from the source's replicas; everything else uses `drivers`.
+    const readers = replicas.update(model, drivers);
+    const engine = new Engine({ model, sdl, stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor,
+      readerFor: (source) => {
+        const r = readers.get(source);
+        return r ? obs.engineDriver(r) : driverFor(source);
+      } });
     obs.metrics.feed({ planCache: () => ({ hits: engine.stats.planCacheHits, misses: engine.stats.parses }) });
     const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log, obs) : null;
     const server = createServer({
@@ -66,10 +75,12 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
       async close() {
         await server.close();
         await workers?.stop();
+        await replicas.close();
         await dbs.close(drivers.values());
       },
     };
   } catch (e) {
+    await replicas.close();
     await dbs.close(drivers.values());
     throw e;
   }

@@ -87,8 +87,8 @@ describe('the metadata API refuses unknown keys and changes nothing', () => {
     const r = await post('/v1/metadata', { type: 'pg_create_insert_permission', args: { table: 'author', role: 'user', permission: { check: {}, columns: ['name'], validate_input: { type: 'http', definition: { url: 'http://127.0.0.1:1' } } } } });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 'not-supported', path: '$.args.permission.validate_input', error: expect.stringContaining('not implemented by Kiln') });
-    const replicas = await post('/v1/metadata', { type: 'replace_metadata', version: 2, args: { metadata: doc({ configuration: { ...SOURCE.configuration, read_replicas: [] } }) } });
-    expect(replicas.body).toMatchObject({ code: 'not-supported', path: '$.args.metadata.sources[0].configuration.read_replicas' });
+    const replicas = await post('/v1/metadata', { type: 'replace_metadata', version: 2, args: { metadata: doc({ configuration: { ...SOURCE.configuration, connection_set: [] } }) } });
+    expect(replicas.body).toMatchObject({ code: 'not-supported', path: '$.args.metadata.sources[0].configuration.connection_set' });
     expect(await exported()).toEqual(before);
   });
 

@@ -71,7 +71,7 @@ describe('unknown metadata keys', () => {
 
 describe('keys Hasura takes that Kiln does not implement', () => {
   it.each([
-    [v3(source({ configuration: { connection_info: { database_url: 'x' }, read_replicas: [] } })), '$.sources[0].configuration.read_replicas', /read replicas/],
+    [v3(source({ configuration: { connection_info: { database_url: 'x' }, connection_template: {} } })), '$.sources[0].configuration.connection_template', /dynamic routing/],
     [v3(source({ configuration: { connection_info: { database_url: 'x', ssl_configuration: {} } } })), '$.sources[0].configuration.connection_info.ssl_configuration', /TLS/],
     [v3(source({ native_queries: [] })), '$.sources[0].native_queries', /native queries/],
     [v3(source({ tables: [{ table: 'a', remote_relationships: [] }] })), '$.sources[0].tables[0].remote_relationships', /remote relationships/],
