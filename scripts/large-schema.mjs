@@ -14,6 +14,7 @@
 //     [--out DIR]            where metadata.json, schema.sql and the bundle go (default: a temporary folder)
 //     [--tables-per-role 60] tables each role queries   [--timeout 300] seconds any step may take
 //     [--metadata-api]       also time the metadata API   [--keep] keep the database and folder
+//     [--vary-columns]       roles differ in columns and aggregations too (less to share)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -57,14 +58,19 @@ export function schemaSql(n) {
   return out.join('\n') + '\n';
 }
 
-/** Role k's permissions on a table: every role reads its tenant's rows; some hide `notes`, some write. */
+// Roles of a multi-tenant application: each reads its tenant's rows (a row limit for every third),
+// every fifth may insert, the next every fifth may update. With --vary-columns every fourth role
+// also hides `notes` and every other one has no aggregations: more distinct schemas, less to share.
+const VARY = flag('vary-columns');
+
+/** Role k's permissions on a table. */
 function permissions(r) {
   const select = [], insert = [], update = [];
   for (let k = 0; k < r; k++) {
     const role = roleName(k);
     const tenant = { tenant_id: { _eq: 'X-Svc-Tenant-Id' } };
-    const columns = ['id', 'tenant_id', 'name', 'amount', 'flag', 'created_at', 'parent_id', ...(k % 4 === 3 ? [] : ['notes'])];
-    select.push({ role, permission: { columns, filter: tenant, ...(k % 3 === 2 ? { limit: 100 } : {}), allow_aggregations: k % 2 === 0 } });
+    const columns = ['id', 'tenant_id', 'name', 'amount', 'flag', 'created_at', 'parent_id', ...(VARY && k % 4 === 3 ? [] : ['notes'])];
+    select.push({ role, permission: { columns, filter: tenant, ...(k % 3 === 2 ? { limit: 100 } : {}), allow_aggregations: !VARY || k % 2 === 0 } });
     if (k % 5 === 0) insert.push({ role, permission: { columns: ['name', 'amount', 'flag', 'notes', 'parent_id'], check: tenant, set: { tenant_id: 'X-Svc-Tenant-Id' } } });
     if (k % 5 === 1) update.push({ role, permission: { columns: ['name', 'amount', 'flag', 'notes'], filter: tenant, check: tenant } });
   }

@@ -51,10 +51,12 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
   if (!o.bundle && !o.metadata) return serveCatalog(o, defaultDriver, () => embedded, () => shared);
   let model: BundleModel;
   let sdl: { readonly [role: string]: string };
+  let sdlKey: { readonly [role: string]: string } | undefined;
   if (o.bundle) {
     const b = await loadBundle(o.bundle);
     model = b.model;
     sdl = b.sdl;
+    sdlKey = b.sdlKey;
     for (const s of model.sources) drivers.set(s.name, await driverForSource(s.databaseUrl, o, defaultDriver));
     log(`loaded bundle ${o.bundle}: ${model.roles.length} role(s), ${Object.keys(model.tables).length} table(s)`);
   } else {
@@ -76,7 +78,7 @@ export async function serveCommand(o: ServeOptions): Promise<{ close(): Promise<
     model = bundle.model;
     sdl = bundle.sdl;
   }
-  const engine = new Engine({ model, sdl, stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, driverFor: (source) => {
+  const engine = new Engine({ model, sdl, ...(sdlKey ? { sdlKey } : {}), stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, driverFor: (source) => {
     const d = drivers.get(source);
     if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
     return d;

@@ -1,6 +1,6 @@
 import { Kind, buildSchema, getVariableValues, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import type { BundleModel, PersistedQueryModel, RestEndpointModel } from '../bundle/index.js';
+import { contentHash, type BundleModel, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 import type { Dialect } from '../sql/index.js';
@@ -30,6 +30,13 @@ export interface EngineOptions {
   readonly stringifyNumeric?: boolean;
   readonly planCacheSize?: number;
   /**
+   * Role -> a key naming its schema: roles with the same key see the same schema and share one
+   * GraphQLSchema (a bundle gives the file each role's SDL is stored in). Absent: the SDL's hash.
+   */
+  readonly sdlKey?: { readonly [role: string]: string };
+  /** How many GraphQLSchema objects are kept (least recently used dropped); default 8. */
+  readonly schemaCacheSize?: number;
+  /**
    * SVC_GRAPHQL_ENABLE_ALLOWLIST: a non-admin role may run only documents of an allow-listed
    * collection whose scope includes it (reference/endpoints.md "Allow-list").
    */
@@ -47,7 +54,10 @@ const EMPTY_ROLE_SDL = 'type query_root { no_queries_available: String! } schema
 
 /** Serves GraphQL requests from a bundle: parse and plan once per (role, query, operation), then bind and run. */
 export class Engine {
-  private readonly schemas = new Map<string, GraphQLSchema>();
+  // Built schemas by their key (roles that see the same schema share one), least recently used
+  // dropped: on a 1,000-table schema one is tens of megabytes, so they cannot all be kept.
+  private readonly schemas: LRUCache<string, GraphQLSchema>;
+  private readonly schemaKeys = new Map<string, string>();
   private readonly cache: LRUCache<string, Prepared>;
   // Query text -> its allow-list key (false: it does not parse); parsed once per text.
   private readonly keys: LRUCache<string, QueryKey | false>;
@@ -55,7 +65,9 @@ export class Engine {
   private readonly counts = { parses: 0, validations: 0, plans: 0 };
 
   constructor(private readonly opts: EngineOptions) {
-    this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000 });
+    this.schemas = new LRUCache({ max: opts.schemaCacheSize ?? 8 });
+    // Plans hold the parsed document and its planned SQL: bounded by count and by an estimate of size.
+    this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: preparedSize });
     this.keys = new LRUCache({ max: opts.planCacheSize ?? 2000 });
     this.stored = new StoredIndex({ model: opts.model, schemaFor: (role) => this.schemaFor(role), dialect: this.dialectOrNull(),
       stringifyNumeric: opts.stringifyNumeric ?? false });
@@ -88,12 +100,19 @@ export class Engine {
     return this.runPrepared(entry.prepared.get(session.role) ?? this.prepare(req, session.role), req, session);
   }
 
-  /** The role's GraphQL schema (built from the bundle's SDL on first use). */
+  /** The role's GraphQL schema (built from the bundle's SDL on first use, shared by roles that see the same). */
   schemaFor(role: string): GraphQLSchema {
-    let s = this.schemas.get(role);
+    let key = this.schemaKeys.get(role);
+    let sdl: string | undefined;
+    if (key === undefined) {
+      sdl = this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
+      key = this.opts.sdlKey?.[role] ?? contentHash(sdl);
+      this.schemaKeys.set(role, key);
+    }
+    let s = this.schemas.get(key);
     if (!s) {
-      s = buildSchema(this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
-      this.schemas.set(role, s);
+      s = buildSchema(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
+      this.schemas.set(key, s);
     }
     return s;
   }
@@ -292,6 +311,12 @@ export class Engine {
     }
     return plan;
   }
+}
+
+// A prepared operation's weight in the plan cache: its query text stands for the document and
+// plans made from it (each several times the text's size).
+function preparedSize(p: Prepared, key: string): number {
+  return key.length * 8 + p.plans.size * 2048 + 1;
 }
 
 /** Hasura's answer to a document no allow-listed collection admits for the role. */
