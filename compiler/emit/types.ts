@@ -17,6 +17,8 @@ export async function engineTypes(sdl: { readonly [role: string]: string },
   // Roles that see the same schema and run the same operations share one namespace: the others
   // are aliases of the first (a large schema has many roles that differ only in row filters).
   const first = new Map<string, string>();
+  // The first role written in full: later namespaces refer to its declarations where theirs are the same.
+  let base: { readonly namespace: string; readonly decls: ReadonlyMap<string, string> } | null = null;
   for (const role of Object.keys(sdl).sort()) {
     const key = `${sdl[role]!}\u0000${(operations[role] ?? []).join('\u0000')}`;
     const same = first.get(key);
@@ -32,8 +34,10 @@ export async function engineTypes(sdl: { readonly [role: string]: string },
     const ops = documents.length === 0 ? '' : await codegen({ schema, documents, filename: 'engine.d.ts',
       config: { enumType: 'string-literal', scalars: SCALARS, skipTypename: true },
       plugins: [{ typescriptOperations: {} }], pluginMap: { typescriptOperations } });
-    const out = `${rows}\n${withoutDeclared(ops, rows)}`;
-    parts.push(`/** Types of role "${role}". */`, `export declare namespace ${namespaceOf(role)} {`, indent(out), '}');
+    const decls = declarations(`${rows}\n${withoutDeclared(ops, rows)}`);
+    const body = base === null ? [...decls.values()] : sharedWith(decls, base);
+    base ??= { namespace: namespaceOf(role), decls };
+    parts.push(`/** Types of role "${role}". */`, `export declare namespace ${namespaceOf(role)} {`, indent(body.join('\n')), '}');
   }
   return parts.join('\n') + '\n';
 }
@@ -60,6 +64,59 @@ function withoutDeclared(ops: string, rows: string): string {
     if (skipping && /;\s*$/.test(line) && (name !== undefined || /^\S/.test(line))) skipping = false;
   }
   return out.join('\n');
+}
+
+// The top-level declarations of generated code, by name: each with its doc comment, blank lines
+// dropped (a declaration ends on a line of its own at column 0 that closes with `;`).
+function declarations(code: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let pending: string[] = [];
+  let current: { name: string; lines: string[] } | null = null;
+  for (const line of code.split('\n')) {
+    if (current) {
+      current.lines.push(line);
+      if (/^\S.*;\s*$/.test(line)) {
+        out.set(current.name, current.lines.join('\n'));
+        current = null;
+      }
+      continue;
+    }
+    if (line.trim() === '') continue;
+    const name = /^(?:export )?type (\w+)/.exec(line)?.[1];
+    if (name === undefined) {
+      pending.push(line);
+      continue;
+    }
+    current = { name, lines: [...pending.filter((l) => /^\s*(\/\*\*|\*)/.test(l)), line] };
+    pending = [];
+    if (/;\s*$/.test(line)) {
+      out.set(name, current.lines.join('\n'));
+      current = null;
+    }
+  }
+  return out;
+}
+
+// A namespace's declarations with those equal to the base namespace's written as aliases of them
+// (`export type T = Role_admin.T;`). Equal text is not enough: a declaration naming another type
+// means this namespace's one, so it is an alias only when every type it names is one too (the
+// greatest such set: row types refer to each other through relationships). Generic helpers stay.
+function sharedWith(decls: ReadonlyMap<string, string>, base: { readonly namespace: string; readonly decls: ReadonlyMap<string, string> }): string[] {
+  const generic = (text: string): boolean => /^[^=]*</.test(text.split('\n').find((l) => /type \w+/.test(l)) ?? '<');
+  const equal = [...decls].filter(([name, text]) => base.decls.get(name) === text);
+  // Generic helpers (Maybe<T>, Exact<T>) are written again but, being equal, do not stop sharing.
+  const helpers = new Set(equal.filter(([, text]) => generic(text)).map(([name]) => name));
+  const same = new Set(equal.filter(([, text]) => !generic(text)).map(([name]) => name));
+  const refs = new Map([...same].map((name) => [name, [...new Set(decls.get(name)!.match(/\b[A-Z_a-z]\w*\b/g) ?? [])].filter((w) => w !== name && decls.has(w))]));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const name of same) {
+      if (refs.get(name)!.every((r) => same.has(r) || helpers.has(r))) continue;
+      same.delete(name);
+      changed = true;
+    }
+  }
+  return [...decls].map(([name, text]) => (same.has(name) ? `export type ${name} = ${base.namespace}.${name};` : text));
 }
 
 function indent(text: string): string {
