@@ -8,7 +8,7 @@ import { introspectPostgres, type Introspection } from '../introspect/index.js';
 import { databaseUrl, parseMetadata, type Metadata } from '../metadata/index.js';
 import { resolveModel } from '../model/index.js';
 import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog } from '../ops/index.js';
-import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
+import { buildRoleSchemas, collectionUse, printSchemas, validateCollections } from '../schema/index.js';
 import { compilePersisted } from '../emit/index.js';
 
 const asMetadata = (doc: Json): Metadata => doc as unknown as Metadata;
@@ -37,7 +37,7 @@ export function metadataCompiler(engineVersion: string): MetadataCompiler {
       // Stored queries compiled whole, as `kiln compile` does: the allow-list and REST endpoints run them.
       const persisted = compilePersisted(asMetadata(metadata), base, schemas).persisted;
       const model = persisted ? { ...base, persisted } : base;
-      const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
+      const sdl = printSchemas(model.roles, schemas);
       const queries = schemas['admin'] ? validateCollections(collectionUse(asMetadata(metadata)), schemas['admin']) : [];
       return { model, sdl, inconsistencies: [...resolved.inconsistencies, ...queries] };
     },

@@ -6,7 +6,7 @@ import { storedLayout, type BundleModel, type Json, type StoredLayout } from '..
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject } from '../model/index.js';
-import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
+import { buildRoleSchemas, collectionUse, printSchemas, validateCollections } from '../schema/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql } from '../sql/index.js';
 import { engineModule } from './module.js';
 import { engineTypes } from './types.js';
@@ -47,7 +47,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   const stored = compilePersisted(input.metadata, base, schemas);
   const events = eventDefinitions(input.metadata);
   const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}) };
-  const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
+  const sdl = printSchemas(model.roles, schemas);
   const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
   const files = new Map<string, string>();
   let rootFields = 0;
