@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { parse } from 'graphql';
 
 /**
@@ -28,10 +29,14 @@ export async function engineTypes(sdl: { readonly [role: string]: string },
     }
     first.set(key, role);
     const schema = parse(sdl[role]!);
-    const rows = await codegen({ schema, documents: [], filename: 'engine.d.ts', config: { enumsAsTypes: true, scalars: SCALARS },
+    // One schema object for both runs (else codegen merges one from the SDL for each), built by the
+    // graphql module codegen itself loads (its CommonJS one: a schema of the other is refused); and
+    // no validation of the operations: they were printed from this schema.
+    const schemaAst = (createRequire(import.meta.url)('graphql') as typeof import('graphql')).buildASTSchema(schema, { assumeValidSDL: true });
+    const rows = await codegen({ schema, schemaAst, documents: [], filename: 'engine.d.ts', config: { enumsAsTypes: true, scalars: SCALARS },
       plugins: [{ typescript: {} }], pluginMap: { typescript } });
     const documents = (operations[role] ?? []).map((text) => ({ document: parse(text) }));
-    const ops = documents.length === 0 ? '' : await codegen({ schema, documents, filename: 'engine.d.ts',
+    const ops = documents.length === 0 ? '' : await codegen({ schema, schemaAst, documents, filename: 'engine.d.ts', skipDocumentsValidation: true,
       config: { enumType: 'string-literal', scalars: SCALARS, skipTypename: true },
       plugins: [{ typescriptOperations: {} }], pluginMap: { typescriptOperations } });
     const decls = declarations(`${rows}\n${withoutDeclared(ops, rows)}`);

@@ -105,8 +105,8 @@ export class Engine {
     let key = this.schemaKeys.get(role);
     let sdl: string | undefined;
     if (key === undefined) {
-      sdl = this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
-      key = this.opts.sdlKey?.[role] ?? contentHash(sdl);
+      // A bundle names the file of each role's SDL: reading it (from disk) waits until a build needs it.
+      key = this.opts.sdlKey?.[role] ?? contentHash((sdl = this.opts.sdl[role] ?? EMPTY_ROLE_SDL));
       this.schemaKeys.set(role, key);
     }
     let s = this.schemas.get(key);
