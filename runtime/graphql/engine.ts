@@ -37,6 +37,11 @@ export interface EngineOptions {
   /** How many GraphQLSchema objects are kept (least recently used dropped); default 8. */
   readonly schemaCacheSize?: number;
   /**
+   * The most SDL text (characters) whose schemas are kept; default 32 MB. A built schema takes
+   * about 16 times its SDL in heap, so this bounds the cache near 500 MB whatever the schema size.
+   */
+  readonly schemaCacheSdlChars?: number;
+  /**
    * SVC_GRAPHQL_ENABLE_ALLOWLIST: a non-admin role may run only documents of an allow-listed
    * collection whose scope includes it (reference/endpoints.md "Allow-list").
    */
@@ -58,6 +63,7 @@ export class Engine {
   // dropped: on a 1,000-table schema one is tens of megabytes, so they cannot all be kept.
   private readonly schemas: LRUCache<string, GraphQLSchema>;
   private readonly schemaKeys = new Map<string, string>();
+  private readonly schemaBudget: number;
   private readonly cache: LRUCache<string, Prepared>;
   // Query text -> its allow-list key (false: it does not parse); parsed once per text.
   private readonly keys: LRUCache<string, QueryKey | false>;
@@ -65,7 +71,8 @@ export class Engine {
   private readonly counts = { parses: 0, validations: 0, plans: 0 };
 
   constructor(private readonly opts: EngineOptions) {
-    this.schemas = new LRUCache({ max: opts.schemaCacheSize ?? 8 });
+    this.schemaBudget = opts.schemaCacheSdlChars ?? 32 * 1024 * 1024;
+    this.schemas = new LRUCache({ max: opts.schemaCacheSize ?? 8, maxSize: this.schemaBudget });
     // Plans hold the parsed document and its planned SQL: bounded by count and by an estimate of size.
     this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: preparedSize });
     this.keys = new LRUCache({ max: opts.planCacheSize ?? 2000 });
@@ -111,8 +118,12 @@ export class Engine {
     }
     let s = this.schemas.get(key);
     if (!s) {
-      s = buildSchema(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
-      this.schemas.set(key, s);
+      const text = sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
+      // No token locations kept (they double the heap of a large schema), no SDL validation
+      // (the compiler printed it from a valid schema): on a 1,000-table role 176 MB instead of 379.
+      s = buildSchema(text, { noLocation: true, assumeValidSDL: true });
+      // A schema larger than the whole budget is still kept (alone): building it again per request would be worse.
+      this.schemas.set(key, s, { size: Math.min(text.length, this.schemaBudget) });
     }
     return s;
   }

@@ -39,3 +39,18 @@ describe('engine schema cache', async () => {
     expect(again.getQueryType()!.getFields()).toEqual(expect.objectContaining(Object.fromEntries(Object.keys(first.getQueryType()!.getFields()).map((f) => [f, expect.anything()]))));
   });
 });
+
+describe('engine schema cache budget', async () => {
+  const bundle = await compileFixture('blog');
+  const noDb = () => { throw new Error('no database in this test'); };
+  const [a] = bundle.model.roles.filter((r) => r !== 'admin');
+
+  it('keeps schemas within the SDL budget, and one larger than the budget alone', () => {
+    const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb, schemaCacheSdlChars: bundle.sdl[a!]!.length + 10 });
+    const first = engine.schemaFor(a!);
+    expect(engine.schemaFor(a!)).toBe(first);
+    const admin = engine.schemaFor('admin');
+    expect(engine.schemaFor('admin')).toBe(admin);
+    expect(engine.schemaFor(a!)).not.toBe(first);
+  });
+});
