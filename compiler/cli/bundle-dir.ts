@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { loadBundle, type BundleModel } from '../../runtime/bundle/index.js';
+import { expandLayout, loadBundle, type BundleModel } from '../../runtime/bundle/index.js';
 import { CliError } from './project.js';
 
 /** A persisted query as manifest.json lists it. */
@@ -28,14 +28,16 @@ export interface BundleDir {
   readonly dir: string;
   readonly manifest: Manifest;
   readonly model: BundleModel;
-  /** Relative path -> text, for every file under sql/, persisted/ and schema/; sorted. */
+  /** Relative path -> text, for every file under sql/, persisted/ and schema/ (shared text expanded per role); sorted. */
   readonly files: ReadonlyMap<string, string>;
+  /** The files as stored (shared/ and links.json as they are): what manifest.json's sha256 list covers. */
+  readonly stored: ReadonlyMap<string, string>;
 }
 
 /** sha256 of a text, hex. */
 export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
-const TEXT_DIRS = ['sql', 'persisted', 'schema'];
+const TEXT_DIRS = ['sql', 'persisted', 'schema', 'shared'];
 
 /** Reads a bundle directory; anything that is not a readable bundle is bad input (exit 2). */
 export async function readBundleDir(dir: string): Promise<BundleDir> {
@@ -58,9 +60,10 @@ export async function readBundleDir(dir: string): Promise<BundleDir> {
     throw new CliError(`${dir}: cannot load engine.mjs (${(e as Error).message})`, 2);
   }
   if (!model || typeof model !== 'object' || !Array.isArray(model.roles)) throw new CliError(`${dir}: engine.mjs has no model`, 2);
-  const files = new Map<string, string>();
-  for (const sub of TEXT_DIRS) for (const path of await listFiles(abs, join(abs, sub))) files.set(path, await readFile(join(abs, path), 'utf8'));
-  return { dir, manifest, model, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  const stored = new Map<string, string>();
+  for (const sub of TEXT_DIRS) for (const path of await listFiles(abs, join(abs, sub))) stored.set(path, await readFile(join(abs, path), 'utf8'));
+  const schemas = (manifest['schemas'] ?? {}) as { readonly [role: string]: string };
+  return { dir, manifest, model, files: expandLayout(stored, schemas), stored };
 }
 
 async function listFiles(root: string, dir: string): Promise<string[]> {

@@ -92,12 +92,24 @@ export function checkHashes(b: BundleDir): { readonly checked: number; readonly 
   const problems: string[] = [];
   let checked = 0;
   for (const [path, hash] of Object.entries(listed)) {
-    if (!/^(sql|persisted|schema)\//.test(path)) continue;
+    if (!/^(sql|persisted|schema|shared)\//.test(path)) continue;
     checked++;
-    const text = b.files.get(path);
+    const text = b.stored.get(path);
     if (text === undefined) problems.push(`${path}: listed in manifest.json but missing`);
-    else if (sha256(text) !== hash) problems.push(`${path}: changed since it was compiled (sha256 differs from manifest.json)`);
+    else if (sha256(text) !== hash) problems.push(`${path}${sharedBy(b, path)}: changed since it was compiled (sha256 differs from manifest.json)`);
   }
-  for (const path of b.files.keys()) if (!(path in listed) && path.endsWith('.sql')) problems.push(`${path}: not listed in manifest.json`);
+  for (const path of b.stored.keys()) if (!(path in listed) && path.endsWith('.sql')) problems.push(`${path}: not listed in manifest.json`);
   return { checked, problems };
+}
+
+// The role files a shared statement stands for (` (sql/a/f.sql, sql/b/f.sql)`), so a change names them.
+function sharedBy(b: BundleDir, path: string): string {
+  const hash = /^shared\/(\w+)\.sql$/.exec(path)?.[1];
+  if (!hash) return '';
+  const users: string[] = [];
+  for (const [file, text] of b.stored) {
+    const role = /^sql\/([^/]+)\/links\.json$/.exec(file)?.[1];
+    if (role) for (const [f, h] of Object.entries(JSON.parse(text) as Record<string, string>)) if (h === hash) users.push(`sql/${role}/${f}`);
+  }
+  return users.length ? ` (${users.sort().join(', ')})` : '';
 }

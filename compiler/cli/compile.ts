@@ -38,14 +38,20 @@ export async function compileCommand(o: CompileOptions): Promise<void> {
 /** Per role: tables it may read (and write), root fields of its schema, persisted queries compiled for it. */
 export function roleSummary(bundle: Bundle): string[] {
   const m = bundle.model;
-  const files = [...bundle.files.keys()];
+  // One pass over the files (a large bundle has hundreds of thousands): counts per role.
+  const roots = new Map<string, number>();
+  const stored = new Map<string, number>();
+  for (const f of bundle.files.keys()) {
+    const m = /^(sql|persisted)\/([^/]+)\//.exec(f);
+    if (!m) continue;
+    if (m[1] === 'sql' && !f.endsWith('.subscription.sql')) roots.set(m[2]!, (roots.get(m[2]!) ?? 0) + 1);
+    if (m[1] === 'persisted') stored.set(m[2]!, (stored.get(m[2]!) ?? 0) + 1);
+  }
   const rows = m.roles.map((role) => {
     const readable = Object.keys(m.select[role] ?? {}).length;
     const writable = Object.keys(m.mutations?.[role] ?? {}).length;
     // One file per root field kept in the role's schema (sql/<role>/<field>.sql; live queries apart).
-    const roots = files.filter((f) => f.startsWith(`sql/${role}/`) && !f.endsWith('.subscription.sql')).length;
-    const persisted = files.filter((f) => f.startsWith(`persisted/${role}/`)).length;
-    return [role, `${readable}${writable ? ` (${writable} writable)` : ''}`, String(roots), String(persisted)];
+    return [role, `${readable}${writable ? ` (${writable} writable)` : ''}`, String(roots.get(role) ?? 0), String(stored.get(role) ?? 0)];
   });
   const head = ['role', 'tables visible', 'root fields', 'persisted queries'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -25,8 +25,12 @@ export async function inspectCommand(o: InspectOptions): Promise<void> {
   if (o.query) { process.stdout.write(await sqlOfQuery(o, role)); return; }
   const dir = join(o.bundle, 'sql', role);
   let files: string[];
+  // Statements the role shares with others are listed in links.json and stored once in shared/.
+  let links: { [file: string]: string } = {};
   try {
-    files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+    const names = await readdir(dir);
+    if (names.includes('links.json')) links = JSON.parse(await readFile(join(dir, 'links.json'), 'utf8')) as { [file: string]: string };
+    files = [...names.filter((f) => f.endsWith('.sql')), ...Object.keys(links)].sort();
   } catch {
     const roles = (await readdir(join(o.bundle, 'sql')).catch(() => [])).sort();
     throw new CliError(`no SQL for role "${role}" in ${o.bundle}; roles: ${roles.join(', ')}`, 2);
@@ -39,7 +43,10 @@ export async function inspectCommand(o: InspectOptions): Promise<void> {
     }
     files = [`${o.field}.sql`];
   }
-  for (const f of files) process.stdout.write(await readFile(join(dir, f), 'utf8') + (files.length > 1 ? '\n' : ''));
+  for (const f of files) {
+    const text = links[f] ? `-- role: ${role}\n${await readFile(join(o.bundle, 'shared', `${links[f]}.sql`), 'utf8')}` : await readFile(join(dir, f), 'utf8');
+    process.stdout.write(text + (files.length > 1 ? '\n' : ''));
+  }
 }
 
 async function sqlOfQuery(o: InspectOptions, role: string): Promise<string> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import type { BundleModel } from '../../runtime/bundle/index.js';
+import { storedLayout, type BundleModel, type StoredLayout } from '../../runtime/bundle/index.js';
 import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql } from '../sql/index.js';
 import { engineModule } from './module.js';
@@ -15,8 +15,10 @@ export interface Bundle {
   readonly model: BundleModel;
   readonly sdl: { readonly [role: string]: string };
   readonly schemas: { readonly [role: string]: GraphQLSchema };
-  /** Relative path to content; sorted. */
+  /** Relative path to content, one file per role and field (what tools and goldens read); sorted. */
   readonly files: ReadonlyMap<string, string>;
+  /** The files as written to disk: text several roles share stored once (runtime/bundle layout.ts). */
+  readonly stored: ReadonlyMap<string, string>;
   readonly inconsistencies: readonly InconsistentObject[];
   readonly summary: { readonly tables: number; readonly roles: number; readonly rootFields: number };
 }
@@ -30,54 +32,82 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   const files = new Map<string, string>();
   let rootFields = 0;
   const operations: { [role: string]: string[] } = {};
-  for (const role of model.roles) {
+  // A root field's statement depends on the role only through its permissions on the field's
+  // table: roles with the same permissions there get the same text (but for the `-- role:` line),
+  // so it is planned once. Function roots also depend on function permissions: planned per role.
+  const planned = new Map<string, { readonly text: string; readonly query: string }>();
+  const once = (role: string, key: string | null, make: () => { text: string; query: string }): { text: string; query: string } => {
+    if (key === null) return make();
+    let hit = planned.get(key);
+    if (!hit) planned.set(key, (hit = make()));
+    return hit;
+  };
+  const permKey = (role: string, field: string, root: { readonly kind: string; readonly table: string }, what: string): string | null =>
+    root.kind.startsWith('function') ? null
+      : `${what}\u0000${field}\u0000${JSON.stringify(root)}\u0000${JSON.stringify(model.select[role]?.[root.table] ?? role)}\u0000${what === 'mutation' ? JSON.stringify(model.mutations?.[role]?.[root.table] ?? role) : ''}`;
+  const started = Date.now();
+  for (const [index, role] of model.roles.entries()) {
     files.set(`schema/${role}.graphql`, sdl[role]!);
     // Only the fields the role's schema kept (a select permission with no column leaves its roots out).
     const queryFields = schemas[role]!.getQueryType()?.getFields() ?? {};
     const roots = Object.entries(model.roots[role]!.query).filter(([field]) => queryFields[field]);
     const ops: string[] = (operations[role] = []);
     for (const [field, root] of roots) {
-      const compiled = previewSql(model, schemas[role]!, role, field, root);
-      const query = previewQuery(model, role, field, root);
-      const header = [`-- role: ${role}`, `-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-        `-- query: ${query}`, ...paramHeader(compiled)];
-      files.set(`sql/${role}/${field}.sql`, `${header.join('\n')}\n${formatSql(compiled.text)};\n`);
+      const { text, query } = once(role, permKey(role, field, root, 'query'), () => {
+        const compiled = previewSql(model, schemas[role]!, role, field, root);
+        const query = previewQuery(model, role, field, root);
+        const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
+          `-- query: ${query}`, ...paramHeader(compiled)];
+        return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
+      });
+      files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);
       ops.push(query.replace(/^query /, `query ${operationName(field)} `));
       rootFields++;
     }
     // Live queries: the multiplexed statement one poll runs for every subscriber of the plan.
     const subscriptionFields = schemas[role]!.getSubscriptionType()?.getFields() ?? {};
     for (const [field, root] of Object.entries(model.roots[role]!.subscription).filter(([f]) => subscriptionFields[f])) {
-      const m = previewSubscriptionSql(model, schemas[role]!, role, field, root);
-      const header = [`-- role: ${role}`, `-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-        `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`,
-        '-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
-        ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
-          (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))];
-      files.set(`sql/${role}/${field}.subscription.sql`, `${header.join('\n')}\n${formatSql(m.text)};\n`);
+      const { text } = once(role, permKey(role, field, root, 'subscription'), () => {
+        const m = previewSubscriptionSql(model, schemas[role]!, role, field, root);
+        const header = [`-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
+          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`,
+          '-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
+          ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
+            (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))];
+        return { text: `${header.join('\n')}\n${formatSql(m.text)};\n`, query: '' };
+      });
+      files.set(`sql/${role}/${field}.subscription.sql`, `-- role: ${role}\n${text}`);
     }
     const mutationFields = schemas[role]!.getMutationType()?.getFields() ?? {};
     const mutations = Object.entries(model.roots[role]!.mutation ?? {}).filter(([field]) => mutationFields[field]);
     for (const [field, root] of mutations) {
-      const compiled = previewMutationSql(model, schemas[role]!, role, field, root);
-      const query = previewMutationQuery(model, role, field, root);
-      const header = [`-- role: ${role}`, `-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-        `-- query: ${query}`, '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed', ...paramHeader(compiled)];
-      files.set(`sql/${role}/${field}.sql`, `${header.join('\n')}\n${formatSql(compiled.text)};\n`);
+      const { text, query } = once(role, permKey(role, field, root, 'mutation'), () => {
+        const compiled = previewMutationSql(model, schemas[role]!, role, field, root);
+        const query = previewMutationQuery(model, role, field, root);
+        const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
+          `-- query: ${query}`, '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed', ...paramHeader(compiled)];
+        return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
+      });
+      files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);
       ops.push(query.replace(/^mutation /, `mutation ${operationName(field)} `));
       rootFields++;
     }
-    say(`  role ${role}: ${roots.length + mutations.length} root field(s)`);
+    say(`  role ${role} (${index + 1}/${model.roles.length}): ${roots.length + mutations.length} root field(s), ${planned.size} distinct statement(s) so far, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   for (const [path, content] of stored.files) files.set(path, content);
-  say('writing engine.mjs and engine.d.ts');
-  files.set('engine.mjs', await engineModule(model, sdl));
-  files.set('engine.d.ts', await engineTypes(sdl, operations));
+  say('writing engine.mjs');
+  files.set('engine.mjs', engineModule(model));
+  say('writing engine.d.ts');
+  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas));
+  say('writing report.html');
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
-  files.set('manifest.json', manifest(input, model, files, summary, stored.manifest));
+  const layout = storedLayout(files);
+  const manifestText = manifest(input, model, layout, summary, stored.manifest);
+  files.set('manifest.json', manifestText);
+  layout.files.set('manifest.json', manifestText);
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { model, sdl, schemas, files: sorted, inconsistencies, summary };
+  return { model, sdl, schemas, files: sorted, stored: layout.files, inconsistencies, summary };
 }
 
 // `album_by_pk` -> `AlbumByPk`: the operation (and so the generated type) named after its root field.
@@ -85,7 +115,7 @@ function operationName(field: string): string {
   return field.split('_').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('') || 'Root';
 }
 
-function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<string, string>, summary: Bundle['summary'],
+function manifest(input: BundleInput, model: BundleModel, layout: StoredLayout, summary: Bundle['summary'],
   persisted: readonly PersistedManifestEntry[]): string {
   const doc = {
     bundleFormat: 1,
@@ -100,17 +130,22 @@ function manifest(input: BundleInput, model: BundleModel, files: ReadonlyMap<str
     mutationFields: Object.fromEntries(model.roles.map((r) => [r, Object.keys(model.roots[r]!.mutation ?? {})])),
     summary,
     persisted,
-    files: Object.fromEntries([...files.keys()].sort().map((f) => [f, sha256(files.get(f)!)])),
+    schemas: layout.schemas,
+    files: Object.fromEntries([...layout.files.keys()].sort().map((f) => [f, sha256(layout.files.get(f)!)])),
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }
 
 /** Writes a bundle to `dir`, replacing what an earlier compile left there. */
 export async function writeBundle(dir: string, bundle: Bundle): Promise<void> {
-  for (const sub of ['schema', 'sql', 'persisted']) await rm(join(dir, sub), { recursive: true, force: true });
-  for (const [path, content] of bundle.files) {
+  for (const sub of ['schema', 'sql', 'persisted', 'shared']) await rm(join(dir, sub), { recursive: true, force: true });
+  const made = new Set<string>();
+  for (const [path, content] of bundle.stored) {
     const full = join(dir, path);
-    await mkdir(dirname(full), { recursive: true });
+    if (!made.has(dirname(full))) {
+      await mkdir(dirname(full), { recursive: true });
+      made.add(dirname(full));
+    }
     await writeFile(full, content);
   }
 }

@@ -8,7 +8,7 @@ import type { BundleModel, Json } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject } from '../model/index.js';
-import { buildRoleSchemas, collectionUse, printRoleSchema, validateCollections } from '../schema/index.js';
+import { buildRoleSchemas, collectionUse, printSchemas, validateCollections } from '../schema/index.js';
 import { compilePersisted, type CompiledPersisted } from './persisted.js';
 
 export interface BundleInput {
@@ -42,7 +42,8 @@ export function compileModel(input: BundleInput): CompiledModel {
   const stored = compilePersisted(input.metadata, base, schemas);
   const events = eventDefinitions(input.metadata);
   const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}) };
-  const sdl = Object.fromEntries(model.roles.map((r) => [r, printRoleSchema(schemas[r]!)]));
+  // Roles that see the same schema share one object, printed once.
+  const sdl = printSchemas(model.roles, schemas);
   const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
   return { model, sdl, schemas, stored, inconsistencies: [...resolved.inconsistencies, ...queryIssues] };
 }

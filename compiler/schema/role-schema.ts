@@ -21,14 +21,48 @@ export function buildRoleSchema(model: BundleModel, role: string): GraphQLSchema
   return new GraphQLSchema({ query, mutation, subscription, types });
 }
 
-/** Every role's schema, keyed by role (model.roles order, which is sorted). */
+/**
+ * Every role's schema, keyed by role (model.roles order, which is sorted). Roles whose schemas
+ * must be the same share one object: on a large schema most roles differ only in row filters
+ * and limits, and one schema of 1,000 tables takes seconds and hundreds of megabytes to build.
+ */
 export function buildRoleSchemas(model: BundleModel): { [role: string]: GraphQLSchema } {
   const out: { [role: string]: GraphQLSchema } = {};
-  for (const role of model.roles) out[role] = buildRoleSchema(model, role);
+  const built = new Map<string, GraphQLSchema>();
+  for (const role of model.roles) {
+    const key = schemaInputs(model, role);
+    let schema = built.get(key);
+    if (!schema) built.set(key, (schema = buildRoleSchema(model, role)));
+    out[role] = schema;
+  }
   return out;
+}
+
+// Everything of a role's permissions its schema is built from (createContext and the roots read
+// these): its roots, and its permissions without row filters, checks and limits, which no type shows.
+function schemaInputs(model: BundleModel, role: string): string {
+  const select = Object.entries(model.select[role] ?? {}).map(([t, p]) => [t, p.columns, p.computedFields, p.allowAggregations]);
+  const writes = Object.entries(model.mutations?.[role] ?? {}).map(([t, p]) => [t,
+    p.insert ? [p.insert.columns, p.insert.set, p.insert.backendOnly] : null,
+    p.update ? [p.update.columns, p.update.set, p.update.backendOnly] : null,
+    p.delete ? [p.delete.backendOnly] : null]);
+  return JSON.stringify([model.roots[role] ?? null, select, writes]);
 }
 
 /** The schema as SDL text, ending with a newline; `buildSchema` of it gives the same schema. */
 export function printRoleSchema(schema: GraphQLSchema): string {
   return `${printSchema(schema)}\n`;
+}
+
+/** Each role's SDL; roles sharing a schema object share its text (printed once). */
+export function printSchemas(roles: readonly string[], schemas: { readonly [role: string]: GraphQLSchema }): { [role: string]: string } {
+  const printed = new Map<GraphQLSchema, string>();
+  const out: { [role: string]: string } = {};
+  for (const role of roles) {
+    const schema = schemas[role]!;
+    let text = printed.get(schema);
+    if (text === undefined) printed.set(schema, (text = printRoleSchema(schema)));
+    out[role] = text;
+  }
+  return out;
 }

@@ -6,3 +6,5 @@ export type { Json } from './json.js';
 export { loadBundle, type LoadedBundle } from './load.js';
 /** A GraphQL request and the session it runs as (shared by auth, graphql and server). */
 export type { GraphQLRequest, Session } from './request.js';
+/** Stored layout of a bundle's text files: text several roles share is written once. */
+export { contentHash, expandLayout, storedLayout, type StoredLayout } from './layout.js';

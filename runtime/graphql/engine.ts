@@ -1,6 +1,6 @@
 import { Kind, buildSchema, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import type { BundleModel, PersistedQueryModel, RestEndpointModel } from '../bundle/index.js';
+import { contentHash, type BundleModel, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 import type { Dialect } from '../sql/index.js';
@@ -39,6 +39,18 @@ export interface EngineOptions {
   readonly stringifyNumeric?: boolean;
   readonly planCacheSize?: number;
   /**
+   * Role -> a key naming its schema: roles with the same key see the same schema and share one
+   * GraphQLSchema (a bundle gives the file each role's SDL is stored in). Absent: the SDL's hash.
+   */
+  readonly sdlKey?: { readonly [role: string]: string };
+  /** How many GraphQLSchema objects are kept (least recently used dropped); default 8. */
+  readonly schemaCacheSize?: number;
+  /**
+   * The most SDL text (characters) whose schemas are kept; default 32 MB. A built schema takes
+   * about 16 times its SDL in heap, so this bounds the cache near 500 MB whatever the schema size.
+   */
+  readonly schemaCacheSdlChars?: number;
+  /**
    * SVC_GRAPHQL_ENABLE_ALLOWLIST: a non-admin role may run only documents of an allow-listed
    * collection whose scope includes it (reference/endpoints.md "Allow-list").
    */
@@ -62,7 +74,11 @@ const EMPTY_ROLE_SDL = 'type query_root { no_queries_available: String! } schema
 
 /** Serves GraphQL requests from a bundle: parse and plan once per (role, query, operation), then bind and run. */
 export class Engine {
-  private readonly schemas = new Map<string, GraphQLSchema>();
+  // Built schemas by their key (roles that see the same schema share one), least recently used
+  // dropped: on a 1,000-table schema one is tens of megabytes, so they cannot all be kept.
+  private readonly schemas: LRUCache<string, GraphQLSchema>;
+  private readonly schemaKeys = new Map<string, string>();
+  private readonly schemaBudget: number;
   private readonly cache: LRUCache<string, Prepared>;
   // Query text -> its allow-list key (false: it does not parse); parsed once per text.
   private readonly keys: LRUCache<string, QueryKey | false>;
@@ -72,7 +88,10 @@ export class Engine {
 
   constructor(private readonly opts: EngineOptions) {
     this.limits = new RequestLimits(opts.model, opts.caps ?? DEFAULT_QUERY_CAPS, opts.rateLimiter ?? new RateLimiter());
-    this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000 });
+    this.schemaBudget = opts.schemaCacheSdlChars ?? 32 * 1024 * 1024;
+    this.schemas = new LRUCache({ max: opts.schemaCacheSize ?? 8, maxSize: this.schemaBudget });
+    // Plans hold the parsed document and its planned SQL: bounded by count and by an estimate of size.
+    this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: preparedSize });
     this.keys = new LRUCache({ max: opts.planCacheSize ?? 2000 });
     this.stored = new StoredIndex({ model: opts.model, schemaFor: (role) => this.schemaFor(role), dialect: this.dialectOrNull(),
       stringifyNumeric: opts.stringifyNumeric ?? false });
@@ -105,12 +124,23 @@ export class Engine {
     return this.runPrepared(this.limited(entry.prepared.get(session.role) ?? this.prepare(req, session.role), session), req, session);
   }
 
-  /** The role's GraphQL schema (built from the bundle's SDL on first use). */
+  /** The role's GraphQL schema (built from the bundle's SDL on first use, shared by roles that see the same). */
   schemaFor(role: string): GraphQLSchema {
-    let s = this.schemas.get(role);
+    let key = this.schemaKeys.get(role);
+    let sdl: string | undefined;
+    if (key === undefined) {
+      // A bundle names the file of each role's SDL: reading it (from disk) waits until a build needs it.
+      key = this.opts.sdlKey?.[role] ?? contentHash((sdl = this.opts.sdl[role] ?? EMPTY_ROLE_SDL));
+      this.schemaKeys.set(role, key);
+    }
+    let s = this.schemas.get(key);
     if (!s) {
-      s = buildSchema(this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
-      this.schemas.set(role, s);
+      const text = sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
+      // No token locations kept (they double the heap of a large schema), no SDL validation
+      // (the compiler printed it from a valid schema): on a 1,000-table role 176 MB instead of 379.
+      s = buildSchema(text, { noLocation: true, assumeValidSDL: true });
+      // A schema larger than the whole budget is still kept (alone): building it again per request would be worse.
+      this.schemas.set(key, s, { size: Math.min(text.length, this.schemaBudget) });
     }
     return s;
   }
@@ -348,6 +378,12 @@ export class Engine {
     }
     return plan;
   }
+}
+
+// A prepared operation's weight in the plan cache: its query text stands for the document and
+// plans made from it (each several times the text's size).
+function preparedSize(p: Prepared, key: string): number {
+  return key.length * 8 + p.plans.size * 2048 + 1;
 }
 
 /** Hasura's answer to a document no allow-listed collection admits for the role. */

@@ -8,6 +8,7 @@ import { buildBundle, type Bundle } from '../../compiler/emit/index.js';
 import { introspectionFromJson } from '../../compiler/introspect/index.js';
 import { parseMetadata } from '../../compiler/metadata/index.js';
 import { ROOT } from './cli-helpers.js';
+import { expandLayout } from '../../runtime/bundle/index.js';
 
 type Json = any; // a metadata document, edited by the tests
 
@@ -49,7 +50,17 @@ export async function compileBlog(md: Json): Promise<Bundle> {
 
 /** A compiled bundle as `kiln check` reads it from disk, with some files replaced. */
 export function asBundleDir(bundle: Bundle, replace: Record<string, string> = {}): BundleDir {
-  const files = new Map([...bundle.files].filter(([p]) => /^(sql|persisted|schema)\//.test(p)));
-  for (const [p, text] of Object.entries(replace)) files.set(p, text);
-  return { dir: 'memory', manifest: JSON.parse(bundle.files.get('manifest.json')!) as Manifest, model: bundle.model, files };
+  // Edited as on disk: a file several roles share is edited in shared/ (for all of them).
+  const manifest = JSON.parse(bundle.files.get('manifest.json')!) as Manifest;
+  const schemas = (manifest['schemas'] ?? {}) as Record<string, string>;
+  const stored = new Map([...bundle.stored].filter(([p]) => /^(sql|persisted|schema|shared)\//.test(p)));
+  for (const [p, text] of Object.entries(replace)) {
+    const sql = /^sql\/([^/]+)\/(.+)$/.exec(p);
+    const link = sql ? (JSON.parse(stored.get(`sql/${sql[1]}/links.json`) ?? '{}') as Record<string, string>)[sql[2]!] : undefined;
+    const schema = /^schema\/([^/]+)\.graphql$/.exec(p);
+    if (link) stored.set(`shared/${link}.sql`, text.slice(text.indexOf('\n') + 1));
+    else if (schema && schemas[schema[1]!]) stored.set(schemas[schema[1]!]!, text);
+    else stored.set(p, text);
+  }
+  return { dir: 'memory', manifest, model: bundle.model, files: expandLayout(stored, schemas), stored };
 }

@@ -139,9 +139,9 @@ async function expectNoCompiler(modules: () => Promise<{ runtime: string[]; kiln
   expect(m.runtime.some((l) => l.includes('/node_modules/graphql/'))).toBe(true);
   expect(m.runtime.some((l) => l.includes('/node_modules/pg/'))).toBe(true);
   expect(m.runtime.filter((l) => COMPILER_MODULE.test(l))).toEqual([]);
-  // The same recorder does see the compiler where it is loaded: `kiln compile` loads ts-morph
-  // (TypeScript comes inside @ts-morph/common) and esbuild.
-  for (const pkg of ['ts-morph', 'esbuild']) expect(m.kiln.filter((l) => l.includes(`/node_modules/${pkg}/`)).length, pkg).toBeGreaterThan(0);
+  // The same recorder does see the compiler where it is loaded: `kiln compile` loads the compiler's
+  // build (the module writers are plain text now: no ts-morph or esbuild to see).
+  expect(m.kiln.filter((l) => COMPILER_MODULE.test(l)).length).toBeGreaterThan(0);
 }
 
 describe('kiln-runtime on the demo (fixtures/chinook)', () => {

@@ -1,0 +1,104 @@
+// How a bundle's text files sit on disk. A bundle has, per role, a schema and one SQL file per
+// root field; on a large schema most roles see the same schema and run the same SQL for most
+// fields (they differ in a row limit, or in the tables they may write). Text that several roles
+// share is written once, content-addressed, and each role refers to it:
+//
+//   shared/<hash>.sql        a statement several roles run (their files differ only in the
+//                            `-- role:` line, which is put back when the bundle is read)
+//   shared/<hash>.graphql    a schema several roles see
+//   sql/<role>/links.json    { "<file in sql/<role>/>": "<hash>" } for that role's shared statements
+//   manifest.json `schemas`  { "<role>": "<path of its schema>" }
+//
+// Text only one role has stays at its own path (`sql/<role>/<field>.sql`, `schema/<role>.graphql`),
+// so a small bundle looks as it always did.
+
+import { createHash } from 'node:crypto';
+
+/** The name of a shared text: the first 20 hex digits of its sha256. */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 20);
+}
+
+/** The stored files of a bundle and where each role's schema is. */
+export interface StoredLayout {
+  /** Path on disk -> content (manifest.json not included). */
+  readonly files: Map<string, string>;
+  /** Role -> the stored path of its schema. */
+  readonly schemas: { [role: string]: string };
+}
+
+const SQL = /^sql\/([^/]+)\/(.+\.sql)$/;
+const SCHEMA = /^schema\/([^/]+)\.graphql$/;
+
+// The part of a per-role file several roles may share: the SQL without its `-- role:` line.
+function shareable(path: string, content: string): { kind: 'sql' | 'graphql'; role: string; rest: string; body: string } | null {
+  const sql = SQL.exec(path);
+  if (sql) {
+    const first = `-- role: ${sql[1]}\n`;
+    return content.startsWith(first) ? { kind: 'sql', role: sql[1]!, rest: sql[2]!, body: content.slice(first.length) } : null;
+  }
+  const schema = SCHEMA.exec(path);
+  return schema ? { kind: 'graphql', role: schema[1]!, rest: '', body: content } : null;
+}
+
+/** Lays the logical files of a bundle (one per role and field) out on disk, sharing repeated text. */
+export function storedLayout(files: ReadonlyMap<string, string>): StoredLayout {
+  const uses = new Map<string, number>();
+  const parts = new Map<string, ReturnType<typeof shareable>>();
+  for (const [path, content] of files) {
+    const part = shareable(path, content);
+    parts.set(path, part);
+    if (part) uses.set(`${part.kind}\u0000${part.body}`, (uses.get(`${part.kind}\u0000${part.body}`) ?? 0) + 1);
+  }
+  const out = new Map<string, string>();
+  const links = new Map<string, { [file: string]: string }>();
+  const schemas: { [role: string]: string } = {};
+  for (const [path, content] of files) {
+    const part = parts.get(path);
+    if (!part || uses.get(`${part.kind}\u0000${part.body}`)! < 2) {
+      out.set(path, content);
+      if (part?.kind === 'graphql') schemas[part.role] = path;
+      continue;
+    }
+    const hash = contentHash(part.body);
+    const shared = `shared/${hash}.${part.kind}`;
+    out.set(shared, part.body);
+    if (part.kind === 'graphql') schemas[part.role] = shared;
+    else {
+      let mine = links.get(part.role);
+      if (!mine) links.set(part.role, (mine = {}));
+      mine[part.rest] = hash;
+    }
+  }
+  for (const [role, mine] of links) {
+    const sorted = Object.fromEntries(Object.entries(mine).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    out.set(`sql/${role}/links.json`, `${JSON.stringify(sorted).replace(/,"/g, ',\n"')}\n`);
+  }
+  return { files: new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), schemas };
+}
+
+/**
+ * The logical files back from the stored ones: each role's shared statements under
+ * `sql/<role>/`, with its `-- role:` line, and each role's schema at `schema/<role>.graphql`.
+ */
+export function expandLayout(stored: ReadonlyMap<string, string>, schemas: { readonly [role: string]: string } = {}): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [path, content] of stored) {
+    if (path.startsWith('shared/')) continue;
+    const link = /^sql\/([^/]+)\/links\.json$/.exec(path);
+    if (!link) {
+      out.set(path, content);
+      continue;
+    }
+    const role = link[1]!;
+    for (const [file, hash] of Object.entries(JSON.parse(content) as { [file: string]: string })) {
+      const body = stored.get(`shared/${hash}.sql`);
+      if (body !== undefined) out.set(`sql/${role}/${file}`, `-- role: ${role}\n${body}`);
+    }
+  }
+  for (const [role, path] of Object.entries(schemas)) {
+    const text = stored.get(path);
+    if (text !== undefined) out.set(`schema/${role}.graphql`, text);
+  }
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,48 @@
+// A bundle on disk stores text several roles share once (shared/, sql/<role>/links.json); `kiln
+// inspect` and `kiln check` still see one file per role and field, exactly as compiled.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeBundle, type Bundle } from '../../compiler/emit/index.js';
+import { readBundleDir } from '../../compiler/cli/bundle-dir.js';
+import { blogMetadata, compileBlog } from './blog-variants.js';
+import { ensureBuilt, kiln } from './cli-helpers.js';
+
+describe('shared bundle layout on disk', () => {
+  let tmp: string;
+  let bundle: Bundle;
+  beforeAll(async () => {
+    await ensureBuilt();
+    tmp = await mkdtemp(join(tmpdir(), 'kiln-shared-'));
+    bundle = await compileBlog(blogMetadata());
+    await writeBundle(join(tmp, 'b'), bundle);
+  });
+  afterAll(async () => { await rm(tmp, { recursive: true, force: true }); });
+
+  it('stores statements several roles run once', async () => {
+    const shared = (await readdir(join(tmp, 'b', 'shared'))).filter((f) => f.endsWith('.sql'));
+    expect(shared.length).toBeGreaterThan(0);
+  });
+
+  it('reads back every file of every role as compiled', async () => {
+    const dir = await readBundleDir(join(tmp, 'b'));
+    const logical = [...bundle.files].filter(([p]) => /^(sql|persisted|schema)\//.test(p));
+    expect([...dir.files]).toEqual(logical);
+  });
+
+  it('inspect prints a shared statement with the role asked for', async () => {
+    const links = [...bundle.stored.keys()].find((p) => p.endsWith('/links.json'))!;
+    const role = /^sql\/([^/]+)\//.exec(links)![1]!;
+    const file = Object.keys(JSON.parse(bundle.stored.get(links)!) as object).find((f) => !f.endsWith('.subscription.sql'))!;
+    const r = await kiln(['inspect', '--bundle', join(tmp, 'b'), '--role', role, '--field', file.replace(/\.sql$/, '')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(bundle.files.get(`sql/${role}/${file}`));
+  });
+
+  it('check passes on the stored bundle', async () => {
+    const r = await kiln(['check', '--bundle', join(tmp, 'b')]);
+    expect(r.stdout + r.stderr).toContain('0 differ');
+    expect(r.code).toBe(0);
+  });
+});
