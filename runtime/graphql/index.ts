@@ -1,4 +1,6 @@
 /** The request engine: plan cache, binding and execution. */
+/** Subscriptions planned as LiveQuery / Stream IR. */
+export { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 export { Engine, type EngineOptions, type EngineStats, type SubscriptionPlan } from './engine.js';
 /** What POST /v1/graphql/explain answers: per root field the SQL and PostgreSQL's plan. */
 export type { Explanation, FieldExplanation, SubscriptionExplanation } from './explain.js';

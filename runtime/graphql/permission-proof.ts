@@ -4,12 +4,12 @@
 // is parsed, so it holds for every dialect's renderer.
 
 import type { BundleModel, TableId } from '../bundle/index.js';
-import { Alias, readsOf, type Cond, type JsonValue, type Source, type TableRead } from '../sql/index.js';
+import { Alias, readsOf, type Cond, type JsonValue, type LiveQuery, type Source, type Stream, type TableRead } from '../sql/index.js';
 import { boolCond } from './bool.js';
 import type { PlanContext } from './context.js';
 
 /** What is wrong with the reads of `values` for the role `ctx.role` (empty: every read is guarded). */
-export function permissionGaps(values: readonly JsonValue[], ctx: PlanContext): string[] {
+export function permissionGaps(values: readonly (JsonValue | LiveQuery | Stream)[], ctx: PlanContext): string[] {
   const gaps: string[] = [];
   for (const v of values) {
     for (const read of readsOf(v)) {

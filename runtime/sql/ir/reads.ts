@@ -2,6 +2,7 @@
 // carries its permission reads (`kiln check` on the IR, for any dialect), with no SQL parsing.
 
 import type { Alias } from '../fragment.js';
+import type { LiveQuery, Stream } from './live.js';
 import type { Cond, Expr, Source } from './scalar.js';
 import type { JsonValue, Permission, RowSet } from './select.js';
 
@@ -17,10 +18,12 @@ export interface TableRead {
   readonly inPermission: boolean;
 }
 
-/** Every read of rows in a JSON value of a plan, outermost first. */
-export function readsOf(v: JsonValue): TableRead[] {
+/** Every read of rows in a JSON value of a plan (or in a live query's or stream's select), outermost first. */
+export function readsOf(v: JsonValue | LiveQuery | Stream): TableRead[] {
   const out: TableRead[] = [];
-  json(v, out);
+  const live = v.kind === 'stream' ? v.live : v.kind === 'live' ? v : null;
+  if (live) for (const f of live.fields) json(f.value, out);
+  else json(v as JsonValue, out);
   return out;
 }
 
