@@ -57,6 +57,8 @@ export interface Renderer {
   mutationValue(statement: MutationStatement, rc: RenderContext): Sql;
   /** The statement that records the session for event capture, run first in a write transaction. */
   recordSession(): Sql;
+  /** The statement that limits every later statement of the transaction to `ms` milliseconds. */
+  statementTimeout(ms: number): Sql;
   /** A live query as one statement for every cohort of subscribers (dialects that can multiplex). */
   live(query: LiveQuery, rc: RenderContext): MultiplexedSql;
   /** A stream's batch query for every cohort, each at its own cursor value. */
