@@ -11,10 +11,9 @@ const root = join(import.meta.dirname, '..');
 // the planners held 241 such lines (190 of templates, raw() and PostgreSQL words alone).
 const SQL_TEXT = /sql`|\b(raw|ident|aliasRef|jsonKey|param|session|variable)\(|json_agg|json_build_object|jsonb_build_object|\bLATERAL\b|::json/;
 
-// Files still writing SQL text, each with its ceiling: the statement timeout of API limits
-// (`set_config('statement_timeout', ..)`), which came with the time_limit work; it belongs in
-// the renderer beside recordSession (issue 14).
-const CEILING: { readonly [file: string]: number } = { 'runtime/graphql/timed-driver.ts': 1 };
+// Files still writing SQL text, each with its ceiling: none (the statement timeout of API limits
+// is the renderer's statementTimeout now).
+const CEILING: { readonly [file: string]: number } = {};
 
 function files(): string[] {
   const out: string[] = [];

@@ -1,7 +1,7 @@
 import { parse } from 'graphql';
 import type { BundleModel, RootField, TableModel } from '../../runtime/bundle/index.js';
-import { multiplexDialect, multiplexedStatement, postgres, type CompiledSql, type MultiplexedSql } from '../../runtime/sql/index.js';
-import { planOperation } from '../../runtime/graphql/index.js';
+import { postgres, type CompiledSql, type MultiplexedSql } from '../../runtime/sql/index.js';
+import { planLiveQuery, planOperation } from '../../runtime/graphql/index.js';
 import type { GraphQLSchema } from 'graphql';
 
 /** The query a root field's SQL file shows: every column the role may read, no arguments, keys as variables. */
@@ -52,10 +52,10 @@ export function previewSubscriptionSql(model: BundleModel, schema: GraphQLSchema
   const operation = document.definitions[0]!;
   if (operation.kind !== 'OperationDefinition') throw new Error('assertion failed: preview is an operation');
   const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
-  const plan = planOperation({ model, schema, role, dialect: multiplexDialect(postgres), stringifyNumeric: model.options.stringifyNumeric,
+  const plan = planLiveQuery({ model, schema, role, dialect: postgres, stringifyNumeric: model.options.stringifyNumeric,
     document, operation, variables, structural: new Set() });
-  if (plan.kind !== 'sql') throw new Error('assertion failed: a root field plans to SQL');
-  return multiplexedStatement(plan.sql, postgres);
+  if (plan.kind !== 'live') throw new Error('assertion failed: a root field plans to SQL');
+  return plan.statement;
 }
 
 /** A table's display name for headers. */

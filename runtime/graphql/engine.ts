@@ -15,13 +15,14 @@ import { pickOperation, planSignature, prepareOperation, type Prepared } from '.
 import { DEFAULT_QUERY_CAPS, type QueryCaps } from './limits.js';
 import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
+import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 import { explainOperation, type Explanation } from './explain.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
 export interface SubscriptionPlan {
-  readonly plan: Plan;
+  readonly plan: LivePlan;
   readonly variables: { readonly [k: string]: unknown };
   readonly driverFor: (source: string) => Driver;
 }
@@ -173,18 +174,16 @@ export class Engine {
   }
 
   /**
-   * Plans a subscription (or a query a stream subscription is rewritten to) for multiplexing
-   * (runtime/subscriptions): its parameters are printed by the dialect `print` makes of the
-   * engine's (runtime/sql multiplexDialect). Answers the plan, the coerced variables and the
-   * driver of each source; null for a mutation.
+   * Plans a subscription (or the query a stream subscription is rewritten to, with its `cursor`)
+   * as a LiveQuery (runtime/graphql/live.ts) and renders it for multiplexing. Answers the plan,
+   * the coerced variables and the driver of each source; null for a mutation.
    */
-  planSubscription(req: GraphQLRequest, session: Session, print: (base: Dialect) => Dialect, admitted = false): SubscriptionPlan | null {
+  planSubscription(req: GraphQLRequest, session: Session, admitted = false, cursor: StreamCursor | null = null): SubscriptionPlan | null {
     const p = this.limited(this.preparedFor(req, session, admitted), session);
     if (p.operation.operation === 'mutation') return null;
     const variables = this.coerce(p, req, session.role);
-    const dialect = print(this.dialect());
-    const plan = planOperation({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role, dialect,
-      stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: new Set() });
+    const plan = planLiveQuery({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role, dialect: this.dialect(),
+      stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: new Set() }, cursor);
     return { plan, variables, driverFor: this.opts.readerFor ?? this.opts.driverFor };
   }
 

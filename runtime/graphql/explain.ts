@@ -9,11 +9,12 @@ import type { Session } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError } from '../errors/index.js';
 import {
-  formatSql, multiplexDialect, multiplexedStatement, multiplexParams, multiplexValue, paramHeader,
+  formatSql, multiplexParams, multiplexValue, paramHeader,
 } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { tableOf, type PlanContext } from './context.js';
 import { collectFields } from './fields.js';
+import { planLiveQuery } from './live.js';
 import { planOperation, rootFieldIr, rootFieldStatement, type PlanInput } from './plan.js';
 
 /** One root field of a query: its statement and plan; both null for a field answered without SQL (`__typename`). */
@@ -75,15 +76,15 @@ async function explainSubscription(input: PlanInput, session: Session, driverFor
     throw new ApiError('not-supported', 'streaming subscriptions cannot be explained', 400, []);
   }
   // Planned as runtime/subscriptions plans it: parameters read as columns of the cohort relation.
-  const plan = planOperation({ ...input, dialect: multiplexDialect(input.dialect), structural: new Set() });
+  const plan = planLiveQuery({ ...input, structural: new Set() });
   if (plan.kind === 'static') throw new ApiError('not-supported', 'a subscription that reads no table has no SQL to explain', 400, []);
   if (plan.kind === 'multi') throw new ApiError('not-supported', 'a subscription may read only one source', 400, []);
   const driver = driverFor(plan.source);
-  const statement = multiplexedStatement(plan.sql, driver.dialect);
-  const slots = bindParams(plan.sql.params, input.variables, session).map(multiplexValue);
+  const statement = plan.statement;
+  const slots = bindParams(statement.slots, input.variables, session).map(multiplexValue);
   const params = multiplexParams([{ id: 1, values: slots }], slots.length);
   const notes = [`-- $1 = cohort ids :: int4[] = ${JSON.stringify(params[0])}`,
-    ...paramHeader(plan.sql, params.slice(1), 2).map((line) => `${line} (one text value per cohort)`)];
+    ...paramHeader({ params: statement.slots }, params.slice(1), 2).map((line) => `${line} (one text value per cohort)`)];
   return {
     sql: withParams(statement.text, notes),
     plan: await postgresPlan(driver, statement.text, params),

@@ -1,4 +1,6 @@
 /** The request engine: plan cache, binding and execution. */
+/** Subscriptions planned as LiveQuery / Stream IR. */
+export { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 export { Engine, type EngineOptions, type EngineStats, type SubscriptionPlan } from './engine.js';
 /** What POST /v1/graphql/explain answers: per root field the SQL and PostgreSQL's plan. */
 export type { Explanation, FieldExplanation, SubscriptionExplanation } from './explain.js';
@@ -16,6 +18,8 @@ export type { PlanContext } from './context.js';
 export { queryKey, keyOf, planStoredQuery, declaredVariables, planToModel, type QueryKey, type StoredPlanning } from './persisted.js';
 /** The proof on the IR that every read of a table carries the role's select permission. */
 export { permissionGaps } from './permission-proof.js';
+/** The proof on the IR that a mutation's writes carry the role's filters and checks, and its reads the select permission. */
+export { mutationGaps, proveMutation } from './mutation-proof.js';
 /** The server's caps on one operation and their defaults; the cost of an operation with its fragments expanded. */
 export { DEFAULT_QUERY_CAPS, queryCapsFromEnv, type QueryCaps } from './limits.js';
 export { operationCost, type OperationCost } from './cost.js';

@@ -8,7 +8,7 @@
 
 import type { TableModel } from '../bundle/index.js';
 import type { ApiError } from '../errors/index.js';
-import { Alias, compileSql, type CompiledSql, type Guard, type MutationJson, type Write, type WriteBody, type WrittenRows } from '../sql/index.js';
+import { Alias, compileSql, type CompiledSql, type Guard, type MutationJson, type MutationStatement, type Write, type WriteBody, type WrittenRows } from '../sql/index.js';
 import type { PlanContext } from './context.js';
 import { collectFields, type FieldSel } from './fields.js';
 import { rowShape } from './select.js';
@@ -35,13 +35,15 @@ export class StatementBuilder {
 /** One planned statement with the errors its guards stand for (guard n is `errors[n - 1]`). */
 export interface GuardedSql {
   readonly sql: CompiledSql;
+  /** The statement as IR (what the permission proof reads); absent on plans restored from a persisted form. */
+  readonly ir?: MutationStatement;
   readonly errors: readonly ApiError[];
 }
 
 /** The statement of the writes, guards and response, rendered by the source's dialect. */
 export function finishStatement(b: StatementBuilder, result: MutationJson, ctx: PlanContext): GuardedSql {
-  const statement = ctx.dialect.render.mutation({ writes: b.writes, guards: b.guards.map((g) => g.guard), result }, ctx);
-  return { sql: compileSql(statement, ctx.dialect), errors: b.guards.map((g) => g.error) };
+  const ir: MutationStatement = { writes: b.writes, guards: b.guards.map((g) => g.guard), result };
+  return { sql: compileSql(ctx.dialect.render.mutation(ir, ctx), ctx.dialect), ir, errors: b.guards.map((g) => g.error) };
 }
 
 /** The table's columns of the rows a write part returned: read like the table's rows (computed fields take them). */

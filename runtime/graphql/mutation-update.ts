@@ -82,6 +82,9 @@ function pkValue(v: Input, ctx: PlanContext): ValueIr {
 // `col = <new value>` for every column an operator names, then the presets (which win).
 function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePermissionModel, a: Alias, ctx: PlanContext, path: Path): Assignment[] {
   const assigned = new Map<string, WriteExpr>();
+  // Hasura refuses a column named by more than one operator (`_set` and `_inc`, `_append` and
+  // `_delete_key`, ...) instead of combining them: one assignment per column.
+  const twice = new Set<string>();
   let anyOperator = false;
   for (const [op, updateOp, typeOf] of OPERATORS) {
     const input = args.get(op);
@@ -93,10 +96,14 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePe
       if (!c || !perm.columns.includes(c.name)) {
         throw new ApiError('validation-failed', `field "${field}" not found in type: '${t.typeName}${op === '_set' ? '_set_input' : `${op}_input`}'`, 400, [...path, op, field]);
       }
-      const current = assigned.get(c.name) ?? { kind: 'column', row: a, column: c.name };
+      if (assigned.has(c.name)) { twice.add(c.name); continue; }
       const v = leafExpr(value, typeOf(c), ctx);
-      assigned.set(c.name, updateOp ? { kind: 'update_op', op: updateOp, current, value: v } : v);
+      assigned.set(c.name, updateOp ? { kind: 'update_op', op: updateOp, current: { kind: 'column', row: a, column: c.name }, value: v } : v);
     }
+  }
+  if (twice.size > 0) {
+    const names = t.columns.filter((c) => twice.has(c.name)).map((c) => `'${c.name}'`);
+    throw new ApiError('validation-failed', `Column found in multiple operators: [${names.join(', ')}].`, 400, path);
   }
   const presets = Object.keys(perm.set).length > 0;
   if (!anyOperator && !presets) throw new ApiError('validation-failed', NO_OPERATOR, 400, path);

@@ -4,21 +4,24 @@
 // is parsed, so it holds for every dialect's renderer.
 
 import type { BundleModel, TableId } from '../bundle/index.js';
-import { Alias, readsOf, type Cond, type JsonValue, type Source, type TableRead } from '../sql/index.js';
+import { Alias, readsOf, type Cond, type JsonValue, type LiveQuery, type Source, type Stream, type TableRead } from '../sql/index.js';
 import { boolCond } from './bool.js';
 import type { PlanContext } from './context.js';
 
 /** What is wrong with the reads of `values` for the role `ctx.role` (empty: every read is guarded). */
-export function permissionGaps(values: readonly JsonValue[], ctx: PlanContext): string[] {
+export function permissionGaps(values: readonly (JsonValue | LiveQuery | Stream)[], ctx: PlanContext): string[] {
+  return readGaps(values.flatMap((v) => readsOf(v)), ctx);
+}
+
+/** What is wrong with `reads` (a plan's reads of rows) for the role `ctx.role`. */
+export function readGaps(reads: readonly TableRead[], ctx: PlanContext): string[] {
   const gaps: string[] = [];
-  for (const v of values) {
-    for (const read of readsOf(v)) {
-      if (read.inPermission) continue;
-      const table = tableRead(ctx.model, read.from);
-      if (table === null) continue;
-      const gap = checkRead(read, table, ctx);
-      if (gap) gaps.push(`${table}: ${gap}`);
-    }
+  for (const read of reads) {
+    if (read.inPermission) continue;
+    const table = tableRead(ctx.model, read.from);
+    if (table === null) continue;
+    const gap = checkRead(read, table, ctx);
+    if (gap) gaps.push(`${table}: ${gap}`);
   }
   return gaps;
 }
@@ -52,7 +55,7 @@ function tableRead(model: BundleModel, s: Source): TableId | null {
 
 // A condition as text with aliases numbered by first appearance, `row` first: equal conditions on
 // the same row print equal however their inner aliases were made.
-function canonical(c: Cond, row: Alias): string {
+export function canonical(c: Cond, row: Alias): string {
   const ids = new Map<Alias, number>([[row, 0]]);
   return JSON.stringify(c, (_k, v: unknown) => {
     if (v instanceof Alias) {

@@ -6,7 +6,7 @@
 
 import type { Driver, TransactionRunner } from '../drivers/index.js';
 import { ApiError } from '../errors/index.js';
-import { compileSql, param, sql } from '../sql/index.js';
+import { compileSql } from '../sql/index.js';
 
 // SQLSTATE query_canceled: what a statement stopped by statement_timeout fails with.
 const QUERY_CANCELED = '57014';
@@ -19,13 +19,13 @@ function canceled(e: unknown): boolean {
 
 /** A driver whose every statement (or transaction) runs under a statement timeout of `seconds`. */
 export function withStatementTimeout(driver: Driver, seconds: number): Driver {
-  const ms = String(Math.max(1, Math.round(seconds * 1000)));
-  // true: local to the transaction (SET LOCAL).
-  const setTimeout = compileSql(sql`SELECT set_config('statement_timeout', ${param(ms, 'text')}, true)`, driver.dialect);
+  // Local to the transaction (SET LOCAL on PostgreSQL); its value is a constant parameter.
+  const setTimeout = compileSql(driver.dialect.render.statementTimeout(Math.max(1, Math.round(seconds * 1000))), driver.dialect);
+  const values = setTimeout.params.map((p) => (p.source.kind === 'value' ? p.source.value : null));
   const timed = async <T>(fn: (tx: TransactionRunner) => Promise<T>, readOnly = false): Promise<T> => {
     try {
       return await driver.transaction(async (tx) => {
-        await tx.queryText(setTimeout.text, [ms], 'kiln_statement_timeout');
+        await tx.queryText(setTimeout.text, values, 'kiln_statement_timeout');
         return fn(tx);
       }, readOnly ? { readOnly } : undefined);
     } catch (e) {

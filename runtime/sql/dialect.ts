@@ -1,5 +1,5 @@
-import type { Sql } from './fragment.js';
-import type { Cond, JsonField, JsonValue, MutationStatement } from './ir/index.js';
+import type { ParamSource, Sql } from './fragment.js';
+import type { Cond, JsonField, JsonValue, LiveQuery, MutationStatement, Stream } from './ir/index.js';
 
 /**
  * What a dialect can do; planners read these and refuse at planning time what a dialect cannot
@@ -36,6 +36,13 @@ export interface RenderContext {
   readonly hints: RenderHints;
 }
 
+/** A multiplexed statement: rows of (cohort id as text, the select's JSON text) for every cohort. */
+export interface MultiplexedSql {
+  readonly text: string;
+  /** The select's value slots (compile.ts ParamSlot), in order; parameter `i + 2` carries slot `i` for every cohort. */
+  readonly slots: readonly { readonly source: ParamSource; readonly type: string | null }[];
+}
+
 /** Turns IR nodes into fragments of one dialect. */
 export interface Renderer {
   json(value: JsonValue, rc: RenderContext): Sql;
@@ -50,6 +57,12 @@ export interface Renderer {
   mutationValue(statement: MutationStatement, rc: RenderContext): Sql;
   /** The statement that records the session for event capture, run first in a write transaction. */
   recordSession(): Sql;
+  /** The statement that limits every later statement of the transaction to `ms` milliseconds. */
+  statementTimeout(ms: number): Sql;
+  /** A live query as one statement for every cohort of subscribers (dialects that can multiplex). */
+  live(query: LiveQuery, rc: RenderContext): MultiplexedSql;
+  /** A stream's batch query for every cohort, each at its own cursor value. */
+  stream(stream: Stream, rc: RenderContext): MultiplexedSql;
 }
 
 /** What generic SQL code asks of a dialect; no shared code branches on a dialect name. */

@@ -10,7 +10,7 @@ export * from './ir/index.js';
 export { compileSql, type CompiledSql, type ParamSlot } from './compile.js';
 /** The PostgreSQL dialect. */
 export { postgres } from './dialects/postgres.js';
-/** Multiplexed live queries: parameters read as columns of a relation of per-cohort value arrays. */
-export { multiplexDialect, multiplexedStatement, multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
+/** Multiplexed live queries: per-cohort values sent as arrays, one per value slot. */
+export { multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
 /** For reading: line breaks and indentation (only whitespace outside quotes changes), and a comment line per parameter. */
 export { closingQuote, formatSql, paramHeader } from './format.js';

@@ -1,57 +1,8 @@
-// Multiplexed live queries (reference/subscriptions.md §4): one statement serves many
-// subscribers of one plan. Their parameter values travel as arrays, one array per parameter
-// slot, unnested into a relation with one row per cohort; the planned statement reads each slot
-// as a column of that row instead of a placeholder. The values are sent as text and cast back to
-// the slot's type in the statement, so a slot holding an array (`_in`) still fits in one array.
+// Multiplexed live queries (reference/subscriptions.md §4): one statement serves many subscribers
+// of one plan (rendered from a LiveQuery node, runtime/sql/render). Each cohort's values travel as
+// text, one array per value slot, and are cast back to the slot's type inside the statement.
 
-import type { CompiledSql, ParamSlot } from './compile.js';
-import type { Dialect } from './dialect.js';
-
-/** The name of the relation of per-cohort values and of its cohort-id column. */
-const RELATION = '_subs';
-const COHORT_COLUMN = 'cohort_id';
-
-function slotColumn(index: number): string {
-  return `p${index}`;
-}
-
-/**
- * A dialect that prints parameter `i` as the column `"_subs"."p<i>"` (cast to the slot's type)
- * instead of a placeholder. Plan a statement with it, then wrap it with multiplexedStatement.
- */
-export function multiplexDialect(base: Dialect): Dialect {
-  const column = (i: number): string => `${base.quoteIdent(RELATION)}.${base.quoteIdent(slotColumn(i))}`;
-  return {
-    ...base,
-    placeholder: column,
-    typedPlaceholder(i, type) {
-      const typed = base.typedPlaceholder(i, type);
-      const placeholder = base.placeholder(i);
-      // The base prints `(<placeholder>)::<type>`: keep its cast, read the column instead.
-      return typed.startsWith(`(${placeholder})`) ? `(${column(i)})${typed.slice(placeholder.length + 2)}` : column(i);
-    },
-  };
-}
-
-/** A multiplexed statement: rows of (cohort id as text, the inner statement's text value). */
-export interface MultiplexedSql {
-  readonly text: string;
-  /** The inner statement's slots, in order; parameter `i + 2` carries slot `i` for every cohort. */
-  readonly slots: readonly ParamSlot[];
-}
-
-/**
- * Wraps a statement planned with multiplexDialect (whose single value is one cohort's result)
- * so that it runs once per cohort: `$1` is the int4[] of cohort ids, `$2..` one text[] per slot.
- */
-export function multiplexedStatement(inner: CompiledSql, base: Dialect): MultiplexedSql {
-  const q = (s: string): string => base.quoteIdent(s);
-  const arrays = [`${base.placeholder(1)}::int4[]`, ...inner.params.map((_, i) => `${base.placeholder(i + 2)}::text[]`)];
-  const columns = [q(COHORT_COLUMN), ...inner.params.map((_, i) => q(slotColumn(i + 1)))];
-  const text = `SELECT ${q(RELATION)}.${q(COHORT_COLUMN)}::text AS ${q('cohort')}, (${inner.text}) AS ${q('result')}\n`
-    + `FROM unnest(${arrays.join(', ')}) AS ${q(RELATION)}(${columns.join(', ')})`;
-  return { text, slots: inner.params };
-}
+export type { MultiplexedSql } from './dialect.js';
 
 /**
  * The text form of one bound parameter value, as the slot's cast reads it back: strings as they

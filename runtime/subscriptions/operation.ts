@@ -5,8 +5,8 @@
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { BundleModel, GraphQLRequest, Session } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { bindParams, type SubscriptionPlan } from '../graphql/index.js';
-import { multiplexDialect, multiplexedStatement, multiplexValue, type Dialect } from '../sql/index.js';
+import { bindParams, type StreamCursor, type SubscriptionPlan } from '../graphql/index.js';
+import { multiplexValue } from '../sql/index.js';
 import type { Multiplexer, Registration, SubscriberSink } from './multiplexer.js';
 import { CURSOR_VARIABLE, streamQuery } from './stream.js';
 
@@ -15,10 +15,10 @@ export interface SubscriptionEngine {
   /** Runs a query or mutation; answers the whole response text. */
   execute(req: GraphQLRequest, session: Session): Promise<string>;
   /**
-   * Plans a subscription with parameters printed by `print`'s dialect; null for other operations.
-   * `admitted`: the allow-list already judged the document the client sent (this one may be its rewrite).
+   * Plans a subscription as a multiplexed live query (a stream: with its `cursor`); null for other
+   * operations. `admitted`: the allow-list already judged the document the client sent (this one may be its rewrite).
    */
-  planSubscription(req: GraphQLRequest, session: Session, print: (base: Dialect) => Dialect, admitted?: boolean): SubscriptionPlan | null;
+  planSubscription(req: GraphQLRequest, session: Session, admitted?: boolean, cursor?: StreamCursor | null): SubscriptionPlan | null;
   /** Throws the allow-list's refusal for a document the session may not run. */
   checkAllowed(req: GraphQLRequest, session: Session): void;
   schemaFor(role: string): import('graphql').GraphQLSchema;
@@ -70,7 +70,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     engine.checkAllowed(req, session);
     engine.checkLimits?.(req, session);
     const stream = op ? streamQuery(req, op.document, op.operation, engine.model, session.role, engine.schemaFor(session.role)) : null;
-    const planned = engine.planSubscription(stream?.request ?? req, session, multiplexDialect, true);
+    const planned = engine.planSubscription(stream?.request ?? req, session, true, stream?.cursor ?? null);
     if (!planned) throw new Error('assertion failed: a subscription is never a mutation');
     const plan = planned.plan;
     if (plan.kind === 'static') {
@@ -82,13 +82,13 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     if (!driver.dialect.can.multiplexing) throw new ApiError('not-supported', `subscriptions on a ${driver.dialect.name} source are not supported`, 400, []);
     const reg: Registration = {
       source: plan.source,
-      statement: multiplexedStatement(plan.sql, driver.dialect),
+      statement: plan.statement,
       driver: () => planned.driverFor(plan.source),
       isStale: () => ctx.engine() !== engine,
     };
     const subscriber: SubscriberSink = { push: (payload) => sink.next(payload), replan: () => sink.replan() };
     const bind = (variables: { readonly [k: string]: unknown }): (string | null)[] =>
-      bindParams(plan.sql.params, variables, session).map(multiplexValue);
+      bindParams(plan.statement.slots, variables, session).map(multiplexValue);
     if (stream) {
       const withCursor = (cursor: unknown): (string | null)[] => bind({ ...planned.variables, [CURSOR_VARIABLE]: cursor });
       withCursor(stream.initialCursor);

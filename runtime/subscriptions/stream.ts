@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import type { BundleModel, GraphQLRequest } from '../bundle/index.js';
+import type { StreamCursor } from '../graphql/index.js';
 
 /** The variable that carries a stream's cursor value. */
 export const CURSOR_VARIABLE = '__kiln_cursor';
@@ -21,6 +22,8 @@ export const CURSOR_FIELD = '__kiln_cursor';
 export interface StreamQuery {
   readonly request: GraphQLRequest;
   readonly initialCursor: unknown;
+  /** The cursor the batch query reads (the Stream IR node's). */
+  readonly cursor: StreamCursor;
 }
 
 const name = (value: string) => ({ kind: Kind.NAME, value } as const);
@@ -94,6 +97,7 @@ export function streamQuery(req: GraphQLRequest, doc: DocumentNode, op: Operatio
   return {
     request: { query: print(document), variables: { ...sent, [CURSOR_VARIABLE]: initialCursor }, operationName: req.operationName ?? null },
     initialCursor,
+    cursor: { columns: [column.name], ordering: desc ? 'desc' : 'asc', batchSize: Number(valueFromASTUntyped(argNode('batch_size')!, vars)) },
   };
 }
 

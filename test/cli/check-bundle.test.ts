@@ -36,10 +36,12 @@ describe('kiln check on a fresh bundle', () => {
     expect(r.references).toBeGreaterThan(r.statements);
     expect(r.filters['reader']).toEqual({ 'content.article_tag': 'ok', 'content.tag': 'ok', 'public.article': 'ok', 'public.author': 'ok' });
     expect(r.filters['user']).toEqual({ 'public.article': 'ok', 'public.author': 'ok' });
-    // The proof on the IR: every query root field of every role planned, no read without its role's permission.
-    const roots = bundle.model.roles.reduce((n, role) => n + Object.keys(bundle.model.roots[role]?.query ?? {}).length, 0);
-    expect(r.ir).toEqual({ checked: roots, problems: [] });
-    expect(roots).toBeGreaterThan(10);
+    // The proof on the IR: every query and mutation root field of every role planned, no read
+    // without its role's permission, no write without its filter and check.
+    const count = (kind: 'query' | 'mutation') => bundle.model.roles.reduce((n, role) => n + Object.keys(bundle.model.roots[role]?.[kind] ?? {}).length, 0);
+    expect(r.ir).toEqual({ checked: count('query') + count('mutation'), problems: [] });
+    expect(count('query')).toBeGreaterThan(10);
+    expect(count('mutation')).toBeGreaterThan(10);
     // articles for 3 roles, by_title for admin and reader (user cannot read article_tags), add for admin and user.
     expect(r.persisted.checked).toBe(7);
   });

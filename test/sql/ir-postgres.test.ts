@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindParams } from '../../runtime/graphql/index.js';
 import {
-  Alias, compileSql, postgres, type Cond, type Expr, type JsonObject, type JsonValue, type Permission, type RowSet, type Slot, type Source,
+  Alias, compileSql, multiplexParams, multiplexValue, postgres, readsOf, subscriberCohort, type Cond, type LiveQuery, type Stream, type Expr, type JsonObject, type JsonValue, type Permission, type RowSet, type Slot, type Source,
 } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
@@ -246,5 +246,37 @@ describe('query IR rendered for PostgreSQL', () => {
     expect(Object.keys(out.data.one)).toEqual(Object.keys(fields));
     expect(out.data.one.k119).toBe(2);
     expect(out.data.one.k118).toBe('v118');
+  });
+
+  it('live query and stream: one statement answers two cohorts, each with its own session and variable values', async () => {
+    const a = new Alias('article');
+    const permission: Permission = { filter: { kind: 'equals', left: col(a, 'author_id'), right: slot({ kind: 'session', name: 'x-svc-user-id' }, 'int4') }, limit: null };
+    const list = (extra: Partial<RowSet>): JsonValue => ({ kind: 'list', shape: shape({ id: json(col(a, 'id')) }),
+      rows: rows(a, table('article'), { permission, order: [{ expr: col(a, 'id'), dir: 'asc_nulls_last' }], ...extra }) });
+    const rc = { dialect: postgres, hints: { valueSensitive: false } };
+    const cohorts = async (statement: { text: string; slots: Parameters<typeof bindParams>[0] }, values: [number, Record<string, unknown>, string][]) => {
+      const params = multiplexParams(values.map(([id, variables, user]) => ({ id,
+        values: bindParams(statement.slots, variables, { ...SESSION, variables: { 'x-svc-user-id': user } }).map(multiplexValue) })), statement.slots.length);
+      const out = await db.query(statement.text, params);
+      return Object.fromEntries(out.map((r: any) => [r.cohort, JSON.parse(r.result)]));
+    };
+
+    const live: LiveQuery = { kind: 'live', source: 'default', cohort: subscriberCohort, fields: [{ key: 'l', value: list({
+      where: { kind: 'compare', left: col(a, 'rating'), op: 'gte', right: slot({ kind: 'variable', name: 'min', path: [] }, 'int4') } }) }] };
+    const statement = postgres.render.live(live, rc);
+    expect(statement.text).toMatch(/^SELECT "_subs"."cohort_id"::text AS "cohort", \(/);
+    expect(statement.text).toContain('FROM unnest($1::int4[], $2::text[], $3::text[]) AS "_subs"("cohort_id", "p1", "p2")');
+    expect(await cohorts(statement, [[1, { min: 4 }, '1'], [2, { min: 0 }, '2']])).toEqual({ 1: { l: [{ id: 1 }] }, 2: { l: [{ id: 3 }] } });
+
+    // A stream batch: rows after each cohort's own cursor, in cursor order, at most batchSize of them.
+    const batch: Stream = { kind: 'stream', cursor: ['id'], ordering: 'asc', batchSize: 1, live: { ...live, fields: [{ key: 'l', value: list({
+      where: { kind: 'compare', left: col(a, 'id'), op: 'gt', right: slot({ kind: 'variable', name: 'cursor', path: [] }, 'int4') },
+      limit: { kind: 'literal', value: 1 } }) }] } };
+    const streamed = postgres.render.stream(batch, rc);
+    expect(await cohorts(streamed, [[7, { cursor: 1 }, '1'], [8, { cursor: 3 }, '2'], [9, { cursor: 2 }, '1']]))
+      .toEqual({ 7: { l: [{ id: 2 }] }, 8: { l: [{ id: 4 }] }, 9: { l: [] } });
+
+    // The reads inside both carry the permission node (what permissionGaps proves).
+    for (const node of [live, batch]) expect(readsOf(node).map((r) => [r.from, r.permission])).toEqual([[table('article'), permission]]);
   });
 });

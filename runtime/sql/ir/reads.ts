@@ -2,6 +2,8 @@
 // carries its permission reads (`kiln check` on the IR, for any dialect), with no SQL parsing.
 
 import type { Alias } from '../fragment.js';
+import type { LiveQuery, Stream } from './live.js';
+import type { MutationJson, MutationStatement, WriteExpr } from './mutation.js';
 import type { Cond, Expr, Source } from './scalar.js';
 import type { JsonValue, Permission, RowSet } from './select.js';
 
@@ -17,11 +19,53 @@ export interface TableRead {
   readonly inPermission: boolean;
 }
 
-/** Every read of rows in a JSON value of a plan, outermost first. */
-export function readsOf(v: JsonValue): TableRead[] {
+/** Every read of rows in a JSON value of a plan (or in a live query's or stream's select), outermost first. */
+export function readsOf(v: JsonValue | LiveQuery | Stream): TableRead[] {
   const out: TableRead[] = [];
-  json(v, out);
+  const live = v.kind === 'stream' ? v.live : v.kind === 'live' ? v : null;
+  if (live) for (const f of live.fields) json(f.value, out);
+  else json(v as JsonValue, out);
   return out;
+}
+
+/**
+ * Every read of rows in a mutation statement: in its writes' values and row selectors, its
+ * response, and (as reads of a permission) in the role's write filters and checks.
+ */
+export function readsOfMutation(m: MutationStatement): TableRead[] {
+  const out: TableRead[] = [];
+  const value = (e: WriteExpr): void => {
+    if (e.kind === 'update_op') { value(e.current); expr(e.value, out, false); return; }
+    if (e.kind !== 'written_value' && e.kind !== 'excluded' && e.kind !== 'default') expr(e, out, false);
+  };
+  for (const { body } of m.writes) {
+    switch (body.kind) {
+      case 'insert':
+        for (const r of body.rows) for (const e of r) value(e);
+        if (body.conflict?.update) {
+          for (const a of body.conflict.update.set) value(a.value);
+          if (body.conflict.update.permission) cond(body.conflict.update.permission, out, true);
+          if (body.conflict.update.where) cond(body.conflict.update.where, out, false);
+        }
+        break;
+      case 'update': for (const a of body.set) value(a.value); cond(body.permission, out, true); cond(body.selector, out, false); break;
+      case 'delete': cond(body.permission, out, true); cond(body.selector, out, false); break;
+      case 'none': case 'union': break;
+      default: unreachable(body);
+    }
+  }
+  for (const g of m.guards) if (g.kind === 'all_rows') cond(g.check, out, true);
+  mutationJson(m.result, out);
+  return out;
+}
+
+function mutationJson(v: MutationJson, out: TableRead[]): void {
+  switch (v.kind) {
+    case 'affected': return;
+    case 'returning': json(v.shape, out); return;
+    case 'response': for (const f of v.fields) mutationJson(f.value, out); return;
+    default: json(v, out);
+  }
 }
 
 function json(v: JsonValue, out: TableRead[]): void {

@@ -2,7 +2,9 @@
 
 import type { Renderer } from '../../dialect.js';
 import { condSql } from './scalar.js';
-import { mutationSql, mutationValueSql, recordSessionSql } from './mutation.js';
+import { mutationSql, mutationValueSql } from './mutation.js';
+import { recordSessionSql, statementTimeoutSql } from './session.js';
+import { liveSql } from './live.js';
 import { jsonSql, statementSql, valueStatementSql } from './select.js';
 
 /** Renders IR nodes as PostgreSQL fragments. */
@@ -14,4 +16,8 @@ export const postgresRenderer: Renderer = {
   mutation: mutationSql,
   mutationValue: mutationValueSql,
   recordSession: recordSessionSql,
+  statementTimeout: statementTimeoutSql,
+  live: liveSql,
+  // The batch query already holds the cursor condition, order and limit: a stream renders as it.
+  stream: (s, rc) => liveSql(s.live, rc),
 };

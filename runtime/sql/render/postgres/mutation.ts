@@ -2,7 +2,7 @@
 // every guard holds, else the number of the first that failed (the engine rolls back and answers
 // that guard's error), so a check costs no extra round trip.
 
-import { aliasRef, ident, join, raw, session, sql, type Sql } from '../../fragment.js';
+import { aliasRef, ident, join, raw, sql, type Sql } from '../../fragment.js';
 import type { RenderContext } from '../../dialect.js';
 import type { Assignment, Conflict, Guard, MutationJson, MutationStatement, UpdateOp, WriteBody, WriteExpr } from '../../ir/index.js';
 import { columnList, conjunction, condSql, exprSql, sourceSql, unreachable } from './scalar.js';
@@ -24,11 +24,6 @@ export function mutationValueSql(m: MutationStatement, rc: RenderContext): Sql {
 
 function withSql(m: MutationStatement): Sql {
   return m.writes.length ? sql`WITH ${join(m.writes.map((w) => sql`${aliasRef(w.name)} AS (${writeSql(w.body)})`), ', ')} ` : raw('');
-}
-
-/** Records the session for event triggers' capture (reference/events.md §2), first in the transaction. */
-export function recordSessionSql(): Sql {
-  return sql`SELECT set_config('svc.user', ${session('*', 'text')}, true)`;
 }
 
 function guardSql(g: Guard): Sql {
