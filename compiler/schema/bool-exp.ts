@@ -2,7 +2,7 @@
 // operator sets and descriptions of Hasura v2 (reference/schema.md §4).
 
 import {
-  GraphQLBoolean, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLString,
+  GraphQLBoolean, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString,
   type GraphQLInputFieldConfig, type GraphQLInputType,
 } from 'graphql';
 import type { ScalarCategory, TableModel } from '../../runtime/bundle/index.js';
@@ -88,6 +88,8 @@ function comparisonFields(ctx: SchemaContext, scalar: string, category: ScalarCa
     for (const [op, description] of stringOps) fields.push([op, { type, description }]);
   }
   if (scalar === 'jsonb') fields.push(...jsonbFields(ctx, type));
+  if (scalar === 'ltree') fields.push(...ltreeFields(ctx, type));
+  if (scalar === 'raster') fields.push(...rasterFields(ctx, type));
   if (isArray) {
     fields.push(['_contained_in', { type, description: 'is the array contained in the given array value' }]);
     fields.push(['_contains', { type, description: 'does the array contain the given value' }]);
@@ -104,6 +106,40 @@ function jsonbFields(ctx: SchemaContext, jsonb: GraphQLInputType): Fields {
     ['_has_key', { type: GraphQLString, description: 'does the string exist as a top-level key in the column' }],
     ['_has_keys_all', { type: strings, description: 'do all of these strings exist as top-level keys in the column' }],
     ['_has_keys_any', { type: strings, description: 'do any of these strings exist as top-level keys in the column' }],
+  ];
+}
+
+// ltree's operators (Hasura v2, PostgreSQL's ltree extension: `@>`, `<@`, `~`, `?`, `@`), with
+// the `lquery` and `ltxtquery` scalars they take.
+function ltreeFields(ctx: SchemaContext, ltree: GraphQLInputType): Fields {
+  const ltrees = new GraphQLList(new GraphQLNonNull(ltree));
+  return [
+    ['_ancestor', { type: ltree, description: 'is the left argument an ancestor of right (or equal)?' }],
+    ['_ancestor_any', { type: ltrees, description: 'does array contain an ancestor of `ltree`?' }],
+    ['_descendant', { type: ltree, description: 'is the left argument a descendant of right (or equal)?' }],
+    ['_descendant_any', { type: ltrees, description: 'does array contain a descendant of `ltree`?' }],
+    ['_matches', { type: scalarType(ctx, 'lquery'), description: 'does `ltree` match `lquery`?' }],
+    ['_matches_any', { type: new GraphQLList(new GraphQLNonNull(GraphQLString)), description: 'does `ltree` match any `lquery` in array?' }],
+    ['_matches_fulltext', { type: scalarType(ctx, 'ltxtquery'), description: 'does `ltree` match `ltxtquery`?' }],
+  ];
+}
+
+// PostGIS raster's `ST_Intersects` forms (Hasura v2): with a raster, with a geometry and an
+// optional band, with a band and a geometry.
+function rasterFields(ctx: SchemaContext, raster: GraphQLInputType): Fields {
+  const geometry = new GraphQLNonNull(scalarType(ctx, 'geometry'));
+  const geomNband = named(ctx, 'st_intersects_geom_min_nband_input', () => new GraphQLInputObjectType({
+    name: 'st_intersects_geom_min_nband_input',
+    fields: () => ({ geommin: { type: geometry }, nband: { type: GraphQLInt } }),
+  }));
+  const nbandGeom = named(ctx, 'st_intersects_nband_geom_input', () => new GraphQLInputObjectType({
+    name: 'st_intersects_nband_geom_input',
+    fields: () => ({ geommin: { type: geometry }, nband: { type: new GraphQLNonNull(GraphQLInt) } }),
+  }));
+  return [
+    ['_st_intersects_geom_nband', { type: geomNband }],
+    ['_st_intersects_nband_geom', { type: nbandGeom }],
+    ['_st_intersects_rast', { type: raster }],
   ];
 }
 

@@ -3,6 +3,7 @@ import { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
 import { columnByField, computedFieldOf, permissionOf, relationFrom, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
+import { checkLtreeOperand, isLtreeOp, LTREE_LIST_OPS, lowerLtree } from './ltree.js';
 import { isPostgisOp, lowerPostgis } from './postgis.js';
 import { computedCall } from './select.js';
 
@@ -64,7 +65,10 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
       }
       continue;
     }
-    items.push({ kind: 'column', column: column.name, type: column.type, op, value: inputValue(v, ctx, op) });
+    const value = inputValue(v, ctx, op);
+    // Checked while planning, so a variable's value becomes part of the plan's cache key (valueOf).
+    if (column.type === 'ltree') checkLtreeOperand(op, valueOf(v, ctx), [...path, op]);
+    items.push({ kind: 'column', column: column.name, type: column.type, op, value });
   }
   return items.length === 1 ? items[0]! : { kind: 'and', items };
 }
@@ -81,7 +85,7 @@ function inputValue(input: Input, ctx: PlanContext, op: string): ValueIr {
   const value = valueOf(input, ctx);
   // GraphQL input coercion: a single literal where a list is expected is a list of one
   // (`_in: 3` is `_in: [3]`); bound as is, PostgreSQL rejected it as a malformed array (fuzz).
-  if (LIST_OPS.has(op) && value !== null && !Array.isArray(value)) return { kind: 'literal', value: [value] as never };
+  if ((LIST_OPS.has(op) || LTREE_LIST_OPS.has(op)) && value !== null && !Array.isArray(value)) return { kind: 'literal', value: [value] as never };
   return { kind: 'literal', value: value as never };
 }
 
@@ -132,7 +136,7 @@ const SIMPLE: { readonly [op: string]: string } = {
   _eq: '=', _neq: '<>', _gt: '>', _gte: '>=', _lt: '<', _lte: '<=',
   _like: 'LIKE', _nlike: 'NOT LIKE', _ilike: 'ILIKE', _nilike: 'NOT ILIKE', _similar: 'SIMILAR TO',
   _nsimilar: 'NOT SIMILAR TO', _regex: '~', _nregex: '!~', _iregex: '~*', _niregex: '!~*',
-  _contains: '@>', _contained_in: '<@', _ancestor: '@>', _descendant: '<@', _matches: '~',
+  _contains: '@>', _contained_in: '<@',
 };
 const COLUMN_CMP: { readonly [op: string]: string } = { _ceq: '=', _cneq: '<>', _cgt: '>', _cgte: '>=', _clt: '<', _clte: '<=' };
 const TEXT_OPS = new Set(['_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_nregex', '_iregex', '_niregex']);
@@ -163,6 +167,7 @@ function lowerCompare(lhs: Sql, type: string, rawOp: string, value: ValueIr, ali
   }
   if (COLUMN_CMP[op]) return sql`(${left} ${raw(COLUMN_CMP[op]!)} ${valueSql(value, type, alias, root)})`;
   if (isPostgisOp(op)) return lowerPostgis(left, type, op, value);
+  if (isLtreeOp(op)) return lowerLtree(left, op, value, (v, t) => valueSql(v, t, alias, root));
   if ((op === '_in' || op === '_nin') && isArrayType(type) && value.kind !== 'session') {
     // An array column's `_in` is a list of arrays: `_text[]` is no type, and ANY() over a 2-D
     // array would compare elements. The list goes as JSON; each item (a JSON array, or an array

@@ -1,6 +1,7 @@
 import { Kind, type ValueNode } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { param, variable, type Sql } from '../sql/index.js';
+import { geoJsonParam, isGeoType } from './geojson.js';
 
 /** An argument value while planning: still in the document, or already a JS value of a variable. */
 export type Input =
@@ -73,9 +74,12 @@ export function itemsOf(input: Input, ctx: InputContext): Input[] {
 
 /**
  * A leaf value as a parameter. A variable used whole becomes a per-request slot, so the plan is
- * reused for other values; a literal becomes a fixed parameter. Never SQL text.
+ * reused for other values; a literal becomes a fixed parameter. Never SQL text. Given the
+ * argument's `path`, a geometry or geography value is read as GeoJSON and checked (geojson.ts).
  */
-export function leafParam(input: Input, type: string | null, ctx: InputContext): Sql {
+export function leafParam(input: Input, type: string | null, ctx: InputContext, path?: readonly (string | number)[]): Sql {
+  // GeoJSON is checked where it is written (the plan then depends on the value).
+  if (path && isGeoType(type)) return geoJsonParam(valueOf(input, ctx), type, path);
   if (input.kind === 'ast' && input.node.kind === Kind.VARIABLE) return variable(input.node.name.value, [], type);
   const v = input.kind === 'js' ? input.value : astToJs(input.node, ctx, false);
   return param(v, type);

@@ -223,5 +223,5 @@ function cellValue(c: ColumnModel, r: RowInput, perm: InsertPermissionModel, lin
   if (link) return link;
   const v = r.columns.get(c.name);
   if (!v) return raw('DEFAULT');
-  return leafParam(v, c.type, ctx);
+  return leafParam(v, c.type, ctx, [...r.path, c.field]);
 }

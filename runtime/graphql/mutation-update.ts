@@ -94,7 +94,7 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePe
         throw new ApiError('validation-failed', `field "${field}" not found in type: '${t.typeName}${op === '_set' ? '_set_input' : `${op}_input`}'`, 400, [...path, op, field]);
       }
       const current = assigned.get(c.name) ?? sql`${aliasRef(a)}.${ident(c.name)}`;
-      assigned.set(c.name, apply(current, leafParam(value, typeOf(c), ctx)));
+      assigned.set(c.name, apply(current, leafParam(value, typeOf(c), ctx, [...path, op, field])));
     }
   }
   const presets = Object.keys(perm.set).length > 0;
