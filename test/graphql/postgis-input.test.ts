@@ -80,7 +80,7 @@ describe('PostGIS values in GraphQL arguments', () => {
     };
     expect(await ids('$p: geometry!', '{img: {_st_intersects_geom_nband: {geommin: $p}}}', { p: near })).toEqual([1]);
     expect(await ids('$p: geometry!', '{img: {_st_intersects_nband_geom: {nband: 1, geommin: $p}}}', { p: near })).toEqual([1]);
-    const [{ img }] = await db.query('SELECT img::text AS img FROM tile WHERE id = 2');
+    const img = (await db.query('SELECT img::text AS img FROM tile WHERE id = 2'))[0]?.['img'];
     expect(await ids('$r: raster', '{img: {_st_intersects_rast: $r}}', { r: img })).toEqual([2]);
   });
 });
