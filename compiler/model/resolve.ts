@@ -9,6 +9,7 @@ import { resolveComputedFields, resolveFunctions } from './functions.js';
 import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
 import { buildMutationRoots } from './mutation-roots.js';
+import { reportActionClashes } from './action-roots.js';
 import { adminMutationPermissions, resolveMutationPermissions } from './permissions.js';
 import { resolveRelationships } from './relationships.js';
 import { resolveTables } from './tables.js';
@@ -59,6 +60,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     ...buildRoots(r, tables, select[r]!, functions, issues, rootLimits),
     mutation: buildMutationRoots(r, tables, mutations[r]!, select[r]!, issues),
   }]));
+  reportActionClashes(md.actions, roots['admin'], issues);
   const sortedTables = Object.fromEntries([...tables.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
   const model: BundleModel = {
     engineVersion: opts.engineVersion, sources, roles, tables: sortedTables, roots,
