@@ -1,4 +1,5 @@
-import type { ColumnModel, TableModel } from '../../runtime/bundle/index.js';
+import type { ColumnModel, SourceNamespace, TableModel, TypeAffix } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import type { Introspection, IntrospectedTable } from '../introspect/index.js';
 import type { Source, TableEntry, Json } from '../metadata/index.js';
 import type { Issues } from './issues.js';
@@ -10,10 +11,30 @@ export function tableId(source: string, schema: string, name: string): string {
   return `${source}:${schema}.${name}`;
 }
 
-/** A root field's name with the source's `customization.root_fields` prefix and suffix (applied on top, as Hasura does). */
+/**
+ * A root field's name with the source's `customization.root_fields` prefix and suffix (applied on
+ * top, as Hasura does); under a namespace, the RoleRoots key `<namespace>.<field>`.
+ */
 export function rootFieldName(source: Source, name: string): string {
   const rf = source.customization?.root_fields;
-  return `${rf?.prefix ?? ''}${name}${rf?.suffix ?? ''}`;
+  const field = `${rf?.prefix ?? ''}${name}${rf?.suffix ?? ''}`;
+  return rf?.namespace ? `${rf.namespace}.${field}` : field;
+}
+
+/** The source's `customization.type_names` as a TypeAffix; undefined when it adds nothing. */
+export function typeAffixOf(source: Source): TypeAffix | undefined {
+  const tn = source.customization?.type_names;
+  if (!tn?.prefix && !tn?.suffix) return undefined;
+  return { prefix: tn.prefix ?? '', suffix: tn.suffix ?? '' };
+}
+
+/** The source's root-field namespace and the names of its types (Hasura: `<ns>_query`, `<ns>_mutation_frontend`); undefined without one. */
+export function namespaceOf(source: Source): SourceNamespace | undefined {
+  const field = source.customization?.root_fields?.namespace;
+  if (!field) return undefined;
+  const affix = typeAffixOf(source);
+  const named = (kind: string): string => typeNameOf({ typeName: field, ...(affix ? { typeAffix: affix } : {}) }, kind);
+  return { field, queryType: named('_query'), mutationType: named('_mutation_frontend') };
 }
 
 /** What the later stages need beside the TableModel itself. */
@@ -115,8 +136,10 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
     if (bad) return fail(`the table "${t.name}" cannot be used as an enum because the value "${bad.value}" is not a valid GraphQL enum value name`);
     enumValues = values.values;
   }
+  const typeAffix = typeAffixOf(source);
   return {
     id: tableId(source.name, t.schema, t.name), source: source.name, schema: t.schema, name: t.name, typeName,
+    ...(typeAffix ? { typeAffix } : {}),
     comment: cfg.comment ?? t.comment, columns, primaryKey: t.primaryKey?.columns ?? [],
     uniqueConstraints: [...(t.primaryKey ? [t.primaryKey] : []), ...t.uniqueConstraints],
     relationships: [], computedFields: [], rootFieldNames, rootFieldComments, enumValues,

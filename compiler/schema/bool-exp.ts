@@ -5,7 +5,8 @@ import {
   GraphQLBoolean, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString,
   type GraphQLInputFieldConfig, type GraphQLInputType,
 } from 'graphql';
-import type { ScalarCategory, TableModel } from '../../runtime/bundle/index.js';
+import type { ScalarCategory, TableModel, TypeAffix } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import {
   named, qualifiedName, sortByKey, tableOf, visibleColumns, visibleComputedFields, visibleRelationships,
   type SchemaContext,
@@ -16,7 +17,7 @@ type Fields = [string, GraphQLInputFieldConfig][];
 
 /** `<t>_bool_exp`: logical connectives, then one entry per column, relationship and plain computed field the role may read. */
 export function boolExpType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_bool_exp`;
+  const name = typeNameOf(t, '_bool_exp');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `Boolean expression to filter rows from the table "${qualifiedName(t)}". All fields are combined with a logical 'AND'.`,
@@ -32,7 +33,7 @@ function boolExpFields(ctx: SchemaContext, t: TableModel): Fields {
     ['_or', { type: new GraphQLList(new GraphQLNonNull(self)) }],
   ];
   for (const c of visibleColumns(ctx, t)) {
-    fields.push([c.field, { type: comparisonExpType(ctx, c.scalar, c.category, c.isArray) }]);
+    fields.push([c.field, { type: comparisonExpType(ctx, c.scalar, c.category, c.isArray, t.typeAffix) }]);
   }
   // Array relationships too: the filter holds when any related row matches.
   for (const r of visibleRelationships(ctx, t)) {
@@ -42,7 +43,7 @@ function boolExpFields(ctx: SchemaContext, t: TableModel): Fields {
   for (const cf of visibleComputedFields(ctx, t)) {
     if (cf.args.length > 0) continue;
     const type = cf.returns.kind === 'scalar'
-      ? comparisonExpType(ctx, cf.returns.scalar, cf.returns.category, false)
+      ? comparisonExpType(ctx, cf.returns.scalar, cf.returns.category, false, t.typeAffix)
       : boolExpType(ctx, tableOf(ctx, cf.returns.table));
     fields.push([cf.name, { type }]);
   }
@@ -66,8 +67,9 @@ const stringOps: readonly (readonly [string, string])[] = [
  * `<scalar>_comparison_exp`. Enum columns get equality operators only; text-like scalars add the
  * pattern operators, `jsonb` its containment and key operators, arrays (`_text`) containment.
  */
-export function comparisonExpType(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean): GraphQLInputObjectType {
-  const name = `${scalar}_comparison_exp`;
+export function comparisonExpType(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean, affix?: TypeAffix): GraphQLInputObjectType {
+  // A customized source has its own comparison types (`tpref_String_comparison_exp_tsuff`); scalars keep their names.
+  const name = typeNameOf({ typeName: scalar, ...(affix ? { typeAffix: affix } : {}) }, '_comparison_exp');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `Boolean expression to compare columns of type "${scalar}". All fields are combined with logical 'AND'.`,

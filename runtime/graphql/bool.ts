@@ -1,4 +1,5 @@
 import type { BoolIr, TableModel, ValueIr } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
 import { columnByField, computedFieldOf, permissionOf, relationFrom, tableOf, type PlanContext } from './context.js';
@@ -54,7 +55,7 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
     const ops = entriesOf(value, ctx, path).map(([op, v]): BoolIr => ({ kind: 'computed', field: key, function: fn, type, op, value: inputValue(v, ctx, op) }));
     return ops.length === 1 ? ops[0]! : { kind: 'and', items: ops };
   }
-  if (!column) throw new ApiError('validation-failed', `field "${key}" not found in type: '${t.typeName}_bool_exp'`, 400, path);
+  if (!column) throw new ApiError('validation-failed', `field "${key}" not found in type: '${typeNameOf(t, '_bool_exp')}'`, 400, path);
   const items: BoolIr[] = [];
   for (const [op, v] of entriesOf(value, ctx, path)) {
     if (op === '_cast') {

@@ -6,6 +6,7 @@
 // share one multi-row INSERT.
 
 import type { ColumnModel, InsertPermissionModel, RelationshipModel, TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, raw, sql, type Sql } from '../sql/index.js';
 import { lowerBool } from './bool.js';
@@ -94,7 +95,7 @@ function readRow(t: TableModel, obj: Input, perm: InsertPermissionModel, linked:
       continue;
     }
     const rel = t.relationships.find((r) => r.name === key);
-    if (!rel) throw new ApiError('validation-failed', `field "${key}" not found in type: '${t.typeName}_insert_input'`, 400, [...path, key]);
+    if (!rel) throw new ApiError('validation-failed', `field "${key}" not found in type: '${typeNameOf(t, '_insert_input')}'`, 400, [...path, key]);
     if (isNull(value, ctx)) continue;
     // A manual object relationship inserted after its parent links like an array relationship.
     (rel.kind === 'object' && !rel.insertAfterParent ? row.objectRels : row.arrayRels).push([rel, value]);

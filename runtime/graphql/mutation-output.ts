@@ -7,6 +7,7 @@
 // guard's error. So a check costs no extra round trip.
 
 import type { TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import type { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, compileSql, ident, join, jsonKey, raw, sql, type CompiledSql, type Sql } from '../sql/index.js';
 import type { PlanContext } from './context.js';
@@ -60,12 +61,12 @@ export function rowsOf(t: TableModel, cte: Alias, where?: Sql): Sql {
 
 /** `<t>_mutation_response` of the rows in `rows`: affected_rows, returning, __typename as selected. */
 export function responseJson(t: TableModel, f: FieldSel, affected: Sql, rows: Sql, ctx: PlanContext, path: Path): Sql {
-  const fields = collectFields(f.node.selectionSet, `${t.typeName}_mutation_response`, ctx);
+  const fields = collectFields(f.node.selectionSet, typeNameOf(t, '_mutation_response'), ctx);
   const pairs = fields.map((s): readonly [Sql, Sql] => {
     if (s.name === 'affected_rows') return [jsonKey(s.key), affected];
-    if (s.name === '__typename') return [jsonKey(s.key), jsonKey(`${t.typeName}_mutation_response`)];
+    if (s.name === '__typename') return [jsonKey(s.key), jsonKey(typeNameOf(t, '_mutation_response'))];
     const r = new Alias(t.name);
-    const row = rowJson(t, r, collectFields(s.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet', s.key, 'selectionSet']);
+    const row = rowJson(t, r, collectFields(s.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet', s.key, 'selectionSet']);
     return [jsonKey(s.key), sql`(SELECT coalesce(${ctx.dialect.jsonArrayAgg(row, null)}, ${ctx.dialect.emptyJsonArray()}) FROM ${rows} AS ${aliasRef(r)})`];
   });
   return ctx.dialect.jsonObject(pairs);
@@ -74,7 +75,7 @@ export function responseJson(t: TableModel, f: FieldSel, affected: Sql, rows: Sq
 /** One row of `rows` as `<t>` (the `_one` and `_by_pk` fields), or JSON null. */
 export function singleRowJson(t: TableModel, f: FieldSel, rows: Sql, ctx: PlanContext, path: Path): Sql {
   const r = new Alias(t.name);
-  const row = rowJson(t, r, collectFields(f.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet']);
+  const row = rowJson(t, r, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet']);
   return sql`(SELECT ${row} FROM ${rows} AS ${aliasRef(r)} LIMIT 1)`;
 }
 

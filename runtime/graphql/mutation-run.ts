@@ -7,7 +7,7 @@ import type { Driver, TransactionRunner } from '../drivers/index.js';
 import { assert } from '../errors/index.js';
 import { compileSql, session as sessionSlot, sql } from '../sql/index.js';
 import { bindParams } from './bind.js';
-import type { MutationPlan, NamedSql } from './mutation-plan.js';
+import type { MutationFieldPlan, MutationPlan, NamedSql } from './mutation-plan.js';
 
 // The session JSON (lower-case keys, with x-svc-role) for the capture of event triggers, local to
 // the mutation's transaction; a parameter like every session value.
@@ -20,14 +20,18 @@ export async function runMutation(plan: MutationPlan, driver: Driver, variables:
       const set = compileSql(SET_SESSION, driver.dialect);
       await tx.queryText(set.text, bindParams(set.params, variables, session), 'set_session');
     }
-    const parts: string[] = [];
-    for (const f of plan.fields) {
-      if (f.kind === 'static') { parts.push(`${JSON.stringify(f.key)}:${f.json}`); continue; }
-      const values: string[] = [];
-      for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
-      parts.push(`${JSON.stringify(f.key)}:${f.list ? `[${values.join(',')}]` : values[0] ?? 'null'}`);
-    }
-    return `{${parts.join(',')}}`;
+    const object = async (fields: readonly MutationFieldPlan[]): Promise<string> => {
+      const parts: string[] = [];
+      for (const f of fields) {
+        if (f.kind === 'static') { parts.push(`${JSON.stringify(f.key)}:${f.json}`); continue; }
+        if (f.kind === 'group') { parts.push(`${JSON.stringify(f.key)}:${await object(f.fields)}`); continue; }
+        const values: string[] = [];
+        for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
+        parts.push(`${JSON.stringify(f.key)}:${f.list ? `[${values.join(',')}]` : values[0] ?? 'null'}`);
+      }
+      return `{${parts.join(',')}}`;
+    };
+    return object(plan.fields);
   };
   return plan.transactional ? driver.transaction(run) : run(driver);
 }

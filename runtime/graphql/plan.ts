@@ -56,6 +56,11 @@ export function planOperation(input: PlanInput): Plan {
       continue;
     }
     const root = roots?.[f.name];
+    const namespace = root ? undefined : input.model.sources.find((s) => s.namespace?.field === f.name);
+    if (namespace?.namespace) {
+      entries.push({ key: f.key, source: namespace.name, value: namespaceSql(namespace.namespace.field, namespace.namespace.queryType, f, roots ?? {}, ctx, path) });
+      continue;
+    }
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${rootType}'`, 400, path);
     entries.push({ key: f.key, source: tableOf(ctx, root.table).source, value: rootFieldSql(root, f, ctx, path) });
   }
@@ -74,6 +79,19 @@ function statement(source: string, entries: readonly { key: string; value: Sql }
   const compiled = compileSql(sql`SELECT (${ctx.dialect.jsonObject(pairs)})::text`, ctx.dialect);
   const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
   return { kind: 'sql', source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive };
+}
+
+/** A namespace field (source customization): the object of its root fields, which one source computes. */
+function namespaceSql(ns: string, typeName: string, f: FieldSel, roots: { readonly [key: string]: RootField }, ctx: PlanContext,
+  path: readonly (string | number)[]): Sql {
+  const pairs = collectFields(f.node.selectionSet, typeName, ctx).map((sub): readonly [Sql, Sql] => {
+    if (sub.name === '__typename') return [jsonKey(sub.key), jsonKey(typeName)];
+    const root = roots[`${ns}.${sub.name}`];
+    const subPath = [...path, 'selectionSet', sub.key];
+    if (!root) throw new ApiError('validation-failed', `field "${sub.name}" not found in type: '${typeName}'`, 400, subPath);
+    return [jsonKey(sub.key), rootFieldSql(root, sub, ctx, subPath)];
+  });
+  return ctx.dialect.jsonObject(pairs);
 }
 
 /** The SQL of one root field. */

@@ -1,4 +1,5 @@
 import type { ColumnModel, ComputedFieldModel, TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, aliasRef, ident, join, jsonKey, param, raw, session, sql, variable, type Sql } from '../sql/index.js';
 import { lowerBool, whereToIr } from './bool.js';
@@ -38,14 +39,14 @@ export function rowJson(t: TableModel, a: Alias, fields: readonly FieldSel[], ct
 }
 
 function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): Sql {
-  if (f.name === '__typename') return jsonKey(t.typeName);
+  if (f.name === '__typename') return jsonKey(typeNameOf(t));
   const column = columnByField(ctx, t, f.name);
   if (column) return columnField(column, a, f, ctx, path);
   const cf = computedFieldOf(ctx, t, f.name);
   if (cf) return computedField(cf, a, f, ctx, path);
   const rel = t.relationships.find((r) => (r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name))
     && ctx.model.select[ctx.role]?.[r.target]);
-  if (!rel) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${t.typeName}'`, 400, path);
+  if (!rel) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${typeNameOf(t)}'`, 400, path);
   const target = tableOf(ctx, rel.target);
   const from = relationFrom(ctx, target);
   const on: Cond = (b) => join(rel.mapping.map(([l, r]) => sql`${aliasRef(b)}.${ident(r)} = ${aliasRef(a)}.${ident(l)}`), ' AND ');
@@ -146,7 +147,7 @@ export function objectQuery(t: TableModel, from: Sql, f: FieldSel, ctx: PlanCont
   const b = new Alias(t.name);
   const perm = permissionOf(ctx, t.id);
   const where = join([...conds.map((c) => c(b)), lowerBool(perm.filter, b, ctx)], ' AND ');
-  const row = rowJson(t, b, collectFields(f.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet']);
+  const row = rowJson(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet']);
   return sql`(SELECT ${row} FROM ${from} AS ${aliasRef(b)} WHERE ${where} LIMIT 1)`;
 }
 
@@ -219,7 +220,7 @@ function distinctOn(t: TableModel, b: Alias, input: Input | undefined, order: re
   const names = (Array.isArray(raw_) ? raw_ : [raw_]).map(String);
   const cols = names.map((n) => {
     const c = columnByField(ctx, t, n);
-    if (!c) throw new ApiError('validation-failed', `unexpected value "${n}" for enum: '${t.typeName}_select_column'`, 400, [...path, 'distinct_on']);
+    if (!c) throw new ApiError('validation-failed', `unexpected value "${n}" for enum: '${typeNameOf(t, '_select_column')}'`, 400, [...path, 'distinct_on']);
     return c.name;
   });
   // Hasura checks the distinct_on columns against the first as many order_by items as a set
@@ -268,7 +269,7 @@ export function listQuery(t: TableModel, from: Sql, args: ReadonlyMap<string, In
   path: Path, conds: readonly Cond[]): Sql {
   const b = new Alias(t.name);
   const r = new Alias('r');
-  const row = rowJson(t, b, collectFields(f.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet']);
+  const row = rowJson(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet']);
   const src = rowSource(t, from, args, b, [sql`${row} AS ${ROW}`], ctx, path, conds);
   const aggOrder = src.order.length
     ? join(src.order.map((o, i) => sql`${aliasRef(r)}.${src.orderNames[i]!} ${o.dir}`), ', ') : null;
