@@ -37,6 +37,11 @@ export function namespaceOf(source: Source): SourceNamespace | undefined {
   return { field, queryType: named('_query'), mutationType: named('_mutation_frontend') };
 }
 
+/** Hasura's `textToName` refusal of a column name. */
+function notAName(name: string): string {
+  return `cannot include ${JSON.stringify(name)} in the GraphQL schema because  it is not a valid GraphQL identifier`;
+}
+
 /** What the later stages need beside the TableModel itself. */
 export interface TableDraft {
   readonly model: TableModel;
@@ -92,7 +97,11 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
     issues.add({ type: 'table', name: tableObjectName(source.name, entry.table), definition: { ...entry.table } as Json, reason });
     return null;
   };
-  if (!isGraphqlName(typeName)) return fail(`the table name "${typeName}" is not a valid GraphQL identifier`);
+  // Hasura v2's wordings: qualifiedObjectToName for the table, textToName (with its two spaces) for
+  // a column; the table is then inconsistent and so not tracked.
+  if (!isGraphqlName(typeName)) {
+    return fail(`cannot include ${JSON.stringify(t.schema === 'public' ? t.name : `${t.schema}.${t.name}`)} in the GraphQL schema because ${JSON.stringify(typeName)} is not a valid GraphQL identifier`);
+  }
   const enumRefs = new Map<string, string>();
   for (const fk of t.foreignKeys) {
     const target = `${fk.refSchema}.${fk.refTable}`;
@@ -109,7 +118,7 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
     const type = c.typeSchema === 'pg_catalog' || c.typeSchema === 'public' ? c.type : `${c.typeSchema}.${c.type}`;
     const info = scalarFor(c.type, isArray);
     const enumScalar = enumRefs.get(c.name);
-    if (!isGraphqlName(field)) return fail(`the column name "${field}" is not a valid GraphQL identifier`);
+    if (!isGraphqlName(field)) return fail(notAName(field));
     if (!enumScalar && !isGraphqlName(info.scalar)) {
       return fail(`cannot use SQL type "${c.type}" in the GraphQL schema because its name is not a valid GraphQL identifier`);
     }
@@ -141,7 +150,9 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
     id: tableId(source.name, t.schema, t.name), source: source.name, schema: t.schema, name: t.name, typeName,
     ...(typeAffix ? { typeAffix } : {}),
     comment: cfg.comment ?? t.comment, columns, primaryKey: t.primaryKey?.columns ?? [],
-    uniqueConstraints: [...(t.primaryKey ? [t.primaryKey] : []), ...t.uniqueConstraints],
+    // A constraint whose name is no GraphQL name cannot be a value of `<t>_constraint`: it is left
+    // out (Hasura 2.x refused the whole table for it at first, then left such names out).
+    uniqueConstraints: [...(t.primaryKey ? [t.primaryKey] : []), ...t.uniqueConstraints].filter((u) => isGraphqlName(u.name)),
     relationships: [], computedFields: [], rootFieldNames, rootFieldComments, enumValues,
   };
 }
