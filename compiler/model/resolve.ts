@@ -10,6 +10,7 @@ import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
 import { buildMutationRoots } from './mutation-roots.js';
 import { reportActionClashes } from './action-roots.js';
+import { resolveInheritedRoles } from './inherited-roles.js';
 import { adminMutationPermissions, resolveMutationPermissions } from './permissions.js';
 import { resolveRelationships } from './relationships.js';
 import { namespaceOf, resolveTables } from './tables.js';
@@ -49,6 +50,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     sources.push({ name: source.name, ...(ns ? { namespace: ns } : {}), dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source) });
     resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
+  resolveInheritedRoles(md.inherited_roles, tables, select, mutations, roleSet, issues);
   const roles = [...roleSet].sort();
   for (const role of roles) { select[role] ??= {}; mutations[role] ??= {}; }
   const roots = Object.fromEntries(roles.map((r): [string, RoleRoots] => [r, {
