@@ -305,7 +305,10 @@ export class MetadataApi {
         return this.runSqlIn(work, parseRunSqlArgs(env.args, ['args']));
       case 'insert': case 'select': case 'count': case 'update': case 'delete': {
         const source = sourceOfArgs(env.args);
-        return runV1Data(env.type, env.args, ['args'], { model: work.compiled.model, runner: this.runnerOf(work, source), source, session: work.session });
+        // A write whose check fails must leave nothing: on another source it runs in a transaction of its own.
+        const runner = this.runnerOf(work, source);
+        const run = (r: Runner): Promise<Json> => runV1Data(env.type, env.args, ['args'], { model: work.compiled.model, runner: r, source, session: work.session });
+        return runner === work.tx ? run(runner) : this.driverOf(work.drivers, source).transaction(run);
       }
       case 'export_metadata': case 'get_inconsistent_metadata': case 'test_webhook_transform':
         return readAnswer(this.opts.compiler, env, work.metadata, this.state.resourceVersion, work.compiled)!;

@@ -51,8 +51,12 @@ export async function runV1Data(type: string, args: unknown, path: JsonPath, ctx
   const statement = plan(type, args, data);
   if (statement.kind === 'answer') return statement.body as Json;
   const { text, params } = compileSql(statement.sql, data.dialect);
-  const body = await ctx.runner.queryText(text, params.map((p) => bind(p, ctx.session)));
-  return JSON.parse(body) as Json;
+  const body = await ctx.runner.queryText(text, params.map((p) => bind(p, ctx.session))) as string | null;
+  // A failed check: the caller runs writes in a transaction, which the error rolls back.
+  if (body === null || body === 'null') {
+    if (statement.failure) throw statement.failure;
+  }
+  return JSON.parse(body ?? 'null') as Json;
 }
 
 function accessOf(model: BundleModel, dialect: Dialect, stringifyNumeric: boolean, session: Session | undefined): Access {
