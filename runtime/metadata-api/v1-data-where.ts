@@ -127,7 +127,26 @@ function operatorSql(ctx: DataContext, c: ColumnModel, ref: Sql, op: string, v: 
   }
   if (SPATIAL[name]) return sql`${raw(SPATIAL[name]!)}(${ref}, ${valueFor(c, v)})`;
   if (name === 'st_d_within') return dWithin(c, ref, v, at);
+  if (name === 'cast') return castSql(ctx, c, ref, v, scope, at);
   throw fail(ctx, 'unexpected-payload', `Unknown operator : ${op}`, at);
+}
+
+// The casts `$cast` allows (Hasura's v1 boolean expressions): between the PostGIS types, and jsonb to text.
+const CASTS: { readonly [from: string]: readonly string[] } = { geometry: ['geography'], geography: ['geometry'], jsonb: ['text'] };
+
+// `{$cast: {<type>: {<operators>}}}`: the operators apply to the column cast to that type.
+function castSql(ctx: DataContext, c: ColumnModel, ref: Sql, v: unknown, scope: Scope, at: JsonPath): Sql {
+  const parts = Object.entries(readObject(v, at)).map(([type, ops]) => {
+    const from = c.type.split('.').pop()!;
+    if (!CASTS[from]?.includes(type)) {
+      throw fail(ctx, 'unexpected-payload', `cannot cast column of type ${JSON.stringify(from)} to type ${JSON.stringify(type)}`, at);
+    }
+    const cast: ColumnModel = { ...c, type };
+    const castRef = sql`(${ref})::${ident(type)}`;
+    const inner = Object.entries(readObject(ops, [...at, type])).map(([op, x]) => operatorSql(ctx, cast, castRef, op, x, scope, [...at, type, op]));
+    return inner.length === 0 ? raw('true') : inner.length === 1 ? inner[0]! : sql`(${join(inner, ' AND ')})`;
+  });
+  return parts.length === 0 ? raw('true') : parts.length === 1 ? parts[0]! : sql`(${join(parts, ' AND ')})`;
 }
 
 // `["$", "col"]` names a column of the root table; a plain name one of the current table.
