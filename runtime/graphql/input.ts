@@ -79,7 +79,10 @@ export function itemsOf(input: Input, ctx: InputContext): Input[] {
  */
 export function leafParam(input: Input, type: string | null, ctx: InputContext, path?: readonly (string | number)[]): Sql {
   // GeoJSON is checked where it is written (the plan then depends on the value).
-  if (path && isGeoType(type)) return geoJsonParam(valueOf(input, ctx), type, path);
+  if (path && isGeoType(type)) {
+    const value = valueOf(input, ctx);
+    if (value !== null && value !== undefined) return geoJsonParam(value, type, path);
+  }
   if (input.kind === 'ast' && input.node.kind === Kind.VARIABLE) return variable(input.node.name.value, [], type);
   const v = input.kind === 'js' ? input.value : astToJs(input.node, ctx, false);
   return param(v, type);

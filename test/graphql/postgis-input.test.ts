@@ -48,6 +48,9 @@ describe('PostGIS values in GraphQL arguments', () => {
     const lit = await gql('mutation { insert_field_one(object: {name: "south", gate: {type: "Point", coordinates: [5, 6]}}) { gate } }');
     expect(lit.data.insert_field_one.gate).toMatchObject({ type: 'Point', coordinates: [5, 6] });
     expect(await db.query("SELECT ST_AsText(gate::geometry) AS g FROM field WHERE name = 'south'")).toEqual([{ g: 'POINT(5 6)' }]);
+    // null is no shape to check: the column is simply null.
+    const none = await gql('mutation ($o: field_insert_input!) { insert_field_one(object: $o) { name gate } }', { o: { name: 'none', gate: null } });
+    expect(none).toEqual({ data: { insert_field_one: { name: 'none', gate: null } } });
   });
 
   it('refuses bad GeoJSON on insert at the column of the object, and writes nothing', async () => {
