@@ -101,7 +101,12 @@ function fileText(role: string, q: PersistedQueryModel, plan: StoredPlanModel | 
     case 'sql': return statement(head, plan.sql);
     case 'multi': return plan.parts.map((p: StatementModel, i) => statement(i === 0 ? [...head, `-- source: ${p.source}`] : [`-- source: ${p.source}`], p.sql)).join('\n');
     case 'mutation': {
-      const statements = plan.fields.flatMap((f) => (f.kind === 'sql' ? f.statements.map((s) => ({ key: f.key, sql: s.sql })) : []));
+      // A namespace's fields (source customization) count as `<namespace>.<field>`.
+      type Field = (typeof plan.fields)[number];
+      const statementsOf = (f: Field, prefix: string): { key: string; sql: CompiledSql }[] => (f.kind === 'sql'
+        ? f.statements.map((s) => ({ key: `${prefix}${f.key}`, sql: s.sql }))
+        : f.kind === 'group' ? f.fields.flatMap((x) => statementsOf(x, `${prefix}${f.key}.`)) : []);
+      const statements = plan.fields.flatMap((f) => statementsOf(f, ''));
       const first = [...head, '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed'];
       if (statements.length === 0) return `${first.join('\n')}\n`;
       return statements.map((s, i) => statement(i === 0 ? [...first, `-- field: ${s.key}`] : [`-- field: ${s.key}`], s.sql)).join('\n');

@@ -2,11 +2,25 @@ import type { Json } from '../../runtime/bundle/index.js';
 import { inconsistent } from './names.js';
 
 /** An inconsistent object in the shape `get_inconsistent_metadata` reports. */
-export interface InconsistentObject {
+export type InconsistentObject = MetadataInconsistency | InheritedRoleInconsistency;
+
+/** A metadata object that does not fit the database (or the rest of the metadata). */
+export interface MetadataInconsistency {
   readonly type: 'query_collections' | 'table' | 'object_relation' | 'array_relation' | 'select_permission' | 'insert_permission' | 'update_permission'
     | 'delete_permission' | 'computed_field' | 'function' | 'source' | 'root_field' | 'event_trigger';
   readonly name: string;
   readonly definition: Json;
+  readonly reason: string;
+}
+
+/**
+ * A permission an inherited role cannot take from its parents (they disagree); Hasura lists it with
+ * the entity instead of a definition, and it blocks no edit.
+ */
+export interface InheritedRoleInconsistency {
+  readonly type: 'inherited role permission inconsistency';
+  readonly name: string;
+  readonly entity: { readonly permission_type: string; readonly source: string; readonly table: string };
   readonly reason: string;
 }
 
@@ -15,7 +29,7 @@ export class Issues {
   private readonly items: InconsistentObject[] = [];
   /** Adds an object; the reasons of metadata objects get Hasura's `Inconsistent object: ` prefix. */
   add(item: InconsistentObject): void {
-    const prefixed = item.type !== 'root_field' && item.type !== 'source';
+    const prefixed = item.type !== 'root_field' && item.type !== 'source' && item.type !== 'inherited role permission inconsistency';
     this.items.push(prefixed ? { ...item, reason: inconsistent(item.reason) } : item);
   }
   list(): readonly InconsistentObject[] {

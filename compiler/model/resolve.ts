@@ -10,9 +10,11 @@ import { resolveComputedFields, resolveFunctions } from './functions.js';
 import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
 import { buildMutationRoots } from './mutation-roots.js';
+import { reportActionClashes } from './action-roots.js';
+import { resolveInheritedRoles } from './inherited-roles.js';
 import { adminMutationPermissions, resolveMutationPermissions } from './permissions.js';
 import { resolveRelationships } from './relationships.js';
-import { resolveTables } from './tables.js';
+import { namespaceOf, resolveTables } from './tables.js';
 
 /** A stage's value together with the inconsistent objects found on the way. */
 export interface Resolved<T> {
@@ -45,23 +47,20 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
       issues.add({ type: 'source', name: sourceObjectName(source.name), definition: source as unknown as Json, reason: `Inconsistent object: could not read the catalog of source "${source.name}"` });
       continue;
     }
-    const unsupported = [source.customization?.root_fields?.namespace !== undefined ? 'root_fields.namespace' : null,
-      source.customization?.type_names ? 'type_names' : null].filter((x): x is string => x !== null);
-    for (const what of unsupported) {
-      issues.add({ type: 'source', name: sourceObjectName(source.name), definition: source.customization as unknown as Json,
-        reason: `source customization "${what}" is not supported yet; remove it or compile with --allow-inconsistent to ignore it` });
-    }
+    const ns = namespaceOf(source);
     const replicas = readReplicas(source);
-    sources.push({ name: source.name, dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source),
+    sources.push({ name: source.name, ...(ns ? { namespace: ns } : {}), dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source),
       ...(replicas.length > 0 ? { readReplicas: replicas } : {}) });
     resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
+  resolveInheritedRoles(md.inherited_roles, tables, select, mutations, roleSet, issues);
   const roles = [...roleSet].sort();
   for (const role of roles) { select[role] ??= {}; mutations[role] ??= {}; }
   const roots = Object.fromEntries(roles.map((r): [string, RoleRoots] => [r, {
     ...buildRoots(r, tables, select[r]!, functions, issues, rootLimits),
     mutation: buildMutationRoots(r, tables, mutations[r]!, select[r]!, issues),
   }]));
+  reportActionClashes(md.actions, roots['admin'], issues);
   const sortedTables = Object.fromEntries([...tables.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
   const model: BundleModel = {
     engineVersion: opts.engineVersion, sources, roles, tables: sortedTables, roots,
@@ -162,7 +161,8 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
     // `<t>_stream` (subscriptions only); served as a query of `<t>`, so it needs that query field.
     const streamName = t.rootFieldNames['select_stream'];
     const selectName = t.rootFieldNames['select']!;
-    if (streamName && query[selectName] && (!limits?.subscription || limits.subscription.includes('select_stream'))) {
+    // Streaming is served through the select field at the top of query_root: not under a namespace.
+    if (streamName && !streamName.includes('.') && query[selectName] && (!limits?.subscription || limits.subscription.includes('select_stream'))) {
       if (subscription[streamName] || stream[streamName]) {
         issues.add({ type: 'root_field', name: streamName, definition: { role, field: streamName }, reason: `found duplicate fields in selection set: ${streamName}` });
       } else stream[streamName] = t.id;

@@ -1,4 +1,5 @@
-import type { ColumnModel, TableModel } from '../../runtime/bundle/index.js';
+import type { ColumnModel, SourceNamespace, TableModel, TypeAffix } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import type { Introspection, IntrospectedTable } from '../introspect/index.js';
 import type { Source, TableEntry, Json } from '../metadata/index.js';
 import type { Issues } from './issues.js';
@@ -10,10 +11,35 @@ export function tableId(source: string, schema: string, name: string): string {
   return `${source}:${schema}.${name}`;
 }
 
-/** A root field's name with the source's `customization.root_fields` prefix and suffix (applied on top, as Hasura does). */
+/**
+ * A root field's name with the source's `customization.root_fields` prefix and suffix (applied on
+ * top, as Hasura does); under a namespace, the RoleRoots key `<namespace>.<field>`.
+ */
 export function rootFieldName(source: Source, name: string): string {
   const rf = source.customization?.root_fields;
-  return `${rf?.prefix ?? ''}${name}${rf?.suffix ?? ''}`;
+  const field = `${rf?.prefix ?? ''}${name}${rf?.suffix ?? ''}`;
+  return rf?.namespace ? `${rf.namespace}.${field}` : field;
+}
+
+/** The source's `customization.type_names` as a TypeAffix; undefined when it adds nothing. */
+export function typeAffixOf(source: Source): TypeAffix | undefined {
+  const tn = source.customization?.type_names;
+  if (!tn?.prefix && !tn?.suffix) return undefined;
+  return { prefix: tn.prefix ?? '', suffix: tn.suffix ?? '' };
+}
+
+/** The source's root-field namespace and the names of its types (Hasura: `<ns>_query`, `<ns>_mutation_frontend`); undefined without one. */
+export function namespaceOf(source: Source): SourceNamespace | undefined {
+  const field = source.customization?.root_fields?.namespace;
+  if (!field) return undefined;
+  const affix = typeAffixOf(source);
+  const named = (kind: string): string => typeNameOf({ typeName: field, ...(affix ? { typeAffix: affix } : {}) }, kind);
+  return { field, queryType: named('_query'), mutationType: named('_mutation_frontend') };
+}
+
+/** Hasura's `textToName` refusal of a column name. */
+function notAName(name: string): string {
+  return `cannot include ${JSON.stringify(name)} in the GraphQL schema because  it is not a valid GraphQL identifier`;
 }
 
 /** What the later stages need beside the TableModel itself. */
@@ -71,7 +97,11 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
     issues.add({ type: 'table', name: tableObjectName(source.name, entry.table), definition: { ...entry.table } as Json, reason });
     return null;
   };
-  if (!isGraphqlName(typeName)) return fail(`the table name "${typeName}" is not a valid GraphQL identifier`);
+  // Hasura v2's wordings: qualifiedObjectToName for the table, textToName (with its two spaces) for
+  // a column; the table is then inconsistent and so not tracked.
+  if (!isGraphqlName(typeName)) {
+    return fail(`cannot include ${JSON.stringify(t.schema === 'public' ? t.name : `${t.schema}.${t.name}`)} in the GraphQL schema because ${JSON.stringify(typeName)} is not a valid GraphQL identifier`);
+  }
   const enumRefs = new Map<string, string>();
   for (const fk of t.foreignKeys) {
     const target = `${fk.refSchema}.${fk.refTable}`;
@@ -88,7 +118,7 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
     const type = c.typeSchema === 'pg_catalog' || c.typeSchema === 'public' ? c.type : `${c.typeSchema}.${c.type}`;
     const info = scalarFor(c.type, isArray);
     const enumScalar = enumRefs.get(c.name);
-    if (!isGraphqlName(field)) return fail(`the column name "${field}" is not a valid GraphQL identifier`);
+    if (!isGraphqlName(field)) return fail(notAName(field));
     if (!enumScalar && !isGraphqlName(info.scalar)) {
       return fail(`cannot use SQL type "${c.type}" in the GraphQL schema because its name is not a valid GraphQL identifier`);
     }
@@ -115,10 +145,14 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
     if (bad) return fail(`the table "${t.name}" cannot be used as an enum because the value "${bad.value}" is not a valid GraphQL enum value name`);
     enumValues = values.values;
   }
+  const typeAffix = typeAffixOf(source);
   return {
     id: tableId(source.name, t.schema, t.name), source: source.name, schema: t.schema, name: t.name, typeName,
+    ...(typeAffix ? { typeAffix } : {}),
     comment: cfg.comment ?? t.comment, columns, primaryKey: t.primaryKey?.columns ?? [],
-    uniqueConstraints: [...(t.primaryKey ? [t.primaryKey] : []), ...t.uniqueConstraints],
+    // A constraint whose name is no GraphQL name cannot be a value of `<t>_constraint`: it is left
+    // out (Hasura 2.x refused the whole table for it at first, then left such names out).
+    uniqueConstraints: [...(t.primaryKey ? [t.primaryKey] : []), ...t.uniqueConstraints].filter((u) => isGraphqlName(u.name)),
     relationships: [], computedFields: [], rootFieldNames, rootFieldComments, enumValues,
   };
 }

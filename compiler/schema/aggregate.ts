@@ -6,6 +6,7 @@ import {
   type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap,
 } from 'graphql';
 import type { TableModel } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import { aggregateGroups, type AggregateFunction } from './aggregate-groups.js';
 import { describe, hasObjectType, named, qualifiedName, sortByKey, type SchemaContext } from './context.js';
 import { scalarType } from './scalars.js';
@@ -19,7 +20,7 @@ type Fields = [string, GraphQLFieldConfig<unknown, unknown>][];
  * array relationships' aggregates, and files must not import each other in a loop.
  */
 export function aggregateType(ctx: SchemaContext, t: TableModel, node: () => GraphQLObjectType): GraphQLObjectType {
-  const name = `${t.typeName}_aggregate`;
+  const name = typeNameOf(t, '_aggregate');
   return named(ctx, name, () => new GraphQLObjectType({
     name,
     description: `aggregated selection of "${qualifiedName(t)}"`,
@@ -34,7 +35,7 @@ export function aggregateType(ctx: SchemaContext, t: TableModel, node: () => Gra
 }
 
 function aggregateFieldsType(ctx: SchemaContext, t: TableModel): GraphQLObjectType {
-  const name = `${t.typeName}_aggregate_fields`;
+  const name = typeNameOf(t, '_aggregate_fields');
   return named(ctx, name, () => new GraphQLObjectType({
     name,
     description: `aggregate fields of "${qualifiedName(t)}"`,
@@ -57,7 +58,7 @@ function countArgs(ctx: SchemaContext, t: TableModel): GraphQLFieldConfigArgumen
 }
 
 function groupFieldsType(ctx: SchemaContext, t: TableModel, fn: AggregateFunction): GraphQLObjectType {
-  const name = `${t.typeName}_${fn}_fields`;
+  const name = typeNameOf(t, `_${fn}_fields`);
   return named(ctx, name, () => new GraphQLObjectType({
     name,
     description: `aggregate ${fn} on columns`,

@@ -2,10 +2,11 @@
 // operator sets and descriptions of Hasura v2 (reference/schema.md §4).
 
 import {
-  GraphQLBoolean, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLString,
+  GraphQLBoolean, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString,
   type GraphQLInputFieldConfig, type GraphQLInputType,
 } from 'graphql';
-import type { ScalarCategory, TableModel } from '../../runtime/bundle/index.js';
+import type { ScalarCategory, TableModel, TypeAffix } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import {
   named, qualifiedName, sortByKey, tableOf, visibleColumns, visibleComputedFields, visibleRelationships,
   type SchemaContext,
@@ -16,7 +17,7 @@ type Fields = [string, GraphQLInputFieldConfig][];
 
 /** `<t>_bool_exp`: logical connectives, then one entry per column, relationship and plain computed field the role may read. */
 export function boolExpType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_bool_exp`;
+  const name = typeNameOf(t, '_bool_exp');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `Boolean expression to filter rows from the table "${qualifiedName(t)}". All fields are combined with a logical 'AND'.`,
@@ -32,7 +33,7 @@ function boolExpFields(ctx: SchemaContext, t: TableModel): Fields {
     ['_or', { type: new GraphQLList(new GraphQLNonNull(self)) }],
   ];
   for (const c of visibleColumns(ctx, t)) {
-    fields.push([c.field, { type: comparisonExpType(ctx, c.scalar, c.category, c.isArray) }]);
+    fields.push([c.field, { type: comparisonExpType(ctx, c.scalar, c.category, c.isArray, t.typeAffix) }]);
   }
   // Array relationships too: the filter holds when any related row matches.
   for (const r of visibleRelationships(ctx, t)) {
@@ -42,7 +43,7 @@ function boolExpFields(ctx: SchemaContext, t: TableModel): Fields {
   for (const cf of visibleComputedFields(ctx, t)) {
     if (cf.args.length > 0) continue;
     const type = cf.returns.kind === 'scalar'
-      ? comparisonExpType(ctx, cf.returns.scalar, cf.returns.category, false)
+      ? comparisonExpType(ctx, cf.returns.scalar, cf.returns.category, false, t.typeAffix)
       : boolExpType(ctx, tableOf(ctx, cf.returns.table));
     fields.push([cf.name, { type }]);
   }
@@ -66,8 +67,9 @@ const stringOps: readonly (readonly [string, string])[] = [
  * `<scalar>_comparison_exp`. Enum columns get equality operators only; text-like scalars add the
  * pattern operators, `jsonb` its containment and key operators, arrays (`_text`) containment.
  */
-export function comparisonExpType(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean): GraphQLInputObjectType {
-  const name = `${scalar}_comparison_exp`;
+export function comparisonExpType(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean, affix?: TypeAffix): GraphQLInputObjectType {
+  // A customized source has its own comparison types (`tpref_String_comparison_exp_tsuff`); scalars keep their names.
+  const name = typeNameOf({ typeName: scalar, ...(affix ? { typeAffix: affix } : {}) }, '_comparison_exp');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `Boolean expression to compare columns of type "${scalar}". All fields are combined with logical 'AND'.`,
@@ -88,6 +90,8 @@ function comparisonFields(ctx: SchemaContext, scalar: string, category: ScalarCa
     for (const [op, description] of stringOps) fields.push([op, { type, description }]);
   }
   if (scalar === 'jsonb') fields.push(...jsonbFields(ctx, type));
+  if (scalar === 'ltree') fields.push(...ltreeFields(ctx, type));
+  if (scalar === 'raster') fields.push(...rasterFields(ctx, type));
   if (isArray) {
     fields.push(['_contained_in', { type, description: 'is the array contained in the given array value' }]);
     fields.push(['_contains', { type, description: 'does the array contain the given value' }]);
@@ -104,6 +108,40 @@ function jsonbFields(ctx: SchemaContext, jsonb: GraphQLInputType): Fields {
     ['_has_key', { type: GraphQLString, description: 'does the string exist as a top-level key in the column' }],
     ['_has_keys_all', { type: strings, description: 'do all of these strings exist as top-level keys in the column' }],
     ['_has_keys_any', { type: strings, description: 'do any of these strings exist as top-level keys in the column' }],
+  ];
+}
+
+// ltree's operators (Hasura v2, PostgreSQL's ltree extension: `@>`, `<@`, `~`, `?`, `@`), with
+// the `lquery` and `ltxtquery` scalars they take.
+function ltreeFields(ctx: SchemaContext, ltree: GraphQLInputType): Fields {
+  const ltrees = new GraphQLList(new GraphQLNonNull(ltree));
+  return [
+    ['_ancestor', { type: ltree, description: 'is the left argument an ancestor of right (or equal)?' }],
+    ['_ancestor_any', { type: ltrees, description: 'does array contain an ancestor of `ltree`?' }],
+    ['_descendant', { type: ltree, description: 'is the left argument a descendant of right (or equal)?' }],
+    ['_descendant_any', { type: ltrees, description: 'does array contain a descendant of `ltree`?' }],
+    ['_matches', { type: scalarType(ctx, 'lquery'), description: 'does `ltree` match `lquery`?' }],
+    ['_matches_any', { type: new GraphQLList(new GraphQLNonNull(GraphQLString)), description: 'does `ltree` match any `lquery` in array?' }],
+    ['_matches_fulltext', { type: scalarType(ctx, 'ltxtquery'), description: 'does `ltree` match `ltxtquery`?' }],
+  ];
+}
+
+// PostGIS raster's `ST_Intersects` forms (Hasura v2): with a raster, with a geometry and an
+// optional band, with a band and a geometry.
+function rasterFields(ctx: SchemaContext, raster: GraphQLInputType): Fields {
+  const geometry = new GraphQLNonNull(scalarType(ctx, 'geometry'));
+  const geomNband = named(ctx, 'st_intersects_geom_min_nband_input', () => new GraphQLInputObjectType({
+    name: 'st_intersects_geom_min_nband_input',
+    fields: () => ({ geommin: { type: geometry }, nband: { type: GraphQLInt } }),
+  }));
+  const nbandGeom = named(ctx, 'st_intersects_nband_geom_input', () => new GraphQLInputObjectType({
+    name: 'st_intersects_nband_geom_input',
+    fields: () => ({ geommin: { type: geometry }, nband: { type: new GraphQLNonNull(GraphQLInt) } }),
+  }));
+  return [
+    ['_st_intersects_geom_nband', { type: geomNband }],
+    ['_st_intersects_nband_geom', { type: nbandGeom }],
+    ['_st_intersects_rast', { type: raster }],
   ];
 }
 

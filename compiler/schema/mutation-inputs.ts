@@ -9,6 +9,7 @@ import {
 import type {
   ColumnModel, InsertPermissionModel, TableModel, TableMutationPermissions, UpdatePermissionModel,
 } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import { boolExpType } from './bool-exp.js';
 import { describe, named, qualifiedName, sortByKey, tableOf, type SchemaContext } from './context.js';
 import { scalarType } from './scalars.js';
@@ -40,7 +41,7 @@ function columnInput(ctx: SchemaContext, c: ColumnModel): GraphQLInputFieldConfi
 
 /** `<t>_insert_input`: the insertable columns, and relationships to tables the role may insert into. */
 export function insertInputType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_insert_input`;
+  const name = typeNameOf(t, '_insert_input');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `input type for inserting data into table "${qualifiedName(t)}"`,
@@ -57,7 +58,7 @@ export function insertInputType(ctx: SchemaContext, t: TableModel): GraphQLInput
 }
 
 function objRelInsertType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_obj_rel_insert_input`;
+  const name = typeNameOf(t, '_obj_rel_insert_input');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `input type for inserting object relation for remote table "${qualifiedName(t)}"`,
@@ -66,7 +67,7 @@ function objRelInsertType(ctx: SchemaContext, t: TableModel): GraphQLInputObject
 }
 
 function arrRelInsertType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_arr_rel_insert_input`;
+  const name = typeNameOf(t, '_arr_rel_insert_input');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `input type for inserting array relation for remote table "${qualifiedName(t)}"`,
@@ -85,7 +86,7 @@ function relInsertFields(ctx: SchemaContext, t: TableModel, data: GraphQLInputTy
 export function onConflictType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType | null {
   const update = updatePerm(ctx, t.id);
   if (!update || t.uniqueConstraints.length === 0) return null;
-  const name = `${t.typeName}_on_conflict`;
+  const name = typeNameOf(t, '_on_conflict');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `on_conflict condition type for table "${qualifiedName(t)}"`,
@@ -98,7 +99,7 @@ export function onConflictType(ctx: SchemaContext, t: TableModel): GraphQLInputO
 }
 
 function constraintEnum(ctx: SchemaContext, t: TableModel): GraphQLEnumType {
-  const name = `${t.typeName}_constraint`;
+  const name = typeNameOf(t, '_constraint');
   return named(ctx, name, () => new GraphQLEnumType({
     name,
     description: `unique or primary key constraints on table "${qualifiedName(t)}"`,
@@ -110,7 +111,7 @@ function constraintEnum(ctx: SchemaContext, t: TableModel): GraphQLEnumType {
 
 /** `<t>_update_column`; a role that may update no column gets the `_PLACEHOLDER` value (an enum needs one). */
 function updateColumnEnum(ctx: SchemaContext, t: TableModel, update: UpdatePermissionModel): GraphQLEnumType {
-  const name = `${t.typeName}_update_column`;
+  const name = typeNameOf(t, '_update_column');
   return named(ctx, name, () => {
     const columns = columnsOf(t, update.columns);
     const values = columns.length === 0
@@ -164,7 +165,7 @@ export function updateOperatorArgs(ctx: SchemaContext, t: TableModel): Fields {
   for (const op of updateOperators) {
     const cols = columns.filter(op.applies);
     if (cols.length === 0) continue;
-    const name = `${t.typeName}_${op.suffix}`;
+    const name = typeNameOf(t, `_${op.suffix}`);
     const type = named(ctx, name, () => new GraphQLInputObjectType({
       name,
       description: op.typeDescription(t),
@@ -177,7 +178,7 @@ export function updateOperatorArgs(ctx: SchemaContext, t: TableModel): Fields {
 
 /** `<t>_pk_columns_input`: one non-null field per primary-key column. */
 export function pkColumnsInputType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_pk_columns_input`;
+  const name = typeNameOf(t, '_pk_columns_input');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `primary key columns input for table: ${qualifiedName(t)}`,
@@ -188,7 +189,7 @@ export function pkColumnsInputType(ctx: SchemaContext, t: TableModel): GraphQLIn
 
 /** `<t>_updates`: one entry of update_<t>_many. */
 export function updatesType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_updates`;
+  const name = typeNameOf(t, '_updates');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     fields: () => sortByKey([...updateOperatorArgs(ctx, t),

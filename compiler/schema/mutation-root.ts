@@ -7,12 +7,14 @@ import {
   type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap,
 } from 'graphql';
 import type { MutationKind, MutationRootField, TableModel } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import { boolExpType } from './bool-exp.js';
 import { canSelect, describe, hasObjectType, named, qualifiedName, sortByKey, tableOf, visibleColumns, type SchemaContext } from './context.js';
 import {
   insertInputType, insertPerm, mutationPerms, onConflictType, pkColumnsInputType, updateOperatorArgs, updatePerm, updatesType,
 } from './mutation-inputs.js';
 import { objectType, rowsType } from './object-type.js';
+import { withNamespaces } from './namespaces.js';
 import { scalarType } from './scalars.js';
 
 type Field = GraphQLFieldConfig<unknown, unknown>;
@@ -29,7 +31,7 @@ const defaultDescriptions: { readonly [K in MutationKind]: (table: string) => st
 
 /** `<t>_mutation_response`: `affected_rows`, and `returning` when the role may read `t`. */
 function mutationResponseType(ctx: SchemaContext, t: TableModel): GraphQLObjectType {
-  const name = `${t.typeName}_mutation_response`;
+  const name = typeNameOf(t, '_mutation_response');
   return named(ctx, name, () => new GraphQLObjectType({
     name,
     description: `response of any mutation on the table "${qualifiedName(t)}"`,
@@ -98,5 +100,5 @@ export function mutationRoot(ctx: SchemaContext): GraphQLObjectType | undefined 
     fields.push([name, { ...field, description: describe(t.rootFieldComments[f.kind], defaultDescriptions[f.kind](qualifiedName(t))) }]);
   }
   if (fields.length === 0) return undefined;
-  return new GraphQLObjectType({ name: 'mutation_root', fields: sortByKey(fields) });
+  return new GraphQLObjectType({ name: 'mutation_root', fields: sortByKey(withNamespaces(ctx, fields, 'mutation')) });
 }

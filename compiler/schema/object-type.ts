@@ -6,6 +6,7 @@ import {
   type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLOutputType,
 } from 'graphql';
 import type { ColumnModel, ComputedFieldModel, RelationshipModel, TableModel } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import { aggregateType } from './aggregate.js';
 import {
   canAggregate, describe, hasObjectType, named, qualifiedName, sortByKey, tableOf, visibleColumns, visibleComputedFields,
@@ -19,8 +20,8 @@ type Fields = [string, Field][];
 
 /** `<t>`, described by the table's comment or Hasura's default text. */
 export function objectType(ctx: SchemaContext, t: TableModel): GraphQLObjectType {
-  return named(ctx, t.typeName, () => new GraphQLObjectType({
-    name: t.typeName,
+  return named(ctx, typeNameOf(t), () => new GraphQLObjectType({
+    name: typeNameOf(t),
     description: describe(t.comment, `columns and relationships of "${qualifiedName(t)}"`),
     fields: () => sortByKey([
       ...visibleColumns(ctx, t).map((c): [string, Field] => [c.field, columnField(ctx, c)]),

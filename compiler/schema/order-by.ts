@@ -3,6 +3,7 @@
 
 import { GraphQLEnumType, GraphQLInputObjectType, type GraphQLInputFieldConfig } from 'graphql';
 import type { TableModel } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import { aggregateGroups } from './aggregate-groups.js';
 import {
   canAggregate, named, qualifiedName, sortByKey, tableOf, visibleColumns, visibleComputedFields, visibleRelationships,
@@ -32,7 +33,7 @@ export function hasOrderBy(ctx: SchemaContext, t: TableModel): boolean {
 
 /** `<t>_order_by`: columns, argument-less computed fields, object relationships nested, array relationships and set-returning computed fields by aggregate. */
 export function orderByType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_order_by`;
+  const name = typeNameOf(t, '_order_by');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `Ordering options when selecting data from "${qualifiedName(t)}".`,
@@ -64,7 +65,7 @@ function orderByFields(ctx: SchemaContext, t: TableModel): [string, GraphQLInput
 
 /** `<t>_aggregate_order_by`: `count` plus one group per aggregate function that has columns. */
 export function aggregateOrderByType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_aggregate_order_by`;
+  const name = typeNameOf(t, '_aggregate_order_by');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `order by aggregate values of table "${qualifiedName(t)}"`,
@@ -77,7 +78,7 @@ export function aggregateOrderByType(ctx: SchemaContext, t: TableModel): GraphQL
 }
 
 function groupOrderByType(ctx: SchemaContext, t: TableModel, fn: string): GraphQLInputObjectType {
-  const name = `${t.typeName}_${fn}_order_by`;
+  const name = typeNameOf(t, `_${fn}_order_by`);
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `order by ${fn}() on columns of table "${qualifiedName(t)}"`,

@@ -6,6 +6,7 @@ import type { RootField } from '../../runtime/bundle/index.js';
 import { sortByKey, type SchemaContext } from './context.js';
 import { selectRootBuilders, type RootFieldBuilder, type RootFieldConfig } from './select-root.js';
 import { streamRootFields } from './stream-root.js';
+import { withNamespaces } from './namespaces.js';
 
 const rootBuilders: { readonly [K in RootField['kind']]: RootFieldBuilder<K> } = {
   ...selectRootBuilders,
@@ -16,14 +17,14 @@ function buildRootField(ctx: SchemaContext, field: RootField): RootFieldConfig |
   return build(ctx, field);
 }
 
-/** The fields of a root type, sorted by name as Hasura's introspection lists them. */
+/** The fields of a root type, sorted by name as Hasura's introspection lists them; namespaced ones inside their namespace's field. */
 export function rootFields(ctx: SchemaContext, fields: { readonly [name: string]: RootField }): { [name: string]: RootFieldConfig } {
   const built: [string, RootFieldConfig][] = [];
   for (const [name, field] of Object.entries(fields)) {
     const config = buildRootField(ctx, field);
     if (config) built.push([name, config]);
   }
-  return sortByKey(built);
+  return sortByKey(withNamespaces(ctx, built, 'query'));
 }
 
 // Hasura keeps query_root valid for a role that may query nothing with one placeholder field.

@@ -7,6 +7,7 @@ import {
   type GraphQLArgumentConfig, type GraphQLEnumValueConfig, type GraphQLFieldConfigArgumentMap,
 } from 'graphql';
 import type { FunctionArgModel, TableModel } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import { boolExpType } from './bool-exp.js';
 import { named, qualifiedName, sortByKey, visibleColumns, type SchemaContext } from './context.js';
 import { hasOrderBy, orderByType } from './order-by.js';
@@ -16,7 +17,7 @@ import { scalarType } from './scalars.js';
 export function selectColumnEnum(ctx: SchemaContext, t: TableModel): GraphQLEnumType | null {
   const columns = visibleColumns(ctx, t);
   if (columns.length === 0) return null;
-  const name = `${t.typeName}_select_column`;
+  const name = typeNameOf(t, '_select_column');
   return named(ctx, name, () => new GraphQLEnumType({
     name,
     description: `select columns of table "${qualifiedName(t)}"`,

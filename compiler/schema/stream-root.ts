@@ -5,6 +5,7 @@ import {
   GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, type GraphQLInputFieldConfig,
 } from 'graphql';
 import type { TableId, TableModel } from '../../runtime/bundle/index.js';
+import { typeNameOf } from '../../runtime/bundle/index.js';
 import { boolExpType } from './bool-exp.js';
 import { canSelect, describe, hasObjectType, named, qualifiedName, sortByKey, tableOf, visibleColumns, type SchemaContext } from './context.js';
 import { rowsType } from './object-type.js';
@@ -25,7 +26,7 @@ function cursorOrdering(ctx: SchemaContext): GraphQLEnumType {
 
 /** `<t>_stream_cursor_value_input`: one optional field per column the role may read. */
 function cursorValueInput(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_stream_cursor_value_input`;
+  const name = typeNameOf(t, '_stream_cursor_value_input');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: 'Initial value of the column from where the streaming should start',
@@ -36,7 +37,7 @@ function cursorValueInput(ctx: SchemaContext, t: TableModel): GraphQLInputObject
 
 /** `<t>_stream_cursor_input {initial_value, ordering}`. */
 function cursorInput(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType {
-  const name = `${t.typeName}_stream_cursor_input`;
+  const name = typeNameOf(t, '_stream_cursor_input');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `Streaming cursor of the table "${qualifiedName(t)}"`,

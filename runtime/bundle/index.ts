@@ -2,6 +2,8 @@
 export type * from './model.js';
 /** Any JSON value. */
 export type { Json } from './json.js';
+/** A table's GraphQL type name of one kind (`_bool_exp`, ...), with the source's prefix and suffix. */
+export { typeNameOf } from './type-names.js';
 /** Loads a compiled bundle directory. */
 export { loadBundle, type LoadedBundle } from './load.js';
 /** A GraphQL request and the session it runs as (shared by auth, graphql and server). */

@@ -61,8 +61,28 @@ export interface ApiLimitsModel {
   readonly rate?: LimitModel<RateLimitModel>;
 }
 
+/** A source's `customization.type_names`: text put before and after each of its type names. */
+export interface TypeAffix {
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+/**
+ * A source's `customization.root_fields.namespace`: its root fields sit inside one field of that
+ * name, whose types are named `<namespace>_query` and `<namespace>_mutation_frontend` (with the
+ * source's type-name prefix and suffix). Root fields of such a source are keyed
+ * `<namespace>.<field>` in RoleRoots.
+ */
+export interface SourceNamespace {
+  readonly field: string;
+  readonly queryType: string;
+  readonly mutationType: string;
+}
+
 export interface SourceModel {
   readonly name: string;
+  /** Set when the source's root fields are namespaced. */
+  readonly namespace?: SourceNamespace;
   readonly dialect: 'postgres' | 'mssql' | 'bigquery';
   /** The metadata's URL: a literal, or the environment variable that holds it. */
   readonly databaseUrl: { readonly kind: 'literal'; readonly url: string } | { readonly kind: 'env'; readonly name: string } | null;
@@ -222,8 +242,10 @@ export interface TableModel {
   readonly source: string;
   readonly schema: string;
   readonly name: string;
-  /** The GraphQL type name `<t>`. */
+  /** The base of the GraphQL type names of the table (`<t>`); `typeNameOf` gives the names themselves. */
   readonly typeName: string;
+  /** The source's `customization.type_names`, around every type name of the table; absent when none. */
+  readonly typeAffix?: TypeAffix;
   readonly comment: string | null;
   readonly columns: readonly ColumnModel[];
   readonly primaryKey: readonly string[];
@@ -342,9 +364,12 @@ export type StoredPlanModel =
     readonly transactional: boolean;
     /** A written table has event triggers: the transaction records the session for them first. */
     readonly recordsSession?: true;
-    readonly fields: readonly (
-      | { readonly kind: 'static'; readonly key: string; readonly json: string }
-      | { readonly kind: 'sql'; readonly key: string; readonly list: boolean;
-        readonly statements: readonly { readonly sql: CompiledSql; readonly name: string; readonly errors: readonly ErrorModel[] }[] }
-    )[];
+    readonly fields: readonly StoredMutationFieldModel[];
   };
+
+/** One field of a stored mutation plan; `group` is a namespace's object of fields (source customization). */
+export type StoredMutationFieldModel =
+  | { readonly kind: 'static'; readonly key: string; readonly json: string }
+  | { readonly kind: 'sql'; readonly key: string; readonly list: boolean;
+    readonly statements: readonly { readonly sql: CompiledSql; readonly name: string; readonly errors: readonly ErrorModel[] }[] }
+  | { readonly kind: 'group'; readonly key: string; readonly fields: readonly StoredMutationFieldModel[] };

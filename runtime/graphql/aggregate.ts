@@ -1,6 +1,7 @@
 // `<t>_aggregate { aggregate { count sum {..} .. } nodes {..} }` as an IR aggregate select.
 
 import type { TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, isAggregateFn, type AggregateColumn, type AggregateFnField, type AggregatePart, type AggregateSelect, type JsonObject, type Source } from '../sql/index.js';
 import { columnByField, permissionOf, type PlanContext } from './context.js';
@@ -19,7 +20,7 @@ const NUMERIC_FNS = new Set(['avg', 'stddev', 'stddev_pop', 'stddev_samp', 'var_
 export function aggregateSelect(t: TableModel, from: Source, args: ReadonlyMap<string, Input>, f: FieldSel, ctx: PlanContext,
   path: Path, joins: readonly JoinCond[], shapeOf: ShapeOf): AggregateSelect {
   const b = new Alias(t.name);
-  const fields = collectFields(f.node.selectionSet, `${t.typeName}_aggregate`, ctx);
+  const fields = collectFields(f.node.selectionSet, typeNameOf(t, '_aggregate'), ctx);
   // Hasura applies the role's row limit to `nodes` only: the aggregates see every permitted row
   // (corpus: agg_perm). With both, the nodes become their own limited list.
   const permLimitOnNodes = permissionOf(ctx, t.id).limit !== null && fields.some((sel) => sel.name === 'aggregate');
@@ -27,20 +28,20 @@ export function aggregateSelect(t: TableModel, from: Source, args: ReadonlyMap<s
   const deferred: (() => void)[] = [];
   for (const sel of fields) {
     const p = [...path, 'selectionSet', sel.name];
-    if (sel.name === '__typename') parts.push({ key: sel.key, value: { kind: 'name', name: `${t.typeName}_aggregate` } });
+    if (sel.name === '__typename') parts.push({ key: sel.key, value: { kind: 'name', name: typeNameOf(t, '_aggregate') } });
     else if (sel.name === 'nodes' && permLimitOnNodes) {
       // Planned after the aggregate's rows, so errors come in the order the rows are read.
       const idx = parts.push({ key: sel.key, value: { kind: 'name', name: 'pending' } }) - 1;
       deferred.push(() => {
         const nb = new Alias(t.name);
-        const shape = shapeOf(t, nb, collectFields(sel.node.selectionSet, t.typeName, ctx), ctx, [...p, 'selectionSet']);
+        const shape = shapeOf(t, nb, collectFields(sel.node.selectionSet, typeNameOf(t), ctx), ctx, [...p, 'selectionSet']);
         parts[idx] = { key: sel.key, value: { kind: 'list', shape, rows: rowSet(t, from, args, nb, ctx, p, joins) } };
       });
     } else if (sel.name === 'nodes') {
-      parts.push({ key: sel.key, value: { kind: 'nodes', shape: shapeOf(t, b, collectFields(sel.node.selectionSet, t.typeName, ctx), ctx, [...p, 'selectionSet']) } });
+      parts.push({ key: sel.key, value: { kind: 'nodes', shape: shapeOf(t, b, collectFields(sel.node.selectionSet, typeNameOf(t), ctx), ctx, [...p, 'selectionSet']) } });
     } else if (sel.name === 'aggregate') {
       parts.push({ key: sel.key, value: { kind: 'functions', fields: aggregateFields(t, sel, ctx, p) } });
-    } else throw new ApiError('validation-failed', `field "${sel.name}" not found in type: '${t.typeName}_aggregate'`, 400, p);
+    } else throw new ApiError('validation-failed', `field "${sel.name}" not found in type: '${typeNameOf(t, '_aggregate')}'`, 400, p);
   }
   const rows = rowSet(t, from, args, b, ctx, path, joins, permLimitOnNodes);
   for (const d of deferred) d();
@@ -48,13 +49,13 @@ export function aggregateSelect(t: TableModel, from: Source, args: ReadonlyMap<s
 }
 
 function aggregateFields(t: TableModel, sel: FieldSel, ctx: PlanContext, path: Path): AggregateFnField[] {
-  const typeName = `${t.typeName}_aggregate_fields`;
+  const typeName = typeNameOf(t, '_aggregate_fields');
   const out: AggregateFnField[] = [];
   for (const agg of collectFields(sel.node.selectionSet, typeName, ctx)) {
     const p = [...path, 'selectionSet', agg.name];
     if (agg.name === '__typename') { out.push({ key: agg.key, value: { kind: 'name', name: typeName } }); continue; }
     if (agg.name === 'count') { out.push({ key: agg.key, value: countOf(t, agg, ctx, p) }); continue; }
-    const fnType = `${t.typeName}_${agg.name}_fields`;
+    const fnType = typeNameOf(t, `_${agg.name}_fields`);
     const fn = agg.name;
     const isNumeric = NUMERIC_FNS.has(fn) || fn === 'sum';
     if (!isAggregateFn(fn) || (!isNumeric && fn !== 'max' && fn !== 'min')) {
@@ -86,7 +87,7 @@ function countOf(t: TableModel, agg: FieldSel, ctx: PlanContext, path: Path): Ag
   const names = (Array.isArray(v) ? v : [v]).map(String);
   const columns = names.map((n) => {
     const c = columnByField(ctx, t, n);
-    if (!c) throw new ApiError('validation-failed', `unexpected value "${n}" for enum: '${t.typeName}_select_column'`, 400, [...path, 'args', 'columns']);
+    if (!c) throw new ApiError('validation-failed', `unexpected value "${n}" for enum: '${typeNameOf(t, '_select_column')}'`, 400, [...path, 'args', 'columns']);
     return c.name;
   });
   return { kind: 'count', columns, distinct };

@@ -1,9 +1,11 @@
 import type { BoolIr, TableModel, ValueIr } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, isCompareOp, type CompareOp, type Cond, type Expr, type Sql } from '../sql/index.js';
 import { computedCall } from './call.js';
 import { columnByField, computedFieldOf, permissionOf, sourceOf, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
+import { checkLtreeOperand, isLtreeOp, LTREE_LIST_OPS, ltreeCond } from './ltree.js';
 import { isPostgisOp, postgisCond } from './postgis.js';
 
 type Path = readonly (string | number)[];
@@ -53,7 +55,7 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
     const ops = entriesOf(value, ctx, path).map(([op, v]): BoolIr => ({ kind: 'computed', field: key, function: fn, type, op, value: inputValue(v, ctx, op) }));
     return ops.length === 1 ? ops[0]! : { kind: 'and', items: ops };
   }
-  if (!column) throw new ApiError('validation-failed', `field "${key}" not found in type: '${t.typeName}_bool_exp'`, 400, path);
+  if (!column) throw new ApiError('validation-failed', `field "${key}" not found in type: '${typeNameOf(t, '_bool_exp')}'`, 400, path);
   const items: BoolIr[] = [];
   for (const [op, v] of entriesOf(value, ctx, path)) {
     if (op === '_cast') {
@@ -64,7 +66,10 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
       }
       continue;
     }
-    items.push({ kind: 'column', column: column.name, type: column.type, op, value: inputValue(v, ctx, op) });
+    const value = inputValue(v, ctx, op);
+    // Checked while planning, so a variable's value becomes part of the plan's cache key (valueOf).
+    if (column.type === 'ltree') checkLtreeOperand(op, valueOf(v, ctx), [...path, op]);
+    items.push({ kind: 'column', column: column.name, type: column.type, op, value });
   }
   return items.length === 1 ? items[0]! : { kind: 'and', items };
 }
@@ -81,7 +86,7 @@ function inputValue(input: Input, ctx: PlanContext, op: string): ValueIr {
   const value = valueOf(input, ctx);
   // GraphQL input coercion: a single literal where a list is expected is a list of one
   // (`_in: 3` is `_in: [3]`); bound as is, PostgreSQL rejected it as a malformed array (fuzz).
-  if (LIST_OPS.has(op) && value !== null && !Array.isArray(value)) return { kind: 'literal', value: [value] as never };
+  if ((LIST_OPS.has(op) || LTREE_LIST_OPS.has(op)) && value !== null && !Array.isArray(value)) return { kind: 'literal', value: [value] as never };
   return { kind: 'literal', value: value as never };
 }
 
@@ -172,6 +177,7 @@ function compareCond(lhs: Expr, type: string, rawOp: string, value: ValueIr, ali
   const columnOp = COLUMN_CMP[op];
   if (columnOp) return { kind: 'compare', left, op: columnOp, right: valueExpr(value, type, alias, root) };
   if (isPostgisOp(op)) return postgisCond(left, type, op, value);
+  if (isLtreeOp(op)) return ltreeCond(left, op, (t) => valueExpr(value, t, alias, root));
   if ((op === '_in' || op === '_nin') && isArrayType(type) && value.kind !== 'session') {
     // An array column's `_in` is a list of arrays: each item becomes one value of the column's type (fuzz).
     return { kind: 'in_arrays', left, negated: op === '_nin', list: valueExpr(value, 'jsonb', alias, root), itemType: type };

@@ -7,7 +7,7 @@ import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { checkLimitValue } from './check.js';
 import { planOperation, type Plan, type SqlPlan } from './plan.js';
-import { planMutation, type MutationPlan } from './mutation-plan.js';
+import { planMutation, type MutationFieldPlan, type MutationPlan, type NamedSql } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
 import { queryKey, type QueryKey } from './persisted.js';
 import { StoredIndex, type StoredEntry } from './persisted-index.js';
@@ -168,7 +168,8 @@ export class Engine {
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind !== 'mutation') return plan;
     // A mutation shows as its statements in order (each answers `<failed guard>:<json>`).
-    const parts = plan.fields.flatMap((f) => (f.kind === 'sql' ? f.statements : []))
+    const statementsOf = (f: MutationFieldPlan): readonly NamedSql[] => (f.kind === 'sql' ? f.statements : f.kind === 'group' ? f.fields.flatMap(statementsOf) : []);
+    const parts = plan.fields.flatMap(statementsOf)
       .map((s): SqlPlan => ({ kind: 'sql', source: plan.source, sql: s.sql, name: s.name, valueSensitive: false }));
     return parts.length === 1 ? parts[0]! : { kind: 'multi', parts, keys: plan.fields.map((f) => f.key) };
   }

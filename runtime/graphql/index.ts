@@ -12,6 +12,8 @@ export { planMutation, type MutationPlan, type MutationFieldPlan, type NamedSql 
 export type { GraphQLRequest, Session } from '../bundle/index.js';
 /** BoolIr as an IR condition (and rendered), and parameter binding, for the v1 data operations run under a role's permissions. */
 export { boolCond, lowerBool } from './bool.js';
+/** A permission's preset value as an IR expression of the column's type. */
+export { presetExpr } from './mutation-perms.js';
 export { bindParams } from './bind.js';
 export type { PlanContext } from './context.js';
 /** Stored queries: the allow-list key of a document, planning one whole for a role, its plan as bundle JSON. */

@@ -1,6 +1,7 @@
 import { Kind, type ValueNode } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import type { Expr, Slot } from '../sql/index.js';
+import { geoJsonParam, isGeoType } from './geojson.js';
 
 /** An argument value while planning: still in the document, or already a JS value of a variable. */
 export type Input =
@@ -80,7 +81,15 @@ export function leafSlot(input: Input, ctx: InputContext): Slot {
   return { kind: 'literal', value: input.kind === 'js' ? input.value : astToJs(input.node, ctx, false) };
 }
 
-/** A leaf value as a parameter of `type`. */
-export function leafExpr(input: Input, type: string | null, ctx: InputContext): Expr {
+/**
+ * A leaf value as a parameter of `type`. Given the argument's `path`, a geometry or geography
+ * value is read as GeoJSON and checked (geojson.ts).
+ */
+export function leafExpr(input: Input, type: string | null, ctx: InputContext, path?: readonly (string | number)[]): Expr {
+  // GeoJSON is checked where it is written (the plan then depends on the value).
+  if (path && isGeoType(type)) {
+    const value = valueOf(input, ctx);
+    if (value !== null && value !== undefined) return geoJsonParam(value, type, path);
+  }
   return { kind: 'param', value: leafSlot(input, ctx), type };
 }

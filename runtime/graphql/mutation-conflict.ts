@@ -3,6 +3,7 @@
 // the client's `where` allow. Only roles that may update get the argument (the schema sees to it).
 
 import type { BoolIr, TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { Alias, Conflict } from '../sql/index.js';
 import { boolCond, whereToIr } from './bool.js';
@@ -27,7 +28,7 @@ export function onConflictClause(t: TableModel, input: Input, ctx: PlanContext, 
   if (!constraintName || isNull(constraintName, ctx)) throw new ApiError('validation-failed', 'missing required field "constraint"', 400, path);
   const name = String(valueOf(constraintName, ctx));
   const constraint = t.uniqueConstraints.find((u) => u.name === name);
-  if (!constraint) throw new ApiError('validation-failed', `unexpected value ${JSON.stringify(name)} for enum: '${t.typeName}_constraint'`, 400, [...path, 'constraint']);
+  if (!constraint) throw new ApiError('validation-failed', `unexpected value ${JSON.stringify(name)} for enum: '${typeNameOf(t, '_constraint')}'`, 400, [...path, 'constraint']);
   const given = entries.get('update_columns');
   const fields = given && !isNull(given, ctx) ? itemsOf(given, ctx).map((i) => String(valueOf(i, ctx))) : [];
   const columns = fields.map((field) => {

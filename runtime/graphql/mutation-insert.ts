@@ -6,6 +6,7 @@
 // share one multi-row INSERT.
 
 import type { BoolIr, ColumnModel, InsertPermissionModel, RelationshipModel, TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, type ReadThrough, type WriteExpr, type WrittenRows } from '../sql/index.js';
 import { boolCond } from './bool.js';
@@ -84,7 +85,7 @@ function readRow(t: TableModel, obj: Input, perm: InsertPermissionModel, linked:
       continue;
     }
     const rel = t.relationships.find((r) => r.name === key);
-    if (!rel) throw new ApiError('validation-failed', `field "${key}" not found in type: '${t.typeName}_insert_input'`, 400, [...path, key]);
+    if (!rel) throw new ApiError('validation-failed', `field "${key}" not found in type: '${typeNameOf(t, '_insert_input')}'`, 400, [...path, key]);
     if (isNull(value, ctx)) continue;
     // A manual object relationship inserted after its parent links like an array relationship.
     (rel.kind === 'object' && !rel.insertAfterParent ? row.objectRels : row.arrayRels).push([rel, value]);
@@ -202,5 +203,5 @@ function cellValue(c: ColumnModel, r: RowInput, perm: InsertPermissionModel, lin
   if (link) return link;
   const v = r.columns.get(c.name);
   if (!v) return { kind: 'default' };
-  return leafExpr(v, c.type, ctx);
+  return leafExpr(v, c.type, ctx, [...r.path, c.field]);
 }

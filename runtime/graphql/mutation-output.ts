@@ -7,6 +7,7 @@
 // guard's error. So a check costs no extra round trip.
 
 import type { TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import type { ApiError } from '../errors/index.js';
 import { Alias, compileSql, type CompiledSql, type Guard, type MutationJson, type MutationStatement, type Write, type WriteBody, type WrittenRows } from '../sql/index.js';
 import type { PlanContext } from './context.js';
@@ -53,12 +54,12 @@ export function rowsOf(t: TableModel, write: Alias, only: WrittenRows['only'] = 
 
 /** `<t>_mutation_response` of the rows in `rows`: affected_rows, returning, __typename as selected. */
 export function responseJson(t: TableModel, f: FieldSel, affected: readonly Alias[], rows: WrittenRows, ctx: PlanContext, path: Path): MutationJson {
-  const fields = collectFields(f.node.selectionSet, `${t.typeName}_mutation_response`, ctx);
+  const fields = collectFields(f.node.selectionSet, typeNameOf(t, '_mutation_response'), ctx);
   return { kind: 'response', fields: fields.map((s) => {
     if (s.name === 'affected_rows') return { key: s.key, value: { kind: 'affected', writes: affected } };
-    if (s.name === '__typename') return { key: s.key, value: { kind: 'name', name: `${t.typeName}_mutation_response` } };
+    if (s.name === '__typename') return { key: s.key, value: { kind: 'name', name: typeNameOf(t, '_mutation_response') } };
     const r = new Alias(t.name);
-    const shape = rowShape(t, r, collectFields(s.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet', s.key, 'selectionSet']);
+    const shape = rowShape(t, r, collectFields(s.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet', s.key, 'selectionSet']);
     return { key: s.key, value: { kind: 'returning', rows, row: r, shape, single: false } };
   }) };
 }
@@ -66,6 +67,6 @@ export function responseJson(t: TableModel, f: FieldSel, affected: readonly Alia
 /** One row of `rows` as `<t>` (the `_one` and `_by_pk` fields), or JSON null. */
 export function singleRowJson(t: TableModel, f: FieldSel, rows: WrittenRows, ctx: PlanContext, path: Path): MutationJson {
   const r = new Alias(t.name);
-  const shape = rowShape(t, r, collectFields(f.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet']);
+  const shape = rowShape(t, r, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet']);
   return { kind: 'returning', rows, row: r, shape, single: true };
 }

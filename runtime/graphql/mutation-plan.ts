@@ -3,10 +3,10 @@
 
 import { createHash } from 'node:crypto';
 import type { FragmentDefinitionNode } from 'graphql';
-import type { BundleModel, MutationKind } from '../bundle/index.js';
+import type { BundleModel, MutationKind, MutationRootField } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { tableOf, type PlanContext } from './context.js';
-import { argsOf, collectFields } from './fields.js';
+import { argsOf, collectFields, type FieldSel } from './fields.js';
 import { entriesOf, itemsOf } from './input.js';
 import { planDelete } from './mutation-delete.js';
 import { insertErrorPaths, type InsertErrorPaths } from './mutation-error-path.js';
@@ -21,7 +21,9 @@ export type MutationFieldPlan =
   /** `list`: the value is the JSON array of the statements' results (update_<t>_many), else the one statement's result. */
   | { readonly kind: 'sql'; readonly key: string; readonly statements: readonly NamedSql[]; readonly list: boolean;
       /** Inserts: where a database error is reported (mutation-error-path.ts); others report at `$`. */
-      readonly errorPaths?: InsertErrorPaths };
+      readonly errorPaths?: InsertErrorPaths }
+  /** A namespace's field (source customization): the object of its fields' values. */
+  | { readonly kind: 'group'; readonly key: string; readonly fields: readonly MutationFieldPlan[] };
 
 /** A guarded statement with the name it is prepared under. */
 export interface NamedSql extends GuardedSql {
@@ -52,11 +54,8 @@ export function planMutation(input: PlanInput): MutationPlan {
   const fields: MutationFieldPlan[] = [];
   let source: string | null = null;
   const writtenRoots: [MutationKind, string][] = [];
-  for (const f of collectFields(input.operation.selectionSet, 'mutation_root', ctx)) {
-    const path = ['selectionSet', f.name];
-    if (f.name === '__typename') { fields.push({ kind: 'static', key: f.key, json: '"mutation_root"' }); continue; }
-    const root = roots[f.name];
-    if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'mutation_root'`, 400, path);
+  // One root field's statements; every field of the operation must be on the same source.
+  const planRoot = (root: MutationRootField, f: FieldSel, path: readonly (string | number)[]): MutationFieldPlan => {
     const t = tableOf(ctx, root.table);
     if (source !== null && source !== t.source) throw new ApiError('not-supported', 'mutations on several sources in one request are not supported', 400, path);
     source = t.source;
@@ -82,12 +81,33 @@ export function planMutation(input: PlanInput): MutationPlan {
       case 'delete': statements = [planDelete(t, f, args, false, ctx, path)]; break;
       case 'delete_by_pk': statements = [planDelete(t, f, args, true, ctx, path)]; break;
     }
+    writtenRoots.push([root.kind, t.id]);
     const one = root.kind === 'insert_one';
     const errorPaths = root.kind === 'insert' || one ? { errorPaths: insertErrorPaths(t, f.name, args.get(one ? 'object' : 'objects'), one, ctx) } : {};
-    fields.push({ kind: 'sql', key: f.key, list: root.kind === 'update_many', statements: statements.map(named), ...errorPaths });
-    writtenRoots.push([root.kind, t.id]);
+    return { kind: 'sql', key: f.key, list: root.kind === 'update_many', statements: statements.map(named), ...errorPaths };
+  };
+  for (const f of collectFields(input.operation.selectionSet, 'mutation_root', ctx)) {
+    const path = ['selectionSet', f.name];
+    if (f.name === '__typename') { fields.push({ kind: 'static', key: f.key, json: '"mutation_root"' }); continue; }
+    const root = roots[f.name];
+    const ns = root ? undefined : input.model.sources.find((x) => x.namespace?.field === f.name)?.namespace;
+    if (ns) {
+      // A namespace (source customization): its fields run in order like root fields, and nest in its object.
+      const inner = collectFields(f.node.selectionSet, ns.mutationType, ctx).map((sub): MutationFieldPlan => {
+        if (sub.name === '__typename') return { kind: 'static', key: sub.key, json: JSON.stringify(ns.mutationType) };
+        const subPath = [...path, 'selectionSet', sub.name];
+        const subRoot = roots[`${ns.field}.${sub.name}`];
+        if (!subRoot) throw new ApiError('validation-failed', `field "${sub.name}" not found in type: '${ns.mutationType}'`, 400, subPath);
+        return planRoot(subRoot, sub, subPath);
+      });
+      fields.push({ kind: 'group', key: f.key, fields: inner });
+      continue;
+    }
+    if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'mutation_root'`, 400, path);
+    fields.push(planRoot(root, f, path));
   }
-  const all = fields.flatMap((x) => (x.kind === 'sql' ? x.statements : []));
+  const statementsOf = (x: MutationFieldPlan): readonly NamedSql[] => (x.kind === 'sql' ? x.statements : x.kind === 'group' ? x.fields.flatMap(statementsOf) : []);
+  const all = fields.flatMap(statementsOf);
   const recordsSession = writtenRoots.some(([kind, id]) => mayCapture(input.model, kind, id));
   return {
     kind: 'mutation', source: source ?? input.model.sources[0]?.name ?? 'default', fields,

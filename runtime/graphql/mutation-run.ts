@@ -8,7 +8,7 @@ import { ApiError, assert } from '../errors/index.js';
 import { compileSql } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { errorPathFor } from './mutation-error-path.js';
-import type { MutationPlan, NamedSql } from './mutation-plan.js';
+import type { MutationFieldPlan, MutationPlan, NamedSql } from './mutation-plan.js';
 
 // The codes mapDatabaseError gives a statement's failure (connection failures are 500s, left at `$`).
 const DATABASE_CODES: ReadonlySet<string> = new Set(['constraint-violation', 'data-exception', 'permission-error', 'constraint-error', 'bad-request']);
@@ -22,21 +22,25 @@ export async function runMutation(plan: MutationPlan, driver: Driver, variables:
       const set = compileSql(driver.dialect.render.recordSession(), driver.dialect);
       await tx.queryText(set.text, bindParams(set.params, variables, session), 'set_session');
     }
-    const parts: string[] = [];
-    for (const f of plan.fields) {
-      if (f.kind === 'static') { parts.push(`${JSON.stringify(f.key)}:${f.json}`); continue; }
-      const values: string[] = [];
-      try {
-        for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
-      } catch (e) {
-        // A database error of an insert is reported at the insert that failed (Hasura's paths).
-        if (!(e instanceof ApiError) || e.path.length > 0 || !f.errorPaths || !DATABASE_CODES.has(e.code)) throw e;
-        const rel = relationOf(e);
-        throw e.at(...errorPathFor(f.errorPaths, rel?.schema ?? null, rel?.table ?? null));
+    const object = async (fields: readonly MutationFieldPlan[]): Promise<string> => {
+      const parts: string[] = [];
+      for (const f of fields) {
+        if (f.kind === 'static') { parts.push(`${JSON.stringify(f.key)}:${f.json}`); continue; }
+        if (f.kind === 'group') { parts.push(`${JSON.stringify(f.key)}:${await object(f.fields)}`); continue; }
+        const values: string[] = [];
+        try {
+          for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
+        } catch (e) {
+          // A database error of an insert is reported at the insert that failed (Hasura's paths).
+          if (!(e instanceof ApiError) || e.path.length > 0 || !f.errorPaths || !DATABASE_CODES.has(e.code)) throw e;
+          const rel = relationOf(e);
+          throw e.at(...errorPathFor(f.errorPaths, rel?.schema ?? null, rel?.table ?? null));
+        }
+        parts.push(`${JSON.stringify(f.key)}:${f.list ? `[${values.join(',')}]` : values[0] ?? 'null'}`);
       }
-      parts.push(`${JSON.stringify(f.key)}:${f.list ? `[${values.join(',')}]` : values[0] ?? 'null'}`);
-    }
-    return `{${parts.join(',')}}`;
+      return `{${parts.join(',')}}`;
+    };
+    return object(plan.fields);
   };
   return plan.transactional ? driver.transaction(run) : run(driver);
 }

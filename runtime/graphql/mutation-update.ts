@@ -3,6 +3,7 @@
 // update filter and `where` select, with the update check as a guard on the updated rows.
 
 import type { BoolIr, ColumnModel, TableModel, UpdatePermissionModel, ValueIr } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, type Assignment, type UpdateOp, type WriteExpr } from '../sql/index.js';
 import { boolCond, whereToIr } from './bool.js';
@@ -94,10 +95,10 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePe
     for (const [field, value] of entriesOf(input, ctx, [...path, op])) {
       const c = t.columns.find((x) => x.field === field);
       if (!c || !perm.columns.includes(c.name)) {
-        throw new ApiError('validation-failed', `field "${field}" not found in type: '${t.typeName}${op === '_set' ? '_set_input' : `${op}_input`}'`, 400, [...path, op, field]);
+        throw new ApiError('validation-failed', `field "${field}" not found in type: '${typeNameOf(t, op === '_set' ? '_set_input' : `${op}_input`)}'`, 400, [...path, op, field]);
       }
       if (assigned.has(c.name)) { twice.add(c.name); continue; }
-      const v = leafExpr(value, typeOf(c), ctx);
+      const v = leafExpr(value, typeOf(c), ctx, [...path, op, field]);
       assigned.set(c.name, updateOp ? { kind: 'update_op', op: updateOp, current: { kind: 'column', row: a, column: c.name }, value: v } : v);
     }
   }

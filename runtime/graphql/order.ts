@@ -2,6 +2,7 @@
 // carry the target's permission filter.
 
 import type { TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, isAggregateFn, type Cond, type Expr, type OrderDir, type Source } from '../sql/index.js';
 import { boolCond, joinConds } from './bool.js';
@@ -71,7 +72,7 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
     }
     const rel = t.relationships.find((r) => r.name === key || (r.kind === 'array' && `${r.name}_aggregate` === key));
     if (!rel || !ctx.model.select[ctx.role]?.[rel.target]) {
-      throw new ApiError('validation-failed', `field "${key}" not found in type: '${t.typeName}_order_by'`, 400, p);
+      throw new ApiError('validation-failed', `field "${key}" not found in type: '${typeNameOf(t, '_order_by')}'`, 400, p);
     }
     if (isNull(v, ctx)) continue;
     const target = tableOf(ctx, rel.target);
@@ -94,13 +95,13 @@ function aggregateItems(v: Input, target: TableModel, rows: Rows, wrap: Wrap, ct
     } else if (isAggregateFn(fn)) {
       for (const [col, d] of entriesOf(spec, ctx, [...p, fn])) {
         const c = columnByField(ctx, target, col);
-        if (!c) throw new ApiError('validation-failed', `field "${col}" not found in type: '${target.typeName}_${fn}_order_by'`, 400, [...p, fn, col]);
+        if (!c) throw new ApiError('validation-failed', `field "${col}" not found in type: '${typeNameOf(target, `_${fn}_order_by`)}'`, 400, [...p, fn, col]);
         const dir = direction(d, ctx, [...p, fn, col]);
         const value: Expr = { kind: 'aggregate', fn, arg: { kind: 'column', row: rows.row, column: c.name } };
         if (dir) out.push({ expr: wrap({ kind: 'subquery', ...rows, value, single: false }), dir, column: null });
       }
     } else {
-      throw new ApiError('validation-failed', `field "${fn}" not found in type: '${target.typeName}_aggregate_order_by'`, 400, [...p, fn]);
+      throw new ApiError('validation-failed', `field "${fn}" not found in type: '${typeNameOf(target, '_aggregate_order_by')}'`, 400, [...p, fn]);
     }
   }
 }

@@ -4,9 +4,9 @@
 
 import { createHash } from 'node:crypto';
 import { Kind, parse, print, visit, type DocumentNode } from 'graphql';
-import type { ErrorModel, StoredPlanModel } from '../bundle/index.js';
+import type { ErrorModel, StoredMutationFieldModel, StoredPlanModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { planMutation, type MutationPlan } from './mutation-plan.js';
+import { planMutation, type MutationFieldPlan, type MutationPlan } from './mutation-plan.js';
 import { planOperation, type Plan, type PlanInput } from './plan.js';
 import { prepareOperation, type Prepared } from './prepare.js';
 
@@ -100,10 +100,22 @@ export function planToModel(plan: Plan | MutationPlan): StoredPlanModel {
   return {
     kind: 'mutation', source: plan.source, transactional: plan.transactional,
     ...(plan.recordsSession ? { recordsSession: true as const } : {}),
-    fields: plan.fields.map((f) => (f.kind === 'static' ? f : {
-      kind: 'sql', key: f.key, list: f.list,
-      statements: f.statements.map((s) => ({ sql: s.sql, name: s.name, errors: s.errors.map(errorToModel) })),
-    })),
+    fields: plan.fields.map(fieldToModel),
+  };
+}
+
+function fieldToModel(f: MutationFieldPlan): StoredMutationFieldModel {
+  if (f.kind === 'static') return f;
+  if (f.kind === 'group') return { kind: 'group', key: f.key, fields: f.fields.map(fieldToModel) };
+  return { kind: 'sql', key: f.key, list: f.list, statements: f.statements.map((s) => ({ sql: s.sql, name: s.name, errors: s.errors.map(errorToModel) })) };
+}
+
+function fieldFromModel(f: StoredMutationFieldModel): MutationFieldPlan {
+  if (f.kind === 'static') return f;
+  if (f.kind === 'group') return { kind: 'group', key: f.key, fields: f.fields.map(fieldFromModel) };
+  return {
+    kind: 'sql', key: f.key, list: f.list,
+    statements: f.statements.map((s) => ({ sql: s.sql, name: s.name, errors: s.errors.map((x) => new ApiError(x.code, x.message, x.status, x.path)) })),
   };
 }
 
@@ -113,10 +125,7 @@ export function planFromModel(m: StoredPlanModel): Plan | MutationPlan {
   return {
     kind: 'mutation', source: m.source, transactional: m.transactional,
     ...(m.recordsSession ? { recordsSession: true as const } : {}),
-    fields: m.fields.map((f) => (f.kind === 'static' ? f : {
-      kind: 'sql', key: f.key, list: f.list,
-      statements: f.statements.map((s) => ({ sql: s.sql, name: s.name, errors: s.errors.map((x) => new ApiError(x.code, x.message, x.status, x.path)) })),
-    })),
+    fields: m.fields.map(fieldFromModel),
   };
 }
 

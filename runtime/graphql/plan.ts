@@ -80,6 +80,11 @@ export function planQueryIr(input: PlanInput): QueryIr {
       continue;
     }
     const root = roots?.[f.name];
+    const namespace = root ? undefined : input.model.sources.find((s) => s.namespace?.field === f.name);
+    if (namespace?.namespace) {
+      entries.push({ key: f.key, source: namespace.name, value: namespaceIr(namespace.namespace.field, namespace.namespace.queryType, f, roots ?? {}, ctx, path) });
+      continue;
+    }
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${rootType}'`, 400, path);
     entries.push({ key: f.key, source: tableOf(ctx, root.table).source, value: rootFieldIr(root, f, ctx, path) });
   }
@@ -91,6 +96,19 @@ export function planQueryIr(input: PlanInput): QueryIr {
   const steps = sources.map((source, i): SqlStep => ({ kind: 'sql', id: source, source,
     fields: entries.filter((e) => e.source === source || (i === 0 && e.source === null)).map((e) => ({ key: e.key, value: e.value })) }));
   return { kind: 'steps', plan: { steps }, keys: entries.map((e) => e.key), ctx };
+}
+
+/** A namespace field (source customization): the object of its root fields, which one source computes. */
+function namespaceIr(ns: string, typeName: string, f: FieldSel, roots: { readonly [key: string]: RootField }, ctx: PlanContext,
+  path: readonly (string | number)[]): JsonValue {
+  const fields = collectFields(f.node.selectionSet, typeName, ctx).map((sub): { key: string; value: JsonValue } => {
+    if (sub.name === '__typename') return { key: sub.key, value: { kind: 'name', name: typeName } };
+    const root = roots[`${ns}.${sub.name}`];
+    const subPath = [...path, 'selectionSet', sub.key];
+    if (!root) throw new ApiError('validation-failed', `field "${sub.name}" not found in type: '${typeName}'`, 400, subPath);
+    return { key: sub.key, value: rootFieldIr(root, sub, ctx, subPath) };
+  });
+  return { kind: 'object', fields };
 }
 
 /** One root field as IR: a list, an aggregate, or one row. */

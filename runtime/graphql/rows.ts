@@ -2,6 +2,7 @@
 // `order_by`, `distinct_on`, `limit` and `offset`, as one IR row set.
 
 import type { TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { Alias, Cond, Expr, Limit, RowSet, Source } from '../sql/index.js';
 import { boolCond, whereToIr } from './bool.js';
@@ -46,7 +47,7 @@ function distinctOf(t: TableModel, b: Alias, input: Input | undefined, order: re
   const names = (Array.isArray(raw) ? raw : [raw]).map(String);
   const cols = names.map((n) => {
     const c = columnByField(ctx, t, n);
-    if (!c) throw new ApiError('validation-failed', `unexpected value "${n}" for enum: '${t.typeName}_select_column'`, 400, [...path, 'distinct_on']);
+    if (!c) throw new ApiError('validation-failed', `unexpected value "${n}" for enum: '${typeNameOf(t, '_select_column')}'`, 400, [...path, 'distinct_on']);
     return c.name;
   });
   // Hasura checks the distinct_on columns against the first as many order_by items as a set

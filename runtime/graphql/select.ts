@@ -2,6 +2,7 @@
 // array relationships, aggregates. Errors name the GraphQL path of what they reject.
 
 import type { ColumnModel, ComputedFieldModel, TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, type JsonObject, type JsonValue, type ListSelect, type ObjectSelect, type Source } from '../sql/index.js';
 import { aggregateSelect } from './aggregate.js';
@@ -22,14 +23,14 @@ export function rowShape(t: TableModel, a: Alias, fields: readonly FieldSel[], c
 }
 
 function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): JsonValue {
-  if (f.name === '__typename') return { kind: 'name', name: t.typeName };
+  if (f.name === '__typename') return { kind: 'name', name: typeNameOf(t) };
   const column = columnByField(ctx, t, f.name);
   if (column) return columnField(column, a, f, ctx, path);
   const cf = computedFieldOf(ctx, t, f.name);
   if (cf) return computedField(cf, a, f, ctx, path);
   const rel = t.relationships.find((r) => (r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name))
     && ctx.model.select[ctx.role]?.[r.target]);
-  if (!rel) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${t.typeName}'`, 400, path);
+  if (!rel) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${typeNameOf(t)}'`, 400, path);
   const target = tableOf(ctx, rel.target);
   const from = sourceOf(ctx, target);
   const on: JoinCond[] = [(b) => joinConds(rel.mapping, b, a)];
@@ -81,7 +82,7 @@ export function objectSelect(t: TableModel, from: Source, f: FieldSel, ctx: Plan
   const perm = permissionOf(ctx, t.id);
   const join = joins.flatMap((c) => c(b));
   const permission = { filter: boolCond(perm.filter, b, ctx), limit: perm.limit };
-  const shape = rowShape(t, b, collectFields(f.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet']);
+  const shape = rowShape(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet']);
   return { kind: 'one', from, row: b, join, permission, shape };
 }
 
@@ -89,6 +90,6 @@ export function objectSelect(t: TableModel, from: Source, f: FieldSel, ctx: Plan
 export function listSelect(t: TableModel, from: Source, args: ReadonlyMap<string, Input>, f: FieldSel, ctx: PlanContext,
   path: Path, joins: readonly JoinCond[]): ListSelect {
   const b = new Alias(t.name);
-  const shape = rowShape(t, b, collectFields(f.node.selectionSet, t.typeName, ctx), ctx, [...path, 'selectionSet']);
+  const shape = rowShape(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet']);
   return { kind: 'list', shape, rows: rowSet(t, from, args, b, ctx, path, joins) };
 }

@@ -11,7 +11,9 @@ import type { Driver } from '../drivers/index.js';
 export interface InconsistentObject {
   readonly type: string;
   readonly name: string;
-  readonly definition: Json;
+  /** The object's metadata; absent for an inherited role's permission, which names its `entity` instead. */
+  readonly definition?: Json;
+  readonly entity?: Json;
   readonly reason: string;
 }
 

@@ -28,7 +28,8 @@ export async function replaceMetadata(cx: ApiContext, env: Envelope, work: Work)
     if (!(s.name in work.introspection) || work.introspection[s.name] === null) await cx.sources.introspectSource(work, s.name);
   }
   const compiled = cx.sources.compile(parsed.value, work.introspection);
-  if (compiled.inconsistencies.length > 0 && !allowInconsistent) {
+  // An inherited role's disagreeing parents are listed, never blocking (judge.ts).
+  if (compiled.inconsistencies.some((o) => o.type !== 'inherited role permission inconsistency') && !allowInconsistent) {
     throw new ApiError('unexpected', 'cannot continue due to inconsistent metadata', 400, ['args'], compiled.inconsistencies);
   }
   work.metadata = compiler.keptOnReplace(work.metadata, parsed.value);

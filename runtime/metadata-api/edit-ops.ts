@@ -14,7 +14,7 @@ import { readAnswer } from './read-ops.js';
 import { parseRunSqlArgs } from './run-sql.js';
 import { runSqlInChange } from './run-sql-change.js';
 import { renameSource, sourceOfArgs } from './sources.js';
-import type { Work } from './state.js';
+import type { Runner, Work } from './state.js';
 import { runV1Data } from './v1-data.js';
 
 /** Operations of later work, by what they need: a clear refusal instead of "unknown command". */
@@ -47,7 +47,10 @@ async function applyOne(cx: ApiContext, env: Envelope, work: Work): Promise<Json
       return runSqlInChange(cx, work, parseRunSqlArgs(env.args, ['args']));
     case 'insert': case 'select': case 'count': case 'update': case 'delete': {
       const source = sourceOfArgs(env.args);
-      return runV1Data(env.type, env.args, ['args'], { model: work.compiled.model, runner: cx.sources.runnerOf(work, source), source, session: work.session });
+      // A write whose check fails must leave nothing: on another source it runs in a transaction of its own.
+      const runner = cx.sources.runnerOf(work, source);
+      const run = (r: Runner): Promise<Json> => runV1Data(env.type, env.args, ['args'], { model: work.compiled.model, runner: r, source, session: work.session });
+      return runner === work.tx ? run(runner) : cx.sources.driverOf(work.drivers, source).transaction(run);
     }
     case 'export_metadata': case 'get_inconsistent_metadata': case 'test_webhook_transform':
       return readAnswer(cx.opts.compiler, env, work.metadata, cx.served().resourceVersion, work.compiled)!;

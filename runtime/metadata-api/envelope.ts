@@ -23,6 +23,7 @@ export function parseEnvelope(body: unknown, api: ApiKind): Envelope {
   if (type === undefined) throw new ApiError('parse-failed', "the key 'type' was not present", 400, []);
   if (typeof type !== 'string') throw new ApiError('parse-failed', `parsing Text failed, expected String, but encountered ${jsonKind(type)}`, 400, ['type']);
   const version = naturalAt(o, 'version');
+  if (version !== undefined) checkVersion(type, version, api);
   const resourceVersion = naturalAt(o, 'resource_version');
   const args = (o['args'] === undefined ? {} : o['args']) as Json;
   return {
@@ -30,6 +31,26 @@ export function parseEnvelope(body: unknown, api: ApiKind): Envelope {
     ...(version !== undefined ? { version } : {}),
     ...(resourceVersion !== undefined ? { resourceVersion } : {}),
   };
+}
+
+// The operations each API has in its version 2 (Hasura: RQLMetadataV2 of /v1/metadata and
+// RQLQueryV2 of /v1/query, tagged by `type`); every other operation exists only as version 1.
+const VERSION_2: { readonly [A in ApiKind]: readonly string[] } = {
+  metadata: ['replace_metadata', 'export_metadata'],
+  query: ['track_table', 'set_table_custom_fields', 'track_function', 'replace_metadata'],
+};
+const VERSION_2_TYPE: { readonly [A in ApiKind]: string } = { metadata: 'RQLMetadataV2', query: 'RQLQueryV2' };
+
+/**
+ * `version` is 1 or 2 (Hasura's APIVersion: "expected 1 or 2, encountered 3"), and version 2 names
+ * one of the operations that have a second version; otherwise the type tag is refused at `$.type`
+ * in aeson's words for a tagged sum.
+ */
+function checkVersion(type: string, version: number, api: ApiKind): void {
+  if (version !== 1 && version !== 2) throw new ApiError('parse-failed', `expected 1 or 2, encountered ${version}`, 400, ['version']);
+  if (version === 2 && !VERSION_2[api].includes(type)) {
+    throw new ApiError('parse-failed', `parsing ${VERSION_2_TYPE[api]} failed, expected tag field to be one of ${JSON.stringify(VERSION_2[api])}, but found tag ${JSON.stringify(type)}`, 400, ['type']);
+  }
 }
 
 function naturalAt(o: Record<string, unknown>, key: string): number | undefined {

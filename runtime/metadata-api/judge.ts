@@ -13,6 +13,8 @@ export type Judgement = Effect | { readonly kind: 'sql'; readonly cascade: boole
 
 const key = (o: Pick<InconsistentObject, 'type' | 'name'>): string => `${o.type}\u0000${o.name}`;
 
+const INHERITED = 'inherited role permission inconsistency';
+
 /** Types whose inconsistency means the database object itself is gone (run_sql drops them silently). */
 const VANISHED = new Set(['table', 'function']);
 
@@ -31,7 +33,8 @@ export function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' | 'desc
   let md = metadata;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const compiled = compile(md);
-    const fresh = compiled.inconsistencies.filter((o) => !known.has(key(o)));
+    // An inherited role's permission its parents disagree on is listed, never blocking (Hasura).
+    const fresh = compiled.inconsistencies.filter((o) => !known.has(key(o)) && o.type !== INHERITED);
     if (fresh.length === 0) return { metadata: md, compiled };
     switch (effect.kind) {
       case 'create':

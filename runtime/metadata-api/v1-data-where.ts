@@ -123,7 +123,24 @@ function operatorCond(ctx: DataContext, c: ColumnModel, ref: Expr, op: string, v
   const spatial = SPATIAL[name];
   if (spatial) return { kind: 'spatial', op: spatial, left: ref, operand: valueFor(c, v), distance: null, spheroid: null };
   if (name === 'st_d_within') return dWithin(c, ref, v, at);
+  if (name === 'cast') return castCond(ctx, c, ref, v, scope, at);
   throw fail(ctx, 'unexpected-payload', `Unknown operator : ${op}`, at);
+}
+
+// The casts `$cast` allows (Hasura's v1 boolean expressions): between the PostGIS types, and jsonb to text.
+const CASTS: { readonly [from: string]: readonly string[] } = { geometry: ['geography'], geography: ['geometry'], jsonb: ['text'] };
+
+// `{$cast: {<type>: {<operators>}}}`: the operators apply to the column cast to that type.
+function castCond(ctx: DataContext, c: ColumnModel, ref: Expr, v: unknown, scope: Scope, at: JsonPath): Cond {
+  return all(Object.entries(asObject(v, at)).map(([type, ops]) => {
+    const from = c.type.split('.').pop()!;
+    if (!CASTS[from]?.includes(type)) {
+      throw fail(ctx, 'unexpected-payload', `cannot cast column of type ${JSON.stringify(from)} to type ${JSON.stringify(type)}`, at);
+    }
+    const cast: ColumnModel = { ...c, type };
+    const castRef: Expr = { kind: 'cast', expr: ref, type };
+    return all(Object.entries(asObject(ops, [...at, type])).map(([op, x]) => operatorCond(ctx, cast, castRef, op, x, scope, [...at, type, op])));
+  }));
 }
 
 // `["$", "col"]` names a column of the root table; a plain name one of the current table.

@@ -1,25 +1,30 @@
 // `insert`, `update` and `delete` of the v1 query API as IR: one statement each, the rows changed
 // in a write part, answered as `{affected_rows, returning?}` with the returned rows keyed by column name.
-// Admin only: a role is refused (v1-data-access.ts).
+// A role writes through its permission (v1-data-write-perms.ts): its columns, presets, filter and check.
 
-import type { ColumnModel, TableModel } from '../bundle/index.js';
-import { asArray, asObject, asString, type JsonPath, optional, parseFailed, required } from '../errors/index.js';
-import { Alias, type Assignment, type Conflict, type MutationJson, type MutationStatement, type WriteBody, type WriteExpr } from '../sql/index.js';
+import type { BoolIr, ColumnModel, TableModel } from '../bundle/index.js';
+import { type ApiError, asArray, asObject, asString, optional, parseFailed, required } from '../errors/index.js';
+import { Alias, type Assignment, type Conflict, type Guard, type MutationJson, type MutationStatement, type WriteBody, type WriteExpr } from '../sql/index.js';
 import { type Obj } from './v1-data-args.js';
 import {
   columnJson, columnRef, fail, requireColumn, selectableColumn, starColumns, tableArg, valueFor, type DataContext,
 } from './v1-data-context.js';
-import { refuseWrite } from './v1-data-access.js';
+import { checkFailed, checkWritable, permissionRows, presets, rowCheck, writePermission } from './v1-data-write-perms.js';
 import { whereCond } from './v1-data-where.js';
 
-/** A statement, or the answer when there is nothing to run (an insert of no objects). */
-export type WriteStatement = { readonly kind: 'write'; readonly statement: MutationStatement } | { readonly kind: 'answer'; readonly body: { readonly [k: string]: unknown } };
+/**
+ * A statement, or the answer when there is nothing to run (an insert of no objects). A statement
+ * with guards (a role's check) fails with `failure` when a written row fails the check: the caller
+ * throws it, inside the transaction the write runs in.
+ */
+export type WriteStatement = { readonly kind: 'write'; readonly statement: MutationStatement; readonly failure?: ApiError }
+  | { readonly kind: 'answer'; readonly body: { readonly [k: string]: unknown } };
 
 /** `{table, objects, returning?, on_conflict?}`: objects with different keys each get DEFAULT for the ones they lack. */
 export function insertStatement(ctx: DataContext, args: unknown): WriteStatement {
   const o = asObject(args, [], 'InsertQuery');
   const t = tableArg(ctx, o['table'], ['table']);
-  refuseWrite(ctx, 'insert', t);
+  const perm = writePermission(ctx, 'insert', t);
   // `on_conflict`'s shape is part of parsing the arguments, so it is checked first (corpus:
   // article_on_conflict_no_action_specified); then `returning`, before the objects (corpus:
   // v1/insert/onconflict, missing constraint).
@@ -32,49 +37,62 @@ export function insertStatement(ctx: DataContext, args: unknown): WriteStatement
   const used = new Set<string>();
   objects.forEach((obj, i) => {
     // Hasura's convObj looks the column up outside the key's path: the error is at the object.
-    for (const key of Object.keys(obj)) used.add(requireColumn(ctx, t, key, ['objects', i]).name);
+    for (const key of Object.keys(obj)) {
+      const c = requireColumn(ctx, t, key, ['objects', i]);
+      checkWritable(ctx, 'insert', perm, c, ['objects', i]);
+      used.add(c.name);
+    }
   });
-  const cols = t.columns.filter((c) => used.has(c.name));
+  const preset = new Map(presets(perm, t).map(([c, v]) => [c.name, v]));
+  const cols = t.columns.filter((c) => used.has(c.name) || preset.has(c.name));
   const target = cols.length > 0 ? cols : t.columns.slice(0, 1);
-  const rows = objects.map((obj) => target.map((c): WriteExpr => (Object.hasOwn(obj, c.name) ? valueFor(c, obj[c.name]) : { kind: 'default' })));
-  const conflict = conflictArgs ? onConflict(ctx, t, conflictArgs, cols) : null;
-  const write: WriteBody = { kind: 'insert', table: { schema: t.schema, name: t.name }, target: new Alias(t.name),
+  const cell = (obj: Obj, c: ColumnModel): WriteExpr => preset.get(c.name) ?? (Object.hasOwn(obj, c.name) ? valueFor(c, obj[c.name]) : { kind: 'default' });
+  const rows = objects.map((obj) => target.map((c) => cell(obj, c)));
+  const a = new Alias(t.name);
+  const conflict = conflictArgs ? onConflict(ctx, t, conflictArgs, cols.filter((c) => used.has(c.name)), a) : null;
+  const write: WriteBody = { kind: 'insert', table: { schema: t.schema, name: t.name }, target: a,
     columns: target.map((c) => c.name), firstColumn: t.columns[0]!.name, rows, conflict };
-  return answer(ctx, t, write, returning);
+  return answer(ctx, t, write, returning, perm?.check);
 }
 
 /** `{table, where, $set, $inc, $mul, $default, returning?}` (`values` is an old name of `$set`). */
 export function updateStatement(ctx: DataContext, args: unknown): WriteStatement {
   const o = asObject(args, [], 'UpdateQuery');
   const t = tableArg(ctx, o['table'], ['table']);
-  refuseWrite(ctx, 'update', t);
+  const perm = writePermission(ctx, 'update', t);
   const a = new Alias(t.name);
   const where = whereCond(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
   const sets: Assignment[] = [];
   const setKey = has(o, '$set') ? '$set' : 'values';
-  for (const [, v, c] of entries(ctx, t, o, setKey)) sets.push({ column: c.name, value: valueFor(c, v) });
-  for (const [, v, c] of entries(ctx, t, o, '$inc')) sets.push({ column: c.name, value: { kind: 'update_op', op: 'inc', current: columnRef(a, c), value: valueFor(c, v) } });
-  for (const [, v, c] of entries(ctx, t, o, '$mul')) sets.push({ column: c.name, value: { kind: 'update_op', op: 'mul', current: columnRef(a, c), value: valueFor(c, v) } });
+  const writable = (key: string) => entries(ctx, t, o, key).map((e) => { checkWritable(ctx, 'update', perm, e[2], [key]); return e; });
+  for (const [, v, c] of writable(setKey)) sets.push({ column: c.name, value: valueFor(c, v) });
+  for (const [, v, c] of writable('$inc')) sets.push({ column: c.name, value: { kind: 'update_op', op: 'inc', current: columnRef(a, c), value: valueFor(c, v) } });
+  for (const [, v, c] of writable('$mul')) sets.push({ column: c.name, value: { kind: 'update_op', op: 'mul', current: columnRef(a, c), value: valueFor(c, v) } });
   const defaults = optional(o, '$default', [], asArray) ?? [];
   defaults.forEach((d, i) => {
     const c = requireColumn(ctx, t, asString(d, ['$default', i]), ['$default', i]);
+    checkWritable(ctx, 'update', perm, c, ['$default', i]);
     sets.push({ column: c.name, value: { kind: 'default' } });
   });
-  if (sets.length === 0) throw fail(ctx, 'unexpected-payload', 'atleast one of $set, $inc, $mul has to be present', []);
+  // A role's presets are set on every update, even one that gives no operator.
+  const preset = presets(perm, t);
+  if (sets.length === 0 && preset.length === 0) throw fail(ctx, 'unexpected-payload', 'atleast one of $set, $inc, $mul has to be present', []);
+  for (const [c, v] of preset) sets.push({ column: c.name, value: v });
   const returning = returningColumns(ctx, t, o);
-  // Admin only (refuseWrite): no permission filter.
-  return answer(ctx, t, { kind: 'update', table: { schema: t.schema, name: t.name }, row: a, set: sets, permission: { kind: 'true' }, selector: where }, returning);
+  const permission = permissionRows(ctx, perm?.filter, a) ?? { kind: 'true' };
+  return answer(ctx, t, { kind: 'update', table: { schema: t.schema, name: t.name }, row: a, set: sets, permission, selector: where }, returning, perm?.check);
 }
 
 /** `{table, where, returning?}`. */
 export function deleteStatement(ctx: DataContext, args: unknown): WriteStatement {
   const o = asObject(args, [], 'DeleteQuery');
   const t = tableArg(ctx, o['table'], ['table']);
-  refuseWrite(ctx, 'delete', t);
+  const perm = writePermission(ctx, 'delete', t);
   const a = new Alias(t.name);
   const where = whereCond(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
   const returning = returningColumns(ctx, t, o);
-  return answer(ctx, t, { kind: 'delete', table: { schema: t.schema, name: t.name }, row: a, permission: { kind: 'true' }, selector: where }, returning);
+  const permission = permissionRows(ctx, perm?.filter, a) ?? { kind: 'true' };
+  return answer(ctx, t, { kind: 'delete', table: { schema: t.schema, name: t.name }, row: a, permission, selector: where }, returning, undefined);
 }
 
 function has(o: Obj, key: string): boolean {
@@ -119,7 +137,7 @@ function readOnConflict(value: unknown): OnConflictArgs {
 }
 
 // `update` sets every inserted column from EXCLUDED.
-function onConflict(ctx: DataContext, t: TableModel, args: OnConflictArgs, cols: readonly ColumnModel[]): Conflict {
+function onConflict(ctx: DataContext, t: TableModel, args: OnConflictArgs, cols: readonly ColumnModel[], a: Alias): Conflict {
   const at = ['on_conflict'];
   const { action } = args;
   let target: Conflict['target'] = null;
@@ -131,17 +149,27 @@ function onConflict(ctx: DataContext, t: TableModel, args: OnConflictArgs, cols:
     throw fail(ctx, 'unexpected-payload', "Expecting 'constraint' or 'constraint_on' when the 'action' is 'update'", at);
   }
   if (action === 'ignore' || cols.length === 0) return { target, update: null };
-  return { target, update: { set: cols.map((c) => ({ column: c.name, value: { kind: 'excluded', column: c.name } })), permission: null, where: null } };
+  // A role updates the conflicting row through its update permission: its columns, and only a row its filter admits.
+  const perm = writePermission(ctx, 'update', t);
+  const set = cols.filter((c) => perm === null || perm.columns.includes(c.name)).map((c): Assignment => ({ column: c.name, value: { kind: 'excluded', column: c.name } }));
+  if (set.length === 0) return { target, update: null };
+  return { target, update: { set, permission: permissionRows(ctx, perm?.filter, a), where: null } };
 }
 
 // `{affected_rows, returning?}` built by the database from the written rows.
-function answer(ctx: DataContext, t: TableModel, body: WriteBody, returning: readonly ColumnModel[] | null): WriteStatement {
+// With a role's `check`, a guard holds it on every written row.
+function answer(ctx: DataContext, t: TableModel, body: WriteBody, returning: readonly ColumnModel[] | null, check: BoolIr | undefined): WriteStatement {
   const w = new Alias('changed');
+  const written = { kind: 'written' as const, write: w, columns: t.columns.map((c) => c.name), only: null };
+  const checked = new Alias('checked');
+  const cond = rowCheck(ctx, check, checked);
+  const guards: Guard[] = cond ? [{ kind: 'all_rows', rows: written, row: checked, check: cond }] : [];
   const fields: { key: string; value: MutationJson }[] = [{ key: 'affected_rows', value: { kind: 'affected', writes: [w] } }];
   if (returning) {
     const r = new Alias('row');
     const shape = { kind: 'object' as const, fields: returning.map((c) => ({ key: c.name, value: columnJson(ctx, c, r) })) };
     fields.push({ key: 'returning', value: { kind: 'returning', rows: { kind: 'written', write: w, columns: t.columns.map((c) => c.name), only: null }, row: r, shape, single: false } });
   }
-  return { kind: 'write', statement: { writes: [{ name: w, body }], guards: [], result: { kind: 'response', fields } } };
+  const statement: MutationStatement = { writes: [{ name: w, body }], guards, result: { kind: 'response', fields } };
+  return guards.length ? { kind: 'write', statement, failure: checkFailed(ctx) } : { kind: 'write', statement };
 }

@@ -52,7 +52,12 @@ export async function runV1Data(type: string, args: unknown, path: JsonPath, ctx
   if (statement.kind === 'answer') return statement.body as Json;
   const { text, params } = compileSql(statement.sql, data.dialect);
   const body = await ctx.runner.queryText(text, params.map((p) => bind(p, ctx.session)));
-  return JSON.parse(body) as Json;
+  if (!statement.failure) return JSON.parse(body) as Json;
+  // A guarded write answers `<n>:<json>`; a failed check (n > 0) is thrown, and the caller's
+  // transaction rolls the write back.
+  const colon = body.indexOf(':');
+  if (body.slice(0, colon) !== '0') throw statement.failure;
+  return JSON.parse(body.slice(colon + 1)) as Json;
 }
 
 function accessOf(model: BundleModel, dialect: Dialect, stringifyNumeric: boolean, session: Session | undefined): Access {
@@ -82,9 +87,11 @@ function bind(slot: ParamSlot, session: Session | undefined): unknown {
 }
 
 // The operation's IR, rendered by the source's dialect; or the answer when there is nothing to run.
-function plan(type: string, args: unknown, ctx: DataContext): { readonly kind: 'sql'; readonly sql: Sql } | { readonly kind: 'answer'; readonly body: unknown } {
+function plan(type: string, args: unknown, ctx: DataContext): { readonly kind: 'sql'; readonly sql: Sql; readonly failure?: ApiError } | { readonly kind: 'answer'; readonly body: unknown } {
   const rc = { dialect: ctx.dialect, hints: { valueSensitive: false } };
-  const write = (w: WriteStatement) => (w.kind === 'answer' ? w : { kind: 'sql' as const, sql: ctx.dialect.render.mutationValue(w.statement, rc) });
+  const write = (w: WriteStatement) => (w.kind === 'answer' ? w : w.failure
+    ? { kind: 'sql' as const, sql: ctx.dialect.render.mutation(w.statement, rc), failure: w.failure }
+    : { kind: 'sql' as const, sql: ctx.dialect.render.mutationValue(w.statement, rc) });
   switch (type) {
     case 'select': return { kind: 'sql', sql: ctx.dialect.render.valueStatement(selectValue(ctx, args), rc) };
     case 'count': return { kind: 'sql', sql: ctx.dialect.render.valueStatement(countValue(ctx, args), rc) };

@@ -12,6 +12,7 @@ import {
 import { ApiError } from '../errors/index.js';
 import type { BundleModel, GraphQLRequest } from '../bundle/index.js';
 import type { StreamCursor } from '../graphql/index.js';
+import { typeNameOf } from '../bundle/index.js';
 
 /** The variable that carries a stream's cursor value. */
 export const CURSOR_VARIABLE = '__kiln_cursor';
@@ -66,7 +67,7 @@ export function streamQuery(req: GraphQLRequest, doc: DocumentNode, op: Operatio
   const desc = cursor.ordering === 'DESC';
 
   const after = obj([field(column.field, obj([field(desc ? '_lt' : '_gt', { kind: Kind.VARIABLE, name: name(CURSOR_VARIABLE) })]))]);
-  const where = whereNode(argNode('where'), vars, schema, table.typeName);
+  const where = whereNode(argNode('where'), vars, schema, typeNameOf(table, '_bool_exp'));
   const args: ArgumentNode[] = [
     arg('where', where ? obj([field('_and', { kind: Kind.LIST, values: [where, after] })]) : after),
     arg('order_by', { kind: Kind.LIST, values: [obj([field(column.field, { kind: Kind.ENUM, value: desc ? 'desc' : 'asc' })])] }),
@@ -103,12 +104,12 @@ export function streamQuery(req: GraphQLRequest, doc: DocumentNode, op: Operatio
 
 // A `where` given as a variable is written into the document: `_and` takes non-null items, and a
 // nullable variable may not stand there. Its value becomes literals, which plan as parameters.
-function whereNode(node: ValueNode | undefined, vars: Record<string, unknown>, schema: GraphQLSchema, typeName: string): ValueNode | null {
+function whereNode(node: ValueNode | undefined, vars: Record<string, unknown>, schema: GraphQLSchema, boolExpType: string): ValueNode | null {
   if (!node || node.kind === Kind.NULL) return null;
   if (node.kind !== Kind.VARIABLE) return node;
   const value = vars[node.name.value];
   if (value === null || value === undefined) return null;
-  const type = schema.getType(`${typeName}_bool_exp`);
+  const type = schema.getType(boolExpType);
   if (!type || !isInputObjectType(getNamedType(type))) return null;
   return astFromValue(value, type as Parameters<typeof astFromValue>[1]) ?? null;
 }

@@ -1,5 +1,5 @@
 // Source customization: root_fields prefix and suffix apply on top of every root field name
-// (custom ones included); what is not supported yet is reported, not silently ignored.
+// (custom ones included); a namespace and type-name customization resolve into the model.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModel } from '../../compiler/model/index.js';
 import { introspectPostgres } from '../../compiler/introspect/index.js';
@@ -41,15 +41,15 @@ describe('source customization', () => {
     expect(plain.errors?.[0]?.message).toBe(`field "pet" not found in type: 'query_root'`);
   });
 
-  it('reports a namespace or type-name customization as not supported yet', async () => {
+  it('resolves a namespace and type-name customization into the model (served: test/graphql/source-customization.test.ts)', async () => {
     const md = parseMetadata(source({ root_fields: { namespace: 'zoo' }, type_names: { prefix: 'Z_' } }));
     const driver = createPgDriver({ url: db.url, max: 1 });
     try {
       const r = resolveModel(md.value!, { engineVersion: 'test', introspection: { default: await introspectPostgres(driver) } });
-      expect(r.inconsistencies.map((i) => i.reason)).toEqual([
-        'source customization "root_fields.namespace" is not supported yet; remove it or compile with --allow-inconsistent to ignore it',
-        'source customization "type_names" is not supported yet; remove it or compile with --allow-inconsistent to ignore it',
-      ]);
+      expect(r.inconsistencies).toEqual([]);
+      expect(r.value.sources[0]!.namespace).toEqual({ field: 'zoo', queryType: 'Z_zoo_query', mutationType: 'Z_zoo_mutation_frontend' });
+      expect(r.value.tables['default:public.pet']!.typeAffix).toEqual({ prefix: 'Z_', suffix: '' });
+      expect(Object.keys(r.value.roots['admin']!.query)).toContain('zoo.all_toys');
     } finally {
       await driver.close();
     }

@@ -120,6 +120,7 @@ function cond(c: Cond, out: TableRead[], inPermission: boolean): void {
     case 'in_list': expr(c.left, out, inPermission); for (const i of c.items) expr(i, out, inPermission); return;
     case 'has_key': expr(c.left, out, inPermission); expr(c.value, out, inPermission); return;
     case 'spatial': for (const e of [c.left, c.operand, c.distance, c.spheroid]) if (e) expr(e, out, inPermission); return;
+    case 'raster_intersects': for (const e of [c.left, ...c.args]) expr(e, out, inPermission); return;
     case 'exists':
       out.push({ from: c.from, row: c.row, permission: c.permission && { filter: c.permission, limit: null }, limited: false, inPermission });
       source(c.from, out, inPermission);
@@ -135,7 +136,7 @@ function expr(e: Expr, out: TableRead[], inPermission: boolean): void {
   switch (e.kind) {
     case 'column': case 'row': case 'param': case 'session_json': return;
     case 'call': for (const a of e.args) expr(a.value, out, inPermission); return;
-    case 'text': expr(e.expr, out, inPermission); return;
+    case 'text': case 'cast': expr(e.expr, out, inPermission); return;
     case 'json_path': expr(e.expr, out, inPermission); expr(e.path, out, inPermission); return;
     case 'aggregate': expr(e.arg, out, inPermission); return;
     case 'count': for (const a of e.args) expr(a, out, inPermission); return;

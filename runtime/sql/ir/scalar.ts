@@ -56,6 +56,8 @@ export type Expr =
   | CallExpr
   /** The value as text (`_cast: {String}`, text operators on other types, stringified numbers). */
   | { readonly kind: 'text'; readonly expr: Expr }
+  /** The value as another type (the v1 API's `$cast`: geometry<->geography, jsonb to text). */
+  | { readonly kind: 'cast'; readonly expr: Expr; readonly type: string }
   /** The JSON value at a key path (the `path` argument of a json/jsonb column); `path` is a text[]. */
   | { readonly kind: 'json_path'; readonly expr: Expr; readonly path: Expr }
   | { readonly kind: 'aggregate'; readonly fn: AggregateFn; readonly arg: Expr }
@@ -109,10 +111,13 @@ export interface ReadThrough {
 export type CompareOp =
   | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte'
   | 'like' | 'nlike' | 'ilike' | 'nilike' | 'similar' | 'nsimilar' | 'regex' | 'nregex' | 'iregex' | 'niregex'
-  | 'contains' | 'contained_in' | 'ancestor' | 'descendant' | 'matches';
+  | 'contains' | 'contained_in' | 'ancestor' | 'descendant' | 'matches'
+  /** ltree's list and full-text forms (`_ancestor_any`, `_descendant_any`, `_matches_any`, `_matches_fulltext`). */
+  | 'ancestor_any' | 'descendant_any' | 'matches_any' | 'matches_fulltext';
 
 const COMPARE_OPS: ReadonlySet<string> = new Set<CompareOp>(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'nlike', 'ilike',
-  'nilike', 'similar', 'nsimilar', 'regex', 'nregex', 'iregex', 'niregex', 'contains', 'contained_in', 'ancestor', 'descendant', 'matches']);
+  'nilike', 'similar', 'nsimilar', 'regex', 'nregex', 'iregex', 'niregex', 'contains', 'contained_in', 'ancestor', 'descendant', 'matches',
+  'ancestor_any', 'descendant_any', 'matches_any', 'matches_fulltext']);
 
 /** True when `op` names a comparison. */
 export function isCompareOp(op: string): op is CompareOp {
@@ -149,6 +154,8 @@ export type Cond =
   | { readonly kind: 'has_key'; readonly left: Expr; readonly mode: 'one' | 'any' | 'all'; readonly value: Expr }
   /** `_st_d_within` (with `distance`, and `spheroid` when given) or another PostGIS predicate of `left` and `operand`. */
   | { readonly kind: 'spatial'; readonly op: SpatialOp; readonly left: Expr; readonly operand: Expr; readonly distance: Expr | null; readonly spheroid: Expr | null }
+  /** Raster `ST_Intersects(left, args...)`: with a raster, or a geometry and a band in either order. */
+  | { readonly kind: 'raster_intersects'; readonly left: Expr; readonly args: readonly Expr[] }
   /**
    * Some row of `from` at `row` satisfies the `join` conditions, the role's `permission` on those
    * rows (null inside a permission filter, which reads what it names) and `where` (relationships,

@@ -23,6 +23,7 @@ export function exprSql(e: Expr): Sql {
     case 'session_json': return sql`(${session('*', 'text')})::json`;
     case 'call': return callSql(e);
     case 'text': return sql`(${exprSql(e.expr)})::text`;
+    case 'cast': return sql`(${exprSql(e.expr)})::${ident(...e.type.split('.'))}`;
     case 'json_path': return sql`(${exprSql(e.expr)} #> ${exprSql(e.path)})`;
     case 'aggregate': return aggregateCall(e.fn, exprSql(e.arg));
     case 'count': {
@@ -114,6 +115,7 @@ const COMPARE: { readonly [op in CompareOp]: string } = {
   like: 'LIKE', nlike: 'NOT LIKE', ilike: 'ILIKE', nilike: 'NOT ILIKE', similar: 'SIMILAR TO',
   nsimilar: 'NOT SIMILAR TO', regex: '~', nregex: '!~', iregex: '~*', niregex: '!~*',
   contains: '@>', contained_in: '<@', ancestor: '@>', descendant: '<@', matches: '~',
+  ancestor_any: '@>', descendant_any: '<@', matches_any: '?', matches_fulltext: '@',
 };
 
 const HAS_KEY = { one: '?', any: '?|', all: '?&' } as const;
@@ -143,6 +145,7 @@ export function condSql(c: Cond): Sql {
     }
     case 'has_key': return sql`(${exprSql(c.left)} ${raw(HAS_KEY[c.mode])} ${exprSql(c.value)})`;
     case 'spatial': return spatialSql(c.op, c.left, c.operand, c.distance, c.spheroid);
+    case 'raster_intersects': return sql`${ident('st_intersects')}(${join([c.left, ...c.args].map(exprSql), ', ')})`;
     case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(existsWhere(c))})`;
     default: return unreachable(c);
   }

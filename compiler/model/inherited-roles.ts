@@ -1,0 +1,85 @@
+// Inherited roles (`inherited_roles: [{role_name, role_set}]`, Hasura v2): a role made of other
+// roles (inherited ones included) gets, for every table it has no permission of its own on:
+// - an insert, update or delete permission when the parents that have one all have the same one;
+//   parents that disagree leave the role without it and report Hasura's "inherited role permission
+//   inconsistency" (which blocks no edit; a permission of the role's own resolves it);
+// - a select permission that is the union of the parents' when they grant the same columns and
+//   computed fields: rows any parent may see (filters joined with OR), the largest limit (none when
+//   a parent has none), aggregations when any parent allows them. Parents granting different
+//   columns need per-row column nulling, which is not built yet: such a table is left out for the
+//   inherited role (it sees less, never more).
+
+import type { BoolIr, Json, SelectPermissionModel, TableModel, TableMutationPermissions } from '../../runtime/bundle/index.js';
+import type { Issues } from './issues.js';
+
+type SelectMap = Record<string, Record<string, SelectPermissionModel>>;
+type MutationMap = Record<string, Record<string, TableMutationPermissions>>;
+
+interface InheritedRole {
+  readonly name: string;
+  readonly parents: readonly string[];
+}
+
+function readRoles(list: readonly Json[] | undefined): InheritedRole[] {
+  const out: InheritedRole[] = [];
+  for (const r of list ?? []) {
+    if (r === null || typeof r !== 'object' || Array.isArray(r) || typeof r['role_name'] !== 'string' || !Array.isArray(r['role_set'])) continue;
+    out.push({ name: r['role_name'], parents: r['role_set'].filter((x): x is string => typeof x === 'string') });
+  }
+  return out;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+function unionSelect(perms: readonly SelectPermissionModel[]): SelectPermissionModel | null {
+  const first = perms[0]!;
+  if (!perms.every((p) => same(p.columns, first.columns) && same(p.computedFields, first.computedFields))) return null;
+  const filters: BoolIr[] = perms.map((p) => p.filter);
+  const limits = perms.map((p) => p.limit);
+  return {
+    columns: first.columns, computedFields: first.computedFields,
+    filter: filters.some((f) => f.kind === 'true') ? { kind: 'true' } : filters.length === 1 ? filters[0]! : { kind: 'or', items: filters },
+    limit: limits.includes(null) ? null : Math.max(...(limits as number[])),
+    allowAggregations: perms.some((p) => p.allowAggregations),
+  };
+}
+
+/** Adds the permissions of every inherited role to `select` and `mutations` (parents first), and the role to `roles`. */
+export function resolveInheritedRoles(list: readonly Json[] | undefined, tables: ReadonlyMap<string, TableModel>, select: SelectMap,
+  mutations: MutationMap, roles: Set<string>, issues: Issues): void {
+  const defs = new Map(readRoles(list).map((r) => [r.name, r]));
+  const done = new Set<string>();
+  const resolve = (role: InheritedRole, seen: ReadonlySet<string>): void => {
+    if (done.has(role.name) || seen.has(role.name)) return;
+    for (const p of role.parents) {
+      const parent = defs.get(p);
+      if (parent) resolve(parent, new Set([...seen, role.name]));
+    }
+    done.add(role.name);
+    roles.add(role.name);
+    const ownSelect = (select[role.name] ??= {});
+    const ownMutations = (mutations[role.name] ??= {});
+    for (const t of tables.values()) {
+      if (!ownSelect[t.id]) {
+        const perms = role.parents.map((p) => select[p]?.[t.id]).filter((x): x is SelectPermissionModel => x !== undefined);
+        const union = perms.length > 0 ? unionSelect(perms) : null;
+        if (union) ownSelect[t.id] = union;
+      }
+      const inherited: { -readonly [K in keyof TableMutationPermissions]: TableMutationPermissions[K] } = { ...ownMutations[t.id] };
+      for (const kind of ['insert', 'update', 'delete'] as const) {
+        if (inherited[kind]) continue;
+        const perms = role.parents.map((p) => mutations[p]?.[t.id]?.[kind]).filter((x) => x !== undefined);
+        if (perms.length === 0) continue;
+        if (perms.every((p) => same(p, perms[0]))) {
+          (inherited as Record<string, unknown>)[kind] = perms[0];
+          continue;
+        }
+        issues.add({ type: 'inherited role permission inconsistency', name: role.name,
+          entity: { permission_type: kind, source: t.source, table: t.name },
+          reason: `Could not inherit permission for the role '${role.name}' for the entity: '${kind} permission, table: ${t.name}, source: '${t.source}''` });
+      }
+      if (Object.keys(inherited).length > 0) ownMutations[t.id] = inherited;
+    }
+  };
+  for (const role of defs.values()) resolve(role, new Set());
+}
