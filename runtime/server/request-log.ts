@@ -36,9 +36,28 @@ export function logSettingsFromEnv(env: NodeJS.ProcessEnv, write: (line: string)
   return { level: (rawLevel || 'info') as LogLevel, types: new Set(types), write };
 }
 
-function stdoutLine(line: string): void {
-  process.stdout.write(`${line}\n`);
+// Lines are gathered and written once per turn of the event loop: a write per request was a
+// system call per request (an http-log line each cost about a sixth of a cached query's time).
+let pending: string[] = [];
+let scheduled = false;
+
+function flushLines(): void {
+  scheduled = false;
+  if (pending.length === 0) return;
+  const text = pending.join('');
+  pending = [];
+  process.stdout.write(text);
 }
+
+function stdoutLine(line: string): void {
+  pending.push(`${line}\n`);
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(flushLines);
+  // stdout to a file or a pipe is written synchronously on Linux, so what is pending at exit is kept.
+  if (!exitHooked) { exitHooked = true; process.once('exit', flushLines); }
+}
+let exitHooked = false;
 
 /** True when a line of this type and level is written. */
 export function logs(s: LogSettings, type: string, level: LogLevel): boolean {
