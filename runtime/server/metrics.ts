@@ -6,6 +6,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../drivers/index.js';
 import type { MultiplexerStats } from '../subscriptions/index.js';
+import { RequestTally } from './request-tally.js';
 
 /** What kind of GraphQL operation a request ran; `unknown` when its body did not say. */
 export type OperationType = 'query' | 'mutation' | 'subscription' | 'unknown' | 'none';
@@ -42,24 +43,27 @@ export class ServerMetrics {
   readonly registry = new Registry();
   private feeds: MetricFeeds = {};
   private readonly last = new Map<string, number>();
-  private readonly requests: Counter<'endpoint' | 'operation_type' | 'status'>;
-  private readonly latency: Histogram<'endpoint'>;
-  private readonly graphql: Counter<'operation_type' | 'response_status'>;
-  private readonly execution: Histogram<'operation_type'>;
   private readonly events: Counter<'trigger_name' | 'outcome'>;
-  private readonly inFlight: Gauge;
+  private inFlightCount = 0;
+  // Bumped per request in plain numbers; prom-client is filled from them when scraped.
+  private readonly byRequest = new RequestTally(LATENCY_BUCKETS);
+  private readonly byEndpoint = new RequestTally(LATENCY_BUCKETS);
+  private readonly byGraphql = new RequestTally(LATENCY_BUCKETS);
+  private readonly byExecution = new RequestTally(LATENCY_BUCKETS);
 
   constructor() {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests answered, by endpoint, GraphQL operation type and HTTP status',
-      labelNames: ['endpoint', 'operation_type', 'status'], registers });
-    this.latency = new Histogram({ name: 'svc_http_request_duration_seconds', help: 'Time from receiving a request to having written its answer',
-      labelNames: ['endpoint'], buckets: LATENCY_BUCKETS, registers });
-    this.graphql = new Counter({ name: 'svc_graphql_requests_total', help: 'GraphQL requests over HTTP (excluding subscriptions)',
-      labelNames: ['operation_type', 'response_status'], registers });
-    this.execution = new Histogram({ name: 'svc_graphql_execution_time_seconds', help: 'Execution time of successful GraphQL requests over HTTP',
-      labelNames: ['operation_type'], buckets: LATENCY_BUCKETS, registers });
-    this.inFlight = new Gauge({ name: 'svc_http_connections', help: 'HTTP requests being served now (excluding WebSocket connections)', registers });
+    const self = this;
+    new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests answered, by endpoint, GraphQL operation type and HTTP status',
+      labelNames: ['endpoint', 'operation_type', 'status'], registers, collect() { self.byRequest.flushCounter(this); } });
+    new Histogram({ name: 'svc_http_request_duration_seconds', help: 'Time from receiving a request to having written its answer',
+      labelNames: ['endpoint'], buckets: LATENCY_BUCKETS, registers, collect() { self.byEndpoint.fillHistogram(this); } });
+    new Counter({ name: 'svc_graphql_requests_total', help: 'GraphQL requests over HTTP (excluding subscriptions)',
+      labelNames: ['operation_type', 'response_status'], registers, collect() { self.byGraphql.flushCounter(this); } });
+    new Histogram({ name: 'svc_graphql_execution_time_seconds', help: 'Execution time of successful GraphQL requests over HTTP',
+      labelNames: ['operation_type'], buckets: LATENCY_BUCKETS, registers, collect() { self.byExecution.fillHistogram(this); } });
+    new Gauge({ name: 'svc_http_connections', help: 'HTTP requests being served now (excluding WebSocket connections)', registers,
+      collect() { this.set(self.inFlightCount); } });
     this.events = new Counter({ name: 'svc_event_deliveries_total', help: 'Event trigger webhook attempts by outcome: delivered, retry (failed, tried again later), error (retries used up)',
       labelNames: ['trigger_name', 'outcome'], registers });
     this.scraped(registers);
@@ -72,17 +76,18 @@ export class ServerMetrics {
 
   /** A request began (the in-flight gauge). */
   started(): void {
-    this.inFlight.inc();
+    this.inFlightCount++;
   }
 
   /** A request was answered; `seconds` from its start. */
   finished(endpoint: string, operationType: OperationType, status: number, failed: boolean, seconds: number): void {
-    this.inFlight.dec();
-    this.requests.inc({ endpoint, operation_type: operationType, status });
-    this.latency.observe({ endpoint }, seconds);
+    this.inFlightCount--;
+    this.byRequest.add(`${endpoint}\u0000${operationType}\u0000${status}`, () => ({ endpoint, operation_type: operationType, status }), null);
+    this.byEndpoint.add(endpoint, () => ({ endpoint }), seconds);
     if (operationType === 'none') return;
-    this.graphql.inc({ operation_type: operationType, response_status: failed ? 'failed' : 'success' });
-    if (!failed) this.execution.observe({ operation_type: operationType }, seconds);
+    const outcome = failed ? 'failed' : 'success';
+    this.byGraphql.add(`${operationType}\u0000${outcome}`, () => ({ operation_type: operationType, response_status: outcome }), null);
+    if (!failed) this.byExecution.add(operationType, () => ({ operation_type: operationType }), seconds);
   }
 
   /** An event trigger attempt's outcome (the workers call it). */

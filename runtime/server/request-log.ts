@@ -156,27 +156,19 @@ export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMess
   const level: LogLevel = failed ? 'error' : 'info';
   if (!logs(s, 'http-log', level)) return;
   const one = r.requests !== null && !r.batched ? r.requests[0] : undefined;
-  const operation: Record<string, unknown> = {
-    request_id: r.id,
-    user_vars: r.session ? { 'x-svc-role': r.session.role, ...r.session.variables } : null,
-    query_execution_time: seconds,
-    request_mode: r.requests === null ? 'non-graphql' : r.batched ? 'batched' : 'single',
-    response_size: responseSize,
-    error: failed && r.errorText !== null ? errorOf(r.errorText) : null,
-    // The query text only at debug level (it may carry user values).
-    query: one ? (s.level === 'debug' ? { operationName: one.operationName ?? null, query: one.query } : { operationName: one.operationName ?? null }) : null,
-  };
-  s.write(JSON.stringify({
-    type: 'http-log', timestamp: timestamp(), level,
-    detail: {
-      request_id: r.id,
-      operation,
-      http_info: {
-        status: res.statusCode, http_version: `HTTP/${req.httpVersion}`, url: req.url ?? '/', ip: req.socket.remoteAddress ?? null,
-        method: req.method ?? 'GET', content_encoding: null,
-      },
-    },
-  }));
+  const id = JSON.stringify(r.id);
+  const userVars = r.session ? JSON.stringify({ 'x-svc-role': r.session.role, ...r.session.variables }) : 'null';
+  const mode = r.requests === null ? 'non-graphql' : r.batched ? 'batched' : 'single';
+  const error = failed && r.errorText !== null ? JSON.stringify(errorOf(r.errorText)) : 'null';
+  // The query text only at debug level (it may carry user values).
+  const name = one ? JSON.stringify(one.operationName ?? null) : '';
+  const query = !one ? 'null' : s.level === 'debug' ? `{"operationName":${name},"query":${JSON.stringify(one.query)}}` : `{"operationName":${name}}`;
+  // Written as text, not as an object given to JSON.stringify: the line is made for every request.
+  s.write(`{"type":"http-log","timestamp":"${timestamp()}","level":"${level}","detail":{"request_id":${id},"operation":{`
+    + `"request_id":${id},"user_vars":${userVars},"query_execution_time":${seconds},"request_mode":"${mode}",`
+    + `"response_size":${responseSize},"error":${error},"query":${query}},"http_info":{"status":${res.statusCode},`
+    + `"http_version":"HTTP/${req.httpVersion}","url":${JSON.stringify(req.url ?? '/')},"ip":${JSON.stringify(req.socket.remoteAddress ?? null)},`
+    + `"method":${JSON.stringify(req.method ?? 'GET')},"content_encoding":null}}}`);
 }
 
 /** Writes a `query-log` line: the SQL one statement of a request ran, with its arguments. */

@@ -148,23 +148,23 @@ export function createServer(opts: ServerOptions): KilnServer {
     await handler(req, res);
   }
 
-  // Counted and logged once the answer is out (or the client went away).
   const finish = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
     const seconds = (performance.now() - record.started) / 1000;
     metrics.finished(record.endpoint, record.operationType, res.statusCode, record.failed || res.statusCode >= 400, seconds);
     if (logging) writeHttpLog(logging, record, req, res, Number(res.getHeader('content-length') ?? 0), seconds);
   };
+  // Counted once the route is done with the request (its answer written, or the client gone): a
+  // 'close' listener per response cost more than the counting itself.
   const serve = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
     dispatch(req, res, record).catch((e: unknown) => {
       const err = e instanceof ApiError ? e : unexpectedError(e);
       if (!res.headersSent) sendManagementError(res, err);
       else res.destroy();
-    });
+    }).finally(() => finish(req, res, record));
   };
   const server = createHttpServer((req, res) => {
     const record = beginRecord(req, res);
     metrics.started();
-    res.once('close', () => finish(req, res, record));
     // The query-log scope only when query-log is on: an async context per request is not free.
     if (scoped) requestScope.run(record, serve, req, res, record);
     else serve(req, res, record);
