@@ -8,15 +8,13 @@ import { ensureBuilt, freePort, serve, type Served } from '../cli/cli-helpers.js
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { holdRowLock, untilLockWait } from './served.js';
+import { postJson } from '../helpers/http.js';
 
 let db: TestDatabase;
 let proxy: TcpProxy;
 let kiln: Served;
 
-const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-  const res = await fetch(`${kiln.base}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  return { status: res.status, body: await res.json() };
-};
+const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(kiln.base, path, body);
 
 beforeAll(async () => {
   await ensureBuilt();

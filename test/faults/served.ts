@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { postJson } from '../helpers/http.js';
 
 export interface Served {
   readonly db: TestDatabase;
@@ -35,10 +36,7 @@ export async function startServed(prefix: string, setup: string, tables: readonl
     eventsFetchInterval: extra.eventsFetchInterval ?? 100, eventsHttpPoolSize: 8, eventsFetchBatchSize: 10,
   });
   const base = `http://127.0.0.1:${server.port}`;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  };
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(base, path, body);
   const served: Served = {
     db, proxy, port: server.port,
     gql: (query, variables) => post('/v1/graphql', { query, variables: variables ?? null }),

@@ -6,16 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
 
 describe('the version of a management operation', () => {
   let db: TestDatabase;
   let server: { port: number; close(): Promise<void> };
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' },
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
   const tracked = async () => (await post('/v1/metadata', { type: 'export_metadata', args: {} })).body.sources[0].tables.map((t: any) => t.table.name);
 
   beforeAll(async () => {

@@ -7,16 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
 
 describe('names that are not GraphQL names', () => {
   let db: TestDatabase;
   let server: { port: number; close(): Promise<void> };
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' },
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
   const TABLE = 'Inconsistent object: cannot include "order-line" in the GraphQL schema because "order-line" is not a valid GraphQL identifier';
   const COLUMN = 'Inconsistent object: cannot include "unit.price" in the GraphQL schema because  it is not a valid GraphQL identifier';
 

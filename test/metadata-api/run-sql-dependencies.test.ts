@@ -7,16 +7,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
 
 describe('run_sql and the metadata that depends on the catalog', () => {
   let db: TestDatabase;
   let server: { port: number; close(): Promise<void> };
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' },
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
   const sql = (text: string, more: Record<string, unknown> = {}) => post('/v1/query', { type: 'run_sql', args: { sql: text, ...more } });
   const exported = async () => (await post('/v1/metadata', { type: 'export_metadata', args: {} })).body;
   const entry = async (name: string) => (await exported()).sources[0].tables.find((t: any) => t.table.name === name);

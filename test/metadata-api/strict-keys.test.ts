@@ -9,15 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { ensureBuilt, kiln } from '../cli/cli-helpers.js';
+import { postJson } from '../helpers/http.js';
 
 let db: TestDatabase;
 let server: { port: number; close(): Promise<void> };
 let tmp: string;
 
-const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-  const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  return { status: res.status, body: await res.json() };
-};
+const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
 const exported = async () => (await post('/v1/metadata', { type: 'export_metadata', version: 2, args: {} })).body;
 
 const SOURCE = { name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: { from_env: 'SVC_GRAPHQL_DATABASE_URL' } } } };
