@@ -6,16 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
 
 describe('ltree operators', () => {
   let db: TestDatabase;
   let server: { port: number; close(): Promise<void> };
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers },
-    });
-    return res.json();
-  };
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> =>
+    (await postJson(`http://127.0.0.1:${server.port}`, path, body, headers)).body;
   const names = async (where: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
     const vars = Object.keys(variables).map((k) => `$${k}: [ltree!]`).join(', ');
     const r = await post('/v1/graphql', { query: `query ${vars ? `(${vars})` : ''} { dept(where: ${where}, order_by: {name: asc}) { name } }`, variables }, headers);

@@ -6,16 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
 
 describe('PostGIS values in GraphQL arguments', () => {
   let db: TestDatabase;
   let server: { port: number; close(): Promise<void> };
-  const post = async (path: string, body: unknown): Promise<any> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' },
-    });
-    return res.json();
-  };
+  const post = async (path: string, body: unknown): Promise<any> => (await postJson(`http://127.0.0.1:${server.port}`, path, body)).body;
   const gql = (query: string, variables: Record<string, unknown> = {}) => post('/v1/graphql', { query, variables });
   const parseFailed = (message: string, path: string) => ({ errors: [{ message, extensions: { code: 'parse-failed', path } }] });
 

@@ -6,16 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
 
 describe('inherited roles', () => {
   let db: TestDatabase;
   let server: { port: number; close(): Promise<void> };
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers },
-    });
-    return res.json();
-  };
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> =>
+    (await postJson(`http://127.0.0.1:${server.port}`, path, body, headers)).body;
   const staff = (query: string, user = '1') => post('/v1/graphql', { query }, { 'x-svc-role': 'staff', 'x-svc-user-id': user });
   const perm = (type: string, table: string, role: string, permission: unknown) => ({ type: `pg_create_${type}_permission`, args: { table, role, permission } });
 
