@@ -18,11 +18,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -97,16 +97,6 @@ export function metadataDoc(n, r) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
-
-async function freePort() {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

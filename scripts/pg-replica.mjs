@@ -6,11 +6,11 @@
 
 import { execFile } from 'node:child_process';
 import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 
 /** The test PostgreSQL (KILN_TEST_PG), as test/helpers/database.ts names it. */
 export const PG_ROOT = process.env.KILN_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
@@ -55,14 +55,6 @@ async function primarySettings(root, names) {
   } finally {
     await c.end();
   }
-}
-
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = s.address().port;
-  await new Promise((r) => s.close(() => r()));
-  return port;
 }
 
 /** Takes a base backup of the test PostgreSQL and starts it as a hot standby on a free port. */

@@ -11,11 +11,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 import WebSocket from 'ws';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,16 +29,6 @@ const SECONDS = arg('seconds', 20);
 const PG_ROOT = process.env.KILN_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
 const SECRET = 'scale-secret';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort() {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
 function procStats(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
