@@ -268,6 +268,12 @@ export interface SelectPermissionModel {
   readonly filter: BoolIr;
   readonly limit: number | null;
   readonly allowAggregations: boolean;
+  /**
+   * Inherited roles whose parents grant different columns (Hasura v2): a column or scalar computed
+   * field listed here is read only on the rows this filter admits (the filters of the parents that
+   * grant it), null on the others. Absent: every listed column is read on every row.
+   */
+  readonly fieldFilters?: { readonly [field: string]: BoolIr };
 }
 
 /** A boolean expression resolved against the model; shared by permission filters and `where`. */
