@@ -140,7 +140,8 @@ class Builder {
     if (agg.nodes) parts.push(`'nodes', coalesce(json_agg(${s}.j), '[]'::json)`);
     const nodes = agg.nodes;
     const select = (a: string): string => `${a}.*${nodes ? `, ${this.object(table, nodes, a)} AS j` : ''}`;
-    return `(SELECT json_build_object(${parts.join(', ')}) FROM (${this.rows(table, args, select, link)}) ${s})`;
+    // GROUP BY (): one row even when no aggregate function is asked for (only __typename).
+    return `(SELECT json_build_object(${parts.join(', ')}) FROM (${this.rows(table, args, select, link)}) ${s} GROUP BY ())`;
   }
 
   root(r: Root): string {
