@@ -24,6 +24,7 @@ import type { GraphQLRequest, Session } from '../bundle/index.js';
 export interface SubscriptionPlan {
   readonly plan: LivePlan;
   readonly variables: { readonly [k: string]: unknown };
+  /** The driver of each source as the session's role runs it (under its time limit when it has one). */
   readonly driverFor: (source: string) => Driver;
 }
 
@@ -185,7 +186,9 @@ export class Engine {
     const variables = this.coerce(p, req, session.role);
     const plan = planLiveQuery({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role, dialect: this.dialect(),
       stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: new Set() }, cursor);
-    return { plan, variables, driverFor: this.opts.readerFor ?? this.opts.driverFor };
+    // Every poll runs as the role would run the query: under its time limit (Hasura's time_limit),
+    // so a slow poll is cancelled instead of holding a pooled connection.
+    return { plan, variables, driverFor: (source) => this.driverAs(source, session.role, true) };
   }
 
   /** Explains a request as the session would run it (POST /v1/graphql/explain): SQL and PostgreSQL's plan. */

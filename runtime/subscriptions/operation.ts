@@ -84,6 +84,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
       source: plan.source,
       statement: plan.statement,
       driver: () => planned.driverFor(plan.source),
+      role: session.role,
       isStale: () => ctx.engine() !== engine,
     };
     const subscriber: SubscriberSink = { push: (payload) => sink.next(payload), replan: () => sink.replan() };
