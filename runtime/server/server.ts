@@ -18,6 +18,7 @@ import { handleMetrics } from './metrics-route.js';
 import { queryLogOn, requestScope } from './query-log.js';
 import { beginRecord, writeHttpLog, type RequestRecord } from './request-log.js';
 import { traceRequest } from './request-trace.js';
+import { withWebsocketLog } from './websocket-log.js';
 
 /** A running (or ready) HTTP server. */
 export interface KilnServer {
@@ -177,7 +178,7 @@ export function createServer(opts: ServerOptions): KilnServer {
     else scopedServe(req, res, record);
   });
   // WebSocket upgrades on the GraphQL paths go to the subscription service; anything else is refused.
-  const subscriptions = opts.subscriptions && enabled.has('graphql') ? createSubscriptionService(opts.subscriptions, auth) : null;
+  const subscriptions = opts.subscriptions && enabled.has('graphql') ? createSubscriptionService(withWebsocketLog(opts.subscriptions, logging), auth) : null;
   metrics.feed({
     subscriptions: () => subscriptions?.stats() ?? null,
     pools: function* pools() {
