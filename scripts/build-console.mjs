@@ -17,6 +17,7 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { GraphiQL } from 'graphiql';
 import 'graphiql/style.css';
+import { createKilnFetcher, webSocketUrl } from './scripts/console-fetcher.mjs';
 
 // Monaco asks for its language workers by label; they sit next to this file.
 globalThis.MonacoEnvironment = {
@@ -28,14 +29,10 @@ globalThis.MonacoEnvironment = {
 
 const config = JSON.parse(document.getElementById('kiln-console-config').textContent);
 
-async function fetcher(params, options) {
-  const response = await fetch(config.endpoint, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(options && options.headers) },
-    body: JSON.stringify(params),
-  });
-  return response.json();
-}
+// Queries by POST; subscriptions over WebSocket (graphql-transport-ws), with the headers editor's headers.
+const fetcher = createKilnFetcher({
+  endpoint: config.endpoint, wsUrl: webSocketUrl(location, config.endpoint), WebSocketImpl: WebSocket, fetchImpl: fetch.bind(globalThis),
+});
 
 createRoot(document.getElementById('graphiql')).render(
   createElement(GraphiQL, {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..');
 
-const RUNTIME_BELOW_START = ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth',
+const RUNTIME_BELOW_START = ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/graphql', 'runtime/auth',
   'runtime/transforms', 'runtime/metadata-api', 'runtime/subscriptions', 'runtime/workers', 'runtime/server'];
 
 // What each folder may import (besides itself). No folder is exempt.
@@ -20,8 +20,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   'runtime/sql': ['runtime/errors'],
   'runtime/bundle': ['runtime/errors', 'runtime/sql'],
   'runtime/drivers': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
-  'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers'],
-  'runtime/auth': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers'],
+  // OpenTelemetry traces: spans, the active request span, OTLP export, traced drivers.
+  'runtime/tracing': ['runtime/bundle', 'runtime/drivers'],
+  'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing'],
+  'runtime/auth': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing'],
   // Kriti and webhook request/response transforms: pure, no I/O.
   'runtime/transforms': ['runtime/errors', 'runtime/bundle'],
   'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms'],
@@ -29,7 +31,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'runtime/subscriptions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
   // Event triggers, cron and scheduled events: capture SQL, metadata API operations, delivery workers.
   'runtime/workers': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/transforms', 'runtime/metadata-api'],
-  'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api', 'runtime/transforms', 'runtime/subscriptions'],
+  'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api', 'runtime/transforms', 'runtime/subscriptions'],
   'compiler/metadata': ['runtime/errors'],
   'compiler/introspect': ['runtime/errors', 'runtime/sql', 'runtime/drivers'],
   'compiler/model': ['runtime/errors', 'runtime/bundle', 'compiler/metadata', 'compiler/introspect'],

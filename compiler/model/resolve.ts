@@ -4,6 +4,7 @@ import type {
 import type { Introspection } from '../introspect/index.js';
 import { databaseUrl, readReplicas, type Metadata, type Source } from '../metadata/index.js';
 import { introspectionDisabledRoles, readApiLimits } from './api-limits.js';
+import { readOpenTelemetry } from './open-telemetry.js';
 import { resolveBoolExp } from './bool-exp.js';
 import { resolveEventTriggers } from './event-triggers.js';
 import { resolveComputedFields, resolveFunctions } from './functions.js';
@@ -182,10 +183,12 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
 }
 
 // The API limits and introspection options a served bundle enforces (absent when none are set).
-function requestLimits(md: Metadata): Pick<BundleModel, 'apiLimits' | 'introspectionDisabledFor'> {
+function requestLimits(md: Metadata): Pick<BundleModel, 'apiLimits' | 'introspectionDisabledFor' | 'openTelemetry'> {
   const apiLimits = readApiLimits(md.api_limits, ['api_limits']);
   const noIntrospection = introspectionDisabledRoles(md.graphql_schema_introspection);
-  return { ...(apiLimits ? { apiLimits } : {}), ...(noIntrospection.length ? { introspectionDisabledFor: noIntrospection } : {}) };
+  const openTelemetry = readOpenTelemetry(md.opentelemetry, ['opentelemetry']);
+  return { ...(apiLimits ? { apiLimits } : {}), ...(noIntrospection.length ? { introspectionDisabledFor: noIntrospection } : {}),
+    ...(openTelemetry ? { openTelemetry } : {}) };
 }
 
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {

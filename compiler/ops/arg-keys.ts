@@ -100,6 +100,9 @@ const ARGS: { readonly [command: string]: { readonly [key: string]: Shape } } = 
   remove_api_limits: {},
   set_metrics_config: X.METRICS_CONFIG.keys,
   remove_metrics_config: {},
+  // The reader of the section checks every key (the same check as the compile's).
+  set_opentelemetry_config: { status: 'any', data_types: 'any', exporter_otlp: 'any', batch_span_processor: 'any' },
+  set_opentelemetry_status: {},
   add_host_to_tls_allowlist: { host: 'any', suffix: 'any', permissions: 'any' },
   drop_host_from_tls_allowlist: { host: 'any', suffix: 'any' },
 };

@@ -33,6 +33,24 @@ export interface BundleModel {
   readonly apiLimits?: ApiLimitsModel;
   /** Roles that may not introspect the schema (set_graphql_schema_introspection_options); absent: none. */
   readonly introspectionDisabledFor?: readonly string[];
+  /** The OpenTelemetry export (set_opentelemetry_config); absent when none is set. */
+  readonly openTelemetry?: OpenTelemetryModel;
+}
+
+/**
+ * Hasura's `opentelemetry` metadata, checked: traces go to `tracesEndpoint` over OTLP/HTTP when
+ * `enabled` and `traces` is among the data types. Header values from the environment are named
+ * here and read when the runtime starts exporting (never stored in a bundle).
+ */
+export interface OpenTelemetryModel {
+  readonly enabled: boolean;
+  readonly dataTypes: readonly ('traces' | 'metrics' | 'logs')[];
+  readonly tracesEndpoint: string | null;
+  readonly protocol: 'http/protobuf' | 'http/json';
+  readonly headers: readonly ({ readonly name: string; readonly value: string } | { readonly name: string; readonly fromEnv: string })[];
+  readonly resourceAttributes: readonly { readonly name: string; readonly value: string }[];
+  readonly propagators: readonly 'tracecontext'[];
+  readonly maxExportBatchSize: number;
 }
 
 /** One limit: the value for every role, and values for some roles that win over it. */

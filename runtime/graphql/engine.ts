@@ -2,6 +2,7 @@ import { Kind, buildSchema, parse, print, type DocumentNode, type GraphQLSchema 
 import { LRUCache } from 'lru-cache';
 import { contentHash, type BundleModel, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
+import { stepEnd, stepStart } from '../tracing/index.js';
 import type { Driver } from '../drivers/index.js';
 import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
@@ -321,6 +322,7 @@ export class Engine {
     }
     let document: DocumentNode;
     this.counts.parses++;
+    const traced = stepStart(); // 0 unless a traced request is served
     try {
       document = parse(req.query);
     } catch {
@@ -333,6 +335,7 @@ export class Engine {
     const prepared = prepareOperation(this.schemaFor(role), document, req.operationName ?? null);
     this.limits.remember(prepared, cost);
     this.cache.set(key, prepared);
+    stepEnd('graphql.parse', traced);
     return prepared;
   }
 
@@ -374,10 +377,12 @@ export class Engine {
     let plan = p.plans.get(sig);
     if (!plan) {
       this.counts.plans++;
+      const traced = stepStart(); // 0 unless a traced request is served
       plan = (p.operation.operation === 'mutation' ? planMutation : planOperation)({ model: this.opts.model, schema: this.schemaFor(role), role, dialect: this.dialect(),
         stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: p.structural });
       if (p.plans.size > 64) p.plans.clear();
       p.plans.set(planSignature(p, variables), plan);
+      stepEnd('graphql.plan', traced);
     }
     return plan;
   }

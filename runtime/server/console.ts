@@ -22,6 +22,14 @@ query Artists {
 }
 `;
 
+// The console's icon: a kiln's dome with a flame in its mouth. Kept here, so a console without
+// its built files still has it.
+const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">`
+  + `<path d="M3 29V15a13 13 0 0 1 26 0v14z" fill="#8a3d1c"/>`
+  + `<path d="M9 29v-9a7 7 0 0 1 14 0v9z" fill="#2b1408"/>`
+  + `<path d="M16 28c-3.5 0-5.5-2.6-4.6-5.4.7-2 2.6-2.8 2.6-5.6 2.6 1.6 3.6 3.6 3.4 5.4 1-.7 1.3-1.7 1.2-2.8 1.9 1.8 2.6 3.9 1.8 5.7-.8 1.7-2.4 2.7-4.4 2.7z" fill="#ffb020"/>`
+  + `</svg>\n`;
+
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -75,6 +83,7 @@ function renderPage(config: object, built: boolean): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Kiln console</title>
+<link rel="icon" type="image/svg+xml" href="${CONSOLE_ASSETS_PATH}favicon.svg">
 <link rel="stylesheet" href="${CONSOLE_ASSETS_PATH}console.css">
 <style>html, body, #graphiql { height: 100%; margin: 0; } #graphiql > p { font-family: sans-serif; padding: 1em; }</style>
 </head>
@@ -105,8 +114,9 @@ export function createConsoleSite(opts: { assetsDir?: string; adminSecretSet: bo
   function load(name: string): Asset | undefined {
     const known = cache.get(name);
     if (known) return known;
-    if (!dir || !names.has(name)) return undefined;
-    const body = readFileSync(join(dir, name));
+    const builtIn = name === 'favicon.svg' && !names.has(name);
+    if (!builtIn && (!dir || !names.has(name))) return undefined;
+    const body = builtIn ? Buffer.from(FAVICON_SVG, 'utf8') : readFileSync(join(dir!, name));
     const type = CONTENT_TYPES[extname(name)] ?? 'application/octet-stream';
     const asset: Asset = { body, type, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
     cache.set(name, asset);

@@ -4,6 +4,7 @@ import type { Driver } from '../drivers/index.js';
 import type { SubscriptionOptions } from '../subscriptions/index.js';
 import type { ServerMetrics } from './metrics.js';
 import type { LogSettings } from './request-log.js';
+import type { Tracing } from '../tracing/index.js';
 
 /** What the server needs of the GraphQL engine: one request in, the whole response JSON text out. */
 export interface GraphQLEngine {
@@ -87,6 +88,8 @@ export interface ServerOptions {
   readonly metricsSecret?: string | null;
   /** The http-log and query-log lines; without it the server writes none (a server in a test or a library). */
   readonly logging?: LogSettings;
+  /** The instance's OpenTelemetry tracing (set_opentelemetry_config); without it no request is traced. */
+  readonly tracing?: Tracing;
   /** The databases of the sources served now: /healthz probes them, /v1/metrics reads their pools. */
   readonly sources?: () => ReadonlyMap<string, Driver>;
 }

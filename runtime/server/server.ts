@@ -17,6 +17,8 @@ import { ServerMetrics } from './metrics.js';
 import { handleMetrics } from './metrics-route.js';
 import { queryLogOn, requestScope } from './query-log.js';
 import { beginRecord, writeHttpLog, type RequestRecord } from './request-log.js';
+import { traceRequest } from './request-trace.js';
+import { withWebsocketLog } from './websocket-log.js';
 
 /** A running (or ready) HTTP server. */
 export interface KilnServer {
@@ -162,15 +164,21 @@ export function createServer(opts: ServerOptions): KilnServer {
       else res.destroy();
     }).finally(() => finish(req, res, record));
   };
-  const server = createHttpServer((req, res) => {
-    const record = beginRecord(req, res);
-    metrics.started();
+  const scopedServe = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
     // The query-log scope only when query-log is on: an async context per request is not free.
     if (scoped) requestScope.run(record, serve, req, res, record);
     else serve(req, res, record);
+  };
+  const tracing = opts.tracing ?? null;
+  const server = createHttpServer((req, res) => {
+    const record = beginRecord(req, res);
+    metrics.started();
+    // A span per request only while set_opentelemetry_config has traces exported.
+    if (tracing !== null && tracing.on) traceRequest(tracing, req, res, record, () => scopedServe(req, res, record));
+    else scopedServe(req, res, record);
   });
   // WebSocket upgrades on the GraphQL paths go to the subscription service; anything else is refused.
-  const subscriptions = opts.subscriptions && enabled.has('graphql') ? createSubscriptionService(opts.subscriptions, auth) : null;
+  const subscriptions = opts.subscriptions && enabled.has('graphql') ? createSubscriptionService(withWebsocketLog(opts.subscriptions, logging), auth) : null;
   metrics.feed({
     subscriptions: () => subscriptions?.stats() ?? null,
     pools: function* pools() {

@@ -53,16 +53,18 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   const replicas = new ReadReplicas(o.pgConnections, log);
   const serve = (state: ServedState): void => {
     served = state;
+    obs.tracing.configure(state.compiled.model.openTelemetry);
+    const wrap = obs.engineDrivers();
     const driverFor = (source: string): Driver => {
       const d = state.drivers.get(source);
       if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
-      return obs.engineDriver(d);
+      return wrap(d, source);
     };
     const readers = replicas.update(state.compiled.model, state.drivers);
     engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
       allowlist: o.enableAllowlist ?? false, ...limits, driverFor, readerFor: (source) => {
         const r = readers.get(source);
-        return r ? obs.engineDriver(r) : driverFor(source);
+        return r ? wrap(r, source) : driverFor(source);
       } });
   };
   obs.metrics.feed({ planCache: () => (engine ? { hits: engine.stats.planCacheHits, misses: engine.stats.parses } : null) });
@@ -100,7 +102,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     health: () => api.health(),
     // `engine` is replaced on every metadata change; subscriptions look it up at every poll.
     subscriptions: { engine: () => engine!, settings: subscriptionSettingsFromEnv(process.env), log },
-    metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => api.current.drivers,
+    metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => api.current.drivers, tracing: obs.tracing,
   });
   const { port } = await server.listen(o.port, o.host);
   const base = baseUrl(o.host, port);
@@ -113,6 +115,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       await listener?.close();
       await api.close();
       await replicas.close();
+      await obs.tracing.close();
       await dbs.close(api.current.drivers.values());
     },
   };

@@ -48,17 +48,19 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
   };
   try {
     const { model, sdl, sdlKey } = await modelOf(origin, open, log);
+    obs.tracing.configure(model.openTelemetry);
+    const wrap = obs.engineDrivers();
     const driverFor = (source: string): Driver => {
       const d = drivers.get(source);
       if (!d) throw new Error(`assertion failed: no driver for source ${source}`);
-      return obs.engineDriver(d);
+      return wrap(d, source);
     };
     // Queries and subscriptions read from the source's replicas; everything else uses `drivers`.
     const readers = replicas.update(model, drivers);
     const engine = new Engine({ model, sdl, ...(sdlKey ? { sdlKey } : {}), stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor,
       readerFor: (source) => {
         const r = readers.get(source);
-        return r ? obs.engineDriver(r) : driverFor(source);
+        return r ? wrap(r, source) : driverFor(source);
       } });
     obs.metrics.feed({ planCache: () => ({ hits: engine.stats.planCacheHits, misses: engine.stats.parses }) });
     const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log, obs) : null;
@@ -67,7 +69,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
       enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
       ...await serverAuth(o, log),
       subscriptions: { engine: () => engine, settings: subscriptionSettingsFromEnv(process.env), log },
-      metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => drivers,
+      metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => drivers, tracing: obs.tracing,
     });
     const { port } = await server.listen(o.port, o.host);
     const base = baseUrl(o.host, port);
@@ -78,6 +80,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
         await server.close();
         await workers?.stop();
         await replicas.close();
+        await obs.tracing.close();
         await dbs.close(drivers.values());
       },
     };

@@ -11,6 +11,7 @@ import type { Multiplexer } from './multiplexer.js';
 import { startOperation, type RunningOperation, type SubscriptionEngine } from './operation.js';
 import { CLOSE, closeReason, decodeClientMessage, initHeaders, serverMessages, type ClientMessage, type Protocol } from './protocol.js';
 import type { SubscriptionSettings } from './settings.js';
+import { ConnectionLog, type WebsocketLog } from './websocket-log.js';
 
 /** What a connection shares with the rest of the service. */
 export interface ConnectionContext {
@@ -21,12 +22,16 @@ export interface ConnectionContext {
   readonly log: (line: string) => void;
   /** The peer address of the socket, for rate limits counted per IP. */
   readonly clientIp?: string | null;
+  /** websocket-log lines; absent when that log type is off. */
+  readonly wsLog?: WebsocketLog;
 }
 
 interface OperationState {
   running: RunningOperation | null;
   stopped: boolean;
   lastSent: string | undefined;
+  /** The websocket-log request id of the operation's start (null when the log is off). */
+  requestId: string | null;
 }
 
 /** Serves one socket until it closes. */
@@ -39,10 +44,12 @@ export class Connection {
   private keepAlive: NodeJS.Timeout | null = null;
   private expiryTimer: NodeJS.Timeout | null = null;
   private initialising: Promise<void> | null = null;
+  private readonly wsLog: ConnectionLog | null;
 
   constructor(private readonly socket: WebSocket, private readonly protocol: Protocol, private readonly handshake: IncomingHttpHeaders,
     private readonly ctx: ConnectionContext) {
     this.messages = serverMessages(protocol);
+    this.wsLog = ctx.wsLog ? new ConnectionLog(ctx.wsLog) : null;
     this.initTimer = setTimeout(() => this.close(CLOSE.initTimeout, 'Connection initialisation timeout'), ctx.settings.initTimeoutMs);
     socket.on('message', (data, isBinary) => {
       if (isBinary) return this.invalid('Invalid message received: binary frame');
@@ -71,6 +78,7 @@ export class Connection {
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
     for (const op of this.operations.values()) this.stopOperation(op);
     this.operations.clear();
+    this.wsLog?.closed(this.session, null);
   }
 
   private invalid(message: string): void {
@@ -100,6 +108,7 @@ export class Connection {
         if (op) {
           this.stopOperation(op);
           this.operations.delete(m.id);
+          this.wsLog?.stopped(this.session, m.id);
         }
         return;
       }
@@ -124,12 +133,14 @@ export class Connection {
       this.session = await resolveSession(headers, this.ctx.auth);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
+      this.wsLog?.rejected(e);
       if (this.protocol === 'transport') return this.close(CLOSE.forbidden, `Forbidden: ${e.message}`);
       this.send(JSON.stringify({ type: 'connection_error', payload: e.message }));
       return this.close(CLOSE.normal, e.message);
     }
     if (this.phase !== 'initialising') return;
     this.phase = 'ready';
+    this.wsLog?.accepted(this.session);
     this.closeAtExpiry(this.session);
     this.send(this.messages.ack());
     if (this.protocol === 'legacy') this.send(this.messages.keepAlive());
@@ -162,13 +173,15 @@ export class Connection {
       return this.send(this.messages.error(id, new ApiError('start-failed', `an operation already exists with this id: ${id}`)));
     }
     // Every start counts toward the role's rate limit (a replan after a metadata change does not).
+    const requestId = this.wsLog?.started(this.session, id, request) ?? null;
     try {
       this.ctx.engine().admitRequest?.(this.session, { ip: this.ctx.clientIp ?? null }, 1);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
+      this.wsLog?.failed(this.session, id, request, requestId, e);
       return this.send(this.messages.error(id, e));
     }
-    const state: OperationState = { running: null, stopped: false, lastSent: undefined };
+    const state: OperationState = { running: null, stopped: false, lastSent: undefined, requestId };
     this.operations.set(id, state);
     await this.run(id, request, state);
   }
@@ -190,11 +203,13 @@ export class Connection {
         error: (e) => {
           if (!live()) return;
           finish();
+          this.wsLog?.failed(session, id, request, state.requestId, e);
           this.send(this.messages.error(id, e));
         },
         complete: () => {
           if (!live()) return;
           finish();
+          this.wsLog?.completed(session, id, state.requestId);
           this.send(this.messages.complete(id));
         },
         replan: () => {
@@ -209,6 +224,7 @@ export class Connection {
       if (live()) {
         finish();
         const err = new ApiError('unexpected', 'unexpected error', 500, [], e);
+        this.wsLog?.failed(session, id, request, state.requestId, err);
         this.send(this.protocol === 'transport'
           ? this.messages.error(id, err)
           : this.messages.data(id, JSON.stringify({ errors: [graphqlErrorBody(err)] })));

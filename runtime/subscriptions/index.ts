@@ -6,3 +6,5 @@ export type { SubscriptionEngine } from './operation.js';
 export { DEFAULT_SUBSCRIPTION_SETTINGS, subscriptionSettingsFromEnv, type SubscriptionSettings } from './settings.js';
 /** Figures of the live-query and stream pollers. */
 export type { MultiplexerStats } from './multiplexer.js';
+/** websocket-log lines in Hasura's shape. */
+export type { WebsocketLog } from './websocket-log.js';

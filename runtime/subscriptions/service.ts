@@ -11,6 +11,7 @@ import { Multiplexer, type MultiplexerStats } from './multiplexer.js';
 import type { SubscriptionEngine } from './operation.js';
 import { CLOSE, LEGACY_PROTOCOL, TRANSPORT_PROTOCOL, chooseProtocol, errorsPayload } from './protocol.js';
 import { DEFAULT_SUBSCRIPTION_SETTINGS, type SubscriptionSettings } from './settings.js';
+import type { WebsocketLog } from './websocket-log.js';
 
 /** What the HTTP server is given to serve subscriptions. */
 export interface SubscriptionOptions {
@@ -18,6 +19,8 @@ export interface SubscriptionOptions {
   readonly engine: () => SubscriptionEngine;
   readonly settings?: Partial<SubscriptionSettings>;
   readonly log?: (line: string) => void;
+  /** websocket-log lines (Hasura's shape); absent when that log type is off. */
+  readonly wsLog?: WebsocketLog;
 }
 
 /** The running WebSocket service. */
@@ -46,7 +49,7 @@ export function createSubscriptionService(opts: SubscriptionOptions, auth: AuthO
   const accept = (ws: WebSocket, req: IncomingMessage): void => {
     const offered = new Set((req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean));
     const c = new Connection(ws, chooseProtocol(offered), req.headers, { engine: opts.engine, auth, multiplexer, settings, log,
-      clientIp: req.socket.remoteAddress ?? null });
+      clientIp: req.socket.remoteAddress ?? null, ...(opts.wsLog ? { wsLog: opts.wsLog } : {}) });
     connections.add(c);
     ws.on('close', () => connections.delete(c));
   };

@@ -26,6 +26,8 @@ describe('built console', () => {
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     const code = await js.text();
     expect(code).toContain('kiln-console-config');
+    // Subscriptions go over WebSocket (scripts/console-fetcher.mjs is bundled in).
+    expect(code).toContain('graphql-transport-ws');
     expect(code).not.toMatch(/esm\.sh|unpkg\.com|jsdelivr|cdnjs/);
     for (const worker of ['editor', 'json', 'graphql']) {
       const res = await fetch(srv.url(`/console/assets/${worker}.worker.js`));

@@ -129,6 +129,11 @@ describe('console', () => {
     expect(config.endpoint).toBe('/v1/graphql');
     expect(config.defaultQuery).toContain('artist(limit: 5)');
     expect(JSON.parse(config.defaultHeaders)).toEqual({ 'x-svc-admin-secret': '' });
+    // Its icon is served by the server itself, built files or not.
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/console/assets/favicon.svg">');
+    const icon = await fetch(srv.url('/console/assets/favicon.svg'));
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 32 32">.*<\/svg>\n$/s);
     // Console sub-routes are the same single page; "/" leads to it.
     expect((await fetch(srv.url('/console/api-explorer'))).status).toBe(200);
     const root = await fetch(srv.url('/'), { redirect: 'manual' });

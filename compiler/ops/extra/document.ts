@@ -23,7 +23,7 @@ export function withList(md: Metadata, key: ListKey, items: readonly Json[]): Me
 
 /** The document with a top-level settings key set (or removed with undefined). */
 export function withSetting(md: Metadata, key: 'api_limits' | 'metrics_config' | 'network'
-  | 'graphql_schema_introspection' | 'custom_types', value: Json | undefined): Metadata {
+  | 'graphql_schema_introspection' | 'custom_types' | 'opentelemetry', value: Json | undefined): Metadata {
   const next: Record<string, unknown> = { ...md };
   if (value === undefined) delete next[key];
   else next[key] = value;

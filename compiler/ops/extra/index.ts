@@ -9,6 +9,7 @@ import { createAction, createActionPermission, dropAction, dropActionPermission,
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './allowlist.js';
 import { createCronTrigger, deleteCronTrigger } from './cron-triggers.js';
 import { setCustomTypes } from './custom-types.js';
+import { setOpenTelemetryConfig, setOpenTelemetryStatus } from './open-telemetry.js';
 import { createEventTrigger, deleteEventTrigger } from './event-triggers.js';
 import { addInheritedRole, dropInheritedRole } from './inherited-roles.js';
 import {
@@ -73,6 +74,8 @@ export const extraOperations: OpTable = {
   remove_api_limits: op(removeApiLimits, METADATA),
   set_metrics_config: op(setMetricsConfig, METADATA),
   remove_metrics_config: op(removeMetricsConfig, METADATA),
+  set_opentelemetry_config: op(setOpenTelemetryConfig, METADATA),
+  set_opentelemetry_status: op(setOpenTelemetryStatus, METADATA),
   add_host_to_tls_allowlist: op(addHostToTlsAllowlist, METADATA),
   drop_host_from_tls_allowlist: op(dropHostFromTlsAllowlist, METADATA),
 };

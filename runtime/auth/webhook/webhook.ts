@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { ApiError, formatPath, jsonKind } from '../../errors/index.js';
+import { outgoingCall } from '../../tracing/index.js';
 import type { Session } from '../../bundle/index.js';
 import { parseCacheControl, parseHttpDate } from '../cache-headers.js';
 import { markSessionExpiry } from '../session-expiry.js';
@@ -115,12 +116,19 @@ export function createWebhookAuthenticator(opts: WebhookOptions): WebhookAuthent
   }
 
   async function call(init: RequestInit): Promise<{ status: number; text: string; cookies: string[] }> {
+    // In a traced request: a client span, and its traceparent sent in place of the client's own.
+    const traced = outgoingCall(`${init.method} auth webhook`, init.method ?? 'GET', opts.url);
+    const headers = traced ? { ...(init.headers as Record<string, string>), ...traced.headers } : init.headers;
     try {
-      const res = await fetch(opts.url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      const res = await fetch(opts.url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      traced?.span.set('http.response.status_code', res.status);
       return { status: res.status, text: await res.text(), cookies: res.headers.getSetCookie() };
     } catch (e) {
+      traced?.span.fail((e as Error).message);
       opts.log?.(`auth webhook ${opts.url}: ${(e as Error).message}`);
       throw new ApiError('unexpected', 'webhook authentication request failed', 500);
+    } finally {
+      traced?.span.end();
     }
   }
 

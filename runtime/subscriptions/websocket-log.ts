@@ -1,0 +1,86 @@
+// `websocket-log` lines in Hasura v2's shape: a connection accepted, rejected and closed, and each
+// operation started, stopped, completed or failed (`query_err`), with the connection's id, its
+// token expiry and the session variables. Written only when websocket-log is enabled.
+
+import { randomUUID } from 'node:crypto';
+import type { GraphQLRequest, Session } from '../bundle/index.js';
+import type { ApiError } from '../errors/index.js';
+import { formatPath } from '../errors/index.js';
+import { sessionExpiresAt } from '../auth/index.js';
+
+/** Where websocket-log lines go: the line writer, and whether a started operation shows its query. */
+export interface WebsocketLog {
+  /** True at log level debug: the query text and variables may carry user values. */
+  readonly withQuery: boolean;
+  readonly write: (line: string) => void;
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace('Z', '+0000');
+}
+
+function errorDetail(e: ApiError): { path: string; error: string; code: string } {
+  return { path: formatPath(e.path), error: e.message, code: e.code };
+}
+
+/** The log of one connection. */
+export class ConnectionLog {
+  readonly websocketId = randomUUID();
+
+  constructor(private readonly log: WebsocketLog) {}
+
+  private write(event: object, session: Session | null, level: 'info' | 'error' = 'info', msg: string | null = null): void {
+    const expiry = session ? sessionExpiresAt(session) : null;
+    this.log.write(JSON.stringify({
+      type: 'websocket-log', timestamp: timestamp(), level,
+      detail: {
+        event,
+        connection_info: { websocket_id: this.websocketId, token_expiry: expiry === null ? null : new Date(expiry).toISOString(), msg },
+        user_vars: session ? { 'x-svc-role': session.role, ...session.variables } : null,
+      },
+    }));
+  }
+
+  accepted(session: Session): void {
+    this.write({ type: 'accepted' }, session);
+  }
+
+  rejected(e: ApiError): void {
+    this.write({ type: 'rejected', detail: errorDetail(e) }, null, 'error');
+  }
+
+  closed(session: Session | null, msg: string | null): void {
+    this.write({ type: 'closed' }, session, 'info', msg);
+  }
+
+  private operation(session: Session | null, detail: {
+    request_id: string | null; operation_id: string; operation_name: string | null;
+    query: object | null; operation_type: object;
+  }, level: 'info' | 'error' = 'info'): void {
+    this.write({ type: 'operation', detail }, session, level);
+  }
+
+  private query(r: GraphQLRequest): object | null {
+    return this.log.withQuery ? { variables: r.variables ?? {}, query: r.query } : null;
+  }
+
+  /** An operation started; answers its request id (for the error or completion that follows). */
+  started(session: Session, id: string, r: GraphQLRequest): string {
+    const requestId = randomUUID();
+    this.operation(session, { request_id: requestId, operation_id: id, operation_name: r.operationName ?? null, query: this.query(r), operation_type: { type: 'started' } });
+    return requestId;
+  }
+
+  failed(session: Session | null, id: string, r: GraphQLRequest, requestId: string | null, e: ApiError): void {
+    this.operation(session, { request_id: requestId, operation_id: id, operation_name: r.operationName ?? null, query: this.query(r),
+      operation_type: { type: 'query_err', detail: errorDetail(e) } }, 'error');
+  }
+
+  completed(session: Session, id: string, requestId: string | null): void {
+    this.operation(session, { request_id: requestId, operation_id: id, operation_name: null, query: null, operation_type: { type: 'completed' } });
+  }
+
+  stopped(session: Session | null, id: string): void {
+    this.operation(session, { request_id: null, operation_id: id, operation_name: null, query: null, operation_type: { type: 'stopped' } });
+  }
+}
