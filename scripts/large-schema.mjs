@@ -15,6 +15,7 @@
 //     [--tables-per-role 60] tables each role queries   [--timeout 300] seconds any step may take
 //     [--metadata-api]       also time the metadata API   [--keep] keep the database and folder
 //     [--vary-columns]       roles differ in columns and aggregations too (less to share)
+//     [--profile]            the servers write a CPU profile and a heap snapshot (after the queries) into the current folder
 //     [--serve-only]         with --out and --database-url of a kept run: serve its bundle again (no tables made, no compile)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -39,7 +40,9 @@ const TIMEOUT_S = Number(opt('timeout', 300));
 const PG_ROOT = process.env.KILN_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
 const SECRET = 'large-schema-secret';
 const KILN = join(root, 'bin/kiln.mjs');
-const RUNTIME = process.env.RT ?? join(root, 'bin/kiln-runtime.mjs');
+const RUNTIME = join(root, 'bin/kiln-runtime.mjs');
+// --profile: the servers write a CPU profile (--cpu-prof) and, after the queries, a heap snapshot into --out.
+const NODE_FLAGS = argv.includes('--profile') ? ['--cpu-prof', '--heapsnapshot-signal=SIGUSR2'] : [];
 
 const table = (i) => `t${String(i).padStart(5, '0')}`;
 const roleName = (k) => `role_${String(k).padStart(2, '0')}`;
@@ -150,7 +153,7 @@ function cpuMsOf(pid) {
 async function serve(args, env, catalog = false) {
   const port = await freePort();
   const started = Date.now();
-  const child = spawn(process.execPath, [...(catalog ? [KILN, 'serve'] : [RUNTIME]), ...args, '--port', String(port), '--host', '127.0.0.1', '--admin-secret', SECRET],
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...(catalog ? [KILN, 'serve'] : [RUNTIME]), ...args, '--port', String(port), '--host', '127.0.0.1', '--admin-secret', SECRET],
     { stdio: ['ignore', 'ignore', 'inherit'], env });
   const deadline = started + TIMEOUT_S * 1000;
   for (;;) {
@@ -162,6 +165,19 @@ async function serve(args, env, catalog = false) {
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
     if (ok) return { child, port, startMs: Date.now() - started, startCpuMs: cpuMsOf(child.pid) };
     await sleep(10);
+  }
+}
+
+// Asks the server for a heap snapshot (SIGUSR2) and waits until its file stops growing.
+async function heapSnapshot(child) {
+  const before = new Set(await readdir('.'));
+  child.kill('SIGUSR2');
+  let last = -1;
+  for (let stable = 0; stable < 3; await sleep(1000)) {
+    const file = (await readdir('.')).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+    const size = file ? (await stat(file)).size : -1;
+    stable = size > 0 && size === last ? stable + 1 : 0;
+    last = size;
   }
 }
 
@@ -275,6 +291,7 @@ async function main() {
     // Again: a second pass must not grow the server further when its caches are bounded.
     await queryAcrossRoles(s.port);
     figures.rssAfter2Mb = Math.round(rssMb(s.child.pid));
+    if (flag('profile')) await heapSnapshot(s.child);
     s.child.kill('SIGTERM');
 
     if (flag('metadata-api')) {

@@ -11,4 +11,4 @@ export type { GraphQLRequest, Session } from './request.js';
 /** Stored layout of a bundle's text files: text several roles share is written once. */
 export { contentHash, expandLayout, storedLayout, type StoredLayout } from './layout.js';
 /** Where each definition of an SDL text sits, to build a role's schema a type at a time. */
-export { indexSdl, sdlFromFile, sdlFromText, type SdlIndex, type SdlSource } from './sdl-index.js';
+export { indexSdl, membersOf, rangeOf, sdlFromFile, sdlFromText, type SdlIndex, type SdlSource } from './sdl-index.js';

@@ -26,10 +26,88 @@ export interface SdlIndex {
 /** An SDL text to read definitions from: kept in memory, or read from its file per definition. */
 export interface SdlSource {
   readonly index: SdlIndex;
+  /** The bytes from `begin` to `end`. */
+  read(begin: number, end: number): Buffer;
   /** The text of definition number `i`. */
   definition(i: number): string;
   /** The whole text (only for the rare eager build). */
   text(): string;
+}
+
+/** The byte range of definition `i`. */
+export function rangeOf(index: SdlIndex, i: number): readonly [number, number] {
+  return [index.ranges[2 * i]!, index.ranges[2 * i + 1]!];
+}
+
+/**
+ * The members (fields, input fields, enum values) of definition `i` by name, as byte ranges of
+ * the text (each with its description), and its text before the opening brace: what a root type
+ * of 10,000 fields is read by, one field at a time.
+ */
+export function membersOf(source: SdlSource, i: number): { readonly head: string; readonly members: Map<string, readonly [number, number]> } {
+  const [from, to] = rangeOf(source.index, i);
+  const b = source.read(from, to);
+  const n = b.length;
+  const members = new Map<string, readonly [number, number]>();
+  let depth = 0, description = -1, open: { name: string; begin: number } | null = null, head = '';
+  const close = (end: number): void => {
+    if (open) members.set(open.name, [from + open.begin, from + end]);
+    open = null;
+  };
+  // A name inside the body starts a member unless it follows `:` (a type), `=` (a default value)
+  // or `@` (a directive): `last` is the last byte that was not blank.
+  let last = 0;
+  for (let i = 0; i < n;) {
+    const c = b[i]!;
+    if (c === QUOTE) {
+      if (depth === 1 && description < 0) description = i;
+      i = skipString(b, i);
+      last = QUOTE;
+      continue;
+    }
+    if (c === HASH) {
+      while (i < n && b[i] !== NEWLINE) i++;
+      continue;
+    }
+    if (c === 123 || c === 40 || c === 91) {
+      if (depth === 0) head = b.toString('utf8', 0, i);
+      depth++;
+    } else if (c === 125 || c === 41 || c === 93) {
+      depth--;
+      if (depth === 0) {
+        close(i);
+        break;
+      }
+    } else if (isNameStart(c) && !isNameChar(b[i - 1]!)) {
+      let end = i;
+      while (end < n && isNameChar(b[end]!)) end++;
+      if (depth === 1 && last !== 58 && last !== 61 && last !== 64) { // : = @
+        const begin = description >= 0 ? description : i;
+        close(begin);
+        open = { name: b.toString('latin1', i, end), begin };
+        description = -1;
+      }
+      i = end;
+      last = 65; // a name
+      continue;
+    }
+    if (c !== 32 && c !== NEWLINE && c !== 9 && c !== 13 && c !== 44) last = c;
+    i++;
+  }
+  return { head, members };
+}
+
+// The index just past the string (block or plain) that starts at `i`.
+function skipString(b: Uint8Array, i: number): number {
+  const n = b.length;
+  if (b[i + 1] === QUOTE && b[i + 2] === QUOTE) {
+    i += 3;
+    while (i < n && !(b[i] === QUOTE && b[i + 1] === QUOTE && b[i + 2] === QUOTE && b[i - 1] !== BACKSLASH)) i++;
+    return i + 3;
+  }
+  i++;
+  while (i < n && b[i] !== QUOTE && b[i] !== NEWLINE) i += b[i] === BACKSLASH ? 2 : 1;
+  return i + 1;
 }
 
 const TYPE_KEYWORDS = new Set(['type', 'input', 'enum', 'scalar', 'interface', 'union']);
@@ -56,15 +134,7 @@ export function indexSdl(b: Uint8Array): SdlIndex {
     const c = b[i]!;
     if (c === QUOTE) {
       if (depth === 0 && description < 0) description = i;
-      if (b[i + 1] === QUOTE && b[i + 2] === QUOTE) {
-        i += 3;
-        while (i < n && !(b[i] === QUOTE && b[i + 1] === QUOTE && b[i + 2] === QUOTE && b[i - 1] !== BACKSLASH)) i++;
-        i += 3;
-      } else {
-        i++;
-        while (i < n && b[i] !== QUOTE && b[i] !== NEWLINE) i += b[i] === BACKSLASH ? 2 : 1;
-        i++;
-      }
+      i = skipString(b, i);
       continue;
     }
     if (c === HASH) {
@@ -119,6 +189,7 @@ export function sdlFromText(sdl: string): SdlSource {
   const index = indexSdl(bytes);
   return {
     index,
+    read: (begin, end) => bytes.subarray(begin, end),
     definition: (i) => bytes.toString('utf8', index.ranges[2 * i], index.ranges[2 * i + 1]),
     text: () => sdl,
   };
@@ -130,24 +201,25 @@ export function sdlFromText(sdl: string): SdlSource {
  */
 export function sdlFromFile(path: string): SdlSource {
   const index = indexSdl(readFileSync(path));
+  const read = (begin: number, end: number): Buffer => {
+    const buf = Buffer.allocUnsafe(end - begin);
+    const fd = openSync(path, 'r');
+    try {
+      let got = 0;
+      while (got < buf.length) {
+        const r = readSync(fd, buf, got, buf.length - got, begin + got);
+        if (r === 0) break;
+        got += r;
+      }
+      return buf.subarray(0, got);
+    } finally {
+      closeSync(fd);
+    }
+  };
   return {
     index,
-    definition(i) {
-      const begin = index.ranges[2 * i]!, end = index.ranges[2 * i + 1]!;
-      const buf = Buffer.allocUnsafe(end - begin);
-      const fd = openSync(path, 'r');
-      try {
-        let got = 0;
-        while (got < buf.length) {
-          const r = readSync(fd, buf, got, buf.length - got, begin + got);
-          if (r === 0) break;
-          got += r;
-        }
-        return buf.toString('utf8', 0, got);
-      } finally {
-        closeSync(fd);
-      }
-    },
+    read,
+    definition: (i) => read(index.ranges[2 * i]!, index.ranges[2 * i + 1]!).toString('utf8'),
     text: () => readFileSync(path, 'utf8'),
   };
 }

@@ -10,19 +10,32 @@ import {
   GraphQLObjectType, GraphQLOneOfDirective, GraphQLScalarType, GraphQLSchema, GraphQLSpecifiedByDirective, GraphQLUnionType,
   Kind, buildSchema, getDirectiveValues, introspectionTypes, parse, specifiedDirectives, specifiedScalarTypes, valueFromAST,
   type DirectiveDefinitionNode, type DirectiveLocation, type EnumValueDefinitionNode, type FieldDefinitionNode,
-  type GraphQLArgumentConfig, type GraphQLFieldConfigMap, type GraphQLInputFieldConfigMap, type GraphQLInputType,
+  type GraphQLArgumentConfig, type GraphQLField, type GraphQLFieldConfigMap, type GraphQLFieldMap, type ObjectTypeDefinitionNode, type GraphQLInputFieldConfigMap, type GraphQLInputType,
   type GraphQLNamedType, type GraphQLOutputType, type GraphQLType, type InputValueDefinitionNode, type SchemaDefinitionNode,
   type TypeDefinitionNode, type TypeNode,
 } from 'graphql';
-import type { SdlSource } from '../bundle/index.js';
+import { membersOf, rangeOf, type SdlSource } from '../bundle/index.js';
+
+// A type whose definition is larger than this (bytes) has its fields built one at a time (a root type).
+const LARGE_DEFINITION = 32 * 1024;
 
 const STANDARD = new Map<string, GraphQLNamedType>([...specifiedScalarTypes, ...introspectionTypes].map((t) => [t.name, t]));
 
 type Deprecatable = Parameters<typeof getDirectiveValues>[1];
 const deprecation = (node: Deprecatable): string | undefined => getDirectiveValues(GraphQLDeprecatedDirective, node)?.['reason'] as string | undefined;
 
+// The head of an object type definition (description, name, interfaces, directives); null for another kind.
+function objectHead(text: string): ObjectTypeDefinitionNode | null {
+  try {
+    const def = parse(`${text} { x: String }`, { noLocation: true }).definitions[0]!;
+    return def.kind === Kind.OBJECT_TYPE_DEFINITION ? def : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A GraphQLSchema built from SDL a type at a time; the same schema buildSchema gives. */
-export function lazySchema(source: SdlSource): GraphQLSchema {
+export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION): GraphQLSchema {
   const { index } = source;
   if (index.eager) return buildSchema(source.text(), { noLocation: true, assumeValidSDL: true });
   const built = new Map<string, GraphQLNamedType>();
@@ -36,7 +49,8 @@ export function lazySchema(source: SdlSource): GraphQLSchema {
     if (t) return t;
     const i = index.types.get(name);
     if (i === undefined) throw new Error(`assertion failed: type ${name} is not in the schema`);
-    t = buildType(node(i) as TypeDefinitionNode);
+    const [begin, end] = rangeOf(index, i);
+    t = end - begin > largeDefinition ? buildLarge(i) : buildType(node(i) as TypeDefinitionNode);
     built.set(name, t);
     return t;
   };
@@ -77,6 +91,43 @@ export function lazySchema(source: SdlSource): GraphQLSchema {
         // Interfaces make the index eager (lazySchema's first line): none reach here.
         throw new Error(`assertion failed: no lazy build for ${def.kind}`);
     }
+  };
+
+  // An object type of thousands of fields (query_root): its field map is a view whose fields are
+  // read from the SDL and built when looked up, so a query reaches the types of its root fields
+  // only. Listing it (introspection, a misspelt field's suggestions) builds them all.
+  const buildLarge = (i: number): GraphQLNamedType => {
+    const { head: text, members } = membersOf(source, i);
+    const head = objectHead(text);
+    if (head === null) return buildType(node(i) as TypeDefinitionNode);
+    const name = head.name.value;
+    const field = (f: string): GraphQLField<unknown, unknown> | undefined => {
+      const at = members.get(f);
+      if (at === undefined) return undefined;
+      const def = parse(`type ${name} { ${source.read(at[0], at[1]).toString('utf8')} }`, { noLocation: true }).definitions[0] as ObjectTypeDefinitionNode;
+      return new GraphQLObjectType({ name, fields: fields(def.fields) }).getFields()[f];
+    };
+    const built = new Map<string, GraphQLField<unknown, unknown>>();
+    const get = (f: string): GraphQLField<unknown, unknown> | undefined => {
+      let got = built.get(f);
+      if (got === undefined && (got = field(f)) !== undefined) built.set(f, got);
+      return got;
+    };
+    const view = new Proxy(Object.create(null) as GraphQLFieldMap<unknown, unknown>, {
+      get: (_t, f) => (typeof f === 'string' ? get(f) : undefined),
+      has: (_t, f) => typeof f === 'string' && members.has(f),
+      ownKeys: () => [...members.keys()],
+      getOwnPropertyDescriptor: (_t, f) => {
+        const value = typeof f === 'string' ? get(f) : undefined;
+        return value === undefined ? undefined : { value, writable: false, enumerable: true, configurable: true };
+      },
+    });
+    const type = new GraphQLObjectType({ name, description: head.description?.value, fields: {},
+      interfaces: () => (head.interfaces ?? []).map((x) => named(x.name.value) as never) });
+    // graphql-js would copy a field map handed to it (building every field): the view is set as
+    // the built map instead (GraphQLObjectType keeps it in `_fields` once its thunk has run).
+    (type as unknown as { _fields: GraphQLFieldMap<unknown, unknown> })._fields = view;
+    return type;
   };
 
   const custom = index.directives.map((i) => {
