@@ -10,3 +10,5 @@ export { loadBundle, type LoadedBundle } from './load.js';
 export type { GraphQLRequest, Session } from './request.js';
 /** Stored layout of a bundle's text files: text several roles share is written once. */
 export { contentHash, expandLayout, storedLayout, type StoredLayout } from './layout.js';
+/** Where each definition of an SDL text sits, to build a role's schema a type at a time. */
+export { indexSdl, membersOf, rangeOf, sdlFromFile, sdlFromText, type SdlIndex, type SdlSource } from './sdl-index.js';

@@ -1,6 +1,6 @@
-import { Kind, buildSchema, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { Kind, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { contentHash, type BundleModel, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
+import { contentHash, sdlFromFile, sdlFromText, type BundleModel, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import { stepEnd, stepStart } from '../tracing/index.js';
 import type { Driver } from '../drivers/index.js';
@@ -17,6 +17,7 @@ import { DEFAULT_QUERY_CAPS, type QueryCaps } from './limits.js';
 import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
 import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
+import { lazySchema } from './lazy-schema.js';
 import { explainOperation, type Explanation } from './explain.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
@@ -46,6 +47,8 @@ export interface EngineOptions {
    * GraphQLSchema (a bundle gives the file each role's SDL is stored in). Absent: the SDL's hash.
    */
   readonly sdlKey?: { readonly [role: string]: string };
+  /** A bundle's schema file of each role: its types are read from there as queries need them (no SDL kept in memory). */
+  readonly sdlFiles?: { readonly [role: string]: string };
   /** How many GraphQLSchema objects are kept (least recently used dropped); default 8. */
   readonly schemaCacheSize?: number;
   /**
@@ -138,12 +141,14 @@ export class Engine {
     }
     let s = this.schemas.get(key);
     if (!s) {
-      const text = sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
-      // No token locations kept (they double the heap of a large schema), no SDL validation
-      // (the compiler printed it from a valid schema): on a 1,000-table role 176 MB instead of 379.
-      s = buildSchema(text, { noLocation: true, assumeValidSDL: true });
+      // Types are built as queries reach them (lazy-schema.ts): a 1,000-table role's whole schema
+      // is 30,000 types and 176 MB of heap; a query needs a few dozen. A bundle's SDL is read
+      // from its file a definition at a time, so not even its text is kept.
+      const file = this.opts.sdlFiles?.[role];
+      const source = file !== undefined ? sdlFromFile(file) : sdlFromText(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
+      s = lazySchema(source);
       // A schema larger than the whole budget is still kept (alone): building it again per request would be worse.
-      this.schemas.set(key, s, { size: Math.min(text.length, this.schemaBudget) });
+      this.schemas.set(key, s, { size: Math.min(source.index.bytes, this.schemaBudget) });
     }
     return s;
   }

@@ -23,6 +23,8 @@ export interface ServableModel {
   readonly sdl: { readonly [role: string]: string };
   /** A bundle's key of each role's stored schema (roles with the same key share one built schema). */
   readonly sdlKey?: { readonly [role: string]: string };
+  /** A bundle's schema file of each role (its types are read from it when needed). */
+  readonly sdlFiles?: { readonly [role: string]: string };
 }
 
 /** Opens (once) the database of a named source; what an in-process compile introspects with. */
@@ -47,7 +49,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     return d;
   };
   try {
-    const { model, sdl, sdlKey } = await modelOf(origin, open, log);
+    const { model, sdl, sdlKey, sdlFiles } = await modelOf(origin, open, log);
     obs.tracing.configure(model.openTelemetry);
     const wrap = obs.engineDrivers();
     const driverFor = (source: string): Driver => {
@@ -57,7 +59,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     };
     // Queries and subscriptions read from the source's replicas; everything else uses `drivers`.
     const readers = replicas.update(model, drivers);
-    const engine = new Engine({ model, sdl, ...(sdlKey ? { sdlKey } : {}), stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor,
+    const engine = new Engine({ model, sdl, ...(sdlKey ? { sdlKey } : {}), ...(sdlFiles ? { sdlFiles } : {}), stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor,
       readerFor: (source) => {
         const r = readers.get(source);
         return r ? wrap(r, source) : driverFor(source);
@@ -97,7 +99,7 @@ async function modelOf(origin: ModelOrigin, open: SourceOpener, log: Log): Promi
   const b = await loadBundle(origin.dir);
   for (const s of b.model.sources) await open(s.name, s.databaseUrl);
   log(`loaded bundle ${origin.dir}: ${b.model.roles.length} role(s), ${Object.keys(b.model.tables).length} table(s)`);
-  return { model: b.model, sdl: b.sdl, sdlKey: b.sdlKey };
+  return { model: b.model, sdl: b.sdl, sdlKey: b.sdlKey, ...(b.sdlFiles ? { sdlFiles: b.sdlFiles } : {}) };
 }
 
 /**
