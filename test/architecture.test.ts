@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..');
 
 const RUNTIME_BELOW_START = ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth',
-  'runtime/transforms', 'runtime/metadata-api', 'runtime/subscriptions', 'runtime/workers', 'runtime/server'];
+  'runtime/transforms', 'runtime/remote', 'runtime/metadata-api', 'runtime/subscriptions', 'runtime/workers', 'runtime/server'];
 
 // What each folder may import (besides itself). No folder is exempt.
 const ALLOWED: Record<string, readonly string[]> = {
@@ -20,11 +20,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   'runtime/sql': ['runtime/errors'],
   'runtime/bundle': ['runtime/errors', 'runtime/sql'],
   'runtime/drivers': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
-  'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers'],
+  // Remote schemas: introspection, stitching, splitting and calls (below the engine that runs them).
+  'runtime/remote': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
+  'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/remote'],
   'runtime/auth': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers'],
   // Kriti and webhook request/response transforms: pure, no I/O.
   'runtime/transforms': ['runtime/errors', 'runtime/bundle'],
-  'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms'],
+  'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms', 'runtime/remote'],
   // WebSocket subscriptions: the multiplexed pollers run the engine's plans on the drivers.
   'runtime/subscriptions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
   // Event triggers, cron and scheduled events: capture SQL, metadata API operations, delivery workers.

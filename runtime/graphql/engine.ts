@@ -19,6 +19,8 @@ import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 import { explainOperation, type Explanation } from './explain.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
+import type { ClientHeaders, RemoteServing } from '../remote/index.js';
+import { runWithRemotes, splitFor } from './remote-run.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
 export interface SubscriptionPlan {
@@ -60,6 +62,13 @@ export interface EngineOptions {
   readonly caps?: QueryCaps;
   /** Rate-limit counts; pass one shared by successive engines so a metadata change keeps them. */
   readonly rateLimiter?: RateLimiter;
+  /** The remote schemas served beside the tables (runtime/remote); absent: none. */
+  readonly remote?: RemoteServing;
+}
+
+/** What an engine may use of the HTTP request besides its body (client headers forwarded to remote schemas). */
+export interface RequestContext {
+  readonly headers?: ClientHeaders;
 }
 
 /** Request-time work since the engine was made: parses, validations and plans (what caches and stored plans save). */
@@ -132,11 +141,14 @@ export class Engine {
     if (key === undefined) {
       // A bundle names the file of each role's SDL: reading it (from disk) waits until a build needs it.
       key = this.opts.sdlKey?.[role] ?? contentHash((sdl = this.opts.sdl[role] ?? EMPTY_ROLE_SDL));
+      // Remote schemas: roles with the same base schema may see different remotes.
+      if (this.opts.remote) key += `\u0000${this.opts.remote.roleKey(role)}`;
       this.schemaKeys.set(role, key);
     }
     let s = this.schemas.get(key);
     if (!s) {
-      const text = sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
+      const base = sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
+      const text = this.opts.remote ? this.opts.remote.sdlFor(role, base) : base;
       // No token locations kept (they double the heap of a large schema), no SDL validation
       // (the compiler printed it from a valid schema): on a 1,000-table role 176 MB instead of 379.
       s = buildSchema(text, { noLocation: true, assumeValidSDL: true });
@@ -147,9 +159,9 @@ export class Engine {
   }
 
   /** Runs one request; answers the full response text. GraphQL errors are answers, not exceptions. */
-  async execute(req: GraphQLRequest, session: Session): Promise<string> {
+  async execute(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     try {
-      return await this.run(req, session);
+      return await this.run(req, session, ctx);
     } catch (e) {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
@@ -157,8 +169,8 @@ export class Engine {
   }
 
   /** Runs one request; a request that fails as a whole throws its ApiError (for /v1alpha1/graphql's statuses). */
-  executeOrThrow(req: GraphQLRequest, session: Session): Promise<string> {
-    return this.run(req, session);
+  executeOrThrow(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+    return this.run(req, session, ctx);
   }
 
   /** Plans a request without running it: the SQL text and parameter slots (for `inspect --query` and explain). */
@@ -201,8 +213,8 @@ export class Engine {
     return this.opts.model;
   }
 
-  private run(req: GraphQLRequest, session: Session): Promise<string> {
-    return this.runPrepared(this.limited(this.preparedFor(req, session), session), req, session);
+  private run(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+    return this.runPrepared(this.limited(this.preparedFor(req, session), session), req, session, ctx);
   }
 
   /**
@@ -233,8 +245,18 @@ export class Engine {
     return this.limits.driver((read && this.opts.readerFor ? this.opts.readerFor : this.opts.driverFor)(source), role);
   }
 
-  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session): Promise<string> {
+  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
+    // Remote schema root fields: the rest runs as below, the remote calls beside it (remote-run.ts).
+    const split = this.opts.remote ? splitFor(prepared, this.opts.remote, session.role) : null;
+    if (split) {
+      return runWithRemotes(split, variables, session, ctx?.headers ?? null, req.operationName ?? null,
+        (local) => this.runPlanned(local, variables, session));
+    }
+    return this.runPlanned(prepared, variables, session);
+  }
+
+  private async runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
     if (plan.kind === 'mutation') return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;

@@ -10,6 +10,7 @@ import type { ApiKind, ExtensionContext, OperationRequest } from './contract.js'
 import { dropInconsistentMetadata, reloadMetadata, replaceMetadata } from './document-ops.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
 import { judgeEdit } from './judge.js';
+import { introspectEditedRemotes, reloadRemoteSchema } from './remote-ops.js';
 import { readAnswer } from './read-ops.js';
 import { parseRunSqlArgs } from './run-sql.js';
 import { runSqlInChange } from './run-sql-change.js';
@@ -60,6 +61,8 @@ async function applyOne(cx: ApiContext, env: Envelope, work: Work): Promise<Json
       return reloadMetadata(cx, env, work);
     case 'drop_inconsistent_metadata':
       return dropInconsistentMetadata(cx, work);
+    case 'reload_remote_schema':
+      return reloadRemoteSchema(cx, env, work);
     default:
       return applyEdit(cx, env, work);
   }
@@ -101,6 +104,7 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   if (applied.metadata === null) return applied.result;
   if (env.type === 'rename_source') renameSource(work, env.args);
   await cx.sources.connectSources(work, applied.metadata);
+  await introspectEditedRemotes(cx, env, applied.metadata);
   const judged = judgeEdit(compiler, work.compiled.inconsistencies, applied.metadata, applied.effect,
     (md) => cx.sources.compile(md, work.introspection));
   work.metadata = judged.metadata;

@@ -1,0 +1,40 @@
+// Running the remote parts of a split operation and merging their answers with the SQL part's:
+// the `data` object in the order the client asked its root fields, remote errors after it.
+
+import type { Session } from '../bundle/index.js';
+import { callRemote, stepVariables, type RemoteAnswer } from './call.js';
+import type { ClientHeaders } from './http.js';
+import type { RemotePart, SplitOperation } from './split.js';
+
+/** Runs every remote call of a split operation at once. */
+export function runRemoteParts(split: SplitOperation, variables: { readonly [k: string]: unknown }, session: Session,
+  client: ClientHeaders | null, operationName: string | null): Promise<RemoteAnswer[]> {
+  return Promise.all(split.remotes.map((p) => callRemote(p.view.def, p.step, stepVariables(p.step, variables), session, client, operationName)
+    .then((a) => (p.renamesTypenames ? clientTypenames(a, p) : a))));
+}
+
+/** The response text: the SQL part's root fields and each remote's, in `keys` order, then the remote errors. */
+export function mergeAnswers(split: SplitOperation, local: { readonly [key: string]: unknown } | null, answers: readonly RemoteAnswer[]): string {
+  const data: Record<string, unknown> = {};
+  const owner = new Map<string, number>();
+  split.remotes.forEach((p, i) => { for (const k of p.keys) owner.set(k, i); });
+  for (const k of split.keys) {
+    const i = owner.get(k);
+    data[k] = i === undefined ? local?.[k] ?? null : answers[i]?.data?.[k] ?? null;
+  }
+  const errors = answers.flatMap((a) => a.errors);
+  return errors.length > 0 ? JSON.stringify({ data, errors }) : JSON.stringify({ data });
+}
+
+// `__typename` values come back in the remote's type names: written back in the client's.
+function clientTypenames(a: RemoteAnswer, p: RemotePart): RemoteAnswer {
+  const r = p.view.renaming;
+  const fix = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(fix);
+    if (v === null || typeof v !== 'object') return v;
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) o[k] = k === '__typename' && typeof x === 'string' ? r.typeToClient(x) : fix(x);
+    return o;
+  };
+  return { data: a.data === null ? null : fix(a.data) as Record<string, unknown>, errors: a.errors };
+}
