@@ -21,6 +21,7 @@ import { checkUnexpectedVariables, coerceVariables } from './variable-values.js'
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import type { ClientHeaders, RemoteServing } from '../remote/index.js';
 import { runWithRemotes, splitFor } from './remote-run.js';
+import { resolveJoins } from './remote-joins.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
 export interface SubscriptionPlan {
@@ -251,20 +252,44 @@ export class Engine {
     const split = this.opts.remote ? splitFor(prepared, this.opts.remote, session.role) : null;
     if (split) {
       return runWithRemotes(split, variables, session, ctx?.headers ?? null, req.operationName ?? null,
-        (local) => this.runPlanned(local, variables, session));
+        (local) => this.runPlanned(local, variables, session, ctx?.headers ?? null));
     }
-    return this.runPlanned(prepared, variables, session);
+    return this.runPlanned(prepared, variables, session, ctx?.headers ?? null);
   }
 
-  private async runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
+  private async runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null = null): Promise<string> {
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
     if (plan.kind === 'mutation') return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;
-    if (plan.kind === 'sql') return `{"data":${await this.runPart(plan, variables, session)}}`;
-    // Several sources: their statements run at once; the objects are merged in field order.
-    const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));
-    const values: Record<string, unknown> = Object.assign({}, ...texts.map((t) => JSON.parse(t) as object));
-    return `{"data":${JSON.stringify(Object.fromEntries(plan.keys.map((k) => [k, values[k]])))}}`;
+    const joins = plan.kind === 'sql' ? plan.joins : plan.parts[0]?.joins;
+    if (plan.kind === 'sql' && !joins) return `{"data":${await this.runPart(plan, variables, session)}}`;
+    let data: Record<string, unknown>;
+    if (plan.kind === 'sql') data = JSON.parse(await this.runPart(plan, variables, session)) as Record<string, unknown>;
+    else {
+      // Several sources: their statements run at once; the objects are merged in field order.
+      const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));
+      const values: Record<string, unknown> = Object.assign({}, ...texts.map((t) => JSON.parse(t) as object));
+      data = Object.fromEntries(plan.keys.map((k) => [k, values[k]]));
+    }
+    if (!joins) return `{"data":${JSON.stringify(data)}}`;
+    // Remote relationships: their placeholders replaced, one request per relationship field (remote-joins.ts).
+    const errors = await resolveJoins(data, joins, { model: this.opts.model, remote: this.opts.remote, document: prepared.document,
+      operation: prepared.operation, variables, session, headers, runQuery: (query, vars) => this.runInternal(query, vars, session, headers) });
+    return JSON.stringify(errors.length > 0 ? { data, errors } : { data });
+  }
+
+  // A query the engine makes itself (a remote relationship to another source): the role's schema
+  // and permissions, no allow-list or request limits; answers its data or throws its error.
+  private async runInternal(query: string, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null): Promise<Record<string, unknown>> {
+    const req: GraphQLRequest = { query, variables, operationName: null };
+    const prepared = this.prepare(req, session.role);
+    const text = await this.runPlanned(prepared, this.coerce(prepared, req, session.role), session, headers);
+    const body = JSON.parse(text) as { data?: Record<string, unknown>; errors?: unknown[] };
+    if (body.errors?.length) {
+      const first = body.errors[0] as { message?: string };
+      throw new ApiError('unexpected', first.message ?? 'a remote relationship query failed', 400, []);
+    }
+    return body.data ?? {};
   }
 
   private runPart(plan: SqlPlan, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {

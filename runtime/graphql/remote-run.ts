@@ -36,6 +36,10 @@ export async function runWithRemotes(s: PreparedSplit, variables: { readonly [k:
     s.local ? runLocal(s.local) : Promise.resolve(null),
     runRemoteParts(s.split, variables, session, headers, operationName),
   ]);
-  const local = localText === null ? null : (JSON.parse(localText) as { data?: Record<string, unknown> }).data ?? null;
-  return mergeAnswers(s.split, local, answers);
+  const localBody = localText === null ? null : (JSON.parse(localText) as { data?: Record<string, unknown>; errors?: unknown[] });
+  const merged = mergeAnswers(s.split, localBody?.data ?? null, answers);
+  if (!localBody?.errors?.length) return merged;
+  // Errors of the table part (a remote relationship's remote) come first.
+  const m = JSON.parse(merged) as { data: unknown; errors?: unknown[] };
+  return JSON.stringify({ data: m.data, errors: [...localBody.errors, ...(m.errors ?? [])] });
 }

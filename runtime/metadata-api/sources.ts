@@ -19,7 +19,7 @@ export class Sources {
   compile(metadata: Json, introspection: { readonly [source: string]: Json | null }): Compiled {
     const compiled = this.opts.compiler.compile(metadata, introspection, { stringifyNumeric: this.opts.stringifyNumeric });
     const adminSdl = compiled.sdl['admin'] ?? 'type query_root { no_queries_available: String! } schema { query: query_root }';
-    const { serving, inconsistencies } = serveRemotes(metadata, this.remotes, adminSdl, this.opts.remoteSchemaPermissions ?? false);
+    const { serving, inconsistencies } = serveRemotes(metadata, this.remotes, adminSdl, compiled.model, this.opts.remoteSchemaPermissions ?? false);
     return { ...compiled, remote: serving, inconsistencies: [...compiled.inconsistencies, ...inconsistencies] };
   }
 

@@ -2,7 +2,8 @@
 // definition, again on reload), and the RemoteServing built from them, with the remotes that are
 // down or clash reported as inconsistent objects in Hasura's shape.
 
-import type { Json } from '../bundle/index.js';
+import type { BundleModel, Json } from '../bundle/index.js';
+import { remoteRelationshipProblem } from './relationship-fields.js';
 import { remoteDefinitions, type RemoteDefinition, type RemoteInconsistency } from './definition.js';
 import { introspectRemote, type RemoteSnapshot } from './introspect.js';
 import { RemoteServing } from './serving.js';
@@ -50,7 +51,7 @@ function rawEntry(metadata: Json, name: string): Json {
  * The remotes of `metadata` against the admin's schema text: what serves, and what is inconsistent
  * (down, invalid, or clashing with a table's root field or type, or with another remote).
  */
-export function serveRemotes(metadata: Json, snapshots: RemoteIntrospections, adminSdl: string, permissionsEnabled: boolean):
+export function serveRemotes(metadata: Json, snapshots: RemoteIntrospections, adminSdl: string, model: BundleModel, permissionsEnabled: boolean):
   { serving: RemoteServing; inconsistencies: RemoteInconsistency[] } {
   const inconsistencies: RemoteInconsistency[] = [];
   const views: RemoteView[] = [];
@@ -80,6 +81,14 @@ export function serveRemotes(metadata: Json, snapshots: RemoteIntrospections, ad
     }
     views.push(view);
   }
+  for (const t of Object.values(model.tables)) {
+    for (const rel of t.remoteRelationships ?? []) {
+      const problem = remoteRelationshipProblem(rel, rel.kind === 'remote_schema' ? views.find((v) => v.def.name === rel.remoteSchema) : undefined);
+      if (problem === null) continue;
+      inconsistencies.push({ type: 'remote_relationship', name: `remote_relationship ${rel.name} in table ${t.schema === 'public' ? t.name : `${t.schema}.${t.name}`} in source ${t.source}`,
+        definition: { name: rel.name, source: t.source, table: { schema: t.schema, name: t.name } }, reason: `Inconsistent object: ${problem}` });
+    }
+  }
   const perRole = permissionsEnabled ? roleViews(views, inconsistencies) : null;
-  return { serving: new RemoteServing(views, perRole), inconsistencies };
+  return { serving: new RemoteServing(views, perRole, model), inconsistencies };
 }

@@ -21,5 +21,7 @@ export { runRemoteParts, mergeAnswers } from './answer.js';
 export { callRemote, stepVariables, type RemoteAnswer } from './call.js';
 /** A remote schema as the client sees it (customized names, root fields). */
 export { remoteView, type RemoteView } from './view.js';
+/** Remote relationship fields: their path in the remote schema and their place in a role's schema. */
+export { remoteFieldPath, leafField, addRelationshipFields } from './relationship-fields.js';
 /** Remote schema permissions: a role's restricted schema. */
 export { restricted } from './permissions.js';

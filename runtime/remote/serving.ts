@@ -3,6 +3,8 @@
 // stitched in, and who owns a root field.
 
 import { createHash } from 'node:crypto';
+import type { BundleModel } from '../bundle/index.js';
+import { addRelationshipFields } from './relationship-fields.js';
 import type { RemoteView } from './view.js';
 import { stitchSdl } from './stitch.js';
 
@@ -15,7 +17,11 @@ export class RemoteServing {
    * `views`: every consistent remote as admin sees it; `roleViews`: with permissions on, each role's
    * restricted views (a role absent sees no remote schema). Null: permissions off, every role sees all.
    */
-  constructor(readonly views: readonly RemoteView[], private readonly roleViews: ReadonlyMap<string, readonly RemoteView[]> | null) {
+  private readonly hasRelationships: boolean;
+
+  constructor(readonly views: readonly RemoteView[], private readonly roleViews: ReadonlyMap<string, readonly RemoteView[]> | null,
+    private readonly model: BundleModel) {
+    this.hasRelationships = Object.values(model.tables).some((t) => t.remoteRelationships?.length);
     for (const v of views) {
       for (const f of v.roots.query) this.byRoot.set(`query\u0000${f.name.value}`, v);
       for (const f of v.roots.mutation) this.byRoot.set(`mutation\u0000${f.name.value}`, v);
@@ -37,18 +43,18 @@ export class RemoteServing {
 
   /** What distinguishes the role's stitched schema from another role's with the same base text. */
   roleKey(role: string): string {
-    if (this.views.length === 0) return '';
+    if (this.views.length === 0 && !this.hasRelationships) return '';
     return role === 'admin' || this.roleViews === null ? 'all' : this.roleViews.has(role) ? `role:${role}` : 'none';
   }
 
   /** The role's schema text with its remote views stitched in (remembered per base text and role key). */
   sdlFor(role: string, base: string): string {
     const views = this.viewsFor(role);
-    if (views.length === 0) return base;
+    if (views.length === 0 && !this.hasRelationships) return base;
     const key = `${this.roleKey(role)}\u0000${createHash('sha1').update(base).digest('hex')}`;
     let s = this.stitched.get(key);
     if (s === undefined) {
-      s = stitchSdl(base, views).sdl;
+      s = addRelationshipFields(stitchSdl(base, views).sdl, role, this.model, views);
       if (this.stitched.size > 256) this.stitched.clear();
       this.stitched.set(key, s);
     }
