@@ -10,7 +10,25 @@ import type { RemotePart, SplitOperation } from './split.js';
 export function runRemoteParts(split: SplitOperation, variables: { readonly [k: string]: unknown }, session: Session,
   client: ClientHeaders | null, operationName: string | null): Promise<RemoteAnswer[]> {
   return Promise.all(split.remotes.map((p) => callRemote(p.view.def, p.step, stepVariables(p.step, variables), session, client, operationName)
-    .then((a) => (p.renamesTypenames ? clientTypenames(a, p) : a))));
+    .then((a) => (p.renamesTypenames ? clientTypenames(a, p) : a))
+    .then((a) => (p.namespaces ? wrapNamespaces(a, p) : a))));
+}
+
+// The remote's root fields put back under the namespace fields the client asked.
+function wrapNamespaces(a: RemoteAnswer, p: RemotePart): RemoteAnswer {
+  const data: Record<string, unknown> = {};
+  for (const ns of p.namespaces!) {
+    data[ns.key] = a.data === null ? null
+      : Object.fromEntries(ns.fields.map(([k, alias]) => [k, alias === null ? ns.typeName : a.data![alias] ?? null]));
+  }
+  const errors = a.errors.map((e) => {
+    const path = (e as { path?: unknown }).path;
+    if (!Array.isArray(path) || typeof path[0] !== 'string') return e;
+    const ns = p.namespaces!.find((n) => n.fields.some(([, alias]) => alias === path[0]));
+    const sub = ns?.fields.find(([, alias]) => alias === path[0]);
+    return ns && sub ? { ...(e as object), path: [ns.key, sub[0], ...path.slice(1)] } : e;
+  });
+  return { data, errors };
 }
 
 /** The response text: the SQL part's root fields and each remote's, in `keys` order, then the remote errors. */

@@ -61,9 +61,11 @@ export function toRemoteNames(doc: DocumentNode, view: RemoteView): DocumentNode
     return { ...f, alias: f.alias ?? { kind: Kind.NAME, value: name }, name: { ...f.name, value: remoteName }, selectionSet: next };
   };
   const rootType = (op: string): { type: GraphQLCompositeType | null; remote: string | null } => {
-    const t = op === 'mutation' ? schema.getMutationType() : schema.getQueryType();
     const remote = op === 'mutation' ? view.schema.getMutationType()?.name : view.schema.getQueryType()?.name;
-    return { type: t ?? null, remote: remote ? r.typeToClient(remote) : null };
+    // With a namespace, the document's root fields are those of the namespace field's type.
+    const t = view.def.customization?.rootFieldsNamespace && remote ? typed(r.typeToClient(remote))
+      : (op === 'mutation' ? schema.getMutationType() : schema.getQueryType()) ?? null;
+    return { type: t, remote: remote ? r.typeToClient(remote) : null };
   };
   return visit(doc, {
     OperationDefinition: (o) => {

@@ -20,6 +20,18 @@ export interface RemotePart {
   readonly variables: readonly string[];
   /** Client type names to write back into `__typename` values (customized remotes). */
   readonly renamesTypenames: boolean;
+  /**
+   * With `root_fields_namespace`: each namespace field asked (its key), the type name its
+   * `__typename` answers, and its sub-fields' keys with the alias each was sent under (null: `__typename`).
+   */
+  readonly namespaces?: readonly NamespaceAsk[];
+}
+
+/** One namespace field of a request, rebuilt from the remote's root fields. */
+export interface NamespaceAsk {
+  readonly key: string;
+  readonly typeName: string;
+  readonly fields: readonly (readonly [key: string, alias: string | null])[];
 }
 
 /** An operation split: the part the SQL planner runs (null: none), the remote calls, the keys in order. */
@@ -79,8 +91,36 @@ function flatten(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentD
   return out;
 }
 
-function remotePart(view: RemoteView, fields: readonly FieldNode[], keys: readonly string[], operation: OperationDefinitionNode,
+// A namespace field's sub-fields become the remote's root fields, aliased `<key>__<sub key>` so that
+// several namespace fields of one request do not clash.
+function unwrapNamespaces(view: RemoteView, fields: readonly FieldNode[], fragments: ReadonlyMap<string, FragmentDefinitionNode>, mutation: boolean):
+  { fields: FieldNode[]; namespaces: NamespaceAsk[] } {
+  const root = (mutation ? view.roots.mutation : view.roots.query)[0];
+  const typeName = root?.type.kind === Kind.NAMED_TYPE ? root.type.name.value : '';
+  const out: FieldNode[] = [];
+  const namespaces: NamespaceAsk[] = [];
+  for (const f of fields) {
+    const key = f.alias?.value ?? f.name.value;
+    const subs = f.selectionSet ? flatten(f.selectionSet, fragments, f.directives ?? [], new Set()) : [];
+    const asked: [string, string | null][] = [];
+    for (const s of subs) {
+      const sk = s.alias?.value ?? s.name.value;
+      if (s.name.value === '__typename') { asked.push([sk, null]); continue; }
+      const alias = `${key}__${sk}`;
+      if (!asked.some(([k]) => k === sk)) asked.push([sk, alias]);
+      out.push({ ...s, alias: { kind: Kind.NAME, value: alias } });
+    }
+    const ns = namespaces.find((n) => n.key === key);
+    if (ns) (ns.fields as [string, string | null][]).push(...asked.filter(([k]) => !ns.fields.some(([x]) => x === k)));
+    else namespaces.push({ key, typeName, fields: asked });
+  }
+  return { fields: out, namespaces };
+}
+
+function remotePart(view: RemoteView, asked: readonly FieldNode[], keys: readonly string[], operation: OperationDefinitionNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>): RemotePart {
+  const namespaced = view.def.customization?.rootFieldsNamespace ? unwrapNamespaces(view, asked, fragments, operation.operation === 'mutation') : null;
+  const fields = namespaced ? namespaced.fields : asked;
   const usedFragments = new Set<string>();
   const usedVariables = new Set<string>();
   const walk = (nodes: readonly SelectionNode[] | readonly FieldNode[]): void => {
@@ -109,5 +149,5 @@ function remotePart(view: RemoteView, fields: readonly FieldNode[], keys: readon
     kind: 'http', id: `remote:${view.def.name}`, target: { kind: 'remote_schema', name: view.def.name }, body: print(remoteDoc),
     variables: Object.fromEntries(variables.map((n) => [n, { kind: 'variable', name: n, path: ['variableValues', n] }])),
   };
-  return { view, step, keys, variables, renamesTypenames: !view.renaming.identity };
+  return { view, step, keys, variables, renamesTypenames: !view.renaming.identity, ...(namespaced ? { namespaces: namespaced.namespaces } : {}) };
 }
