@@ -19,6 +19,9 @@ const nameOf = (args: Json): string | null => {
  * remote cannot be read or is not a valid schema; the document is then left as it was.
  */
 export async function introspectEditedRemotes(cx: ApiContext, env: Envelope, metadata: Json): Promise<void> {
+  if (env.type === 'add_remote_schema_permissions' && cx.opts.remoteSchemaPermissions !== true) {
+    throw new ApiError('constraint-violation', 'remote schema permissions can only be added when remote schema permissions are enabled in the graphql-engine', 400, ['args']);
+  }
   // Adding or updating a remote always reads it afresh (the remote may have changed since it was last read).
   const name = env.type === 'add_remote_schema' || env.type === 'update_remote_schema' ? nameOf(env.args) : null;
   const fetched = await cx.sources.remotes.refresh(metadata, name === null ? false : new Set([name]));

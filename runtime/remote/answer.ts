@@ -4,12 +4,17 @@
 import type { Session } from '../bundle/index.js';
 import { callRemote, stepVariables, type RemoteAnswer } from './call.js';
 import type { ClientHeaders } from './http.js';
+import { presetValues } from './presets.js';
 import type { RemotePart, SplitOperation } from './split.js';
 
 /** Runs every remote call of a split operation at once. */
 export function runRemoteParts(split: SplitOperation, variables: { readonly [k: string]: unknown }, session: Session,
   client: ClientHeaders | null, operationName: string | null): Promise<RemoteAnswer[]> {
-  return Promise.all(split.remotes.map((p) => callRemote(p.view.def, p.step, stepVariables(p.step, variables), session, client, operationName)
+  const valuesOf = (p: RemotePart): Record<string, unknown> => {
+    const values = stepVariables(p.step, variables, session);
+    return p.presets && p.view.presets ? presetValues(p.presets, p.view.schema, p.view.presets, values, session) : values;
+  };
+  return Promise.all(split.remotes.map((p) => callRemote(p.view.def, p.step, valuesOf(p), session, client, operationName)
     .then((a) => (p.renamesTypenames ? clientTypenames(a, p) : a))
     .then((a) => (p.namespaces ? wrapNamespaces(a, p) : a))));
 }

@@ -14,12 +14,13 @@ export interface RemoteAnswer {
 }
 
 /** The values a step's variable slots take from the request. */
-export function stepVariables(step: HttpStep, variables: { readonly [k: string]: unknown }): Record<string, unknown> {
+export function stepVariables(step: HttpStep, variables: { readonly [k: string]: unknown }, session: Session | null = null): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, slot] of Object.entries(step.variables)) {
     if (slot.kind === 'variable') {
       if (variables[slot.name] !== undefined) out[name] = variables[slot.name];
     } else if (slot.kind === 'literal') out[name] = slot.value;
+    else out[name] = session?.variables[slot.name] ?? (slot.name === 'x-svc-role' ? session?.role ?? null : null);
   }
   return out;
 }

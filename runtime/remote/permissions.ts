@@ -8,6 +8,7 @@ import {
 } from 'graphql';
 import type { Json } from '../bundle/index.js';
 import type { RemoteInconsistency } from './definition.js';
+import { takePresets, type Presets } from './presets.js';
 import { remoteView, type RemoteView } from './view.js';
 
 const PRESET_DIRECTIVE = 'directive @preset(value: String, static: Boolean) on INPUT_FIELD_DEFINITION | ARGUMENT_DEFINITION';
@@ -23,20 +24,21 @@ export function roleViews(views: readonly RemoteView[], inconsistencies: RemoteI
           definition: { remote_schema: v.def.name, role: p.role, definition: { schema: p.schema } } as Json, reason: problem });
         continue;
       }
-      out.set(p.role, [...(out.get(p.role) ?? []), remoteView(v.def, problem)]);
+      out.set(p.role, [...(out.get(p.role) ?? []), remoteView(v.def, problem.schema, problem.presets)]);
     }
   }
   return out;
 }
 
 /** The role's schema, checked against the remote's; a string is the first problem found. */
-export function restricted(text: string, remote: GraphQLSchema): GraphQLSchema | string {
-  let doc: DocumentNode;
+export function restricted(text: string, remote: GraphQLSchema): { schema: GraphQLSchema; presets: Presets } | string {
+  let parsed: DocumentNode;
   try {
-    doc = parse(`${PRESET_DIRECTIVE}\n${text}`, { noLocation: true });
+    parsed = parse(`${PRESET_DIRECTIVE}\n${text}`, { noLocation: true });
   } catch (e) {
     return `invalid permission schema: ${e instanceof Error ? e.message : String(e)}`;
   }
+  const { doc, presets } = takePresets(parsed);
   let schema: GraphQLSchema;
   try {
     schema = buildASTSchema(doc);
@@ -54,7 +56,16 @@ export function restricted(text: string, remote: GraphQLSchema): GraphQLSchema |
   for (const [op, mine, theirs] of roots) {
     if (mine && theirs && mine.name !== theirs.name) problems.push(`the ${op} root ${JSON.stringify(mine.name)} is not the remote schema's ${JSON.stringify(theirs.name)}`);
   }
-  return problems.length > 0 ? problems.join(', ') : schema;
+  for (const [key, args] of presets.args) {
+    const [type, field] = key.split('.') as [string, string];
+    const f = (remote.getType(type) as { getFields?: () => Record<string, { args?: readonly { name: string }[] }> } | undefined)?.getFields?.()[field];
+    for (const a of args.keys()) if (!f?.args?.some((x) => x.name === a)) problems.push(`argument ${JSON.stringify(a)} of field ${JSON.stringify(field)} of ${JSON.stringify(type)} does not exist in the remote schema`);
+  }
+  for (const [type, fields] of presets.inputFields) {
+    const t = remote.getType(type);
+    for (const f of fields.keys()) if (!t || !isInputObjectType(t) || !t.getFields()[f]) problems.push(`input field ${JSON.stringify(f)} of ${JSON.stringify(type)} does not exist in the remote schema`);
+  }
+  return problems.length > 0 ? problems.join(', ') : { schema, presets };
 }
 
 function subsetProblems(t: GraphQLNamedType, r: GraphQLNamedType): string[] {

@@ -8,6 +8,7 @@ import {
   type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
 } from 'graphql';
 import type { HttpStep } from '../sql/index.js';
+import { applyPresets, type WithPresets } from './presets.js';
 import { toRemoteNames } from './rename.js';
 import type { RemoteView } from './view.js';
 
@@ -25,6 +26,8 @@ export interface RemotePart {
    * `__typename` answers, and its sub-fields' keys with the alias each was sent under (null: `__typename`).
    */
   readonly namespaces?: readonly NamespaceAsk[];
+  /** The role's presets in this call (remote schema permissions). */
+  readonly presets?: WithPresets;
 }
 
 /** One namespace field of a request, rebuilt from the remote's root fields. */
@@ -143,11 +146,17 @@ function remotePart(view: RemoteView, asked: readonly FieldNode[], keys: readonl
     selectionSet: { kind: Kind.SELECTION_SET, selections: fields },
   };
   const doc: DocumentNode = { kind: Kind.DOCUMENT, definitions: [op, ...[...usedFragments].flatMap((n) => fragments.get(n) ?? [])] };
-  const remoteDoc = toRemoteNames(doc, view);
+  const named = toRemoteNames(doc, view);
+  const presets = view.presets ? applyPresets(named, view.schema, view.presets) : null;
+  const remoteDoc = presets ? presets.doc : named;
   const variables = [...usedVariables].filter((n) => op.variableDefinitions!.some((d) => d.variable.name.value === n)).sort();
   const step: HttpStep = {
     kind: 'http', id: `remote:${view.def.name}`, target: { kind: 'remote_schema', name: view.def.name }, body: print(remoteDoc),
-    variables: Object.fromEntries(variables.map((n) => [n, { kind: 'variable', name: n, path: ['variableValues', n] }])),
+    variables: Object.fromEntries([
+      ...variables.map((n) => [n, { kind: 'variable', name: n, path: ['variableValues', n] }] as const),
+      ...[...presets?.sessionVariables ?? []].map(([n, s]) => [n, { kind: 'session', name: s }] as const),
+    ]),
   };
-  return { view, step, keys, variables, renamesTypenames: !view.renaming.identity, ...(namespaced ? { namespaces: namespaced.namespaces } : {}) };
+  return { view, step, keys, variables, renamesTypenames: !view.renaming.identity, ...(namespaced ? { namespaces: namespaced.namespaces } : {}),
+    ...(presets ? { presets } : {}) };
 }

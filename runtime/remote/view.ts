@@ -7,6 +7,7 @@ import {
 } from 'graphql';
 import type { RemoteDefinition } from './definition.js';
 import { customizeTypes, type Renaming } from './customize.js';
+import type { Presets } from './presets.js';
 
 /** One remote schema, stitched: what it adds to the schema and how to name things back. */
 export interface RemoteView {
@@ -18,6 +19,8 @@ export interface RemoteView {
   /** Root fields in client names; with a namespace, the one namespace field. */
   readonly roots: { readonly query: readonly FieldDefinitionNode[]; readonly mutation: readonly FieldDefinitionNode[] };
   readonly renaming: Renaming;
+  /** With remote schema permissions: the role's `@preset`s, filled in when calling. */
+  readonly presets?: Presets;
 }
 
 const isTypeDef = (d: DefinitionNode): d is TypeDefinitionNode =>
@@ -25,7 +28,12 @@ const isTypeDef = (d: DefinitionNode): d is TypeDefinitionNode =>
   || d.kind === Kind.ENUM_TYPE_DEFINITION || d.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION || d.kind === Kind.SCALAR_TYPE_DEFINITION;
 
 /** The client's view of a remote schema (`schema` in the remote's names, or a role's restriction of it). */
-export function remoteView(def: RemoteDefinition, schema: GraphQLSchema): RemoteView {
+export function remoteView(def: RemoteDefinition, schema: GraphQLSchema, presets?: Presets): RemoteView {
+  const view = remoteViewOf(def, schema);
+  return presets && (presets.args.size > 0 || presets.inputFields.size > 0) ? { ...view, presets } : view;
+}
+
+function remoteViewOf(def: RemoteDefinition, schema: GraphQLSchema): RemoteView {
   const queryName = schema.getQueryType()?.name ?? null;
   const mutationName = schema.getMutationType()?.name ?? null;
   const subscriptionName = schema.getSubscriptionType()?.name ?? null;

@@ -211,6 +211,14 @@ describe('remote schemas', () => {
     expect((await gql('{ hello }')).body).toEqual({ data: { hello: 'hello world' } });
   });
 
+  it('refuses remote schema permissions while they are not enabled; every role sees the remote', async () => {
+    await addA();
+    const r = await md({ type: 'add_remote_schema_permissions', args: { remote_schema: 'people', role: 'user', definition: { schema: 'type Query { hello: String }' } } });
+    expect(r).toEqual({ status: 400, body: { path: '$.args', code: 'constraint-violation',
+      error: 'remote schema permissions can only be added when remote schema permissions are enabled in the graphql-engine' } });
+    expect((await gql('{ users { id } }', undefined, { 'x-svc-role': 'anyone' })).body).toEqual({ data: { users: USERS.map((u) => ({ id: u.id })) } });
+  });
+
   it('an unreachable remote at request time is a remote-schema-error', async () => {
     await addA();
     a.answerWith('<html>');
