@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..');
 
 const RUNTIME_BELOW_START = ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/graphql', 'runtime/auth',
-  'runtime/transforms', 'runtime/metadata-api', 'runtime/subscriptions', 'runtime/workers', 'runtime/server'];
+  'runtime/transforms', 'runtime/remote', 'runtime/metadata-api', 'runtime/subscriptions', 'runtime/workers', 'runtime/server'];
 
 // What each folder may import (besides itself). No folder is exempt.
 const ALLOWED: Record<string, readonly string[]> = {
@@ -22,11 +22,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   'runtime/drivers': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
   // OpenTelemetry traces: spans, the active request span, OTLP export, traced drivers.
   'runtime/tracing': ['runtime/bundle', 'runtime/drivers'],
-  'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing'],
+  // Remote schemas: introspection, stitching, splitting and calls (below the engine that runs them).
+  'runtime/remote': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
+  'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/remote'],
   'runtime/auth': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing'],
   // Kriti and webhook request/response transforms: pure, no I/O.
   'runtime/transforms': ['runtime/errors', 'runtime/bundle'],
-  'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms'],
+  'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms', 'runtime/remote'],
   // WebSocket subscriptions: the multiplexed pollers run the engine's plans on the drivers.
   'runtime/subscriptions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
   // Event triggers, cron and scheduled events: capture SQL, metadata API operations, delivery workers.

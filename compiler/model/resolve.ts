@@ -15,6 +15,7 @@ import { reportActionClashes } from './action-roots.js';
 import { resolveInheritedRoles } from './inherited-roles.js';
 import { adminMutationPermissions, resolveMutationPermissions } from './permissions.js';
 import { resolveRelationships } from './relationships.js';
+import { resolveRemoteRelationships } from './remote-relationships.js';
 import { namespaceOf, resolveTables } from './tables.js';
 
 /** A stage's value together with the inconsistent objects found on the way. */
@@ -54,6 +55,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
       ...(replicas.length > 0 ? { readReplicas: replicas } : {}) });
     resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
+  resolveRemoteRelationships(md, tables, issues);
   resolveInheritedRoles(md.inherited_roles, tables, select, mutations, roleSet, issues);
   const roles = [...roleSet].sort();
   for (const role of roles) { select[role] ??= {}; mutations[role] ??= {}; }

@@ -277,7 +277,19 @@ export interface TableModel {
   readonly enumValues: readonly { readonly value: string; readonly comment: string | null }[] | null;
   /** The event triggers that capture this table's inserts, updates or deletes (sorted); absent when none. */
   readonly eventTriggers?: readonly string[];
+  /** Remote relationships (to a remote schema or to a table of another source); absent when none. */
+  readonly remoteRelationships?: readonly RemoteRelationshipModel[];
 }
+
+/**
+ * A remote relationship of a table: to a remote schema (`remoteField` is the metadata's
+ * `remote_field` tree, `$column` values naming join columns), or to a table of another source.
+ * Join columns are column names of this table.
+ */
+export type RemoteRelationshipModel =
+  | { readonly kind: 'remote_schema'; readonly name: string; readonly remoteSchema: string; readonly lhsColumns: readonly string[]; readonly remoteField: Json }
+  | { readonly kind: 'source'; readonly name: string; readonly cardinality: 'object' | 'array'; readonly target: TableId;
+    readonly mapping: readonly (readonly [string, string])[] };
 
 export interface SelectPermissionModel {
   /** Database column names the role may read, in table order. */

@@ -21,6 +21,9 @@ import { lazySchema } from './lazy-schema.js';
 import { explainOperation, type Explanation } from './explain.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
+import type { ClientHeaders, RemoteServing } from '../remote/index.js';
+import { runWithRemotes, splitFor } from './remote-run.js';
+import { resolveJoins } from './remote-joins.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
 export interface SubscriptionPlan {
@@ -65,6 +68,13 @@ export interface EngineOptions {
   readonly caps?: QueryCaps;
   /** Rate-limit counts; pass one shared by successive engines so a metadata change keeps them. */
   readonly rateLimiter?: RateLimiter;
+  /** The remote schemas served beside the tables (runtime/remote); absent: none. */
+  readonly remote?: RemoteServing;
+}
+
+/** What an engine may use of the HTTP request besides its body (client headers forwarded to remote schemas). */
+export interface RequestContext {
+  readonly headers?: ClientHeaders;
 }
 
 /** Request-time work since the engine was made: parses, validations and plans (what caches and stored plans save). */
@@ -137,15 +147,20 @@ export class Engine {
     if (key === undefined) {
       // A bundle names the file of each role's SDL: reading it (from disk) waits until a build needs it.
       key = this.opts.sdlKey?.[role] ?? contentHash((sdl = this.opts.sdl[role] ?? EMPTY_ROLE_SDL));
+      // Remote schemas: roles with the same base schema may see different remotes.
+      if (this.opts.remote) key += `\u0000${this.opts.remote.roleKey(role)}`;
       this.schemaKeys.set(role, key);
     }
     let s = this.schemas.get(key);
     if (!s) {
       // Types are built as queries reach them (lazy-schema.ts): a 1,000-table role's whole schema
       // is 30,000 types and 176 MB of heap; a query needs a few dozen. A bundle's SDL is read
-      // from its file a definition at a time, so not even its text is kept.
+      // from its file a definition at a time, so not even its text is kept. A role that sees
+      // remote schemas gets its text with their types stitched in (runtime/remote).
       const file = this.opts.sdlFiles?.[role];
-      const source = file !== undefined ? sdlFromFile(file) : sdlFromText(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
+      const remote = this.opts.remote && this.opts.remote.roleKey(role) !== '' ? this.opts.remote : null;
+      const source = remote ? sdlFromText(remote.sdlFor(role, sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL))
+        : file !== undefined ? sdlFromFile(file) : sdlFromText(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
       s = lazySchema(source);
       // A schema larger than the whole budget is still kept (alone): building it again per request would be worse.
       this.schemas.set(key, s, { size: Math.min(source.index.bytes, this.schemaBudget) });
@@ -154,9 +169,9 @@ export class Engine {
   }
 
   /** Runs one request; answers the full response text. GraphQL errors are answers, not exceptions. */
-  async execute(req: GraphQLRequest, session: Session): Promise<string> {
+  async execute(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     try {
-      return await this.run(req, session);
+      return await this.run(req, session, ctx);
     } catch (e) {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
@@ -164,8 +179,8 @@ export class Engine {
   }
 
   /** Runs one request; a request that fails as a whole throws its ApiError (for /v1alpha1/graphql's statuses). */
-  executeOrThrow(req: GraphQLRequest, session: Session): Promise<string> {
-    return this.run(req, session);
+  executeOrThrow(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+    return this.run(req, session, ctx);
   }
 
   /** Plans a request without running it: the SQL text and parameter slots (for `inspect --query` and explain). */
@@ -210,8 +225,8 @@ export class Engine {
     return this.opts.model;
   }
 
-  private run(req: GraphQLRequest, session: Session): Promise<string> {
-    return this.runPrepared(this.limited(this.preparedFor(req, session), session), req, session);
+  private run(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+    return this.runPrepared(this.limited(this.preparedFor(req, session), session), req, session, ctx);
   }
 
   /**
@@ -242,16 +257,50 @@ export class Engine {
     return this.limits.driver((read && this.opts.readerFor ? this.opts.readerFor : this.opts.driverFor)(source), role);
   }
 
-  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session): Promise<string> {
+  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
+    // Remote schema root fields: the rest runs as below, the remote calls beside it (remote-run.ts).
+    const split = this.opts.remote ? splitFor(prepared, this.opts.remote, session.role) : null;
+    if (split) {
+      return runWithRemotes(split, variables, session, ctx?.headers ?? null, req.operationName ?? null,
+        (local) => this.runPlanned(local, variables, session, ctx?.headers ?? null));
+    }
+    return this.runPlanned(prepared, variables, session, ctx?.headers ?? null);
+  }
+
+  private async runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null = null): Promise<string> {
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
     if (plan.kind === 'mutation') return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;
-    if (plan.kind === 'sql') return `{"data":${await this.runPart(plan, variables, session)}}`;
-    // Several sources: their statements run at once; the objects are merged in field order.
-    const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));
-    const values: Record<string, unknown> = Object.assign({}, ...texts.map((t) => JSON.parse(t) as object));
-    return `{"data":${JSON.stringify(Object.fromEntries(plan.keys.map((k) => [k, values[k]])))}}`;
+    const joins = plan.kind === 'sql' ? plan.joins : plan.parts[0]?.joins;
+    if (plan.kind === 'sql' && !joins) return `{"data":${await this.runPart(plan, variables, session)}}`;
+    let data: Record<string, unknown>;
+    if (plan.kind === 'sql') data = JSON.parse(await this.runPart(plan, variables, session)) as Record<string, unknown>;
+    else {
+      // Several sources: their statements run at once; the objects are merged in field order.
+      const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));
+      const values: Record<string, unknown> = Object.assign({}, ...texts.map((t) => JSON.parse(t) as object));
+      data = Object.fromEntries(plan.keys.map((k) => [k, values[k]]));
+    }
+    if (!joins) return `{"data":${JSON.stringify(data)}}`;
+    // Remote relationships: their placeholders replaced, one request per relationship field (remote-joins.ts).
+    const errors = await resolveJoins(data, joins, { model: this.opts.model, remote: this.opts.remote, document: prepared.document,
+      operation: prepared.operation, variables, session, headers, runQuery: (query, vars) => this.runInternal(query, vars, session, headers) });
+    return JSON.stringify(errors.length > 0 ? { data, errors } : { data });
+  }
+
+  // A query the engine makes itself (a remote relationship to another source): the role's schema
+  // and permissions, no allow-list or request limits; answers its data or throws its error.
+  private async runInternal(query: string, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null): Promise<Record<string, unknown>> {
+    const req: GraphQLRequest = { query, variables, operationName: null };
+    const prepared = this.prepare(req, session.role);
+    const text = await this.runPlanned(prepared, this.coerce(prepared, req, session.role), session, headers);
+    const body = JSON.parse(text) as { data?: Record<string, unknown>; errors?: unknown[] };
+    if (body.errors?.length) {
+      const first = body.errors[0] as { message?: string };
+      throw new ApiError('unexpected', first.message ?? 'a remote relationship query failed', 400, []);
+    }
+    return body.data ?? {};
   }
 
   private runPart(plan: SqlPlan, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {

@@ -11,6 +11,7 @@ import { computedCall } from './call.js';
 import { columnByField, computedFieldOf, permissionOf, sourceOf, tableOf, type PlanContext } from './context.js';
 import { argsOf, collectFields, scalarOutput, type FieldSel } from './fields.js';
 import { isNull, valueOf, type Input } from './input.js';
+import { remoteJoinPlaceholder } from './remote-join-site.js';
 import { rowSet, type JoinCond } from './rows.js';
 
 type Path = readonly (string | number)[];
@@ -30,7 +31,11 @@ function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path
   if (cf) return computedField(t, cf, a, f, ctx, path);
   const rel = t.relationships.find((r) => (r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name))
     && ctx.model.select[ctx.role]?.[r.target]);
-  if (!rel) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${typeNameOf(t)}'`, 400, path);
+  if (!rel) {
+    const remote = t.remoteRelationships?.find((r) => r.name === f.name);
+    if (remote) return remoteJoinPlaceholder(t, a, remote, f, ctx, path);
+    throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${typeNameOf(t)}'`, 400, path);
+  }
   const target = tableOf(ctx, rel.target);
   const from = sourceOf(ctx, target);
   const on: JoinCond[] = [(b) => joinConds(rel.mapping, b, a)];

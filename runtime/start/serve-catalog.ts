@@ -62,7 +62,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     };
     const readers = replicas.update(state.compiled.model, state.drivers);
     engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
-      allowlist: o.enableAllowlist ?? false, ...limits, driverFor, readerFor: (source) => {
+      allowlist: o.enableAllowlist ?? false, ...limits, driverFor, ...(state.compiled.remote ? { remote: state.compiled.remote } : {}), readerFor: (source) => {
         const r = readers.get(source);
         return r ? wrap(r, source) : driverFor(source);
       } });
@@ -74,6 +74,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     api = await MetadataApi.start({
       compiler: c.compiler, catalog, connect, serve, instance, log,
       stringifyNumeric: o.stringifyNumericTypes,
+      remoteSchemaPermissions: process.env.SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS === 'true',
       extensions: [eventTriggerExtension(), scheduledEventExtension({ log })],
       ...(c.demoMetadata !== undefined ? { initial: () => c.demoMetadata! } : {}),
     });
@@ -89,7 +90,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
   const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics);
   const server = createServer({
-    engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session),
+    engine: { execute: (req, session, rc) => engine!.execute(req, session, rc), executeOrThrow: (req, session, rc) => engine!.executeOrThrow(req, session, rc),
       explain: (req, session) => engine!.explain(req, session),
       // REST endpoints follow the engine swapped in on every metadata change.
       restEndpoints: () => engine!.restEndpoints(), storedQuery: (q, n) => engine!.storedQuery(q, n),
