@@ -3,7 +3,8 @@
 // still as written (`{{ENV}}` templates and `value_from_env` are read at run time, never compiled in).
 
 import type { Json } from './json.js';
-import type { TableId } from './model.js';
+/** `source:schema.name` (model.ts TableId; not imported, so the two files do not import each other). */
+type TableId = string;
 
 /** The custom types and actions of a bundle (absent from the model when there are none). */
 export interface ActionsModel {
