@@ -19,6 +19,7 @@ import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 import { explainOperation, type Explanation } from './explain.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
+import type { ActionHook } from './action-hook.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
 export interface SubscriptionPlan {
@@ -60,6 +61,8 @@ export interface EngineOptions {
   readonly caps?: QueryCaps;
   /** Rate-limit counts; pass one shared by successive engines so a metadata change keeps them. */
   readonly rateLimiter?: RateLimiter;
+  /** Runs operations that select actions (runtime/actions); absent: the bundle has none. */
+  readonly actions?: ActionHook;
 }
 
 /** Request-time work since the engine was made: parses, validations and plans (what caches and stored plans save). */
@@ -147,9 +150,9 @@ export class Engine {
   }
 
   /** Runs one request; answers the full response text. GraphQL errors are answers, not exceptions. */
-  async execute(req: GraphQLRequest, session: Session): Promise<string> {
+  async execute(req: GraphQLRequest, session: Session, ctx?: { readonly headers: Readonly<Record<string, string>> }): Promise<string> {
     try {
-      return await this.run(req, session);
+      return await this.run(req, session, ctx?.headers);
     } catch (e) {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
@@ -157,8 +160,8 @@ export class Engine {
   }
 
   /** Runs one request; a request that fails as a whole throws its ApiError (for /v1alpha1/graphql's statuses). */
-  executeOrThrow(req: GraphQLRequest, session: Session): Promise<string> {
-    return this.run(req, session);
+  executeOrThrow(req: GraphQLRequest, session: Session, ctx?: { readonly headers: Readonly<Record<string, string>> }): Promise<string> {
+    return this.run(req, session, ctx?.headers);
   }
 
   /** Plans a request without running it: the SQL text and parameter slots (for `inspect --query` and explain). */
@@ -201,8 +204,8 @@ export class Engine {
     return this.opts.model;
   }
 
-  private run(req: GraphQLRequest, session: Session): Promise<string> {
-    return this.runPrepared(this.limited(this.preparedFor(req, session), session), req, session);
+  private run(req: GraphQLRequest, session: Session, headers: Readonly<Record<string, string>> = {}): Promise<string> {
+    return this.runPrepared(this.limited(this.preparedFor(req, session), session), req, session, headers);
   }
 
   /**
@@ -233,8 +236,13 @@ export class Engine {
     return this.limits.driver((read && this.opts.readerFor ? this.opts.readerFor : this.opts.driverFor)(source), role);
   }
 
-  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session): Promise<string> {
+  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session, headers: Readonly<Record<string, string>> = {}): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
+    const actions = this.opts.actions;
+    if (actions?.claims(prepared, session.role)) {
+      return actions.run({ prepared, variables, request: req, session, headers, schema: this.schemaFor(session.role), dialect: this.dialect(),
+        readerFor: (source) => this.driverAs(source, session.role, true), runOthers: (p) => this.runPrepared(p, req, session, headers) });
+    }
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
     if (plan.kind === 'mutation') return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;

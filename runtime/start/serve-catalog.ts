@@ -2,6 +2,7 @@
 // The compiler comes in through the metadata API's contract (MetadataCompiler): the command line
 // wires it in, so the runtime itself never loads it.
 
+import { actionsOf } from './actions.js';
 import { randomUUID } from 'node:crypto';
 import type { Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
@@ -60,6 +61,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     };
     const readers = replicas.update(state.compiled.model, state.drivers);
     engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
+      ...actionsOf(state.compiled.model, o.stringifyNumericTypes),
       allowlist: o.enableAllowlist ?? false, ...limits, driverFor, readerFor: (source) => {
         const r = readers.get(source);
         return r ? obs.engineDriver(r) : driverFor(source);
@@ -87,7 +89,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
   const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics);
   const server = createServer({
-    engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session),
+    engine: { execute: (req, session, ctx) => engine!.execute(req, session, ctx), executeOrThrow: (req, session, ctx) => engine!.executeOrThrow(req, session, ctx),
       explain: (req, session) => engine!.explain(req, session),
       // REST endpoints follow the engine swapped in on every metadata change.
       restEndpoints: () => engine!.restEndpoints(), storedQuery: (q, n) => engine!.storedQuery(q, n),

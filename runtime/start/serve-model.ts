@@ -2,6 +2,7 @@
 // one the command line compiled in process. The model is the metadata, so metadata writes answer
 // `not-supported`; its event and cron triggers run here as the bundle defines them.
 
+import { actionsOf } from './actions.js';
 import type { BundleModel, Json } from '../bundle/index.js';
 import { loadBundle } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
@@ -56,6 +57,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     // Queries and subscriptions read from the source's replicas; everything else uses `drivers`.
     const readers = replicas.update(model, drivers);
     const engine = new Engine({ model, sdl, ...(sdlKey ? { sdlKey } : {}), stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor,
+      ...actionsOf(model, o.stringifyNumericTypes),
       readerFor: (source) => {
         const r = readers.get(source);
         return r ? obs.engineDriver(r) : driverFor(source);
