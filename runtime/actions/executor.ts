@@ -6,10 +6,13 @@
 
 import { getArgumentValues, Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType, type OperationDefinitionNode } from 'graphql';
 import type { ActionModel, BundleModel, CustomObjectModel, Json, Session } from '../bundle/index.js';
+import type { Driver } from '../drivers/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import { collectFields, type ActionHook, type ActionRequest, type FieldSel, type PlanContext, type Prepared } from '../graphql/index.js';
 import { ActionFailure } from './failure.js';
-import { callHandler, handlerHeaders, handlerUrl, HttpFailure, parseBody, type Environment } from './handler.js';
+import { logCall, readCall } from './async-log.js';
+import { forwardable, type Environment } from './handler.js';
+import { invokeAction } from './invoke.js';
 import { shapeOutput, type PendingRelationship } from './output.js';
 import { fillRelationships } from './relationships.js';
 
@@ -17,6 +20,8 @@ export interface ActionExecutorOptions {
   readonly model: BundleModel;
   readonly env?: Environment;
   readonly stringifyNumeric?: boolean;
+  /** The metadata database, where asynchronous calls are logged (absent: asynchronous actions answer not-supported). */
+  readonly catalog?: Pick<Driver, 'query'>;
 }
 
 type RootKind = OperationDefinitionNode['operation'];
@@ -76,7 +81,8 @@ export class ActionExecutor implements ActionHook {
         if (f.name === '__typename') { values.set(f.key, rootType); continue; }
         const action = this.actionAt(kind, f.name, session.role);
         if (!action) continue;
-        values.set(f.key, await this.callSync(action, f, rootObject, ctx, req));
+        values.set(f.key, action.kind === 'synchronous' ? await this.callSync(action, f, rootObject, ctx, req)
+          : kind === 'mutation' ? await this.callAsync(action, f, rootObject, req) : await this.readAsync(action, f, rootObject, ctx, req));
       }
     } catch (e) {
       if (e instanceof ActionFailure) return JSON.stringify({ errors: [e.body(session.role === 'admin')] });
@@ -88,44 +94,67 @@ export class ActionExecutor implements ActionHook {
 
   /** One synchronous action field: the handler's answer, shaped, with its relationships read. */
   private async callSync(action: ActionModel, f: FieldSel, root: GraphQLObjectType, ctx: PlanContext, req: ActionRequest): Promise<Json> {
-    const def = root.getFields()[f.name];
-    if (!def) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${root.name}'`, 400, ['selectionSet', f.name]);
-    const input = getArgumentValues(def, f.node, req.variables as Record<string, unknown>) as Json;
-    const payload = { action: { name: action.name }, input, session_variables: sessionVariables(req.session), request_query: req.request.query };
-    const configured = action.headers.map((h) => ({ name: h.name, value: h.kind === 'value' ? h.value : this.env[h.env] ?? '' }));
-    const requestInfo: Json = { body: payload, url: action.handler, headers: configured, transformed_request: null };
-    const url = handlerUrl(action.handler, this.env);
-    const headers: [string, string][] = [['content-type', 'application/json'], ...handlerHeaders(action, this.env, req.headers)];
-    let res;
-    try {
-      res = await callHandler({ url, method: 'POST', headers, body: JSON.stringify(payload) }, action.timeout);
-    } catch (e) {
-      if (!(e instanceof HttpFailure)) throw e;
-      throw new ActionFailure('http exception when calling webhook', 'unexpected', { type: e.kind, message: e.message, request: requestInfo });
+    const payload = { action: { name: action.name }, input: inputOf(f, root, req), session_variables: sessionVariables(req.session), request_query: req.request.query };
+    const answer = await invokeAction(action, payload, req.headers, this.env);
+    return this.shaped(answer.body, action.outputType, f, ctx, answer.internal, req);
+  }
+
+  // An output cut to the field's selection, its relationships read under the role's permission.
+  private async shaped(body: Json, type: string, f: FieldSel, ctx: PlanContext, internal: Json, req: ActionRequest): Promise<Json> {
+    const pending: PendingRelationship[] = [];
+    const out = shapeOutput(body, type, f, { objects: this.objects, plan: ctx, internal, pending });
+    await fillRelationships(pending, ctx, req.session, req.readerFor);
+    return out;
+  }
+
+  /** An asynchronous action's mutation: the call is logged and its id answered at once. */
+  private async callAsync(action: ActionModel, f: FieldSel, root: GraphQLObjectType, req: ActionRequest): Promise<Json> {
+    const catalog = this.requireCatalog();
+    return logCall(catalog, action.name, inputOf(f, root, req), sessionVariables(req.session), action.forwardClientHeaders ? forwardable(req.headers) : {});
+  }
+
+  /**
+   * `<action>(id:)`: the logged call, to the session that made it (same role and session variables)
+   * or to admin; anyone else reads null, as for an unknown id.
+   */
+  private async readAsync(action: ActionModel, f: FieldSel, root: GraphQLObjectType, ctx: PlanContext, req: ActionRequest): Promise<Json> {
+    const id = inputOf(f, root, req)['id'];
+    if (typeof id !== 'string' || !UUID.test(id)) throw new ApiError('validation-failed', `invalid uuid: ${JSON.stringify(id)}`, 400, ['selectionSet', f.key, 'args', 'id']);
+    const call = await readCall(this.requireCatalog(), action.name, id);
+    if (!call || (req.session.role !== 'admin' && !sameSession(call.sessionVariables, sessionVariables(req.session)))) return null;
+    const out: { [k: string]: Json } = {};
+    for (const sub of collectFields(f.node.selectionSet, action.name, ctx)) {
+      switch (sub.name) {
+        case '__typename': out[sub.key] = action.name; break;
+        case 'id': out[sub.key] = call.id; break;
+        case 'created_at': out[sub.key] = call.createdAt; break;
+        case 'errors': out[sub.key] = call.errors; break;
+        case 'output': out[sub.key] = call.status === 'completed' ? await this.shaped(call.output, action.outputType, sub, ctx, { webhook_response: call.output }, req) : null; break;
+        default: throw new ApiError('validation-failed', `field "${sub.name}" not found in type: '${action.name}'`, 400, ['selectionSet', f.key, sub.key]);
+      }
     }
-    const body = parseBody(res.text);
-    const responseInfo: Json = { status: res.status, body: body === undefined ? res.text : body, headers: res.headers.map(([name, value]) => ({ name, value })) };
-    const internal: Json = { error: 'unexpected response', response: responseInfo, request: requestInfo };
-    if (body === undefined) throw new ActionFailure('not a valid json response from webhook', 'unexpected', internal);
-    if (res.status >= 200 && res.status < 300) {
-      const pending: PendingRelationship[] = [];
-      const out = shapeOutput(body, action.outputType, f, { objects: this.objects, plan: ctx, internal, pending });
-      await fillRelationships(pending, ctx, req.session, req.readerFor);
-      return out;
-    }
-    if (res.status >= 400 && res.status < 500) throw clientError(body, internal);
-    throw new ActionFailure('internal error', 'unexpected', { error: `expecting 2xx or 4xx status code, but found ${res.status}`, request: requestInfo, response: responseInfo });
+    return out;
+  }
+
+  private requireCatalog(): Pick<Driver, 'query'> {
+    if (!this.opts.catalog) throw new ApiError('not-supported', 'asynchronous actions need the metadata database (svc_catalog)', 400, []);
+    return this.opts.catalog;
   }
 }
 
-/** A 4xx answer `{message, code?, extensions?}` as the client's error (Hasura's ActionWebhookErrorResponse). */
-function clientError(body: Json, internal: Json): ActionFailure {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || typeof body['message'] !== 'string') {
-    return new ActionFailure('the error response of the action webhook is not an object with a "message"', 'unexpected', internal);
-  }
-  const code = typeof body['code'] === 'string' ? body['code'] : 'unexpected';
-  const extensions = body['extensions'];
-  return new ActionFailure(body['message'], code, undefined, extensions !== undefined && extensions !== null ? extensions : undefined);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// The action's arguments as the handler receives them (variables substituted, enums as names).
+function inputOf(f: FieldSel, root: GraphQLObjectType, req: ActionRequest): { [k: string]: Json } {
+  const def = root.getFields()[f.name];
+  if (!def) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${root.name}'`, 400, ['selectionSet', f.name]);
+  return getArgumentValues(def, f.node, req.variables as Record<string, unknown>) as { [k: string]: Json };
+}
+
+function sameSession(a: { readonly [k: string]: string }, b: { readonly [k: string]: string }): boolean {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
 }
 
 /** The session as handlers receive it: lower-case names, the role included. */

@@ -52,8 +52,13 @@ export function handlerHeaders(action: ActionModel, env: Environment, client: Re
   });
   if (!action.forwardClientHeaders) return configured;
   const taken = new Set(configured.map(([n]) => n.toLowerCase()));
-  const forwarded = Object.entries(client).filter(([n]) => !NOT_FORWARDED.has(n.toLowerCase()) && !taken.has(n.toLowerCase()));
+  const forwarded = Object.entries(forwardable(client)).filter(([n]) => !taken.has(n.toLowerCase()));
   return [...configured, ...forwarded];
+}
+
+/** The client headers an action may forward (hop-by-hop, body and admin-secret headers left out). */
+export function forwardable(client: Readonly<Record<string, string>>): { [name: string]: string } {
+  return Object.fromEntries(Object.entries(client).filter(([n]) => !NOT_FORWARDED.has(n.toLowerCase())));
 }
 
 /** The failure of the HTTP exchange itself (no answer): refused, reset, timed out. */
