@@ -11,7 +11,7 @@ export interface HandlerRequest {
   readonly url: string;
   readonly method: string;
   readonly headers: readonly (readonly [string, string])[];
-  readonly body: string;
+  readonly body?: string;
 }
 
 /** What a handler answered. */
@@ -73,7 +73,7 @@ export async function callHandler(req: HandlerRequest, timeoutSeconds: number, m
   const signal = AbortSignal.timeout(Math.max(1, Math.round(timeoutSeconds * 1000)));
   let res: Response;
   try {
-    res = await fetch(req.url, { method: req.method, headers: [...req.headers].map(([k, v]) => [k, v] as [string, string]), body: req.body, signal, redirect: 'manual' });
+    res = await fetch(req.url, { method: req.method, headers: [...req.headers].map(([k, v]) => [k, v] as [string, string]), ...(req.body !== undefined ? { body: req.body } : {}), signal, redirect: 'manual' });
   } catch (e) {
     throw failureOf(e, signal);
   }

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 
 export interface Received {
+  readonly method: string;
   readonly path: string;
   readonly headers: IncomingMessage['headers'];
   readonly body: any;
@@ -25,8 +26,9 @@ export async function startHandler(): Promise<HandlerServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const body = text ? JSON.parse(text) : null;
-      received.push({ path: req.url ?? '', headers: req.headers, body });
+      let body: unknown = null;
+      try { body = text ? JSON.parse(text) : null; } catch { body = text; }
+      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
       const r = routes.get(req.url ?? '');
       if (!r) { res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"no route"}'); return; }
       const out = r(body);

@@ -148,6 +148,21 @@ describe('synchronous actions', () => {
     expect(r.body.errors[0]).toMatchObject({ message: 'http exception when calling webhook', extensions: { code: 'unexpected', internal: { type: 'timeout' } } });
   });
 
+  it('applies the action\'s request and response transforms', async () => {
+    handler.route('/t?via=kriti', (b) => ({ body: { val: b.n * 2, label: b.who } }));
+    expect((await md('create_action', { name: 'twice', definition: { type: 'query', handler: '{{KILN_TEST_ACTIONS_BASE}}', output_type: 'UserOut',
+      arguments: [{ name: 'n', type: 'Int!' }],
+      request_transform: { version: 2, template_engine: 'Kriti', method: 'PUT', url: '{{$base_url}}/t', query_params: { via: 'kriti' },
+        body: { action: 'transform', template: '{"n": {{$body.input.n}}, "who": {{$session_variables?[\'x-svc-role\']}}}' },
+        request_headers: { add_headers: { 'x-transformed': 'yes' }, remove_headers: [] } },
+      response_transform: { version: 2, template_engine: 'Kriti', body: { action: 'transform', template: '{"id": {{$body.val}}, "name": {{$body.label}}}' } } } })).status).toBe(200);
+    handler.received.length = 0;
+    const r = await gql('{ twice(n: 21) { id name } }');
+    expect(r.body).toEqual({ data: { twice: { id: 42, name: 'admin' } } });
+    expect(handler.received[0]).toMatchObject({ method: 'PUT', path: '/t?via=kriti', body: { n: 21, who: 'admin' } });
+    expect(handler.received[0]!.headers['x-transformed']).toBe('yes');
+  });
+
   it('shows an action only to roles granted it; a dropped permission or action leaves the schema', async () => {
     const other = await gql('{ probe(kind: "ok") { id } }', { 'x-svc-role': 'other' });
     expect(other.body.errors[0].message).toBe('field "probe" not found in type: \'query_root\'');
