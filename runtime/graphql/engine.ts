@@ -191,6 +191,12 @@ export class Engine {
     return { plan, variables, driverFor: this.opts.readerFor ?? this.opts.driverFor };
   }
 
+  /** True when a subscription selects an asynchronous action's result (runtime/subscriptions polls it). */
+  pollsSubscription(req: GraphQLRequest, session: Session): boolean {
+    const p = this.preparedFor(req, session, true);
+    return p.operation.operation === 'subscription' && this.opts.actions?.claims(p, session.role) === true;
+  }
+
   /** Explains a request as the session would run it (POST /v1/graphql/explain): SQL and PostgreSQL's plan. */
   async explain(req: GraphQLRequest, session: Session): Promise<Explanation> {
     const p = this.prepare(req, session.role);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { postJson } from '../helpers/http.js';
+import { Client } from '../subscriptions/helpers.js';
 import { startHandler, type HandlerServer } from './handler-server.js';
 
 describe('asynchronous actions', () => {
@@ -36,7 +37,8 @@ describe('asynchronous actions', () => {
 
   beforeAll(async () => {
     handler = await startHandler();
-    handler.route('/order', (b) => (b.input.qty > 0 ? { body: { order_id: 100 + b.input.qty, account_id: 1 } } : { status: 400, body: { message: 'qty must be positive' } }));
+    handler.route('/order', (b) => (b.input.qty > 0 ? { body: { order_id: 100 + b.input.qty, account_id: 1 }, delayMs: b.input.qty === 9 ? 1500 : 0 }
+      : { status: 400, body: { message: 'qty must be positive' } }));
     db = await createTestDatabase('actions_async', `CREATE TABLE account (id int PRIMARY KEY, name text NOT NULL);
       INSERT INTO account VALUES (1, 'alice');`);
     await start(100);
@@ -95,6 +97,21 @@ describe('asynchronous actions', () => {
     await start(100);
     expect((await settled(pending, user('1'))).data.place_order.output.order_id).toBe(105);
     expect((await settled(stuck, user('1'))).data.place_order.output.order_id).toBe(106);
+  });
+
+  it('pushes the result to a subscription when it arrives', async () => {
+    const id = (await gql('mutation { place_order(qty: 9) }', user('1'))).body.data.place_order as string;
+    const client = await Client.open(`ws://127.0.0.1:${server!.port}/v1/graphql`, 'graphql-transport-ws');
+    try {
+      await client.init(user('1'));
+      client.send({ id: 's', type: 'subscribe', payload: { query: `subscription { place_order(id: "${id}") { output { order_id } } }` } });
+      const first = await client.next((m) => m.id === 's' && m.type === 'next');
+      expect(first.payload).toEqual({ data: { place_order: { output: null } } });
+      const second = await client.next((m) => m.id === 's' && m.type === 'next', 6000);
+      expect(second.payload).toEqual({ data: { place_order: { output: { order_id: 109 } } } });
+    } finally {
+      client.close();
+    }
   });
 
   it('refuses an id that is not a uuid', async () => {
