@@ -101,8 +101,3 @@ export async function readCall(db: Runner, action: string, id: string): Promise<
   const o = JSON.parse(String(r.rows[0]![0])) as { id: string; created_at: string; status: CallResult['status']; output: Json; errors: Json; session_variables: { [k: string]: string } };
   return { id: o.id, createdAt: o.created_at, status: o.status, output: o.output, errors: o.errors, sessionVariables: o.session_variables };
 }
-
-/** Deletes the log of an action (drop_action with clear_data). */
-export async function clearCalls(db: Runner, action: string): Promise<number> {
-  return (await db.query('DELETE FROM svc_catalog.hdb_action_log WHERE action_name = $1', [action])).rowCount;
-}

@@ -4,4 +4,4 @@ export { ActionExecutor, sessionVariables, type ActionExecutorOptions } from './
 export { callHandler, handlerHeaders, handlerUrl, HttpFailure, MAX_RESPONSE_BYTES, type Environment, type HandlerRequest, type HandlerResponse } from './handler.js';
 /** Asynchronous actions: the log table and the worker that delivers the calls. */
 export { asyncActionsInterval, startActionWorker, type ActionWorkerOptions } from './async-worker.js';
-export { clearCalls, ensureActionLog } from './async-log.js';
+export { ensureActionLog } from './async-log.js';

@@ -118,4 +118,16 @@ describe('asynchronous actions', () => {
     const r = await result('nope', user('1'));
     expect(r.body.errors[0]).toMatchObject({ message: 'invalid uuid: "nope"', extensions: { code: 'validation-failed' } });
   });
+
+  it('drop_action keeps the logged calls with clear_data false, and deletes them by default', async () => {
+    const count = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM svc_catalog.hdb_action_log WHERE action_name = 'place_order'`))[0]!.n);
+    expect(await count()).toBeGreaterThan(0);
+    const definition = (await md('export_metadata', {})).body.actions[0];
+    expect((await md('drop_action', { name: 'place_order', clear_data: false })).status).toBe(200);
+    expect(await count()).toBeGreaterThan(0);
+    expect((await gql('mutation { place_order(qty: 1) }')).body.errors[0].message).toContain('place_order');
+    expect((await md('create_action', { name: 'place_order', definition: definition.definition })).status).toBe(200);
+    expect((await md('drop_action', { name: 'place_order' })).status).toBe(200);
+    expect(await count()).toBe(0);
+  });
 });
