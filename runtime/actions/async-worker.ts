@@ -38,6 +38,8 @@ export async function startActionWorker(o: ActionWorkerOptions): Promise<{ stop(
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
   const tick = async (): Promise<void> => {
+    // No query while nothing served is asynchronous (the log keeps pending calls until one is again).
+    if (!o.actions()?.actions.some((a) => a.kind === 'asynchronous')) return;
     try {
       const calls = await claimCalls(o.catalog, o.batchSize ?? 100);
       await Promise.all(calls.map((c) => deliver(c, o)));
