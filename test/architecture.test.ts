@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..');
 
 const RUNTIME_BELOW_START = ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/graphql', 'runtime/auth',
-  'runtime/transforms', 'runtime/remote', 'runtime/metadata-api', 'runtime/subscriptions', 'runtime/workers', 'runtime/server'];
+  'runtime/transforms', 'runtime/remote', 'runtime/metadata-api', 'runtime/subscriptions', 'runtime/workers', 'runtime/server', 'runtime/actions'];
 
 // What each folder may import (besides itself). No folder is exempt.
 const ALLOWED: Record<string, readonly string[]> = {
@@ -31,6 +31,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms', 'runtime/remote'],
   // WebSocket subscriptions: the multiplexed pollers run the engine's plans on the drivers.
   'runtime/subscriptions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
+  // Actions: handler calls, output checks, relationships planned with the engine's planners, async action delivery.
+  'runtime/actions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/transforms'],
   // Event triggers, cron and scheduled events: capture SQL, metadata API operations, delivery workers.
   'runtime/workers': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/transforms', 'runtime/metadata-api'],
   'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api', 'runtime/transforms', 'runtime/subscriptions'],

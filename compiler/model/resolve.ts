@@ -12,6 +12,7 @@ import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
 import { buildMutationRoots } from './mutation-roots.js';
 import { reportActionClashes } from './action-roots.js';
+import { databaseScalars, resolveActions } from './actions.js';
 import { resolveInheritedRoles } from './inherited-roles.js';
 import { adminMutationPermissions, resolveMutationPermissions } from './permissions.js';
 import { resolveRelationships } from './relationships.js';
@@ -57,6 +58,8 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   }
   resolveRemoteRelationships(md, tables, issues);
   resolveInheritedRoles(md.inherited_roles, tables, select, mutations, roleSet, issues);
+  // Custom types and actions (issue 18): they read the tracked tables and add the roles granted an action.
+  const actions = resolveActions(md, tables, databaseScalars(columnScalars(opts.introspection)), roleSet, issues);
   const roles = [...roleSet].sort();
   for (const role of roles) { select[role] ??= {}; mutations[role] ??= {}; }
   const roots = Object.fromEntries(roles.map((r): [string, RoleRoots] => [r, {
@@ -72,6 +75,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     mutations: Object.fromEntries(roles.map((r) => [r, sortKeys(mutations[r]!)])),
     options: { stringifyNumeric: false },
     ...requestLimits(md),
+    ...(actions ? { actions } : {}),
   };
   return { value: model, inconsistencies: issues.list() };
 }
@@ -191,6 +195,11 @@ function requestLimits(md: Metadata): Pick<BundleModel, 'apiLimits' | 'introspec
   const openTelemetry = readOpenTelemetry(md.opentelemetry, ['opentelemetry']);
   return { ...(apiLimits ? { apiLimits } : {}), ...(noIntrospection.length ? { introspectionDisabledFor: noIntrospection } : {}),
     ...(openTelemetry ? { openTelemetry } : {}) };
+}
+
+// Every column type of every catalog (and its GraphQL name): the database scalars custom types may reuse.
+function columnScalars(dbs: { readonly [source: string]: Introspection }): string[] {
+  return Object.values(dbs).flatMap((db) => db.tables.flatMap((t) => t.columns.map((c) => c.type)));
 }
 
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {

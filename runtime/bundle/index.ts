@@ -1,5 +1,7 @@
 /** The bundle contract between compiler and runtime. */
 export type * from './model.js';
+/** Actions and custom types in the bundle. */
+export type * from './actions.js';
 /** Any JSON value. */
 export type { Json } from './json.js';
 /** A table's GraphQL type name of one kind (`_bool_exp`, ...), with the source's prefix and suffix. */

@@ -3,6 +3,7 @@
 
 import type { ErrorCode } from '../errors/index.js';
 import type { CompiledSql } from '../sql/index.js';
+import type { ActionsModel } from './actions.js';
 import type { Json } from './json.js';
 
 /** `source:schema.name`, unique within a bundle. */
@@ -33,6 +34,8 @@ export interface BundleModel {
   readonly apiLimits?: ApiLimitsModel;
   /** Roles that may not introspect the schema (set_graphql_schema_introspection_options); absent: none. */
   readonly introspectionDisabledFor?: readonly string[];
+  /** Custom types and actions (runtime/bundle/actions.ts); absent when there are none. */
+  readonly actions?: ActionsModel;
   /** The OpenTelemetry export (set_opentelemetry_config); absent when none is set. */
   readonly openTelemetry?: OpenTelemetryModel;
 }

@@ -24,6 +24,7 @@ import type { GraphQLRequest, Session } from '../bundle/index.js';
 import type { ClientHeaders, RemoteServing } from '../remote/index.js';
 import { runWithRemotes, splitFor } from './remote-run.js';
 import { resolveJoins } from './remote-joins.js';
+import type { ActionHook } from './action-hook.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
 export interface SubscriptionPlan {
@@ -70,9 +71,11 @@ export interface EngineOptions {
   readonly rateLimiter?: RateLimiter;
   /** The remote schemas served beside the tables (runtime/remote); absent: none. */
   readonly remote?: RemoteServing;
+  /** Runs operations that select actions (runtime/actions); absent: the bundle has none. */
+  readonly actions?: ActionHook;
 }
 
-/** What an engine may use of the HTTP request besides its body (client headers forwarded to remote schemas). */
+/** What an engine may use of the HTTP request besides its body (client headers forwarded to remote schemas and actions). */
 export interface RequestContext {
   readonly headers?: ClientHeaders;
 }
@@ -212,6 +215,12 @@ export class Engine {
     return { plan, variables, driverFor: (source) => this.driverAs(source, session.role, true) };
   }
 
+  /** True when a subscription selects an asynchronous action's result (runtime/subscriptions polls it). */
+  pollsSubscription(req: GraphQLRequest, session: Session): boolean {
+    const p = this.preparedFor(req, session, true);
+    return p.operation.operation === 'subscription' && this.opts.actions?.claims(p, session.role) === true;
+  }
+
   /** Explains a request as the session would run it (POST /v1/graphql/explain): SQL and PostgreSQL's plan. */
   async explain(req: GraphQLRequest, session: Session): Promise<Explanation> {
     const p = this.prepare(req, session.role);
@@ -259,6 +268,11 @@ export class Engine {
 
   private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
+    const actions = this.opts.actions;
+    if (actions?.claims(prepared, session.role)) {
+      return actions.run({ prepared, variables, request: req, session, headers: ctx?.headers ?? {}, schema: this.schemaFor(session.role), dialect: this.dialect(),
+        readerFor: (source) => this.driverAs(source, session.role, true), runOthers: (p) => this.runPrepared(p, req, session, ctx) });
+    }
     // Remote schema root fields: the rest runs as below, the remote calls beside it (remote-run.ts).
     const split = this.opts.remote ? splitFor(prepared, this.opts.remote, session.role) : null;
     if (split) {

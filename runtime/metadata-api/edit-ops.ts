@@ -9,6 +9,7 @@ import type { ApiContext } from './context.js';
 import type { ApiKind, ExtensionContext, OperationRequest } from './contract.js';
 import { dropInconsistentMetadata, reloadMetadata, replaceMetadata } from './document-ops.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
+import { clearDroppedActionLog } from './action-log.js';
 import { judgeEdit } from './judge.js';
 import { introspectEditedRemotes, reloadRemoteSchema } from './remote-ops.js';
 import { readAnswer } from './read-ops.js';
@@ -103,6 +104,7 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   const applied = compiler.apply(work.metadata, op, { introspection: work.introspection });
   if (applied.metadata === null) return applied.result;
   if (env.type === 'rename_source') renameSource(work, env.args);
+  if (env.type === 'drop_action') await clearDroppedActionLog(work.tx, env.args);
   await cx.sources.connectSources(work, applied.metadata);
   await introspectEditedRemotes(cx, env, applied.metadata);
   const judged = judgeEdit(compiler, work.compiled.inconsistencies, applied.metadata, applied.effect,

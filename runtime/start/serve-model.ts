@@ -2,6 +2,7 @@
 // one the command line compiled in process. The model is the metadata, so metadata writes answer
 // `not-supported`; its event and cron triggers run here as the bundle defines them.
 
+import { actionsOf, startAsyncActions } from './actions.js';
 import type { BundleModel, Json } from '../bundle/index.js';
 import { loadBundle } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
@@ -59,13 +60,17 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     };
     // Queries and subscriptions read from the source's replicas; everything else uses `drivers`.
     const readers = replicas.update(model, drivers);
+    // Asynchronous actions log their calls in the metadata database, as the events do.
+    const actionCatalog = model.actions?.actions.some((a) => a.kind === 'asynchronous') ? await dbs.metadata() : undefined;
     const engine = new Engine({ model, sdl, ...(sdlKey ? { sdlKey } : {}), ...(sdlFiles ? { sdlFiles } : {}), stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor,
+      ...actionsOf(model, o.stringifyNumericTypes, actionCatalog),
       readerFor: (source) => {
         const r = readers.get(source);
         return r ? wrap(r, source) : driverFor(source);
       } });
     obs.metrics.feed({ planCache: () => ({ hits: engine.stats.planCacheHits, misses: engine.stats.parses }) });
     const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log, obs) : null;
+    const asyncActions = actionCatalog ? await startAsyncActions(actionCatalog, () => model.actions, log) : null;
     const server = createServer({
       engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
       enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
@@ -81,6 +86,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
       async close() {
         await server.close();
         await workers?.stop();
+        await asyncActions?.stop();
         await replicas.close();
         await obs.tracing.close();
         await dbs.close(drivers.values());
