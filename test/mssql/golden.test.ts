@@ -85,6 +85,14 @@ describe('golden chinook-mssql', async () => {
     expect(invoiceLine).toMatch(/EXISTS \(\s*SELECT 1\s*FROM \[dbo\]\.\[invoice\]/);
   });
 
+  it('offers no distinct_on, no on_conflict and only the LIKE family of text operators, as Hasura\'s MSSQL backend', () => {
+    for (const role of bundle.model.roles) {
+      const sdl = goldens.get(`schema/${role}.graphql`)!;
+      expect(sdl).toContain('_ilike: String');
+      for (const absent of ['distinct_on', 'on_conflict', '_regex', '_similar', '_iregex']) expect(sdl, `${role} ${absent}`).not.toContain(absent);
+    }
+  });
+
   it('the checker catches what it looks for', async () => {
     expect(await validateTsql('SELECT FROM WHERE')).not.toEqual([]);
     expect(POSTGRES_SYNTAX.test(withoutLiterals('SELECT json_agg(x) FROM t LIMIT 1'))).toBe(true);

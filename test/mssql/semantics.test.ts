@@ -84,7 +84,7 @@ describe('MSSQL plans mean what the PostgreSQL plans mean', () => {
     const s = plan(bundle, c, dialect);
     const params = bindParams(s.params, c.variables ?? {}, { role: c.role ?? 'admin', variables: c.session ?? {}, isAdmin: !c.role });
     const r = await client.query({ text: s.text, values: params as unknown[], rowMode: 'array' });
-    return JSON.parse(r.rows[0][0] as string);
+    return JSON.parse((r.rows[0] as unknown[])[0] as string);
   };
 
   for (const c of CASES) {
