@@ -1,6 +1,6 @@
 // A statement as nested parenthesis groups of tokens: just enough structure for `kiln check` to
 // find each table reference, the WHERE clause at its level and the conjuncts of that clause.
-// Only the SQL the runtime prints is read (PostgreSQL spelling, keywords upper case).
+// Only the SQL the runtime prints is read (PostgreSQL or T-SQL spelling, keywords upper case).
 
 import { closingQuote } from '../../runtime/sql/index.js';
 
@@ -34,6 +34,26 @@ export function parseSqlTree(text: string): Group {
     const ch = text[i]!;
     if (/\s/.test(ch)) { i++; continue; }
     if (ch === '-' && text[i + 1] === '-') { while (i < text.length && text[i] !== '\n') i++; continue; }
+    // T-SQL: `[name]` (a `]` doubled inside), `N'text'`, `@pN`.
+    if (ch === '[') {
+      let j = i + 1;
+      let name = '';
+      while (j < text.length) {
+        if (text[j] === ']') { if (text[j + 1] === ']') { name += ']'; j += 2; continue; } break; }
+        name += text[j]; j++;
+      }
+      cur.tokens.push({ kind: 'ident', name });
+      i = j + 1;
+      continue;
+    }
+    if (ch === 'N' && text[i + 1] === "'" && !WORD.test(text[i - 1] ?? ' ')) { i++; continue; }
+    if (ch === '@' && text[i + 1] === 'p' && /\d/.test(text[i + 2] ?? '')) {
+      let j = i + 2;
+      while (j < text.length && /\d/.test(text[j]!)) j++;
+      cur.tokens.push({ kind: 'param', index: Number(text.slice(i + 2, j)) });
+      i = j;
+      continue;
+    }
     if (ch === '"' || ch === "'") {
       const end = closingQuote(text, i, ch);
       const body = text.slice(i + 1, end - 1).split(ch + ch).join(ch);
