@@ -43,7 +43,8 @@ export class FilterProver {
   /** Every table reference of a file of statements (each after its own `-- $n = ...` header) run as `role`. */
   proveFile(role: string, text: string): ReferenceProof[] {
     return splitStatements(text).flatMap((statement) => {
-      const root = parseSqlTree(statement);
+      // The runtime's T-SQL always builds its JSON with FOR JSON; PostgreSQL's never says it.
+      const root = parseSqlTree(statement, { tsql: /\bFOR JSON\b/.test(statement) });
       const header = headerParams(statement);
       const c: FileContext = { prover: this, role, root, exempt: new Set(), out: [],
         params: (n) => header.get(n) ?? `unknown $${n}` };
@@ -71,7 +72,7 @@ export class FilterProver {
       fragments: new Map(), hints: { valueSensitive: false }, variables: {}, structural: new Set() };
     const compiled = compileSql(lowerBool(ir, MAIN, ctx), dialect);
     const names = headerParams(paramHeader(compiled).join('\n'));
-    const root = parseSqlTree(compiled.text);
+    const root = parseSqlTree(compiled.text, { tsql: dialect.name === 'mssql' });
     return conjuncts(root.tokens).map((t) => canonical(t, MAIN_NAME, (n) => names.get(n) ?? `unknown $${n}`)).filter((s) => s !== 'TRUE' && s !== '1 = 1');
   }
 }

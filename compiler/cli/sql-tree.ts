@@ -23,10 +23,11 @@ const WORD = /[A-Za-z0-9_]/;
 const PUNCT = /[<>=!~*@?|&#+\-/%^:]/;
 
 /**
- * Tokenizes `text` into a tree of groups. Live-query statements read parameters as columns of
+ * Tokenizes `text` into a tree of groups (`tsql`: T-SQL's `[name]`, `N'text'` and `@pN` too). Live-query statements read parameters as columns of
  * the per-cohort relation (`"_subs"."p1"` is the statement's `$2`): those become params too.
  */
-export function parseSqlTree(text: string): Group {
+export function parseSqlTree(text: string, opts: { readonly tsql?: boolean } = {}): Group {
+  const tsql = opts.tsql === true;
   const root: Group = { kind: 'group', tokens: [], parent: null };
   let cur = root;
   let i = 0;
@@ -35,7 +36,7 @@ export function parseSqlTree(text: string): Group {
     if (/\s/.test(ch)) { i++; continue; }
     if (ch === '-' && text[i + 1] === '-') { while (i < text.length && text[i] !== '\n') i++; continue; }
     // T-SQL: `[name]` (a `]` doubled inside), `N'text'`, `@pN`.
-    if (ch === '[') {
+    if (tsql && ch === '[') {
       let j = i + 1;
       let name = '';
       while (j < text.length) {
@@ -46,8 +47,8 @@ export function parseSqlTree(text: string): Group {
       i = j + 1;
       continue;
     }
-    if (ch === 'N' && text[i + 1] === "'" && !WORD.test(text[i - 1] ?? ' ')) { i++; continue; }
-    if (ch === '@' && text[i + 1] === 'p' && /\d/.test(text[i + 2] ?? '')) {
+    if (tsql && ch === 'N' && text[i + 1] === "'" && !WORD.test(text[i - 1] ?? ' ')) { i++; continue; }
+    if (tsql && ch === '@' && text[i + 1] === 'p' && /\d/.test(text[i + 2] ?? '')) {
       let j = i + 2;
       while (j < text.length && /\d/.test(text[j]!)) j++;
       cur.tokens.push({ kind: 'param', index: Number(text.slice(i + 2, j)) });
