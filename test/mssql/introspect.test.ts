@@ -80,3 +80,23 @@ describe('MSSQL introspection', () => {
     expect(await validateTsql(MSSQL_CATALOG_QUERY)).toEqual([]);
   });
 });
+
+describe('Chinook for SQL Server (the live lane loads it)', async () => {
+  const { chinookTsql } = await import('./chinook-tsql.js');
+  const batches = chinookTsql();
+
+  it('holds every table, the rows in batches of at most 1000, identities and foreign keys, and parses as T-SQL', async () => {
+    expect(batches.filter((b) => b.startsWith('CREATE TABLE'))).toHaveLength(11);
+    expect(batches.join('\n')).toContain('album_id INT IDENTITY(1,1) NOT NULL');
+    expect(batches.join('\n')).not.toMatch(/\bTIMESTAMP\b|[^N]VARCHAR\(/);
+    const inserts = batches.filter((b) => b.includes('INSERT INTO'));
+    const rows = inserts.reduce((n, b) => n + b.split('\n').filter((l) => l.startsWith('(')).length, 0);
+    expect(rows).toBe(15607);
+    for (const b of inserts) expect(b.split('\n').filter((l) => l.startsWith('(')).length).toBeLessThanOrEqual(1000);
+    expect(batches.filter((b) => b.includes('FOREIGN KEY'))).toHaveLength(11);
+    const failures: string[] = [];
+    for (const b of batches.filter((x) => !x.includes('INSERT INTO'))) failures.push(...(await validateTsql(b)).map((e) => `${b.slice(0, 40)}: ${e}`));
+    expect(failures).toEqual([]);
+    expect(await validateTsql(inserts[0]!)).toEqual([]);
+  });
+});
