@@ -14,3 +14,7 @@ export { postgres } from './dialects/postgres.js';
 export { multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
 /** For reading: line breaks and indentation (only whitespace outside quotes changes), and a comment line per parameter. */
 export { closingQuote, formatSql, paramHeader } from './format.js';
+/** The SQL Server dialect (T-SQL renderer in render/mssql). */
+export { mssql } from './dialects/mssql.js';
+/** The dialects by name. */
+export { dialectNamed } from './dialects/registry.js';
