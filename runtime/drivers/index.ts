@@ -8,3 +8,5 @@ export { createPgliteDriver, type PgliteDriver, type PgliteDriverOptions } from 
 export { mapDatabaseError, relationOf, ConnectionError, type StatementContext } from './database-error.js';
 /** A Driver that reads from a source's read replicas (random pick, failing ones skipped for a while), else its primary. */
 export { createReplicaReader, isConnectionError, type ReplicaReader, type ReplicaReaderOptions } from './replicas.js';
+/** A Driver for a BigQuery source (@google-cloud/bigquery; BIGQUERY_EMULATOR_HOST for a stand-in). */
+export { createBigQueryDriver, type BigQueryDriver, type BigQueryDriverOptions, type TableField, type TableMetadata } from './bigquery.js';

@@ -25,6 +25,8 @@ export interface SqlPlan {
   readonly sql: CompiledSql;
   readonly name: string;
   readonly valueSensitive: boolean;
+  /** The root fields, when the dialect returns typed rows and the engine writes their JSON (`Dialect.rowsToJson`). */
+  readonly typedRows?: readonly JsonField[];
 }
 
 export interface PlanInput {
@@ -54,7 +56,7 @@ export function planOperation(input: PlanInput): Plan {
   const parts = plan.steps.map((s, i): SqlPlan => {
     const compiled = compileSql(rendered[i]!, ctx.dialect);
     const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
-    return { kind: 'sql', source: s.source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive };
+    return { kind: 'sql', source: s.source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive, ...(ctx.dialect.can.jsonInSql ? {} : { typedRows: s.fields }) };
   });
   if (parts.length === 1) return parts[0]!;
   return { kind: 'multi', parts, keys: ir.keys };
@@ -65,7 +67,7 @@ export function planQueryIr(input: PlanInput): QueryIr {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
   const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false } };
-  if (!ctx.dialect.can.jsonInSql) throw new ApiError('not-supported', `queries on a ${ctx.dialect.name} source are not supported yet`, 400, []);
+  if (!ctx.dialect.can.jsonInSql && !ctx.dialect.rowsToJson) throw new ApiError('not-supported', `queries on a ${ctx.dialect.name} source are not supported yet`, 400, []);
   const rootType = input.operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
   const roots = input.operation.operation === 'subscription' ? input.model.roots[input.role]?.subscription : input.model.roots[input.role]?.query;
   const fields = collectFields(input.operation.selectionSet, rootType, ctx);
