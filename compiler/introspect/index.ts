@@ -7,3 +7,5 @@ export type {
   Introspection, IntrospectedTable, IntrospectedColumn, IntrospectedForeignKey, IntrospectedFunction,
   IntrospectedType, EnumTableValues,
 } from './types.js';
+/** Reads a BigQuery source's datasets (tables and their schemas) through the BigQuery API. */
+export { introspectBigQuery } from './bigquery.js';

@@ -1,4 +1,4 @@
-import type {
+import type { BigQueryConnection,
   BundleModel, FunctionModel, Json, RoleRoots, RootField, SelectPermissionModel, SourceModel, TableModel, TableMutationPermissions,
 } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
@@ -9,6 +9,7 @@ import { resolveEventTriggers } from './event-triggers.js';
 import { resolveComputedFields, resolveFunctions } from './functions.js';
 import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
+import { bigqueryConnection, bigqueryModel, queriesOnly } from './bigquery.js';
 import { buildMutationRoots } from './mutation-roots.js';
 import { reportActionClashes } from './action-roots.js';
 import { resolveInheritedRoles } from './inherited-roles.js';
@@ -41,7 +42,8 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   const sources: SourceModel[] = [];
   const roleSet = new Set<string>(['admin']);
   const rootLimits: RootLimits = new Map();
-  for (const source of md.sources) {
+  for (const given of md.sources) {
+    const source = queriesOnly(given, issues);
     const db = opts.introspection[source.name];
     if (!db) {
       issues.add({ type: 'source', name: sourceObjectName(source.name), definition: source as unknown as Json, reason: `Inconsistent object: could not read the catalog of source "${source.name}"` });
@@ -50,7 +52,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     const ns = namespaceOf(source);
     const replicas = readReplicas(source);
     sources.push({ name: source.name, ...(ns ? { namespace: ns } : {}), dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source),
-      ...(replicas.length > 0 ? { readReplicas: replicas } : {}) });
+      ...(replicas.length > 0 ? { readReplicas: replicas } : {}), ...bigquerySource(source, issues) });
     resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
   resolveInheritedRoles(md.inherited_roles, tables, select, mutations, roleSet, issues);
@@ -70,7 +72,13 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     options: { stringifyNumeric: false },
     ...requestLimits(md),
   };
-  return { value: model, inconsistencies: issues.list() };
+  return { value: bigqueryModel(model), inconsistencies: issues.list() };
+}
+
+function bigquerySource(source: Source, issues: Issues): { bigquery?: BigQueryConnection } {
+  if (source.kind !== 'bigquery') return {};
+  const c = bigqueryConnection(source, issues);
+  return c ? { bigquery: c } : {};
 }
 
 function resolveSource(source: Source, db: Introspection, tables: Map<string, TableModel>, select: SelectMap, mutations: MutationMap,

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import type { BundleModel, RootField, TableModel } from '../../runtime/bundle/index.js';
-import { postgres, type CompiledSql, type MultiplexedSql } from '../../runtime/sql/index.js';
+import { dialectNamed, postgres, type CompiledSql, type MultiplexedSql } from '../../runtime/sql/index.js';
 import { planLiveQuery, planOperation } from '../../runtime/graphql/index.js';
 import type { GraphQLSchema } from 'graphql';
 
@@ -35,7 +35,7 @@ export function previewSql(model: BundleModel, schema: GraphQLSchema, role: stri
   const operation = document.definitions[0]!;
   if (operation.kind !== 'OperationDefinition') throw new Error('assertion failed: preview is an operation');
   const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
-  const plan = planOperation({ model, schema, role, dialect: postgres, stringifyNumeric: model.options.stringifyNumeric,
+  const plan = planOperation({ model, schema, role, dialect: dialectNamed(model.sources[0]?.dialect ?? 'postgres'), stringifyNumeric: model.options.stringifyNumeric,
     document, operation, variables, structural: new Set() });
   if (plan.kind !== 'sql') throw new Error('assertion failed: a root field plans to SQL');
   return plan.sql;

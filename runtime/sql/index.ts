@@ -12,6 +12,8 @@ export { compileSql, type CompiledSql, type ParamSlot } from './compile.js';
 export { postgres } from './dialects/postgres.js';
 /** The BigQuery dialect (typed rows; the engine writes the JSON). */
 export { bigquery } from './dialects/bigquery.js';
+/** A dialect by the model's name for it. */
+export { dialectNamed } from './dialects/by-name.js';
 /** Multiplexed live queries: per-cohort values sent as arrays, one per value slot. */
 export { multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
 /** For reading: line breaks and indentation (only whitespace outside quotes changes), and a comment line per parameter. */

@@ -29,7 +29,8 @@ export const bigquery: Dialect = {
   quoteIdent: (part) => `\`${part.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``,
   placeholder: (i) => `@p${i - 1}`,
   typedPlaceholder: (i, type) => {
-    const t = type === null ? undefined : TYPES[type];
+    // A BigQuery source's column types come qualified by their schema (`bigquery.INT64`).
+    const t = type === null ? undefined : TYPES[type.replace(/^bigquery\./, '')];
     return t ? `CAST(@p${i - 1} AS ${t})` : `@p${i - 1}`;
   },
   keyLiteral: (name) => `'${name}'`,
