@@ -89,6 +89,6 @@ export function bigqueryModel(model: BundleModel): BundleModel {
     const global = bq.get(model.tables[table]?.source ?? '')?.globalSelectLimit ?? null;
     return [table, global === null ? p : { ...p, limit: p.limit === null ? global : Math.min(p.limit, global) }];
   }))]));
-  const mutations = Object.fromEntries(Object.entries(model.mutations).map(([role, perms]) => [role, Object.fromEntries(Object.entries(perms).filter(([table]) => !onBigQuery(table)))]));
+  const mutations = Object.fromEntries(Object.entries(model.mutations ?? {}).map(([role, perms]) => [role, Object.fromEntries(Object.entries(perms).filter(([table]) => !onBigQuery(table)))]));
   return { ...model, roots, select, mutations };
 }
