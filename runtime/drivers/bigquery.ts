@@ -18,6 +18,8 @@ export interface BigQueryDriverOptions {
   readonly timeoutMs?: number;
   /** BigQuery's location of the jobs (`US`, `EU`, ...). */
   readonly location?: string;
+  /** Retries of a failed API call (the client library's backoff); default 2. */
+  readonly maxRetries?: number;
 }
 
 interface Client {
@@ -54,7 +56,7 @@ export function createBigQueryDriver(o: BigQueryDriverOptions): BigQueryDriver {
   const open = (): Promise<Client> => (client ??= import('@google-cloud/bigquery').then((m) => {
     const creds = o.serviceAccount?.client_email && o.serviceAccount.private_key
       ? { credentials: { client_email: o.serviceAccount.client_email, private_key: o.serviceAccount.private_key } } : {};
-    return new m.BigQuery({ projectId: o.projectId, ...creds, ...(o.location ? { location: o.location } : {}) }) as unknown as Client;
+    return new m.BigQuery({ projectId: o.projectId, maxRetries: o.maxRetries ?? 2, ...creds, ...(o.location ? { location: o.location } : {}) }) as unknown as Client;
   }));
   const run = async (text: string, params: readonly unknown[]): Promise<QueryResult> => {
     const c = await open();
