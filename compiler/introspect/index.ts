@@ -11,3 +11,5 @@ export type {
 export { introspectMssql, introspectionFromMssqlCatalog, type MssqlCatalogConnection } from './mssql.js';
 /** The catalog reader of a driver's dialect. */
 export { introspectWith } from './by-dialect.js';
+/** Reads a BigQuery source's datasets (tables and their schemas) through the BigQuery API. */
+export { introspectBigQuery } from './bigquery.js';

@@ -1,4 +1,4 @@
-import type {
+import type { BigQueryConnection,
   BundleModel, FunctionModel, Json, RoleRoots, RootField, SelectPermissionModel, SourceModel, TableModel, TableMutationPermissions,
 } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
@@ -10,6 +10,7 @@ import { resolveEventTriggers } from './event-triggers.js';
 import { resolveComputedFields, resolveFunctions } from './functions.js';
 import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
+import { bigqueryConnection, bigqueryModel, queriesOnly } from './bigquery.js';
 import { buildMutationRoots } from './mutation-roots.js';
 import { reportActionClashes } from './action-roots.js';
 import { databaseScalars, resolveActions } from './actions.js';
@@ -44,7 +45,8 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   const sources: SourceModel[] = [];
   const roleSet = new Set<string>(['admin']);
   const rootLimits: RootLimits = new Map();
-  for (const source of md.sources) {
+  for (const given of md.sources) {
+    const source = queriesOnly(given, issues);
     const db = opts.introspection[source.name];
     if (!db) {
       issues.add({ type: 'source', name: sourceObjectName(source.name), definition: source as unknown as Json, reason: `Inconsistent object: could not read the catalog of source "${source.name}"` });
@@ -53,7 +55,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     const ns = namespaceOf(source);
     const replicas = readReplicas(source);
     sources.push({ name: source.name, ...(ns ? { namespace: ns } : {}), dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source),
-      ...(replicas.length > 0 ? { readReplicas: replicas } : {}) });
+      ...(replicas.length > 0 ? { readReplicas: replicas } : {}), ...bigquerySource(source, issues) });
     resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
   resolveRemoteRelationships(md, tables, issues);
@@ -77,7 +79,13 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     ...requestLimits(md),
     ...(actions ? { actions } : {}),
   };
-  return { value: model, inconsistencies: issues.list() };
+  return { value: bigqueryModel(model), inconsistencies: issues.list() };
+}
+
+function bigquerySource(source: Source, issues: Issues): { bigquery?: BigQueryConnection } {
+  if (source.kind !== 'bigquery') return {};
+  const c = bigqueryConnection(source, issues);
+  return c ? { bigquery: c } : {};
 }
 
 function resolveSource(source: Source, db: Introspection, tables: Map<string, TableModel>, select: SelectMap, mutations: MutationMap,

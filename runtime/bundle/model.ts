@@ -109,6 +109,21 @@ export interface SourceModel {
   readonly databaseUrl: { readonly kind: 'literal'; readonly url: string } | { readonly kind: 'env'; readonly name: string } | null;
   /** `configuration.read_replicas`: where queries and subscriptions are read (absent: none). */
   readonly readReplicas?: readonly ReplicaModel[];
+  /** A BigQuery source's connection (dialect `bigquery`). */
+  readonly bigquery?: BigQueryConnection;
+}
+
+/** A value the metadata gives literally or names an environment variable for (`{from_env}`). */
+export type ValueRef = { readonly kind: 'literal'; readonly value: string } | { readonly kind: 'env'; readonly name: string };
+
+/** `configuration` of a BigQuery source: where its queries run, and the row limit of every select. */
+export interface BigQueryConnection {
+  readonly projectId: ValueRef;
+  /** The service account key as JSON text (or the variable holding it); null: none given. */
+  readonly serviceAccount: ValueRef | null;
+  readonly datasets: readonly string[] | { readonly kind: 'env'; readonly name: string };
+  /** Inlined into every role's row limit on the source's tables (the model carries the result). */
+  readonly globalSelectLimit: number | null;
 }
 
 /** One read replica of a source: its URL as the metadata states it, and its pool settings. */

@@ -12,3 +12,5 @@ export { createReplicaReader, isConnectionError, type ReplicaReader, type Replic
 export { createMssqlDriver, type MssqlDriverOptions } from './mssql.js';
 export { isMssqlConnectionString } from './mssql-config.js';
 export { mapMssqlError } from './mssql-error.js';
+/** A Driver for a BigQuery source (@google-cloud/bigquery; BIGQUERY_EMULATOR_HOST for a stand-in). */
+export { createBigQueryDriver, type BigQueryDriver, type BigQueryDriverOptions, type TableField, type TableMetadata } from './bigquery.js';

@@ -10,6 +10,7 @@ import { checkLimitValue } from './check.js';
 import { planOperation, type Plan, type SqlPlan } from './plan.js';
 import { planMutation, type MutationFieldPlan, type MutationPlan, type NamedSql } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
+import { typedRowsText } from './typed-rows.js';
 import { queryKey, type QueryKey } from './persisted.js';
 import { StoredIndex, type StoredEntry } from './persisted-index.js';
 import { pickOperation, planSignature, prepareOperation, type Prepared } from './prepare.js';
@@ -319,7 +320,9 @@ export class Engine {
 
   private runPart(plan: SqlPlan, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
     const values = bindParams(plan.sql.params, variables, session);
-    return this.driverAs(plan.source, session.role, true).queryText(plan.sql.text, values, plan.name, plan.valueSensitive);
+    const driver = this.driverAs(plan.source, session.role, true);
+    if (plan.typedRows) return typedRowsText(driver, plan.sql.text, values, plan.typedRows);
+    return driver.queryText(plan.sql.text, values, plan.name, plan.valueSensitive);
   }
 
   // The allow-list check, then the stored query's prepared operation when the text is one (no

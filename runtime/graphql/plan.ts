@@ -28,6 +28,8 @@ export interface SqlPlan {
   readonly valueSensitive: boolean;
   /** Remote relationship fields whose placeholders the engine replaces after the statement ran (absent: none). */
   readonly joins?: readonly RemoteJoinSite[];
+  /** The root fields, when the dialect returns typed rows and the engine writes their JSON (`Dialect.rowsToJson`). */
+  readonly typedRows?: readonly JsonField[];
 }
 
 export interface PlanInput {
@@ -58,7 +60,7 @@ export function planOperation(input: PlanInput): Plan {
     const compiled = compileSql(rendered[i]!, ctx.dialect);
     const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
     const joins = ctx.remoteJoins?.length ? { joins: [...ctx.remoteJoins] } : {};
-    return { kind: 'sql', source: s.source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive, ...joins };
+    return { kind: 'sql', source: s.source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive, ...joins, ...(ctx.dialect.can.jsonInSql ? {} : { typedRows: s.fields }) };
   });
   if (parts.length === 1) return parts[0]!;
   return { kind: 'multi', parts, keys: ir.keys };
@@ -69,7 +71,7 @@ export function planQueryIr(input: PlanInput): QueryIr {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
   const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false }, remoteJoins: [] };
-  if (!ctx.dialect.can.jsonInSql) throw new ApiError('not-supported', `queries on a ${ctx.dialect.name} source are not supported yet`, 400, []);
+  if (!ctx.dialect.can.jsonInSql && !ctx.dialect.rowsToJson) throw new ApiError('not-supported', `queries on a ${ctx.dialect.name} source are not supported yet`, 400, []);
   const rootType = input.operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
   const roots = input.operation.operation === 'subscription' ? input.model.roots[input.role]?.subscription : input.model.roots[input.role]?.query;
   const fields = collectFields(input.operation.selectionSet, rootType, ctx);

@@ -82,4 +82,9 @@ export interface Dialect {
   jsonArrayAgg(row: Sql, orderBy: Sql | null): Sql;
   emptyJsonArray(): Sql;
   page(limit: Sql | null, offset: Sql | null): Sql;
+  /**
+   * Dialects whose statements return typed rows (`can.jsonInSql` false): the response JSON of
+   * root `fields` from the statement's one row, as column name to value.
+   */
+  rowsToJson?(fields: readonly JsonField[], row: { readonly [column: string]: unknown }): string;
 }

@@ -10,6 +10,8 @@ export * from './ir/index.js';
 export { compileSql, type CompiledSql, type ParamSlot } from './compile.js';
 /** The PostgreSQL dialect. */
 export { postgres } from './dialects/postgres.js';
+/** The BigQuery dialect (typed rows; the engine writes the JSON). */
+export { bigquery } from './dialects/bigquery.js';
 /** Multiplexed live queries: per-cohort values sent as arrays, one per value slot. */
 export { multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
 /** For reading: line breaks and indentation (only whitespace outside quotes changes), and a comment line per parameter. */

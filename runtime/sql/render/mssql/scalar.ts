@@ -40,6 +40,8 @@ export function exprSql(e: Expr): Sql {
       }
       return e.distinct ? sql`COUNT(DISTINCT ${exprSql(e.args[0]!)})` : sql`COUNT(${exprSql(e.args[0]!)})`;
     }
+    // A column that only some of an inherited role's parents grant: null on the other rows.
+    case 'when': return sql`(CASE WHEN ${condSql(e.cond)} THEN ${exprSql(e.expr)} ELSE NULL END)`;
     case 'distinct_count': {
       const cols = join(e.columns.map((c, i) => sql`${exprSql(c)} AS ${ident(`c${i}`)}`), ', ');
       const rows = sql`SELECT DISTINCT ${cols} FROM ${sourceSql(e.from)} AS ${aliasRef(e.row)} WHERE ${conjunction(withPermission(e.where, e.permission))}`;
