@@ -99,7 +99,9 @@ export class Engine {
   private readonly schemas: LRUCache<string, GraphQLSchema>;
   private readonly schemaKeys = new Map<string, string>();
   private readonly schemaBudget: number;
-  private readonly cache: LRUCache<string, Prepared>;
+  // Query text -> (role, operation name) -> its prepared operation. Keyed by the text as the client
+  // sent it: a key made by joining role, name and text copied the whole text on every request.
+  private readonly cache: LRUCache<string, Map<string, Prepared>>;
   // Query text -> its allow-list key (false: it does not parse); parsed once per text.
   private readonly keys: LRUCache<string, QueryKey | false>;
   private readonly stored: StoredIndex;
@@ -385,8 +387,9 @@ export class Engine {
   }
 
   private prepare(req: GraphQLRequest, role: string): Prepared {
-    const key = `${role}\u0000${req.operationName ?? ''}\u0000${req.query}`;
-    const hit = this.cache.get(key);
+    const inner = `${role}\u0000${req.operationName ?? ''}`;
+    const byText = this.cache.get(req.query);
+    const hit = byText?.get(inner);
     if (hit) {
       this.counts.planCacheHits++;
       return hit;
@@ -405,7 +408,8 @@ export class Engine {
     this.counts.validations++;
     const prepared = prepareOperation(this.schemaFor(role), document, req.operationName ?? null);
     this.limits.remember(prepared, cost);
-    this.cache.set(key, prepared);
+    if (byText && byText.size < MAX_PREPARED_PER_TEXT) byText.set(inner, prepared);
+    else if (!byText) this.cache.set(req.query, new Map([[inner, prepared]]));
     stepEnd('graphql.parse', traced);
     return prepared;
   }
@@ -459,10 +463,13 @@ export class Engine {
   }
 }
 
-// A prepared operation's weight in the plan cache: its query text stands for the document and
-// plans made from it (each several times the text's size).
-function preparedSize(p: Prepared, key: string): number {
-  return key.length * 8 + p.plans.size * 2048 + 1;
+// The (role, operation) pairs kept for one query text: far more than a text is used with in practice.
+const MAX_PREPARED_PER_TEXT = 64;
+
+// A query text's weight in the plan cache: its text stands for the documents and the plans made
+// from it (each several times the text's size), for each role that prepared it.
+function preparedSize(byRole: Map<string, Prepared>, text: string): number {
+  return (text.length * 8 + 2048) * Math.max(1, byRole.size) + 1;
 }
 
 /** Hasura's answer to a document no allow-listed collection admits for the role. */
