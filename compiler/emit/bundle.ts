@@ -57,7 +57,8 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewSql(model, schemas[role]!, role, field, root);
         const query = previewQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, ...paramHeader(compiled)];
+          // BigQuery's parameters are @p0, @p1, ...: the header counts from 0 there.
+          `-- query: ${query}`, ...paramHeader(compiled, undefined, model.sources[0]?.dialect === 'bigquery' ? 0 : 1)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
       files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);
