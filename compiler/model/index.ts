@@ -15,3 +15,5 @@ export {
 } from './names.js';
 /** `api_limits` and introspection options read into the bundle model (and checked for set_api_limits). */
 export { readApiLimits, introspectionDisabledRoles } from './api-limits.js';
+/** A BigQuery source's `configuration` as the runtime opens it. */
+export { readBigQueryConnection } from './bigquery.js';
