@@ -10,6 +10,7 @@ import { introspectWith, type Introspection } from '../introspect/index.js';
 import { databaseUrl } from '../metadata/index.js';
 import { metadataCompiler } from '../metadata-compiler/index.js';
 import { CliError, readMetadata } from './project.js';
+import { introspectBigQuerySource } from './serve-bigquery.js';
 import { KILN_VERSION } from './version.js';
 
 export interface ServeOptions extends ServeSettings {
@@ -34,6 +35,7 @@ async function compileInProcess(path: string, o: ServeOptions, open: SourceOpene
   const metadata = await readMetadata(path);
   const introspection: Record<string, Introspection> = {};
   for (const s of metadata.sources) {
+    if (s.kind === 'bigquery') { introspection[s.name] = await introspectBigQuerySource(s, open); continue; }
     const d = await open(s.name, databaseUrl(s));
     try {
       introspection[s.name] = await introspectWith(d);

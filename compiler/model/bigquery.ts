@@ -5,7 +5,7 @@
 
 import type { BigQueryConnection, BundleModel, Json, RoleRoots, SelectPermissionModel } from '../../runtime/bundle/index.js';
 import type { Source, TableEntry } from '../metadata/index.js';
-import type { Issues } from './issues.js';
+import { Issues } from './issues.js';
 import { permissionDefinition, permissionObjectName, qualifiedText, sourceObjectName, tableObjectName } from './names.js';
 
 const WRITES = [['insert_permissions', 'insert'], ['update_permissions', 'update'], ['delete_permissions', 'delete']] as const;
@@ -55,6 +55,12 @@ export function bigqueryConnection(source: Source, issues: Issues): BigQueryConn
     return fail(`BigQuery source "${source.name}": configuration.global_select_limit must be a non-negative integer`);
   }
   return { projectId: project, serviceAccount: account, datasets: list ?? (datasetsEnv as { kind: 'env'; name: string }), globalSelectLimit: typeof limit === 'number' ? limit : null };
+}
+
+/** `configuration` of a BigQuery source read on its own (`kiln serve --metadata`): the connection, or why it is not one. */
+export function readBigQueryConnection(source: Source): BigQueryConnection | { readonly reason: string } {
+  const issues = new Issues();
+  return bigqueryConnection(source, issues) ?? { reason: issues.list().map((i) => i.reason).join('; ') };
 }
 
 function valueRef(v: Json | undefined): { kind: 'literal'; value: string } | { kind: 'env'; name: string } | null {

@@ -17,3 +17,5 @@ export {
 export { readApiLimits, introspectionDisabledRoles } from './api-limits.js';
 /** `opentelemetry` read into the bundle model (and checked for set_opentelemetry_config). */
 export { readOpenTelemetry } from './open-telemetry.js';
+/** A BigQuery source's `configuration` as the runtime opens it. */
+export { readBigQueryConnection } from './bigquery.js';

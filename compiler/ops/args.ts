@@ -54,7 +54,7 @@ export function commentAt(o: Obj, key: string, path: JsonPath = ['args']): strin
   return optional(o, key, path, asString) ?? null;
 }
 
-/** A table or function name: `"author"` or `{schema?, name}`. */
+/** A table or function name: `"author"`, `{schema?, name}` or BigQuery's `{dataset, name}`. */
 export function readQualified(v: Json, path: JsonPath, defaultSchema = 'public'): QualifiedTable {
   if (typeof v === 'string') {
     if (v === '') throw parseFailed(path, 'empty string not allowed');
@@ -62,7 +62,8 @@ export function readQualified(v: Json, path: JsonPath, defaultSchema = 'public')
   }
   const o = argsObject(v, path);
   const name = nameAt(o, 'name', path);
-  const schema = optionalName(o, 'schema', path) ?? defaultSchema;
+  // BigQuery writes `{dataset, name}`.
+  const schema = optionalName(o, 'schema', path) ?? optionalName(o, 'dataset', path) ?? defaultSchema;
   return { schema, name };
 }
 

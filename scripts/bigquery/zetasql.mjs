@@ -72,6 +72,24 @@ export async function startZetaSql() {
         return { columns: r.prepared?.columns ?? [], rows: (r.content?.tableData?.row ?? []).map((row) => row.cell ?? []) };
       } catch (e) { throw new StandInError(detail(e)); }
     },
+    /**
+     * Parses and resolves `sql` (one statement) against `tables` (`{name: [{name, type}]}`), as
+     * BigQuery's front end would; parameters are named and typed from their use. Throws the
+     * analyzer's message when the statement is not valid.
+     */
+    async analyze(sql, tables) {
+      try {
+        await call('analyze', {
+          sqlStatement: sql,
+          options: { languageOptions, errorMessageMode: 'ERROR_MESSAGE_ONE_LINE', allowUndeclaredParameters: true, parameterMode: 'PARAMETER_NAMED' },
+          simpleCatalog: {
+            name: 'stand_in',
+            table: Object.entries(tables).map(([name, columns]) => ({ name, column: columns.map((c) => ({ name: c.name, type: c.type })) })),
+            builtinFunctionOptions: { languageOptions },
+          },
+        });
+      } catch (e) { throw new StandInError(detail(e)); }
+    },
     close() { client.close(); child.kill('SIGKILL'); },
   };
 }

@@ -33,7 +33,7 @@ export function statementSql(fields: readonly JsonField[], rc: RenderContext): S
   const joins: Joins = [];
   const cols = fields.flatMap((f, i) => (f.value.kind === 'name' ? [] : [sql`${valueSql(f.value, joins, rc)} AS ${field(i)}`]));
   if (joins.length) throw new Error('assertion failed: a root field joined to nothing');
-  return sql`SELECT ${cols.length ? join(cols, ', ') : raw('1 AS `f`')}`;
+  return sql`SELECT ${cols.length ? join(cols, ', ') : sql`1 AS ${ident('f')}`}`;
 }
 
 /** One JSON value's typed SQL value, read at the row whose FROM gathers `joins`. */
@@ -205,11 +205,11 @@ function aggregateSql(a: AggregateSelect, joins: Joins, rc: RenderContext): Sql 
       default: unreachable(v);
     }
   });
-  if (outputs.length === 0) outputs.push(() => raw('1 AS `__one`'));
+  if (outputs.length === 0) outputs.push(() => sql`1 AS ${ident('__one')}`);
   const n = numberedSql(a.rows, keyed, outputs);
   const keys = keyed.child.map((_, i) => sql`${aliasRef(r)}.${key(i)}`);
   const where = n.bounds ? sql` WHERE ${n.bounds}` : raw('');
-  const value = sql`STRUCT(${grouped.length ? join(grouped, ', ') : raw('1 AS `__one`')}) AS ${V}`;
+  const value = sql`STRUCT(${grouped.length ? join(grouped, ', ') : sql`1 AS ${ident('__one')}`}) AS ${V}`;
   const q = sql`SELECT ${join([...keys, value], ', ')} FROM (${n.sql}) AS ${aliasRef(r)}${where}${keys.length ? sql` GROUP BY ${join(keys, ', ')}` : raw('')}`;
   const main = attach(q, keyed, joins);
   if (outside.length === 0) return main;

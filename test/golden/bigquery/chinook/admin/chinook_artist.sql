@@ -1,0 +1,14 @@
+-- role: admin
+-- root field: chinook_artist (select on chinook.artist)
+-- query: query { chinook_artist { artist_id name } }
+SELECT (
+  SELECT `_g_1`.`__v`
+  FROM (
+    SELECT ARRAY_AGG(`_n_1`.`__v`
+      ORDER BY `_n_1`.`__rn`) AS `__v`
+    FROM (
+      SELECT `_base_1`.*, ROW_NUMBER() OVER () AS `__rn`
+      FROM (
+        SELECT STRUCT(`_artist_1`.`artist_id` AS `f0`, `_artist_1`.`name` AS `f1`) AS `__v`
+        FROM `chinook.artist` AS `_artist_1`
+        WHERE TRUE) AS `_base_1`) AS `_n_1`) AS `_g_1`) AS `f0`;

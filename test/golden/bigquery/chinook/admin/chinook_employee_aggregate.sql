@@ -1,0 +1,14 @@
+-- role: admin
+-- root field: chinook_employee_aggregate (select_aggregate on chinook.employee)
+-- query: query { chinook_employee_aggregate { aggregate { count } nodes { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } } }
+SELECT (
+  SELECT `_g_1`.`__v`
+  FROM (
+    SELECT STRUCT(STRUCT(COUNT(*) AS `f0`) AS `f0`, ARRAY_AGG(`_n_1`.`__n1`
+        ORDER BY `_n_1`.`__rn`) AS `f1`) AS `__v`
+    FROM (
+      SELECT `_base_1`.*, ROW_NUMBER() OVER () AS `__rn`
+      FROM (
+        SELECT STRUCT(`_employee_1`.`employee_id` AS `f0`, `_employee_1`.`last_name` AS `f1`, `_employee_1`.`first_name` AS `f2`, `_employee_1`.`title` AS `f3`, `_employee_1`.`reports_to` AS `f4`, `_employee_1`.`birth_date` AS `f5`, `_employee_1`.`hire_date` AS `f6`, `_employee_1`.`address` AS `f7`, `_employee_1`.`city` AS `f8`, `_employee_1`.`state` AS `f9`, `_employee_1`.`country` AS `f10`, `_employee_1`.`postal_code` AS `f11`, `_employee_1`.`phone` AS `f12`, `_employee_1`.`fax` AS `f13`, `_employee_1`.`email` AS `f14`) AS `__n1`
+        FROM `chinook.employee` AS `_employee_1`
+        WHERE TRUE) AS `_base_1`) AS `_n_1`) AS `_g_1`) AS `f0`;

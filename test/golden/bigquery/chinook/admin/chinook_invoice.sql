@@ -1,0 +1,14 @@
+-- role: admin
+-- root field: chinook_invoice (select on chinook.invoice)
+-- query: query { chinook_invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+SELECT (
+  SELECT `_g_1`.`__v`
+  FROM (
+    SELECT ARRAY_AGG(`_n_1`.`__v`
+      ORDER BY `_n_1`.`__rn`) AS `__v`
+    FROM (
+      SELECT `_base_1`.*, ROW_NUMBER() OVER () AS `__rn`
+      FROM (
+        SELECT STRUCT(`_invoice_1`.`invoice_id` AS `f0`, `_invoice_1`.`customer_id` AS `f1`, `_invoice_1`.`invoice_date` AS `f2`, `_invoice_1`.`billing_address` AS `f3`, `_invoice_1`.`billing_city` AS `f4`, `_invoice_1`.`billing_state` AS `f5`, `_invoice_1`.`billing_country` AS `f6`, `_invoice_1`.`billing_postal_code` AS `f7`, `_invoice_1`.`total` AS `f8`) AS `__v`
+        FROM `chinook.invoice` AS `_invoice_1`
+        WHERE TRUE) AS `_base_1`) AS `_n_1`) AS `_g_1`) AS `f0`;
