@@ -88,7 +88,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics);
   const server = createServer({
     engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session),
-      explain: (req, session) => engine!.explain(req, session),
+      explain: (req, session) => engine!.explain(req, session), executeRelay: (req, session) => engine!.executeRelay(req, session),
       // REST endpoints follow the engine swapped in on every metadata change.
       restEndpoints: () => engine!.restEndpoints(), storedQuery: (q, n) => engine!.storedQuery(q, n),
       executeStored: (q, n, variables, session) => engine!.executeStored(q, n, variables, session),
