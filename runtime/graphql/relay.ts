@@ -106,7 +106,7 @@ const visible = (rw: Rewrite, t: TableModel): boolean => rw.model.select[rw.role
 const pkFields = (t: TableModel): FieldNode[] => t.primaryKey.map((c, i) => fieldNode(t.columns.find((x) => x.name === c)?.field ?? c, `${PK}${i}`, [], null));
 
 // A node's selection on the ordinary schema, and how its answer is reshaped.
-function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Rewrite, path: string[]): { selections: SelectionNode[]; shape: Shape[] } {
+function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Rewrite, path: readonly string[]): { selections: SelectionNode[]; shape: Shape[] } {
   const typeName = typeNameOf(t);
   const out: SelectionNode[] = pkFields(t);
   const shape: Shape[] = [];
@@ -120,15 +120,20 @@ function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Re
     const target = rel ? rw.model.tables[rel.target] : undefined;
     if (rel && target && visible(rw, target)) {
       if (rel.kind === 'object') {
-        const inner = rewriteNode(target, f.selectionSet?.selections ?? [], rw, [...path, name]);
+        const inner = rewriteNode(target, f.selectionSet?.selections ?? [], rw, [...path, 'selectionSet', name]);
         out.push(fieldNode(rel.name, key, [], inner.selections));
         shape.push({ kind: 'object', key, fields: inner.shape });
       } else {
-        const c = rewriteConnection(target, rel.name, f, rw, [...path, name]);
+        const c = rewriteConnection(target, rel.name, f, rw, [...path, 'selectionSet', name]);
         out.push(c.field);
         shape.push(c.shape);
       }
       continue;
+    }
+    // The key is readable for ids and cursors only: a key column the role may not read is no field.
+    const column = t.columns.find((c) => c.field === name);
+    if (column && !rw.model.select[rw.role]?.[t.id]?.columns.includes(column.name)) {
+      throw new ApiError('validation-failed', `field "${name}" not found in type: '${typeName}'`, 400, [...path, 'selectionSet', name]);
     }
     out.push({ ...f, alias: nameNode(key) });
     shape.push({ kind: 'value', key });
@@ -136,25 +141,25 @@ function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Re
   return { selections: out, shape };
 }
 
-function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: Rewrite, path: string[]): { field: FieldNode; shape: Shape } {
+function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: Rewrite, path: readonly string[]): { field: FieldNode; shape: Shape } {
   const key = keyOf(f);
   const given = new Map((f.arguments ?? []).map((a) => [a.name.value, a.value]));
   const num = (n: string): number | null => {
     const v = given.has(n) ? valueOf(given.get(n)!, rw.vars) : null;
     if (v === null) return null;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new ApiError('validation-failed', `"${n}" must be a non-negative integer`, 400, ['selectionSet', ...path, 'args', n]);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new ApiError('validation-failed', `"${n}" must be a non-negative integer`, 400, [...path, 'args', n]);
     return v;
   };
   const first = num('first');
   const last = num('last');
-  if (first !== null && last !== null) throw new ApiError('validation-failed', '"first" and "last" are not allowed at the same time', 400, ['selectionSet', ...path, 'args']);
+  if (first !== null && last !== null) throw new ApiError('validation-failed', '"first" and "last" are not allowed at the same time', 400, [...path, 'args']);
   const args: ArgumentNode[] = [];
   for (const n of ['where', 'distinct_on']) if (given.has(n)) args.push(arg(n, given.get(n)!));
   const userOrder = given.get('order_by');
   const after = given.has('after') ? valueOf(given.get('after')!, rw.vars) : null;
   const before = given.has('before') ? valueOf(given.get('before')!, rw.vars) : null;
   if ((after !== null || before !== null) && userOrder) {
-    throw new ApiError('not-supported', 'cursors with "order_by" are not supported yet', 400, ['selectionSet', ...path, 'args']);
+    throw new ApiError('not-supported', 'cursors with "order_by" are not supported yet', 400, [...path, 'args']);
   }
   // Rows in primary-key order after the user's order; `last` reads the order backwards.
   const dir = last !== null ? 'desc' : 'asc';
@@ -164,8 +169,8 @@ function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: 
   const bounds: ValueNode[] = [];
   for (const [cursor, op] of [[after, '_gt'], [before, '_lt']] as const) {
     if (cursor === null) continue;
-    const values = decodeCursor(String(cursor), ['selectionSet', ...path, 'args']);
-    if (t.primaryKey.length !== 1) throw new ApiError('not-supported', 'cursors on a composite primary key are not supported yet', 400, ['selectionSet', ...path, 'args']);
+    const values = decodeCursor(String(cursor), [...path, 'args']);
+    if (t.primaryKey.length !== 1) throw new ApiError('not-supported', 'cursors on a composite primary key are not supported yet', 400, [...path, 'args']);
     const col = t.primaryKey[0]!;
     bounds.push({ kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode(t.columns.find((x) => x.name === col)?.field ?? col),
       value: { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode(op), value: literal(values[col]) }] } }] });
@@ -191,13 +196,13 @@ function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: 
         if (e.name.value === '__typename') edge.push({ kind: 'typename', key: keyOf(e), name: `${typeNameOf(t)}Edge` });
         else if (e.name.value === 'cursor') edge.push({ kind: 'cursor', key: keyOf(e) });
         else if (e.name.value === 'node') {
-          const inner = rewriteNode(t, e.selectionSet?.selections ?? [], rw, [...path, 'edges', 'node']);
+          const inner = rewriteNode(t, e.selectionSet?.selections ?? [], rw, [...path, 'selectionSet', 'edges', 'selectionSet', 'node']);
           node = [...node, ...inner.selections.slice(t.primaryKey.length).map((s) => (s.kind === Kind.FIELD ? { ...s, alias: nameNode(`${keyOf(e)}__${keyOf(s)}`) } : s))];
           edge.push({ kind: 'node', key: keyOf(e), fields: inner.shape });
-        } else throw new ApiError('validation-failed', `field "${e.name.value}" not found in type: '${typeNameOf(t)}Edge'`, 400, ['selectionSet', ...path, 'edges', e.name.value]);
+        } else throw new ApiError('validation-failed', `field "${e.name.value}" not found in type: '${typeNameOf(t)}Edge'`, 400, [...path, 'selectionSet', 'edges', 'selectionSet', e.name.value]);
       }
       fields.push({ kind: 'edges', key: ck, fields: edge });
-    } else throw new ApiError('validation-failed', `field "${c.name.value}" not found in type: '${typeNameOf(t)}Connection'`, 400, ['selectionSet', ...path, c.name.value]);
+    } else throw new ApiError('validation-failed', `field "${c.name.value}" not found in type: '${typeNameOf(t)}Connection'`, 400, [...path, 'selectionSet', c.name.value]);
   }
   return { field: fieldNode(selectName, key, args, node), shape: { kind: 'connection', key, table: t, page: { first, last }, fields } };
 }
@@ -264,7 +269,7 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
       const idNode = f.arguments?.find((a) => a.name.value === 'id')?.value;
       const found = idNode ? nodeTarget(String(valueOf(idNode, rw.vars)), tables) : null;
       if (!found) { shape.push({ kind: 'static', key, value: null }); continue; }
-      const inner = rewriteNode(found.table, f.selectionSet?.selections ?? [], rw, [f.name.value]);
+      const inner = rewriteNode(found.table, f.selectionSet?.selections ?? [], rw, ['selectionSet', f.name.value]);
       // Read through the table's select field (its `_by_pk` is absent when the role cannot read the key).
       const byKey = found.table.primaryKey.map((c, i) => ({ kind: Kind.OBJECT_FIELD, name: nameNode(found.table.columns.find((x) => x.name === c)?.field ?? c),
         value: { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode('_eq'), value: literal(found.pk[i]) }] } } as const));
@@ -274,7 +279,7 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
     }
     const t = tables.find((x) => `${x.rootFieldNames['select']}_connection` === f.name.value);
     if (!t) throw new ApiError('validation-failed', `field "${f.name.value}" not found in type: 'query_root'`, 400, ['selectionSet', f.name.value]);
-    const c = rewriteConnection(t, t.rootFieldNames['select']!, f, rw, [f.name.value]);
+    const c = rewriteConnection(t, t.rootFieldNames['select']!, f, rw, ['selectionSet', f.name.value]);
     selections.push(c.field);
     shape.push(c.shape);
   }

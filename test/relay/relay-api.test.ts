@@ -75,5 +75,8 @@ describe('the Relay API', () => {
   it('keeps the ordinary schema\'s rules: a column the role may not read is not a field', async () => {
     const r = await relay('{ shelf_connection { edges { node { owner } } } }', {}, reader);
     expect(r.errors[0].message).toBe(`field "owner" not found in type: 'shelf'`);
+    // Nor is the key column the role may not read, though ids and cursors carry it.
+    expect((await relay('{ shelf_connection { edges { node { code } } } }', {}, reader)).errors[0]).toEqual({ message: `field "code" not found in type: 'shelf'`,
+      extensions: { code: 'validation-failed', path: '$.selectionSet.shelf_connection.selectionSet.edges.selectionSet.node.selectionSet.code' } });
   });
 });
