@@ -20,6 +20,7 @@ import { RequestLimits } from './request-limits.js';
 import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 import { lazySchema } from './lazy-schema.js';
 import { explainOperation, type Explanation } from './explain.js';
+import { relayVariant, reshapeRelay, rewriteRelay } from './relay.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import type { ClientHeaders, RemoteServing } from '../remote/index.js';
@@ -182,6 +183,35 @@ export class Engine {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
     }
+  }
+
+  /**
+   * Runs one request of the Relay API (POST /v1beta1/relay): rewritten onto the role's schema
+   * (runtime/graphql/relay.ts), run as any request, its answer reshaped.
+   */
+  async executeRelay(req: GraphQLRequest, session: Session): Promise<string> {
+    try {
+      const engine = this.relayEngineFor(session.role);
+      // Rewritten against the role's own permissions (the variant only makes keys readable to the rewrite).
+      const { request, shape } = rewriteRelay(this.opts.model, session.role, req);
+      return reshapeRelay(await engine.run(request, session), shape);
+    } catch (e) {
+      if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
+      throw e;
+    }
+  }
+
+  // Per role, an engine on the Relay variant of its model and schema (relayVariant), made on first use.
+  private readonly relayEngines = new Map<string, Engine>();
+
+  private relayEngineFor(role: string): Engine {
+    let e = this.relayEngines.get(role);
+    if (!e) {
+      const v = relayVariant(this.opts.model, this.opts.sdl, role);
+      e = v ? new Engine({ ...this.opts, model: v.model, sdl: { [role]: v.sdl }, sdlKey: undefined, planCacheSize: 200, schemaCacheSize: 1 }) : this;
+      this.relayEngines.set(role, e);
+    }
+    return e;
   }
 
   /** Runs one request; a request that fails as a whole throws its ApiError (for /v1alpha1/graphql's statuses). */

@@ -12,6 +12,8 @@ export interface GraphQLRouteContext {
   readonly engine: GraphQLEngine;
   readonly auth: AuthOptions;
   readonly maxBodyBytes: number;
+  /** POST /v1beta1/relay: requests run on the Relay API. */
+  readonly relay?: boolean;
 }
 
 /** One element's answer: the response text and the status it would have on its own. */
@@ -28,6 +30,7 @@ function errorAnswer(e: unknown): Answer {
 async function run(ctx: GraphQLRouteContext, request: GraphQLRequest, session: Session,
   headers: ReturnType<typeof normalizeHeaders>, legacy = false): Promise<Answer> {
   try {
+    if (ctx.relay && ctx.engine.executeRelay) return { text: await ctx.engine.executeRelay(request, session), status: 200 };
     const text = legacy && ctx.engine.executeOrThrow
       ? await ctx.engine.executeOrThrow(request, session, { headers })
       : await ctx.engine.execute(request, session, { headers });

@@ -19,6 +19,8 @@ export interface GraphQLEngine {
    * it as text (so /v1alpha1/graphql can answer with the error's status). Optional.
    */
   executeOrThrow?(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string>;
+  /** Runs one request of the Relay API (POST /v1beta1/relay). Optional: without it the path is not served. */
+  executeRelay?(req: GraphQLRequest, session: Session): Promise<string>;
   /**
    * Explains a request for a session (POST /v1/graphql/explain); the answer is sent as JSON.
    * Optional: without it the endpoint answers `not-supported`.

@@ -75,6 +75,10 @@ function buildRoutes(opts: ServerOptions, auth: AuthOptions, metrics: ServerMetr
     ['/v1/graphql/explain', { group: 'metadata', methods: { POST: (req, res) => handleExplainPost(req, res, gql) } }],
     ['/v1/metrics', { group: 'metrics', methods: { GET: (req, res) => handleMetrics(req, res, metrics, metricsSecret) } }],
   ]);
+  // The Relay API (beyond the specification), when the engine serves it.
+  if (opts.engine.executeRelay) {
+    routes.set('/v1beta1/relay', { group: 'graphql', methods: { POST: (req, res) => handleGraphQLPost(req, res, { ...gql, relay: true }, false) } });
+  }
   for (const path of MANAGEMENT_PATHS) {
     routes.set(path, { group: 'metadata', methods: { POST: (req, res) => handleManagementPost(req, res, path, mgmt) } });
   }

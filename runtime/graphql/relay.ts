@@ -1,0 +1,366 @@
+// The Relay API (POST /v1beta1/relay, Hasura v2 beyond the specification): `node(id:)` and
+// `<table>_connection` with edges, cursors and pageInfo. A Relay operation is rewritten into an
+// operation on the role's ordinary schema (tables with a primary key only), run by the engine,
+// and its answer reshaped: a node's `id` is the base64 of `[1, "<schema>", "<table>", <pk>...]`
+// and a cursor the base64 of the JSON object of the row's primary key, both in PostgreSQL's JSON
+// text (`, ` and ` : ` separators), as Hasura writes them.
+// Not built yet: the Relay schema for introspection, `before`/`after` with an `order_by`, mutations.
+
+import { Kind, parse, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode,
+  type SelectionNode, type ValueNode } from 'graphql';
+import type { BundleModel, GraphQLRequest, TableModel } from '../bundle/index.js';
+import { typeNameOf } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+import { pickOperation } from './prepare.js';
+
+type Vars = { readonly [k: string]: unknown };
+type Json = unknown;
+
+/** How an answer of the rewritten operation becomes the Relay answer. */
+type Shape =
+  | { readonly kind: 'value'; readonly key: string }
+  | { readonly kind: 'static'; readonly key: string; readonly value: Json }
+  | { readonly kind: 'node_id'; readonly key: string; readonly table: TableModel }
+  /** `single`: the answer is a list of at most one row (a node read by its key). */
+  | { readonly kind: 'object'; readonly key: string; readonly fields: readonly Shape[]; readonly single?: boolean }
+  | { readonly kind: 'connection'; readonly key: string; readonly table: TableModel; readonly page: Page; readonly fields: readonly ConnectionField[] };
+
+type ConnectionField =
+  | { readonly kind: 'typename'; readonly key: string; readonly name: string }
+  | { readonly kind: 'edges'; readonly key: string; readonly fields: readonly EdgeField[] }
+  | { readonly kind: 'page_info'; readonly key: string; readonly fields: readonly { readonly key: string; readonly name: string }[] };
+
+type EdgeField =
+  | { readonly kind: 'typename'; readonly key: string; readonly name: string }
+  | { readonly kind: 'cursor'; readonly key: string }
+  | { readonly kind: 'node'; readonly key: string; readonly fields: readonly Shape[] };
+
+interface Page {
+  readonly first: number | null;
+  readonly last: number | null;
+}
+
+const PK = '__relay_pk_';
+const BUILT_IN = new Set(['Int', 'Float', 'String', 'Boolean', 'ID']);
+
+/** The JSON text PostgreSQL's json_build_array / json_build_object write (Hasura's ids and cursors). */
+function pgJson(v: Json): string {
+  if (Array.isArray(v)) return `[${v.map(pgJson).join(', ')}]`;
+  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)} : ${pgJson(x)}`).join(', ')}}`;
+  return JSON.stringify(v);
+}
+
+const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+
+function valueOf(node: ValueNode, vars: Vars): unknown {
+  switch (node.kind) {
+    case Kind.VARIABLE: return vars[node.name.value] ?? null;
+    case Kind.INT: return Number(node.value);
+    case Kind.FLOAT: return Number(node.value);
+    case Kind.STRING: case Kind.ENUM: return node.value;
+    case Kind.BOOLEAN: return node.value;
+    case Kind.NULL: return null;
+    case Kind.LIST: return node.values.map((v) => valueOf(v, vars));
+    case Kind.OBJECT: return Object.fromEntries(node.fields.map((f) => [f.name.value, valueOf(f.value, vars)]));
+  }
+}
+
+const nameNode = (value: string) => ({ kind: Kind.NAME, value } as const);
+const fieldNode = (name: string, alias: string | null, args: readonly ArgumentNode[], selections: readonly SelectionNode[] | null): FieldNode => ({
+  kind: Kind.FIELD, name: nameNode(name), ...(alias ? { alias: nameNode(alias) } : {}), arguments: args,
+  ...(selections ? { selectionSet: { kind: Kind.SELECTION_SET, selections } } : {}),
+});
+const arg = (name: string, value: ValueNode): ArgumentNode => ({ kind: Kind.ARGUMENT, name: nameNode(name), value });
+
+function literal(v: unknown): ValueNode {
+  if (v === null || v === undefined) return { kind: Kind.NULL };
+  if (typeof v === 'number') return Number.isInteger(v) ? { kind: Kind.INT, value: String(v) } : { kind: Kind.FLOAT, value: String(v) };
+  if (typeof v === 'boolean') return { kind: Kind.BOOLEAN, value: v };
+  return { kind: Kind.STRING, value: String(v) };
+}
+
+interface Rewrite {
+  readonly model: BundleModel;
+  readonly role: string;
+  readonly vars: Vars;
+  readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+}
+
+// The fields of a selection on `typeName`, fragments (named and inline) of that type flattened.
+function fieldsOn(selections: readonly SelectionNode[], typeName: string, rw: Rewrite): FieldNode[] {
+  const out: FieldNode[] = [];
+  for (const s of selections) {
+    if (s.kind === Kind.FIELD) out.push(s);
+    else if (s.kind === Kind.INLINE_FRAGMENT) {
+      if (!s.typeCondition || s.typeCondition.name.value === typeName || s.typeCondition.name.value === 'Node') out.push(...fieldsOn(s.selectionSet.selections, typeName, rw));
+    } else {
+      const f = rw.fragments.get(s.name.value);
+      if (f && (f.typeCondition.name.value === typeName || f.typeCondition.name.value === 'Node')) out.push(...fieldsOn(f.selectionSet.selections, typeName, rw));
+    }
+  }
+  return out;
+}
+
+const keyOf = (f: FieldNode): string => f.alias?.value ?? f.name.value;
+const visible = (rw: Rewrite, t: TableModel): boolean => rw.model.select[rw.role]?.[t.id] !== undefined && t.primaryKey.length > 0;
+const pkFields = (t: TableModel): FieldNode[] => t.primaryKey.map((c, i) => fieldNode(t.columns.find((x) => x.name === c)?.field ?? c, `${PK}${i}`, [], null));
+
+// A node's selection on the ordinary schema, and how its answer is reshaped.
+function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Rewrite, path: readonly string[]): { selections: SelectionNode[]; shape: Shape[] } {
+  const typeName = typeNameOf(t);
+  const out: SelectionNode[] = pkFields(t);
+  const shape: Shape[] = [];
+  for (const f of fieldsOn(selections, typeName, rw)) {
+    const name = f.name.value;
+    const key = keyOf(f);
+    if (name === '__typename') { shape.push({ kind: 'static', key, value: typeName }); continue; }
+    // `id` is the node's global id (Hasura's Relay schema puts it in place of any column so named).
+    if (name === 'id') { shape.push({ kind: 'node_id', key, table: t }); continue; }
+    const rel = t.relationships.find((r) => (r.kind === 'array' ? `${r.name}_connection` : r.name) === name);
+    const target = rel ? rw.model.tables[rel.target] : undefined;
+    if (rel && target && visible(rw, target)) {
+      if (rel.kind === 'object') {
+        const inner = rewriteNode(target, f.selectionSet?.selections ?? [], rw, [...path, 'selectionSet', name]);
+        out.push(fieldNode(rel.name, key, [], inner.selections));
+        shape.push({ kind: 'object', key, fields: inner.shape });
+      } else {
+        const c = rewriteConnection(target, rel.name, f, rw, [...path, 'selectionSet', name]);
+        out.push(c.field);
+        shape.push(c.shape);
+      }
+      continue;
+    }
+    // The key is readable for ids and cursors only: a key column the role may not read is no field.
+    const column = t.columns.find((c) => c.field === name);
+    if (column && !rw.model.select[rw.role]?.[t.id]?.columns.includes(column.name)) {
+      throw new ApiError('validation-failed', `field "${name}" not found in type: '${typeName}'`, 400, [...path, 'selectionSet', name]);
+    }
+    out.push({ ...f, alias: nameNode(key) });
+    shape.push({ kind: 'value', key });
+  }
+  return { selections: out, shape };
+}
+
+function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: Rewrite, path: readonly string[]): { field: FieldNode; shape: Shape } {
+  const key = keyOf(f);
+  const given = new Map((f.arguments ?? []).map((a) => [a.name.value, a.value]));
+  const num = (n: string): number | null => {
+    const v = given.has(n) ? valueOf(given.get(n)!, rw.vars) : null;
+    if (v === null) return null;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new ApiError('validation-failed', `"${n}" must be a non-negative integer`, 400, [...path, 'args', n]);
+    return v;
+  };
+  const first = num('first');
+  const last = num('last');
+  if (first !== null && last !== null) throw new ApiError('validation-failed', '"first" and "last" are not allowed at the same time', 400, [...path, 'args']);
+  const args: ArgumentNode[] = [];
+  for (const n of ['where', 'distinct_on']) if (given.has(n)) args.push(arg(n, given.get(n)!));
+  const userOrder = given.get('order_by');
+  const after = given.has('after') ? valueOf(given.get('after')!, rw.vars) : null;
+  const before = given.has('before') ? valueOf(given.get('before')!, rw.vars) : null;
+  if ((after !== null || before !== null) && userOrder) {
+    throw new ApiError('not-supported', 'cursors with "order_by" are not supported yet', 400, [...path, 'args']);
+  }
+  // Rows in primary-key order after the user's order; `last` reads the order backwards.
+  const dir = last !== null ? 'desc' : 'asc';
+  const pkOrder = t.primaryKey.map((c): ValueNode => ({ kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode(t.columns.find((x) => x.name === c)?.field ?? c), value: { kind: Kind.ENUM, value: dir } }] }));
+  const userItems = userOrder ? (userOrder.kind === Kind.LIST ? userOrder.values : [userOrder]) : [];
+  args.push(arg('order_by', { kind: Kind.LIST, values: [...userItems, ...pkOrder] }));
+  const bounds: ValueNode[] = [];
+  for (const [cursor, op] of [[after, '_gt'], [before, '_lt']] as const) {
+    if (cursor === null) continue;
+    const values = decodeCursor(String(cursor), [...path, 'args']);
+    if (t.primaryKey.length !== 1) throw new ApiError('not-supported', 'cursors on a composite primary key are not supported yet', 400, [...path, 'args']);
+    const col = t.primaryKey[0]!;
+    bounds.push({ kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode(t.columns.find((x) => x.name === col)?.field ?? col),
+      value: { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode(op), value: literal(values[col]) }] } }] });
+  }
+  if (bounds.length > 0) {
+    const where = given.get('where');
+    const items = where ? [where, ...bounds] : bounds;
+    const i = args.findIndex((a) => a.name.value === 'where');
+    const w = arg('where', { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode('_and'), value: { kind: Kind.LIST, values: items } }] });
+    if (i >= 0) args[i] = w; else args.push(w);
+  }
+  const limit = first ?? last;
+  if (limit !== null) args.push(arg('limit', { kind: Kind.INT, value: String(limit + 1) }));
+  const fields: ConnectionField[] = [];
+  let node: SelectionNode[] = pkFields(t);
+  for (const c of f.selectionSet?.selections ? fieldsOn(f.selectionSet.selections, `${typeNameOf(t)}Connection`, rw) : []) {
+    const ck = keyOf(c);
+    if (c.name.value === '__typename') fields.push({ kind: 'typename', key: ck, name: `${typeNameOf(t)}Connection` });
+    else if (c.name.value === 'pageInfo') fields.push({ kind: 'page_info', key: ck, fields: fieldsOn(c.selectionSet?.selections ?? [], 'PageInfo', rw).map((p) => ({ key: keyOf(p), name: p.name.value })) });
+    else if (c.name.value === 'edges') {
+      const edge: EdgeField[] = [];
+      for (const e of fieldsOn(c.selectionSet?.selections ?? [], `${typeNameOf(t)}Edge`, rw)) {
+        if (e.name.value === '__typename') edge.push({ kind: 'typename', key: keyOf(e), name: `${typeNameOf(t)}Edge` });
+        else if (e.name.value === 'cursor') edge.push({ kind: 'cursor', key: keyOf(e) });
+        else if (e.name.value === 'node') {
+          const inner = rewriteNode(t, e.selectionSet?.selections ?? [], rw, [...path, 'selectionSet', 'edges', 'selectionSet', 'node']);
+          node = [...node, ...inner.selections.slice(t.primaryKey.length).map((s) => (s.kind === Kind.FIELD ? { ...s, alias: nameNode(`${keyOf(e)}__${keyOf(s)}`) } : s))];
+          edge.push({ kind: 'node', key: keyOf(e), fields: inner.shape });
+        } else throw new ApiError('validation-failed', `field "${e.name.value}" not found in type: '${typeNameOf(t)}Edge'`, 400, [...path, 'selectionSet', 'edges', 'selectionSet', e.name.value]);
+      }
+      fields.push({ kind: 'edges', key: ck, fields: edge });
+    } else throw new ApiError('validation-failed', `field "${c.name.value}" not found in type: '${typeNameOf(t)}Connection'`, 400, [...path, 'selectionSet', c.name.value]);
+  }
+  return { field: fieldNode(selectName, key, args, node), shape: { kind: 'connection', key, table: t, page: { first, last }, fields } };
+}
+
+function decodeCursor(cursor: string, path: (string | number)[]): { readonly [k: string]: unknown } {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8')) as unknown;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as { readonly [k: string]: unknown };
+  } catch { /* reported below */ }
+  throw new ApiError('validation-failed', 'the cursor is invalid', 400, path);
+}
+
+/**
+ * The model and SDL the Relay API plans on: every table a role reads is read with its primary key
+ * (a node id and a cursor carry it, whatever the column permissions; Hasura's Relay schema does
+ * so), in the select list, in `order_by` and in `where` (for cursors).
+ */
+export function relayVariant(model: BundleModel, sdl: { readonly [role: string]: string }, role: string): { model: BundleModel; sdl: string } | null {
+  const perms = model.select[role];
+  const text = sdl[role];
+  if (!perms || text === undefined) return null;
+  const extensions: string[] = [];
+  const select: { [id: string]: BundleModel['select'][string][string] } = { ...perms };
+  for (const [id, perm] of Object.entries(perms)) {
+    const t = model.tables[id];
+    if (!t || t.primaryKey.length === 0) continue;
+    const missing = t.primaryKey.filter((c) => !perm.columns.includes(c)).map((c) => t.columns.find((x) => x.name === c)).filter((c) => c !== undefined);
+    if (missing.length === 0) continue;
+    select[id] = { ...perm, columns: t.columns.map((c) => c.name).filter((c) => perm.columns.includes(c) || t.primaryKey.includes(c)) };
+    const type = typeNameOf(t);
+    const has = (name: string): boolean => new RegExp(`^(type|input|enum|scalar) ${name}\\b`, 'm').test(text);
+    for (const c of missing) {
+      if (!BUILT_IN.has(c.scalar) && !has(c.scalar) && !extensions.includes(`scalar ${c.scalar}`)) extensions.push(`scalar ${c.scalar}`);
+    }
+    extensions.push(`extend type ${type} { ${missing.map((c) => `${c.field}: ${c.scalar}!`).join(' ')} }`);
+    if (has(typeNameOf(t, '_order_by'))) extensions.push(`extend input ${typeNameOf(t, '_order_by')} { ${missing.map((c) => `${c.field}: order_by`).join(' ')} }`);
+    if (has(typeNameOf(t, '_bool_exp'))) {
+      // Cursors and node lookups compare the key: a comparison type the role's schema lacks is added with those operators.
+      for (const c of missing) {
+        const cmp = `${c.scalar}_comparison_exp`;
+        if (!has(cmp) && !extensions.some((e) => e.startsWith(`input ${cmp} `))) extensions.push(`input ${cmp} { _eq: ${c.scalar} _gt: ${c.scalar} _lt: ${c.scalar} }`);
+      }
+      extensions.push(`extend input ${typeNameOf(t, '_bool_exp')} { ${missing.map((c) => `${c.field}: ${c.scalar}_comparison_exp`).join(' ')} }`);
+    }
+  }
+  return { model: { ...model, select: { ...model.select, [role]: select } }, sdl: `${text}\n${extensions.join('\n')}\n` };
+}
+
+/** A Relay request as an ordinary one on the role's schema, and how to reshape its answer. */
+export function rewriteRelay(model: BundleModel, role: string, req: GraphQLRequest): { request: GraphQLRequest; shape: Shape[] } {
+  let document: DocumentNode;
+  try { document = parse(req.query); } catch (e) { throw new ApiError('validation-failed', e instanceof Error ? e.message : String(e), 400, []); }
+  const op: OperationDefinitionNode = pickOperation(document, req.operationName ?? null);
+  if (op.operation !== 'query') throw new ApiError('not-supported', `${op.operation}s are not supported on the Relay API yet`, 400, []);
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const rw: Rewrite = { model, role, vars: req.variables ?? {}, fragments };
+  const tables = Object.values(model.tables).filter((t) => visible(rw, t));
+  const selections: SelectionNode[] = [];
+  const shape: Shape[] = [];
+  for (const f of fieldsOn(op.selectionSet.selections, 'query_root', rw)) {
+    const key = keyOf(f);
+    if (f.name.value === '__typename') { shape.push({ kind: 'static', key, value: 'query_root' }); continue; }
+    if (f.name.value === 'node') {
+      const idNode = f.arguments?.find((a) => a.name.value === 'id')?.value;
+      const found = idNode ? nodeTarget(String(valueOf(idNode, rw.vars)), tables) : null;
+      if (!found) { shape.push({ kind: 'static', key, value: null }); continue; }
+      const inner = rewriteNode(found.table, f.selectionSet?.selections ?? [], rw, ['selectionSet', f.name.value]);
+      // Read through the table's select field (its `_by_pk` is absent when the role cannot read the key).
+      const byKey = found.table.primaryKey.map((c, i) => ({ kind: Kind.OBJECT_FIELD, name: nameNode(found.table.columns.find((x) => x.name === c)?.field ?? c),
+        value: { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode('_eq'), value: literal(found.pk[i]) }] } } as const));
+      selections.push(fieldNode(found.table.rootFieldNames['select']!, key, [arg('where', { kind: Kind.OBJECT, fields: byKey })], inner.selections));
+      shape.push({ kind: 'object', key, fields: inner.shape, single: true });
+      continue;
+    }
+    const t = tables.find((x) => `${x.rootFieldNames['select']}_connection` === f.name.value);
+    if (!t) throw new ApiError('validation-failed', `field "${f.name.value}" not found in type: 'query_root'`, 400, ['selectionSet', f.name.value]);
+    const c = rewriteConnection(t, t.rootFieldNames['select']!, f, rw, ['selectionSet', f.name.value]);
+    selections.push(c.field);
+    shape.push(c.shape);
+  }
+  // Variables the rewrite read (`id`, `first`, cursors) are gone from the document: their
+  // definitions and values go too (a value for an unused variable is refused).
+  const used = new Set<string>();
+  visit({ kind: Kind.SELECTION_SET, selections }, { Variable: (v) => { used.add(v.name.value); } });
+  const rewritten: OperationDefinitionNode = { ...op, variableDefinitions: (op.variableDefinitions ?? []).filter((d) => used.has(d.variable.name.value)),
+    selectionSet: { kind: Kind.SELECTION_SET, selections } };
+  // Fragments stay for the fields passed through unchanged (their spreads on Relay types were inlined).
+  const definitions = document.definitions.filter((d) => d === op || d.kind === Kind.FRAGMENT_DEFINITION).map((d) => (d === op ? rewritten : d));
+  const variables = Object.fromEntries(Object.entries(req.variables ?? {}).filter(([k]) => used.has(k)));
+  return { request: { query: print({ ...document, definitions }), variables, operationName: req.operationName ?? null }, shape };
+}
+
+// The table and primary key a node id names (`[1, schema, table, pk...]` or `[2, source, schema, table, pk...]`); null when none.
+function nodeTarget(id: string, tables: readonly TableModel[]): { table: TableModel; pk: unknown[] } | null {
+  let v: unknown;
+  try { v = JSON.parse(Buffer.from(id, 'base64').toString('utf8')); } catch { throw new ApiError('validation-failed', 'the node id is invalid', 400, ['selectionSet', 'node', 'args', 'id']); }
+  if (!Array.isArray(v) || (v[0] !== 1 && v[0] !== 2)) throw new ApiError('validation-failed', 'the node id is invalid', 400, ['selectionSet', 'node', 'args', 'id']);
+  const [source, schema, name, ...pk] = v[0] === 1 ? [null, ...v.slice(1)] : v.slice(1);
+  const table = tables.find((t) => t.schema === schema && t.name === name && (source === null || t.source === source));
+  return table && pk.length === table.primaryKey.length ? { table, pk } : null;
+}
+
+/** The Relay answer from the rewritten operation's answer text. */
+export function reshapeRelay(text: string, shape: readonly Shape[]): string {
+  const body = JSON.parse(text) as { data?: { [k: string]: Json }; errors?: unknown };
+  if (!body.data) return text;
+  return JSON.stringify({ ...body, data: objectOf(body.data, shape, '') });
+}
+
+function objectOf(row: { readonly [k: string]: Json }, shape: readonly Shape[], prefix: string): { [k: string]: Json } {
+  const out: { [k: string]: Json } = {};
+  for (const s of shape) {
+    const raw = row[`${prefix}${s.key}`];
+    switch (s.kind) {
+      case 'value': out[s.key] = raw ?? null; break;
+      case 'static': out[s.key] = s.value; break;
+      case 'node_id': out[s.key] = b64(pgJson([1, s.table.schema, s.table.name, ...s.table.primaryKey.map((_, i) => row[`${PK}${i}`])])); break;
+      case 'object': {
+        const one = s.single ? (raw as Json[] | undefined)?.[0] : raw;
+        out[s.key] = one === null || one === undefined ? null : objectOf(one as { [k: string]: Json }, s.fields, '');
+        break;
+      }
+      case 'connection': out[s.key] = connectionOf((raw ?? []) as { [k: string]: Json }[], s); break;
+    }
+  }
+  return out;
+}
+
+function connectionOf(rows: readonly { [k: string]: Json }[], s: Extract<Shape, { kind: 'connection' }>): { [k: string]: Json } {
+  const limit = s.page.first ?? s.page.last;
+  const more = limit !== null && rows.length > limit;
+  let page = more ? rows.slice(0, limit!) : [...rows];
+  if (s.page.last !== null) page = page.reverse();
+  const cursor = (r: { [k: string]: Json }): string => b64(pgJson(Object.fromEntries(s.table.primaryKey.map((c, i) => [c, r[`${PK}${i}`]]))));
+  const out: { [k: string]: Json } = {};
+  for (const f of s.fields) {
+    if (f.kind === 'typename') out[f.key] = f.name;
+    else if (f.kind === 'edges') {
+      out[f.key] = page.map((r) => {
+        const edge: { [k: string]: Json } = {};
+        for (const e of f.fields) {
+          if (e.kind === 'typename') edge[e.key] = e.name;
+          else if (e.kind === 'cursor') edge[e.key] = cursor(r);
+          else edge[e.key] = objectOf(r, e.fields, `${e.key}__`);
+        }
+        return edge;
+      });
+    } else {
+      const info: { [k: string]: Json } = {};
+      for (const p of f.fields) {
+        if (p.name === 'hasNextPage') info[p.key] = s.page.first !== null && more;
+        else if (p.name === 'hasPreviousPage') info[p.key] = s.page.last !== null && more;
+        else if (p.name === 'startCursor') info[p.key] = page.length ? cursor(page[0]!) : null;
+        else if (p.name === 'endCursor') info[p.key] = page.length ? cursor(page[page.length - 1]!) : null;
+        else if (p.name === '__typename') info[p.key] = 'PageInfo';
+      }
+      out[f.key] = info;
+    }
+  }
+  return out;
+}
