@@ -174,6 +174,7 @@ function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], pe
   const cte = st.b.cte(t.name, rows.length === 0 ? { kind: 'none', table } : {
     kind: 'insert', table, target, columns: columns.map((c) => c.name), firstColumn: t.columns[0]!.name,
     rows: rows.map((r) => columns.map((c) => cellValue(c, r, perm, linked, ctx))), conflict: conflict ? conflict.conflict(target) : null,
+    ...(columns.some((c) => c.identity) ? { identityInsert: true as const } : {}),
   });
   st.written.push({ table: t, cte, upsert: conflict !== null && rows.length > 0 });
   checkGuard(st, t, cte, perm, conflict, rows.length > 0);

@@ -53,9 +53,17 @@ function writeSteps(w: Write): Sql[] {
     case 'update':
       return [shapeOf(b.table, into),
         sql`UPDATE ${aliasRef(b.row)} SET ${assignments(b.set)} OUTPUT INSERTED.* INTO ${into} FROM ${ident(b.table.schema, b.table.name)} AS ${aliasRef(b.row)} WHERE ${conjunction([b.permission, b.selector])}`];
-    case 'insert': return b.conflict ? mergeSteps(b, b.conflict, into) : [shapeOf(b.table, into), insertSql(b, into)];
+    case 'insert': return identityInsert(b, b.conflict ? mergeSteps(b, b.conflict, into) : [shapeOf(b.table, into), insertSql(b, into)]);
     default: return unreachable(b);
   }
+}
+
+// An insert that gives an IDENTITY column its value runs under IDENTITY_INSERT, as Hasura's
+// MSSQL backend does (the planner marks it from the catalog).
+function identityInsert(b: Extract<WriteBody, { kind: 'insert' }>, steps: Sql[]): Sql[] {
+  if (!b.identityInsert) return steps;
+  const table = ident(b.table.schema, b.table.name);
+  return [sql`SET IDENTITY_INSERT ${table} ON`, ...steps, sql`SET IDENTITY_INSERT ${table} OFF`];
 }
 
 // An empty table with the columns (and types) of `table`, without its IDENTITY property.
