@@ -89,7 +89,8 @@ function mergeSteps(b: Extract<WriteBody, { kind: 'insert' }>, c: Conflict, into
   if (b.columns.length === 0) return unsupported('an upsert of rows with no column');
   const on = join(c.target.columns.map((col) => sql`${aliasRef(b.target)}.${ident(col)} = ${SOURCE}.${ident(col)}`), ' AND ');
   const rows = join(b.rows.map((r) => sql`(${join(r.map(writeExprSql), ', ')})`), ', ');
-  const filters = [...(c.update?.permission ? [c.update.permission] : []), ...(c.update?.where ? [c.update.where] : [])];
+  const filters = [...(c.update?.permission ? [c.update.permission] : []), ...(c.update?.where ? [c.update.where] : [])]
+    .filter((f) => f.kind !== 'true' && f.kind !== 'no_condition');
   const matched = c.update === null ? raw('')
     : sql` WHEN MATCHED${filters.length ? sql` AND ${conjunction(filters)}` : raw('')} THEN UPDATE SET ${assignments(c.update.set)}`;
   const insert = sql` WHEN NOT MATCHED THEN INSERT (${columnList(b.columns)}) VALUES (${join(b.columns.map((col) => sql`${SOURCE}.${ident(col)}`), ', ')})`;
