@@ -145,6 +145,8 @@ function referenceAt(g: Group, i: number, c: FileContext): ReferenceProof | null
   const s = t[i];
   const n = t[i + 2];
   if (s?.kind !== 'ident' || !isPunct(t[i + 1], '.') || n?.kind !== 'ident' || isPunct(t[i - 1], '.') || isPunct(t[i - 1], '::')) return null;
+  // T-SQL's `SET IDENTITY_INSERT t ON|OFF` names a table without reading or writing it.
+  if (isWord(t[i - 1], 'IDENTITY_INSERT') && isWord(t[i - 2], 'SET')) return null;
   const call = t[i + 3]?.kind === 'group' && !isWord(t[i - 1], 'INTO');
   const table = c.prover.lookup(s.name, n.name, call);
   const prev = t[i - 1];

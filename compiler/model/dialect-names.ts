@@ -30,3 +30,8 @@ export function scalarOf(dialect: DialectName, type: string, isArray: boolean): 
 export function isBuiltinTypeSchema(schema: string): boolean {
   return schema === 'pg_catalog' || schema === 'public' || schema === 'sys';
 }
+
+/** True for a column written only under SQL Server's IDENTITY_INSERT when given a value. */
+export function isIdentityColumn(dialect: DialectName, generated: string | null): boolean {
+  return dialect === 'mssql' && generated === 'by_default';
+}

@@ -5,7 +5,7 @@ import type { Source, TableEntry, Json } from '../metadata/index.js';
 import type { Issues } from './issues.js';
 import { tableObjectName } from './names.js';
 import { isGraphqlName } from './scalars.js';
-import { defaultTableName, isBuiltinTypeSchema, scalarOf } from './dialect-names.js';
+import { defaultTableName, isBuiltinTypeSchema, isIdentityColumn, scalarOf } from './dialect-names.js';
 
 /** `source:schema.name` */
 export function tableId(source: string, schema: string, name: string): string {
@@ -128,6 +128,7 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
       scalar: enumScalar ?? info.scalar, category: enumScalar ? 'enum' : info.category,
       comparable: enumScalar ? false : info.comparable, numeric: enumScalar ? false : info.numeric,
       comment: cfg.column_config?.[c.name]?.comment ?? c.comment,
+      ...(isIdentityColumn(db.dialect, c.generated) ? { identity: true as const } : {}),
     });
   }
   const rootFieldNames: Record<string, string> = {};

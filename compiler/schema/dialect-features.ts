@@ -1,5 +1,5 @@
 // What a table's schema offers depends on its source's dialect, as in Hasura v2: an MSSQL source
-// has no `distinct_on`, no `on_conflict` (Hasura's MSSQL upsert argument is `if_matched`), and of
+// has no `distinct_on`, `if_matched` instead of `on_conflict` (Hasura's MSSQL upsert argument), and of
 // the text operators only the LIKE family (`_ilike` compares under a case-insensitive collation).
 
 import type { TableModel } from '../../runtime/bundle/index.js';
@@ -8,12 +8,14 @@ import type { SchemaContext } from './context.js';
 export interface SchemaFeatures {
   readonly distinctOn: boolean;
   readonly onConflict: boolean;
+  /** Hasura's MSSQL upsert argument of inserts. */
+  readonly ifMatched: boolean;
   /** The text operators offered; null: all of PostgreSQL's. */
   readonly textOps: ReadonlySet<string> | null;
 }
 
-const POSTGRES: SchemaFeatures = { distinctOn: true, onConflict: true, textOps: null };
-const MSSQL: SchemaFeatures = { distinctOn: false, onConflict: false, textOps: new Set(['_like', '_nlike', '_ilike', '_nilike']) };
+const POSTGRES: SchemaFeatures = { distinctOn: true, onConflict: true, ifMatched: false, textOps: null };
+const MSSQL: SchemaFeatures = { distinctOn: false, onConflict: false, ifMatched: true, textOps: new Set(['_like', '_nlike', '_ilike', '_nilike']) };
 
 /** The features of the dialect of `t`'s source. */
 export function featuresOf(ctx: SchemaContext, t: Pick<TableModel, 'source'>): SchemaFeatures {

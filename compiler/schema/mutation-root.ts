@@ -16,6 +16,7 @@ import {
 import { objectType, rowsType } from './object-type.js';
 import { withNamespaces } from './namespaces.js';
 import { scalarType } from './scalars.js';
+import { ifMatchedType } from './if-matched.js';
 
 type Field = GraphQLFieldConfig<unknown, unknown>;
 
@@ -52,6 +53,8 @@ function insertArgs(ctx: SchemaContext, t: TableModel, one: boolean): GraphQLFie
     : { objects: { type: new GraphQLNonNull(new GraphQLList(input)), description: 'the rows to be inserted' } };
   const onConflict = onConflictType(ctx, t);
   if (onConflict) args['on_conflict'] = { type: onConflict, description: 'upsert condition' };
+  const ifMatched = ifMatchedType(ctx, t);
+  if (ifMatched) args['if_matched'] = { type: ifMatched, description: 'upsert condition' };
   return sortByKey(Object.entries(args));
 }
 

@@ -222,6 +222,8 @@ export interface ColumnModel {
   /** Usable in sum/avg/stddev/variance. */
   readonly numeric: boolean;
   readonly comment: string | null;
+  /** A SQL Server IDENTITY column: a value given for it is written under IDENTITY_INSERT. Absent elsewhere. */
+  readonly identity?: true;
 }
 
 export interface RelationshipModel {

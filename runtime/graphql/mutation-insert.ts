@@ -15,6 +15,7 @@ import type { FieldSel } from './fields.js';
 import { entriesOf, isNull, itemsOf, leafExpr, type Input } from './input.js';
 import { responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql, finishStatement } from './mutation-output.js';
 import { onConflictClause, type ConflictPlan } from './mutation-conflict.js';
+import { ifMatchedClause } from './mutation-if-matched.js';
 import { mutationPermsOf, presetExpr } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
@@ -47,7 +48,9 @@ export function planInsert(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
   const given = args.get(argName);
   const objects = given ? (one ? [given] : itemsOf(given, ctx)) : [];
   const st: InsertState = { b: new StatementBuilder(), ctx, written: [], checks: [], checkPath: argPath };
-  const top = insertRows(st, t, objects, args.get('on_conflict'), new Map(), argPath, one ? null : 0, [...path, 'args', 'on_conflict']);
+  // A source that upserts with MERGE (MSSQL) takes Hasura's `if_matched` instead of `on_conflict`.
+  const upsertArg = ctx.dialect.can.upsert === 'merge' ? 'if_matched' : 'on_conflict';
+  const top = insertRows(st, t, objects, args.get(upsertArg), new Map(), argPath, one ? null : 0, [...path, 'args', upsertArg]);
   // Relationships in `returning` read the rows this statement inserted too (a later statement would see them).
   const relations = new Map<string, ReadThrough>();
   for (const table of new Set(st.written.map((w) => w.table))) relations.set(table.id, readThrough(table, st.written.filter((w) => w.table === table)));
@@ -108,7 +111,8 @@ function insertRows(st: InsertState, t: TableModel, objects: readonly Input[], o
   const { ctx } = st;
   const perm = mutationPermsOf(ctx, t.id).insert;
   if (!perm) throw new ApiError('validation-failed', `no insert permission on table "${t.name}"`, 400, path);
-  const conflict = onConflict && !isNull(onConflict, ctx) ? onConflictClause(t, onConflict, ctx, conflictPath) : null;
+  const upsert = ctx.dialect.can.upsert === 'merge' ? ifMatchedClause : onConflictClause;
+  const conflict = onConflict && !isNull(onConflict, ctx) ? upsert(t, onConflict, ctx, conflictPath) : null;
   const rows = objects.map((o, i) => readRow(t, o, perm, linked, ctx, index === null ? path : [...path, i + index]));
   const nested = rows.some((r) => r.objectRels.length > 0 || r.arrayRels.length > 0);
   if (!nested || rows.length <= 1) {
@@ -174,6 +178,7 @@ function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], pe
   const cte = st.b.cte(t.name, rows.length === 0 ? { kind: 'none', table } : {
     kind: 'insert', table, target, columns: columns.map((c) => c.name), firstColumn: t.columns[0]!.name,
     rows: rows.map((r) => columns.map((c) => cellValue(c, r, perm, linked, ctx))), conflict: conflict ? conflict.conflict(target) : null,
+    ...(columns.some((c) => c.identity) ? { identityInsert: true as const } : {}),
   });
   st.written.push({ table: t, cte, upsert: conflict !== null && rows.length > 0 });
   checkGuard(st, t, cte, perm, conflict, rows.length > 0);

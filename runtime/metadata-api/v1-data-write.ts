@@ -51,7 +51,8 @@ export function insertStatement(ctx: DataContext, args: unknown): WriteStatement
   const a = new Alias(t.name);
   const conflict = conflictArgs ? onConflict(ctx, t, conflictArgs, cols.filter((c) => used.has(c.name)), a) : null;
   const write: WriteBody = { kind: 'insert', table: { schema: t.schema, name: t.name }, target: a,
-    columns: target.map((c) => c.name), firstColumn: t.columns[0]!.name, rows, conflict };
+    columns: target.map((c) => c.name), firstColumn: t.columns[0]!.name, rows, conflict,
+    ...(target.some((c) => c.identity) ? { identityInsert: true as const } : {}) };
   return answer(ctx, t, write, returning, perm?.check);
 }
 

@@ -41,5 +41,5 @@ describe('kiln on an MSSQL source', () => {
     expect(inspected.stdout).toContain('OUTER APPLY');
     const statement = inspected.stdout.split('\n').filter((l) => !l.startsWith('--')).join('\n');
     expect(await validateTsql(statement)).toEqual([]);
-  });
+  }, 180_000);
 });

@@ -9,7 +9,7 @@ import { parse, type OperationDefinitionNode } from 'graphql';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../compiler/emit/index.js';
-import { bindParams, planOperation } from '../../runtime/graphql/index.js';
+import { bindParams, planMutation, planOperation } from '../../runtime/graphql/index.js';
 import { formatSql, mssql, paramHeader, postgres, type Dialect } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { compileFixture } from '../helpers/fixtures.js';
@@ -72,6 +72,38 @@ describe('MSSQL plans mean what the PostgreSQL plans mean', () => {
       expect(await run(ms, c, postgresOfMssql)).toEqual(expected);
     });
   }
+
+  it('an upsert with if_matched: MERGE in T-SQL, and the same IR on PostgreSQL updates the matched row and inserts the other', async () => {
+    const document = parse('mutation { insert_album(objects: [{album_id: 1, title: "Matched", artist_id: 1}, {album_id: 9001, title: "New", artist_id: 2}], if_matched: {match_columns: [album_id], update_columns: [title]}) { affected_rows returning { album_id title artist_id } } }');
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    const planWith = (dialect: Dialect) => planMutation({ model: ms.model, schema: ms.schemas['admin']!, role: 'admin', dialect, stringifyNumeric: false,
+      document, operation, variables: {}, structural: new Set() });
+    const statementOf = (p: ReturnType<typeof planWith>) => {
+      const f = p.fields[0]!;
+      if (f.kind !== 'sql') throw new Error('expected a statement');
+      return f.statements[0]!.sql;
+    };
+    const tsql = statementOf(planWith(mssql));
+    expect(await validateTsql(tsql.text)).toEqual([]);
+    expect(tsql.text).toMatch(/MERGE INTO \[dbo\]\.\[album\] WITH \(HOLDLOCK\) AS \[_album_1\] USING \(VALUES .*\) AS \[__kiln_src\] \(\[album_id\], \[title\], \[artist_id\]\) ON \[_album_1\]\.\[album_id\] = \[__kiln_src\]\.\[album_id\] WHEN MATCHED THEN UPDATE SET \[title\] = \[__kiln_src\]\.\[title\] WHEN NOT MATCHED THEN INSERT/);
+    expect(tsql.text).toContain('SET IDENTITY_INSERT [dbo].[album] ON');
+    // The same IR on PostgreSQL (a dialect that upserts as MSSQL does, so the planner reads if_matched).
+    const pgMerge: Dialect = { ...postgresOfMssql, can: { ...postgres.can, upsert: 'merge' } };
+    const s = statementOf(planWith(pgMerge));
+    await client.query('BEGIN');
+    try {
+      const r = await client.query({ text: s.text, values: bindParams(s.params, {}, { role: 'admin', variables: {}, isAdmin: true }) as unknown[], rowMode: 'array' });
+      const answer = (r.rows[0] as unknown[])[0] as string;
+      expect(answer.slice(0, 2)).toBe('0:');
+      const body = JSON.parse(answer.slice(2)) as { affected_rows: number; returning: { album_id: number }[] };
+      expect(body.affected_rows).toBe(2);
+      expect([...body.returning].sort((a, b) => a.album_id - b.album_id)).toEqual([{ album_id: 1, title: 'Matched', artist_id: 1 }, { album_id: 9001, title: 'New', artist_id: 2 }]);
+      const rows = await client.query('SELECT album_id, title, artist_id FROM dbo.album WHERE album_id IN (1, 9001) ORDER BY album_id');
+      expect(rows.rows).toEqual([{ album_id: 1, title: 'Matched', artist_id: 1 }, { album_id: 9001, title: 'New', artist_id: 2 }]);
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  });
 
   it('a wrong plan would show: the role filter of another bundle changes the answer', async () => {
     const c = CASES.find((x) => x.role === 'customer')!;

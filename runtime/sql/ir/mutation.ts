@@ -42,7 +42,9 @@ export type WriteBody =
    * the rows say whether they were inserted (else updated).
    */
   | { readonly kind: 'insert'; readonly table: QualifiedName; readonly target: Alias; readonly columns: readonly string[];
-      readonly rows: readonly (readonly WriteExpr[])[]; readonly conflict: Conflict | null; readonly firstColumn: string }
+      readonly rows: readonly (readonly WriteExpr[])[]; readonly conflict: Conflict | null; readonly firstColumn: string;
+      /** A column of `columns` is an IDENTITY that takes a value only under IDENTITY_INSERT (SQL Server). */
+      readonly identityInsert?: true }
   /** UPDATE of the rows where the role's filter and the selector hold. */
   | { readonly kind: 'update'; readonly table: QualifiedName; readonly row: Alias; readonly set: readonly Assignment[]; readonly permission: Cond; readonly selector: Cond }
   | { readonly kind: 'delete'; readonly table: QualifiedName; readonly row: Alias; readonly permission: Cond; readonly selector: Cond }

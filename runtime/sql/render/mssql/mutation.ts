@@ -53,9 +53,17 @@ function writeSteps(w: Write): Sql[] {
     case 'update':
       return [shapeOf(b.table, into),
         sql`UPDATE ${aliasRef(b.row)} SET ${assignments(b.set)} OUTPUT INSERTED.* INTO ${into} FROM ${ident(b.table.schema, b.table.name)} AS ${aliasRef(b.row)} WHERE ${conjunction([b.permission, b.selector])}`];
-    case 'insert': return b.conflict ? mergeSteps(b, b.conflict, into) : [shapeOf(b.table, into), insertSql(b, into)];
+    case 'insert': return identityInsert(b, b.conflict ? mergeSteps(b, b.conflict, into) : [shapeOf(b.table, into), insertSql(b, into)]);
     default: return unreachable(b);
   }
+}
+
+// An insert that gives an IDENTITY column its value runs under IDENTITY_INSERT, as Hasura's
+// MSSQL backend does (the planner marks it from the catalog).
+function identityInsert(b: Extract<WriteBody, { kind: 'insert' }>, steps: Sql[]): Sql[] {
+  if (!b.identityInsert) return steps;
+  const table = ident(b.table.schema, b.table.name);
+  return [sql`SET IDENTITY_INSERT ${table} ON`, ...steps, sql`SET IDENTITY_INSERT ${table} OFF`];
 }
 
 // An empty table with the columns (and types) of `table`, without its IDENTITY property.
@@ -81,7 +89,8 @@ function mergeSteps(b: Extract<WriteBody, { kind: 'insert' }>, c: Conflict, into
   if (b.columns.length === 0) return unsupported('an upsert of rows with no column');
   const on = join(c.target.columns.map((col) => sql`${aliasRef(b.target)}.${ident(col)} = ${SOURCE}.${ident(col)}`), ' AND ');
   const rows = join(b.rows.map((r) => sql`(${join(r.map(writeExprSql), ', ')})`), ', ');
-  const filters = [...(c.update?.permission ? [c.update.permission] : []), ...(c.update?.where ? [c.update.where] : [])];
+  const filters = [...(c.update?.permission ? [c.update.permission] : []), ...(c.update?.where ? [c.update.where] : [])]
+    .filter((f) => f.kind !== 'true' && f.kind !== 'no_condition');
   const matched = c.update === null ? raw('')
     : sql` WHEN MATCHED${filters.length ? sql` AND ${conjunction(filters)}` : raw('')} THEN UPDATE SET ${assignments(c.update.set)}`;
   const insert = sql` WHEN NOT MATCHED THEN INSERT (${columnList(b.columns)}) VALUES (${join(b.columns.map((col) => sql`${SOURCE}.${ident(col)}`), ', ')})`;

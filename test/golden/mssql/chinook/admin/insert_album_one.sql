@@ -7,12 +7,14 @@
 -- @p3 = variable $artist_id :: int
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[album] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[album]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[album]
 WHERE 1 = 0;
 INSERT INTO [dbo].[album] ([album_id], [title], [artist_id]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2, @p3);
+SET IDENTITY_INSERT [dbo].[album] OFF;
 SELECT N'0:' + ISNULL((
     SELECT TOP (1) [_album_1].[album_id] AS [album_id], [_album_1].[title] AS [title], [_album_1].[artist_id] AS [artist_id]
     FROM (

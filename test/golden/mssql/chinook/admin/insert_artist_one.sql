@@ -6,12 +6,14 @@
 -- @p2 = variable $name :: nvarchar(120)
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[artist] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[artist]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[artist]
 WHERE 1 = 0;
 INSERT INTO [dbo].[artist] ([artist_id], [name]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2);
+SET IDENTITY_INSERT [dbo].[artist] OFF;
 SELECT N'0:' + ISNULL((
     SELECT TOP (1) [_artist_1].[artist_id] AS [artist_id], [_artist_1].[name] AS [name]
     FROM (

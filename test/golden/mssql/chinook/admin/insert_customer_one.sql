@@ -17,12 +17,14 @@
 -- @p13 = variable $support_rep_id :: int
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[customer] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[customer]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[customer]
 WHERE 1 = 0;
 INSERT INTO [dbo].[customer] ([customer_id], [first_name], [last_name], [company], [address], [city], [state], [country], [postal_code], [phone], [fax], [email], [support_rep_id]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9, @p10, @p11, @p12, @p13);
+SET IDENTITY_INSERT [dbo].[customer] OFF;
 SELECT N'0:' + ISNULL((
     SELECT TOP (1) [_customer_1].[customer_id] AS [customer_id], [_customer_1].[first_name] AS [first_name], [_customer_1].[last_name] AS [last_name], [_customer_1].[company] AS [company], [_customer_1].[address] AS [address], [_customer_1].[city] AS [city], [_customer_1].[state] AS [state], [_customer_1].[country] AS [country], [_customer_1].[postal_code] AS [postal_code], [_customer_1].[phone] AS [phone], [_customer_1].[fax] AS [fax], [_customer_1].[email] AS [email], [_customer_1].[support_rep_id] AS [support_rep_id]
     FROM (

@@ -19,12 +19,14 @@
 -- @p15 = variable $email :: nvarchar(60)
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[employee] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[employee]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[employee]
 WHERE 1 = 0;
 INSERT INTO [dbo].[employee] ([employee_id], [last_name], [first_name], [title], [reports_to], [birth_date], [hire_date], [address], [city], [state], [country], [postal_code], [phone], [fax], [email]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9, @p10, @p11, @p12, @p13, @p14, @p15);
+SET IDENTITY_INSERT [dbo].[employee] OFF;
 SELECT N'0:' + ISNULL((
     SELECT (
       SELECT COUNT(*)

@@ -19,12 +19,14 @@
 -- @p15 = variable $email :: nvarchar(60)
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[employee] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[employee]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[employee]
 WHERE 1 = 0;
 INSERT INTO [dbo].[employee] ([employee_id], [last_name], [first_name], [title], [reports_to], [birth_date], [hire_date], [address], [city], [state], [country], [postal_code], [phone], [fax], [email]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9, @p10, @p11, @p12, @p13, @p14, @p15);
+SET IDENTITY_INSERT [dbo].[employee] OFF;
 SELECT N'0:' + ISNULL((
     SELECT TOP (1) [_employee_1].[employee_id] AS [employee_id], [_employee_1].[last_name] AS [last_name], [_employee_1].[first_name] AS [first_name], [_employee_1].[title] AS [title], [_employee_1].[reports_to] AS [reports_to], [_employee_1].[birth_date] AS [birth_date], [_employee_1].[hire_date] AS [hire_date], [_employee_1].[address] AS [address], [_employee_1].[city] AS [city], [_employee_1].[state] AS [state], [_employee_1].[country] AS [country], [_employee_1].[postal_code] AS [postal_code], [_employee_1].[phone] AS [phone], [_employee_1].[fax] AS [fax], [_employee_1].[email] AS [email]
     FROM (

@@ -6,12 +6,14 @@
 -- @p2 = variable $name :: nvarchar(120)
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[genre] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[genre]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[genre]
 WHERE 1 = 0;
 INSERT INTO [dbo].[genre] ([genre_id], [name]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2);
+SET IDENTITY_INSERT [dbo].[genre] OFF;
 SELECT N'0:' + ISNULL((
     SELECT TOP (1) [_genre_1].[genre_id] AS [genre_id], [_genre_1].[name] AS [name]
     FROM (

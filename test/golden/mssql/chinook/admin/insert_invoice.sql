@@ -13,12 +13,14 @@
 -- @p9 = variable $total :: numeric(10,2)
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[invoice] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[invoice]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[invoice]
 WHERE 1 = 0;
 INSERT INTO [dbo].[invoice] ([invoice_id], [customer_id], [invoice_date], [billing_address], [billing_city], [billing_state], [billing_country], [billing_postal_code], [total]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9);
+SET IDENTITY_INSERT [dbo].[invoice] OFF;
 SELECT N'0:' + ISNULL((
     SELECT (
       SELECT COUNT(*)

@@ -9,12 +9,14 @@
 -- @p5 = variable $quantity :: int
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[invoice_line] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[invoice_line]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[invoice_line]
 WHERE 1 = 0;
 INSERT INTO [dbo].[invoice_line] ([invoice_line_id], [invoice_id], [track_id], [unit_price], [quantity]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2, @p3, @p4, @p5);
+SET IDENTITY_INSERT [dbo].[invoice_line] OFF;
 SELECT N'0:' + ISNULL((
     SELECT TOP (1) [_invoice_line_1].[invoice_line_id] AS [invoice_line_id], [_invoice_line_1].[invoice_id] AS [invoice_id], [_invoice_line_1].[track_id] AS [track_id], [_invoice_line_1].[unit_price] AS [unit_price], [_invoice_line_1].[quantity] AS [quantity]
     FROM (

@@ -6,12 +6,14 @@
 -- @p2 = variable $name :: nvarchar(120)
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[media_type] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[media_type]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[media_type]
 WHERE 1 = 0;
 INSERT INTO [dbo].[media_type] ([media_type_id], [name]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2);
+SET IDENTITY_INSERT [dbo].[media_type] OFF;
 SELECT N'0:' + ISNULL((
     SELECT TOP (1) [_media_type_1].[media_type_id] AS [media_type_id], [_media_type_1].[name] AS [name]
     FROM (

@@ -6,12 +6,14 @@
 -- @p2 = variable $name :: nvarchar(120)
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[playlist] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[playlist]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[playlist]
 WHERE 1 = 0;
 INSERT INTO [dbo].[playlist] ([playlist_id], [name]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2);
+SET IDENTITY_INSERT [dbo].[playlist] OFF;
 SELECT N'0:' + ISNULL((
     SELECT (
       SELECT COUNT(*)

@@ -13,12 +13,14 @@
 -- @p9 = variable $unit_price :: numeric(10,2)
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];
+SET IDENTITY_INSERT [dbo].[track] ON;
 SELECT * INTO [#kiln_w1]
 FROM [dbo].[track]
 WHERE 1 = 0 UNION ALL SELECT *
 FROM [dbo].[track]
 WHERE 1 = 0;
 INSERT INTO [dbo].[track] ([track_id], [name], [album_id], [media_type_id], [genre_id], [composer], [milliseconds], [bytes], [unit_price]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9);
+SET IDENTITY_INSERT [dbo].[track] OFF;
 SELECT N'0:' + ISNULL((
     SELECT (
       SELECT COUNT(*)
