@@ -219,6 +219,26 @@ describe('remote schemas', () => {
     expect((await gql('{ users { id } }', undefined, { 'x-svc-role': 'anyone' })).body).toEqual({ data: { users: USERS.map((u) => ({ id: u.id })) } });
   });
 
+  it('a remote that is down when a server starts from the catalog is inconsistent there; reload_remote_schema brings it back', async () => {
+    await addA();
+    a.answerWith('down');
+    const second = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 2,
+      stringifyNumericTypes: false, console: false, adminSecret: SECRET });
+    try {
+      const at = (path: string, body: unknown) => postJson(`http://127.0.0.1:${second.port}`, path, body, { 'x-svc-admin-secret': SECRET });
+      const inc = await at('/v1/metadata', { type: 'get_inconsistent_metadata', args: {} });
+      expect(inc.body).toMatchObject({ is_consistent: false, inconsistent_objects: [{ type: 'remote_schema', name: 'remote_schema people',
+        reason: expect.stringMatching(/did not answer with JSON/) }] });
+      expect((await at('/v1/graphql', { query: '{ author(where: {id: {_eq: 2}}) { name } }' })).body).toEqual({ data: { author: [{ name: 'ben' }] } });
+      a.answerWith(null);
+      expect((await at('/v1/metadata', { type: 'reload_remote_schema', args: { name: 'people' } })).status).toBe(200);
+      expect((await at('/v1/graphql', { query: '{ hello }' })).body).toEqual({ data: { hello: 'hello world' } });
+    } finally {
+      a.answerWith(null);
+      await second.close();
+    }
+  });
+
   it('an unreachable remote at request time is a remote-schema-error', async () => {
     await addA();
     a.answerWith('<html>');
