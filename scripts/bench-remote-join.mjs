@@ -79,7 +79,7 @@ async function load(url, body, concurrency, seconds) {
   return { rps: lat.length / seconds, p50: lat[Math.floor(lat.length * 0.5)], p99: lat[Math.floor(lat.length * 0.99)], errors };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+function median(xs) { return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]; }
 
 async function main() {
   if (!existsSync(join(root, 'build', 'kiln.mjs'))) { console.error('bench-remote-join: run npm run build first'); process.exit(2); }
