@@ -103,6 +103,13 @@ describe('remote schemas', () => {
     expect(b.calls()[0]!.body.variables).toEqual({ city: 'oslo' });
   });
 
+  it('runs a mutation mixing a table and a remote: the table part, then the remote call, answers in order', async () => {
+    await addA();
+    const r = await gql('mutation { g: greet(text: "first") insert_author_one(object: {id: 9, name: "nine"}) { id name } }');
+    expect(r.body).toEqual({ data: { g: 'greeted first', insert_author_one: { id: 9, name: 'nine' } } });
+    await db.exec('DELETE FROM author WHERE id = 9');
+  });
+
   it('passes remote errors through with their path', async () => {
     await addA();
     const r = await gql('{ boom hello }');
