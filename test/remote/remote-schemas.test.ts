@@ -101,6 +101,9 @@ describe('remote schemas', () => {
     expect(sent.query).not.toContain('weather');
     expect(sent.query).not.toContain('author');
     expect(b.calls()[0]!.body.variables).toEqual({ city: 'oslo' });
+    // A skipped root field stays out of the answer, whichever part it belongs to.
+    const skipped = await gql('query ($no: Boolean!) { hello @include(if: $no) author @skip(if: true) { id } users { id } }', { no: false });
+    expect(skipped.body).toEqual({ data: { users: USERS.map((u) => ({ id: u.id })) } });
   });
 
   it('runs a mutation mixing a table and a remote: the table part, then the remote call, answers in order', async () => {
