@@ -59,7 +59,7 @@ function clientTypenames(a: RemoteAnswer, p: RemotePart): RemoteAnswer {
     if (Array.isArray(v)) return v.map(fix);
     if (v === null || typeof v !== 'object') return v;
     const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = k === '__typename' && typeof x === 'string' ? r.typeToClient(x) : fix(x);
+    for (const [k, x] of Object.entries(v)) o[k] = p.typenameKeys.has(k) && typeof x === 'string' ? r.typeToClient(x) : fix(x);
     return o;
   };
   return { data: a.data === null ? null : fix(a.data) as Record<string, unknown>, errors: a.errors };
