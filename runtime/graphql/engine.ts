@@ -318,11 +318,12 @@ export class Engine {
   private async runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null = null): Promise<string> {
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
-    if (plan.kind === 'mutation') return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;
-    const joins = plan.kind === 'sql' ? plan.joins : plan.parts[0]?.joins;
+    if (plan.kind === 'mutation' && !plan.joins) return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;
+    const joins = plan.kind === 'mutation' ? plan.joins : plan.kind === 'sql' ? plan.joins : plan.parts[0]?.joins;
     if (plan.kind === 'sql' && !joins) return `{"data":${await this.runPart(plan, variables, session)}}`;
     let data: Record<string, unknown>;
-    if (plan.kind === 'sql') data = JSON.parse(await this.runPart(plan, variables, session)) as Record<string, unknown>;
+    if (plan.kind === 'mutation') data = JSON.parse(await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)) as Record<string, unknown>;
+    else if (plan.kind === 'sql') data = JSON.parse(await this.runPart(plan, variables, session)) as Record<string, unknown>;
     else {
       // Several sources: their statements run at once; the objects are merged in field order.
       const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));

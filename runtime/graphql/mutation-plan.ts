@@ -14,6 +14,7 @@ import { planInsert } from './mutation-insert.js';
 import type { GuardedSql } from './mutation-output.js';
 import { planUpdate } from './mutation-update.js';
 import type { PlanInput } from './plan.js';
+import type { RemoteJoinSite } from './remote-join-site.js';
 
 /** One root field of a mutation: known at plan time (`__typename`), or statements whose results form its value. */
 export type MutationFieldPlan =
@@ -43,13 +44,15 @@ export interface MutationPlan {
    * so mutations on other tables run exactly as before.
    */
   readonly recordsSession?: true;
+  /** Remote relationship fields in `returning`: their placeholders are replaced after the transaction (absent: none). */
+  readonly joins?: readonly RemoteJoinSite[];
 }
 
 /** Plans the root fields of a mutation operation. */
 export function planMutation(input: PlanInput): MutationPlan {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-  const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false } };
+  const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false }, remoteJoins: [] };
   const roots = input.model.roots[input.role]?.mutation ?? {};
   const fields: MutationFieldPlan[] = [];
   let source: string | null = null;
@@ -113,6 +116,7 @@ export function planMutation(input: PlanInput): MutationPlan {
     kind: 'mutation', source: source ?? input.model.sources[0]?.name ?? 'default', fields,
     transactional: recordsSession || all.length !== 1 || all[0]!.errors.length > 0,
     ...(recordsSession ? { recordsSession: true as const } : {}),
+    ...(ctx.remoteJoins?.length ? { joins: [...ctx.remoteJoins] } : {}),
   };
 }
 

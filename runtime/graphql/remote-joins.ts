@@ -9,7 +9,7 @@ import {
   type GraphQLInputType, type OperationDefinitionNode, type SelectionSetNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import type { BundleModel, Json, Session } from '../bundle/index.js';
-import { callRemote, remoteFieldPath, type ClientHeaders, type RemoteServing } from '../remote/index.js';
+import { applyPresets, callRemote, presetValues, remoteFieldPath, type ClientHeaders, type RemoteServing } from '../remote/index.js';
 import { JOIN_MARK, type RemoteJoinSite } from './remote-join-site.js';
 
 /** What replacing placeholders needs from the engine and the request. */
@@ -217,8 +217,15 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
   const used = usedDefinitions([...(node.arguments ?? []), ...(node.selectionSet ? [node.selectionSet] : [])], env);
   const op: OperationDefinitionNode = { kind: Kind.OPERATION_DEFINITION, operation: 'query' as OperationDefinitionNode['operation'],
     variableDefinitions: used.vars, selectionSet: { kind: Kind.SELECTION_SET, selections: fields } };
-  const body = print({ kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] });
-  const values = Object.fromEntries(used.vars.map((d) => [d.variable.name.value, env.variables[d.variable.name.value]]).filter(([, v]) => v !== undefined));
+  let doc: DocumentNode = { kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] };
+  let values: Record<string, unknown> = Object.fromEntries(used.vars.map((d) => [d.variable.name.value, env.variables[d.variable.name.value]]).filter(([, v]) => v !== undefined));
+  // Remote schema permissions: the role's presets apply to relationship calls too.
+  if (view.presets) {
+    const withPresets = applyPresets(doc, view.schema, view.presets);
+    doc = withPresets.doc;
+    values = presetValues(withPresets, view.schema, view.presets, values, env.session);
+  }
+  const body = print(doc);
   const answer = await callRemote(view.def, { kind: 'http', id: `join:${site.id}`, target: { kind: 'remote_schema', name: view.def.name }, body, variables: {} },
     values, env.session, env.headers, null);
   for (const [alias, group] of aliases) {

@@ -10,6 +10,8 @@ import type { Prepared } from './prepare.js';
 export interface PreparedSplit {
   readonly split: SplitOperation;
   readonly local: Prepared | null;
+  /** A mutation: the table part first, then the remote calls (writes are not run side by side). */
+  readonly sequential: boolean;
 }
 
 const splits = new WeakMap<Prepared, PreparedSplit | null>();
@@ -21,7 +23,7 @@ export function splitFor(p: Prepared, remote: RemoteServing, role: string): Prep
     const op = p.operation.operation;
     const split = op === 'subscription' ? null : splitOperation(p.document, p.operation, (kind, field) => remote.owner(role, kind, field));
     s = split === null ? null : {
-      split,
+      split, sequential: op === 'mutation',
       local: split.local === null ? null : { ...p, operation: split.local, plans: new Map(), structural: new Set(p.structural) },
     };
     splits.set(p, s);
@@ -32,10 +34,9 @@ export function splitFor(p: Prepared, remote: RemoteServing, role: string): Prep
 /** Runs the table part (through `runLocal`, which answers `{"data":...}`) and the remote calls at once; merges them. */
 export async function runWithRemotes(s: PreparedSplit, variables: { readonly [k: string]: unknown }, session: Session,
   headers: ClientHeaders | null, operationName: string | null, runLocal: (p: Prepared) => Promise<string>): Promise<string> {
-  const [localText, answers] = await Promise.all([
-    s.local ? runLocal(s.local) : Promise.resolve(null),
-    runRemoteParts(s.split, variables, session, headers, operationName),
-  ]);
+  const remote = (): Promise<Awaited<ReturnType<typeof runRemoteParts>>> => runRemoteParts(s.split, variables, session, headers, operationName);
+  const local = (): Promise<string | null> => (s.local ? runLocal(s.local) : Promise.resolve(null));
+  const [localText, answers] = s.sequential ? [await local(), await remote()] : await Promise.all([local(), remote()]);
   const localBody = localText === null ? null : (JSON.parse(localText) as { data?: Record<string, unknown>; errors?: unknown[] });
   const merged = mergeAnswers(s.split, localBody?.data ?? null, answers);
   if (!localBody?.errors?.length) return merged;

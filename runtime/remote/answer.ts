@@ -41,9 +41,12 @@ export function mergeAnswers(split: SplitOperation, local: { readonly [key: stri
   const data: Record<string, unknown> = {};
   const owner = new Map<string, number>();
   split.remotes.forEach((p, i) => { for (const k of p.keys) owner.set(k, i); });
+  // A key no part answered was skipped (`@skip`/`@include`): it stays out, as in any response.
   for (const k of split.keys) {
     const i = owner.get(k);
-    data[k] = i === undefined ? local?.[k] ?? null : answers[i]?.data?.[k] ?? null;
+    const from = i === undefined ? local : answers[i]?.data ?? null;
+    if (from === null) data[k] = null;
+    else if (Object.hasOwn(from, k)) data[k] = from[k];
   }
   const errors = answers.flatMap((a) => a.errors);
   return errors.length > 0 ? JSON.stringify({ data, errors }) : JSON.stringify({ data });
@@ -56,7 +59,7 @@ function clientTypenames(a: RemoteAnswer, p: RemotePart): RemoteAnswer {
     if (Array.isArray(v)) return v.map(fix);
     if (v === null || typeof v !== 'object') return v;
     const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = k === '__typename' && typeof x === 'string' ? r.typeToClient(x) : fix(x);
+    for (const [k, x] of Object.entries(v)) o[k] = p.typenameKeys.has(k) && typeof x === 'string' ? r.typeToClient(x) : fix(x);
     return o;
   };
   return { data: a.data === null ? null : fix(a.data) as Record<string, unknown>, errors: a.errors };

@@ -23,5 +23,7 @@ export { callRemote, stepVariables, type RemoteAnswer } from './call.js';
 export { remoteView, type RemoteView } from './view.js';
 /** Remote relationship fields: their path in the remote schema and their place in a role's schema. */
 export { remoteFieldPath, leafField, addRelationshipFields } from './relationship-fields.js';
+/** `@preset`s of remote schema permissions, filled into a call. */
+export { applyPresets, presetValues, type Presets, type WithPresets } from './presets.js';
 /** Remote schema permissions: a role's restricted schema. */
 export { restricted } from './permissions.js';

@@ -117,8 +117,10 @@ export function applyPresets(doc: DocumentNode, schema: GraphQLSchema, presets: 
     const t = schema.getType(parent);
     const def = t && 'getFields' in t ? (t.getFields() as Record<string, { type: unknown; args?: readonly { name: string; type: unknown }[] }>)[f.name.value] : undefined;
     const own = presets.args.get(`${parent}.${f.name.value}`);
-    const args: ArgumentNode[] = (f.arguments ?? []).map((a) => ({ ...a, value: merge(a.value, namedOf(def?.args?.find((x) => x.name === a.name.value)?.type)) }));
-    for (const [n, p] of own ?? []) if (!args.some((a) => a.name.value === n)) args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: n }, value: valueOf(p) });
+    // A preset wins over any value given for it (a remote relationship's binding included): the role may not choose it.
+    const args: ArgumentNode[] = (f.arguments ?? []).filter((a) => !own?.has(a.name.value))
+      .map((a) => ({ ...a, value: merge(a.value, namedOf(def?.args?.find((x) => x.name === a.name.value)?.type)) }));
+    for (const [n, p] of own ?? []) args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: n }, value: valueOf(p) });
     return { ...f, arguments: args, ...(f.selectionSet ? { selectionSet: rewrite(f.selectionSet, def ? namedOf(def.type) : null)! } : {}) };
   };
   const out = visit(doc, {

@@ -21,6 +21,8 @@ export interface RemotePart {
   readonly variables: readonly string[];
   /** Client type names to write back into `__typename` values (customized remotes). */
   readonly renamesTypenames: boolean;
+  /** The response keys `__typename` is asked under in this call (aliases included). */
+  readonly typenameKeys: ReadonlySet<string>;
   /**
    * With `root_fields_namespace`: each namespace field asked (its key), the type name its
    * `__typename` answers, and its sub-fields' keys with the alias each was sent under (null: `__typename`).
@@ -126,9 +128,11 @@ function remotePart(view: RemoteView, asked: readonly FieldNode[], keys: readonl
   const fields = namespaced ? namespaced.fields : asked;
   const usedFragments = new Set<string>();
   const usedVariables = new Set<string>();
+  const typenameKeys = new Set<string>(['__typename']);
   const walk = (nodes: readonly SelectionNode[] | readonly FieldNode[]): void => {
     for (const n of nodes) {
       visit(n, {
+        Field: (f) => { if (f.name.value === '__typename') typenameKeys.add(f.alias?.value ?? f.name.value); },
         Variable: (v) => { usedVariables.add(v.name.value); },
         FragmentSpread: (s) => {
           if (usedFragments.has(s.name.value)) return;
@@ -157,6 +161,6 @@ function remotePart(view: RemoteView, asked: readonly FieldNode[], keys: readonl
       ...[...presets?.sessionVariables ?? []].map(([n, s]) => [n, { kind: 'session', name: s }] as const),
     ]),
   };
-  return { view, step, keys, variables, renamesTypenames: !view.renaming.identity, ...(namespaced ? { namespaces: namespaced.namespaces } : {}),
+  return { view, step, keys, variables, renamesTypenames: !view.renaming.identity, typenameKeys, ...(namespaced ? { namespaces: namespaced.namespaces } : {}),
     ...(presets ? { presets } : {}) };
 }

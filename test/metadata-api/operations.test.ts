@@ -135,10 +135,9 @@ describe('metadata and query API operations', () => {
     expect((await post('/v1/metadata', { type: 'reload_metadata', args: {} })).body).toEqual({ is_consistent: true, message: 'success' });
   });
 
-  it('says remote relationships are not supported yet rather than not knowing them', async () => {
+  it('refuses a remote relationship whose definition names no target', async () => {
     const r = await post('/v1/metadata', { type: 'pg_create_remote_relationship', args: { name: 'x', table: 'author', definition: {} } });
-    expect(r.status).toBe(400);
-    expect(r.body.code).toBe('not-supported');
+    expect(r.body).toEqual({ path: '$.args.definition', code: 'parse-failed', error: 'expected "to_source" or "to_remote_schema" in the definition' });
   });
 
   it('forgets everything with clear_metadata but keeps the default source', async () => {

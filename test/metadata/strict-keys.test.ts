@@ -74,7 +74,7 @@ describe('keys Hasura takes that Kiln does not implement', () => {
     [v3(source({ configuration: { connection_info: { database_url: 'x' }, connection_template: {} } })), '$.sources[0].configuration.connection_template', /dynamic routing/],
     [v3(source({ configuration: { connection_info: { database_url: 'x', ssl_configuration: {} } } })), '$.sources[0].configuration.connection_info.ssl_configuration', /TLS/],
     [v3(source({ native_queries: [] })), '$.sources[0].native_queries', /native queries/],
-    [v3(source({ tables: [{ table: 'a', remote_relationships: [] }] })), '$.sources[0].tables[0].remote_relationships', /remote relationships/],
+    [{ ...v3(source({})), remote_schemas: [{ name: 'r', definition: { url: 'http://x' }, remote_relationships: [] }] }, '$.remote_schemas[0].remote_relationships', /remote relationships/],
     [v3(source({ tables: [{ table: 'a', update_permissions: [{ role: 'u', permission: { columns: '*', filter: {}, validate_input: { type: 'http' } } }] }] })),
       '$.sources[0].tables[0].update_permissions[0].permission.validate_input', /validate_input would accept unchecked input/],
   ])('%#: refused as not implemented', (doc, path, reason) => {

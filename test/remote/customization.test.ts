@@ -46,11 +46,11 @@ describe('remote schema customization', () => {
   it('serves the namespace with renamed types and fields, and calls the remote in its own names', async () => {
     remote.received.length = 0;
     const r = await gql(`query Q($f: geo_Filter) { author { id } geo { __typename all: q_countries(filter: $f) { __typename ...C continent_field { __typename name } }
-      one: q_country(code: "JP") { iso } } }
+      one: q_country(code: "JP") { iso kind: __typename } } }
       fragment C on geo_Country { iso name_field }`, { f: { prefix: 'N' } });
     expect(r.body).toEqual({ data: { author: [{ id: 1 }], geo: { __typename: 'geo_Query',
       all: [{ __typename: 'geo_Country', iso: 'NO', name_field: 'Norway', continent_field: { __typename: 'Landmass', name: 'Europe' } }],
-      one: { iso: 'JP' } } } });
+      one: { iso: 'JP', kind: 'geo_Country' } } } });
     expect(remote.calls()).toHaveLength(1);
     const sent = remote.calls()[0]!.body.query;
     expect(sent).toContain('fragment C on Country');

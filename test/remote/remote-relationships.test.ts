@@ -126,6 +126,19 @@ describe('remote relationships', () => {
     }
   });
 
+  it('serves remote relationships in a mutation\'s returning', async () => {
+    await toRemote('messages', { messages: { arguments: { user_id: '$id' } } });
+    await toSource('badges', 'array', 'badges', { id: 'user_id' });
+    remote.received.length = 0;
+    const r = await gql('mutation { update_users(where: {id: {_in: [1, 2]}}, _set: {name: "renamed"}) { returning { name messages { id } badges(order_by: {id: asc}) { label } } } }');
+    expect(r.body.data.update_users.returning.sort((a: { messages: unknown[] }, b: { messages: unknown[] }) => b.messages.length - a.messages.length)).toEqual([
+      { name: 'renamed', messages: [{ id: 1 }, { id: 2 }], badges: [{ label: 'gold' }, { label: 'silver' }] },
+      { name: 'renamed', messages: [{ id: 3 }], badges: [{ label: 'bronze' }] },
+    ]);
+    expect(remote.calls()).toHaveLength(1);
+    await db.exec("UPDATE users SET name = 'user' || id WHERE id IN (1, 2)");
+  });
+
   it('follows a nested remote_field path with input objects', async () => {
     expect((await toRemote('deep', { profile: { arguments: { where: { id: '$id' } }, field: { inner: { arguments: {}, field: { deep: { arguments: { x: 7 } } } } } } })).status).toBe(200);
     const r = await gql('{ users(where: {id: {_lte: 2}}, order_by: {id: asc}) { deep } }');

@@ -101,6 +101,16 @@ describe('remote schemas', () => {
     expect(sent.query).not.toContain('weather');
     expect(sent.query).not.toContain('author');
     expect(b.calls()[0]!.body.variables).toEqual({ city: 'oslo' });
+    // A skipped root field stays out of the answer, whichever part it belongs to.
+    const skipped = await gql('query ($no: Boolean!) { hello @include(if: $no) author @skip(if: true) { id } users { id } }', { no: false });
+    expect(skipped.body).toEqual({ data: { users: USERS.map((u) => ({ id: u.id })) } });
+  });
+
+  it('runs a mutation mixing a table and a remote: the table part, then the remote call, answers in order', async () => {
+    await addA();
+    const r = await gql('mutation { g: greet(text: "first") insert_author_one(object: {id: 9, name: "nine"}) { id name } }');
+    expect(r.body).toEqual({ data: { g: 'greeted first', insert_author_one: { id: 9, name: 'nine' } } });
+    await db.exec('DELETE FROM author WHERE id = 9');
   });
 
   it('passes remote errors through with their path', async () => {
@@ -217,6 +227,26 @@ describe('remote schemas', () => {
     expect(r).toEqual({ status: 400, body: { path: '$.args', code: 'constraint-violation',
       error: 'remote schema permissions can only be added when remote schema permissions are enabled in the graphql-engine' } });
     expect((await gql('{ users { id } }', undefined, { 'x-svc-role': 'anyone' })).body).toEqual({ data: { users: USERS.map((u) => ({ id: u.id })) } });
+  });
+
+  it('a remote that is down when a server starts from the catalog is inconsistent there; reload_remote_schema brings it back', async () => {
+    await addA();
+    a.answerWith('down');
+    const second = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 2,
+      stringifyNumericTypes: false, console: false, adminSecret: SECRET });
+    try {
+      const at = (path: string, body: unknown) => postJson(`http://127.0.0.1:${second.port}`, path, body, { 'x-svc-admin-secret': SECRET });
+      const inc = await at('/v1/metadata', { type: 'get_inconsistent_metadata', args: {} });
+      expect(inc.body).toMatchObject({ is_consistent: false, inconsistent_objects: [{ type: 'remote_schema', name: 'remote_schema people',
+        reason: expect.stringMatching(/did not answer with JSON/) }] });
+      expect((await at('/v1/graphql', { query: '{ author(where: {id: {_eq: 2}}) { name } }' })).body).toEqual({ data: { author: [{ name: 'ben' }] } });
+      a.answerWith(null);
+      expect((await at('/v1/metadata', { type: 'reload_remote_schema', args: { name: 'people' } })).status).toBe(200);
+      expect((await at('/v1/graphql', { query: '{ hello }' })).body).toEqual({ data: { hello: 'hello world' } });
+    } finally {
+      a.answerWith(null);
+      await second.close();
+    }
   });
 
   it('an unreachable remote at request time is a remote-schema-error', async () => {
