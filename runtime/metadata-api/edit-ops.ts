@@ -101,7 +101,7 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   if (applied.metadata === null) return applied.result;
   if (env.type === 'rename_source') renameSource(work, env.args);
   await cx.sources.connectSources(work, applied.metadata);
-  const judged = judgeEdit(compiler, work.compiled.inconsistencies, applied.metadata, applied.effect,
+  const judged = await judgeEdit(compiler, work.compiled.inconsistencies, applied.metadata, applied.effect,
     (md) => cx.sources.compile(md, work.introspection));
   work.metadata = judged.metadata;
   work.compiled = judged.compiled;

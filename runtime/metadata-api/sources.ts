@@ -11,8 +11,11 @@ import type { Connections, MetadataApiOptions, Runner, ServedState, Work } from 
 export class Sources {
   constructor(private readonly opts: MetadataApiOptions) {}
 
-  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }): Compiled {
-    return this.opts.compiler.compile(metadata, introspection, { stringifyNumeric: this.opts.stringifyNumeric });
+  /** Compiles the document: in the compiler's worker thread when it has one (the event loop keeps serving). */
+  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }): Promise<Compiled> {
+    const { compiler, stringifyNumeric } = this.opts;
+    if (compiler.compileAsync) return compiler.compileAsync(metadata, introspection, { stringifyNumeric });
+    return Promise.resolve(compiler.compile(metadata, introspection, { stringifyNumeric }));
   }
 
   /** Builds a served state for a stored document: connect, read every catalog, compile. */
@@ -21,7 +24,7 @@ export class Sources {
     const work: Connections = { introspection, drivers };
     await this.connectSources(work, metadata);
     for (const s of this.opts.compiler.sources(metadata)) await this.introspectSource(work, s.name);
-    const compiled = this.compile(metadata, introspection);
+    const compiled = await this.compile(metadata, introspection);
     for (const i of compiled.inconsistencies) this.opts.log?.(`warning: inconsistent ${i.name}: ${i.reason}`);
     return { metadata, resourceVersion, introspection, compiled, drivers };
   }
