@@ -181,6 +181,12 @@ async function heapSnapshot(child) {
   }
 }
 
+// SIGTERM, then up to 20 s for the server to exit (so that --cpu-prof writes its profile).
+async function stop(child) {
+  child.kill('SIGTERM');
+  for (let i = 0; i < 200 && child.exitCode === null && child.signalCode === null; i++) await sleep(100);
+}
+
 async function gql(port, role, query, tenant = '1') {
   const res = await fetch(`http://127.0.0.1:${port}/v1/graphql`, {
     method: 'POST', body: JSON.stringify({ query }),
@@ -217,10 +223,12 @@ async function metadataCall(port, body) {
   return Date.now() - started;
 }
 
-// Times one metadata call while another client keeps querying: answers the call's time and the
-// slowest query answered meanwhile (a blocked server shows as a query as slow as the call).
+// Times one metadata call while other clients keep querying and asking /healthz: answers the
+// call's time, the slowest query answered meanwhile and the slowest /healthz (no database work:
+// it stands for the longest stall of the server's event loop; a blocked server shows as one as
+// slow as the call).
 async function timedWhileQuerying(port, body) {
-  let stop = false, slowest = 0, served = 0;
+  let stop = false, slowest = 0, served = 0, slowestHealthz = 0;
   let failed = null;
   const load = (async () => {
     while (!stop) {
@@ -230,12 +238,21 @@ async function timedWhileQuerying(port, body) {
       served++;
     }
   })();
+  const health = (async () => {
+    while (!stop) {
+      const t = Date.now();
+      await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.text(), (e) => { failed ??= e; });
+      slowestHealthz = Math.max(slowestHealthz, Date.now() - t);
+      await sleep(5);
+    }
+  })();
   await sleep(50);
   const ms = await metadataCall(port, body);
   stop = true;
   await load;
+  await health;
   if (failed) throw failed;
-  return { ms, slowest, served };
+  return { ms, slowest, served, slowestHealthz };
 }
 
 async function main() {
@@ -292,7 +309,7 @@ async function main() {
     await queryAcrossRoles(s.port);
     figures.rssAfter2Mb = Math.round(rssMb(s.child.pid));
     if (flag('profile')) await heapSnapshot(s.child);
-    s.child.kill('SIGTERM');
+    await stop(s.child);
 
     if (flag('metadata-api')) {
       console.log('\n== metadata API (kiln serve --database-url, catalog mode)');
@@ -306,7 +323,7 @@ async function main() {
       figures.replaceMetadata = await timedWhileQuerying(m.port, { type: 'replace_metadata', args: doc });
       figures.createSelectPermission = await timedWhileQuerying(m.port, { type: 'pg_create_select_permission',
         args: { source: 'default', table: { schema: 'public', name: table(0) }, role: 'role_extra', permission: { columns: ['id', 'name'], filter: { tenant_id: { _eq: 'X-Svc-Tenant-Id' } } } } });
-      m.child.kill('SIGTERM');
+      await stop(m.child);
     }
 
     console.log('\n== figures');
@@ -315,8 +332,9 @@ async function main() {
     console.log(`kiln-runtime        /healthz after ${figures.startMs} ms (${figures.startCpuMs} ms CPU), RSS ${figures.rssStartMb} MB`);
     console.log(`after ${figures.queries} queries  RSS ${figures.rssAfterMb} MB (${figures.queriesMs} ms); after a second pass ${figures.rssAfter2Mb} MB`);
     if (figures.replaceMetadata) {
-      console.log(`replace_metadata    ${figures.replaceMetadata.ms} ms (slowest query meanwhile ${figures.replaceMetadata.slowest} ms, ${figures.replaceMetadata.served} served)`);
-      console.log(`create_select_perm  ${figures.createSelectPermission.ms} ms (slowest query meanwhile ${figures.createSelectPermission.slowest} ms, ${figures.createSelectPermission.served} served)`);
+      for (const [name, f] of [['replace_metadata   ', figures.replaceMetadata], ['create_select_perm ', figures.createSelectPermission]]) {
+        console.log(`${name} ${f.ms} ms (meanwhile: slowest query ${f.slowest} ms, ${f.served} served; slowest /healthz ${f.slowestHealthz} ms)`);
+      }
     }
     console.log(JSON.stringify(figures));
   } finally {
