@@ -16,6 +16,7 @@
 //     [--metadata-api]       also time the metadata API   [--keep] keep the database and folder
 //     [--vary-columns]       roles differ in columns and aggregations too (less to share)
 //     [--profile]            the servers write a CPU profile and a heap snapshot (after the queries) into the current folder
+//     [--metadata-api-only]  time the metadata API alone (no compile, no bundle served)
 //     [--serve-only]         with --out and --database-url of a kept run: serve its bundle again (no tables made, no compile)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -181,6 +182,12 @@ async function heapSnapshot(child) {
   }
 }
 
+// SIGTERM, then up to 20 s for the server to exit (so that --cpu-prof writes its profile).
+async function stop(child) {
+  child.kill('SIGTERM');
+  for (let i = 0; i < 200 && child.exitCode === null && child.signalCode === null; i++) await sleep(100);
+}
+
 async function gql(port, role, query, tenant = '1') {
   const res = await fetch(`http://127.0.0.1:${port}/v1/graphql`, {
     method: 'POST', body: JSON.stringify({ query }),
@@ -217,10 +224,12 @@ async function metadataCall(port, body) {
   return Date.now() - started;
 }
 
-// Times one metadata call while another client keeps querying: answers the call's time and the
-// slowest query answered meanwhile (a blocked server shows as a query as slow as the call).
+// Times one metadata call while other clients keep querying and asking /healthz: answers the
+// call's time, the slowest query answered meanwhile and the slowest /healthz (no database work:
+// it stands for the longest stall of the server's event loop; a blocked server shows as one as
+// slow as the call).
 async function timedWhileQuerying(port, body) {
-  let stop = false, slowest = 0, served = 0;
+  let stop = false, slowest = 0, served = 0, slowestHealthz = 0;
   let failed = null;
   const load = (async () => {
     while (!stop) {
@@ -230,12 +239,81 @@ async function timedWhileQuerying(port, body) {
       served++;
     }
   })();
+  const health = (async () => {
+    while (!stop) {
+      const t = Date.now();
+      await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.text(), (e) => { failed ??= e; });
+      slowestHealthz = Math.max(slowestHealthz, Date.now() - t);
+      await sleep(5);
+    }
+  })();
   await sleep(50);
   const ms = await metadataCall(port, body);
   stop = true;
   await load;
+  await health;
   if (failed) throw failed;
-  return { ms, slowest, served };
+  return { ms, slowest, served, slowestHealthz };
+}
+
+// `kiln compile`, then `kiln-runtime --bundle` queried across every role.
+async function compileAndServe(figures, dir, url, env, children) {
+  const bundle = join(dir, 'bundle');
+  console.log('\n== kiln compile');
+  const c = flag('serve-only') ? { code: 0, ms: 0, cpuMs: 0, peakMb: 0 }
+    : await run([KILN, 'compile', '--metadata', join(dir, 'metadata.json'), '--out', bundle, '--database-url', url], env);
+  if (c.code !== 0) throw new Error(`kiln compile failed (${c.code}) after ${c.ms} ms, peak RSS ${c.peakMb.toFixed(0)} MB`);
+  const size = await dirSize(bundle);
+  Object.assign(figures, { compileMs: c.ms, compileCpuMs: c.cpuMs, compilePeakMb: Math.round(c.peakMb), bundleBytes: size.total, bundleFiles: size.files });
+
+  console.log('\n== kiln-runtime --bundle');
+  const s = await serve(['--bundle', bundle, '--database-url', url], env);
+  children.push(s.child);
+  figures.startMs = s.startMs;
+  figures.startCpuMs = s.startCpuMs;
+  console.log(`compile ${c.ms} ms (peak RSS ${Math.round(c.peakMb)} MB), bundle ${mb(size.total)} in ${size.files} files, /healthz after ${s.startMs} ms`);
+  figures.rssStartMb = Math.round(rssMb(s.child.pid));
+  const q = await queryAcrossRoles(s.port);
+  figures.queries = q.count;
+  figures.queriesMs = q.ms;
+  figures.rssAfterMb = Math.round(rssMb(s.child.pid));
+  // Again: a second pass must not grow the server further when its caches are bounded.
+  await queryAcrossRoles(s.port);
+  figures.rssAfter2Mb = Math.round(rssMb(s.child.pid));
+  if (flag('profile')) await heapSnapshot(s.child);
+  await stop(s.child);
+}
+
+// `kiln serve --database-url` (catalog mode): replace_metadata and create_select_permission while clients query.
+async function metadataApi(figures, md, url, env, children) {
+  console.log('\n== metadata API (kiln serve --database-url, catalog mode)');
+  const m = await serve(['--database-url', url], env, true);
+  children.push(m.child);
+  const source = { ...md.sources[0], configuration: { connection_info: { database_url: url } } };
+  const doc = { ...md, sources: [source] };
+  // The first replace tracks the tables (nothing to query yet); the second is timed under load.
+  figures.firstReplaceMs = await metadataCall(m.port, { type: 'replace_metadata', args: doc });
+  console.log(`first replace_metadata ${figures.firstReplaceMs} ms`);
+  figures.replaceMetadata = await timedWhileQuerying(m.port, { type: 'replace_metadata', args: doc });
+  figures.createSelectPermission = await timedWhileQuerying(m.port, { type: 'pg_create_select_permission',
+    args: { source: 'default', table: { schema: 'public', name: table(0) }, role: 'role_extra', permission: { columns: ['id', 'name'], filter: { tenant_id: { _eq: 'X-Svc-Tenant-Id' } } } } });
+  await stop(m.child);
+}
+
+function printFigures(figures) {
+  console.log('\n== figures');
+  if (figures.compileMs !== undefined) {
+    console.log(`compile             ${(figures.compileMs / 1000).toFixed(1)} s wall, ${(figures.compileCpuMs / 1000).toFixed(1)} s CPU (peak RSS ${figures.compilePeakMb} MB)`);
+    console.log(`bundle              ${mb(figures.bundleBytes)} in ${figures.bundleFiles} files`);
+    console.log(`kiln-runtime        /healthz after ${figures.startMs} ms (${figures.startCpuMs} ms CPU), RSS ${figures.rssStartMb} MB`);
+    console.log(`after ${figures.queries} queries  RSS ${figures.rssAfterMb} MB (${figures.queriesMs} ms); after a second pass ${figures.rssAfter2Mb} MB`);
+  }
+  if (figures.replaceMetadata) {
+    for (const [name, f] of [['replace_metadata   ', figures.replaceMetadata], ['create_select_perm ', figures.createSelectPermission]]) {
+      console.log(`${name} ${f.ms} ms (meanwhile: slowest query ${f.slowest} ms, ${f.served} served; slowest /healthz ${f.slowestHealthz} ms)`);
+    }
+  }
+  console.log(JSON.stringify(figures));
 }
 
 async function main() {
@@ -256,8 +334,7 @@ async function main() {
     const md = metadataDoc(TABLES, ROLES);
     await writeFile(join(dir, 'schema.sql'), ddl);
     await writeFile(join(dir, 'metadata.json'), JSON.stringify(md));
-    const serveOnly = flag('serve-only');
-    if (!serveOnly) {
+    if (!flag('serve-only')) {
       const db = new pg.Client({ connectionString: url });
       await db.connect();
       const t = Date.now();
@@ -269,56 +346,10 @@ async function main() {
     }
     const env = { ...process.env, LARGE_SCHEMA_DATABASE_URL: url };
 
-    const bundle = join(dir, 'bundle');
-    console.log('\n== kiln compile');
-    const c = serveOnly ? { code: 0, ms: 0, cpuMs: 0, peakMb: 0 }
-      : await run([KILN, 'compile', '--metadata', join(dir, 'metadata.json'), '--out', bundle, '--database-url', url], env);
-    if (c.code !== 0) throw new Error(`kiln compile failed (${c.code}) after ${c.ms} ms, peak RSS ${c.peakMb.toFixed(0)} MB`);
-    const size = await dirSize(bundle);
-    const figures = { tables: TABLES, roles: ROLES, compileMs: c.ms, compileCpuMs: c.cpuMs, compilePeakMb: Math.round(c.peakMb), bundleBytes: size.total, bundleFiles: size.files };
-
-    console.log('\n== kiln-runtime --bundle');
-    const s = await serve(['--bundle', bundle, '--database-url', url], env);
-    children.push(s.child);
-    figures.startMs = s.startMs;
-    figures.startCpuMs = s.startCpuMs;
-    console.log(`compile ${c.ms} ms (peak RSS ${Math.round(c.peakMb)} MB), bundle ${mb(size.total)} in ${size.files} files, /healthz after ${s.startMs} ms`);
-    figures.rssStartMb = Math.round(rssMb(s.child.pid));
-    const q = await queryAcrossRoles(s.port);
-    figures.queries = q.count;
-    figures.queriesMs = q.ms;
-    figures.rssAfterMb = Math.round(rssMb(s.child.pid));
-    // Again: a second pass must not grow the server further when its caches are bounded.
-    await queryAcrossRoles(s.port);
-    figures.rssAfter2Mb = Math.round(rssMb(s.child.pid));
-    if (flag('profile')) await heapSnapshot(s.child);
-    s.child.kill('SIGTERM');
-
-    if (flag('metadata-api')) {
-      console.log('\n== metadata API (kiln serve --database-url, catalog mode)');
-      const m = await serve(['--database-url', url], env, true);
-      children.push(m.child);
-      const source = { ...md.sources[0], configuration: { connection_info: { database_url: url } } };
-      const doc = { ...md, sources: [source] };
-      // The first replace tracks the tables (nothing to query yet); the second is timed under load.
-      figures.firstReplaceMs = await metadataCall(m.port, { type: 'replace_metadata', args: doc });
-      console.log(`first replace_metadata ${figures.firstReplaceMs} ms`);
-      figures.replaceMetadata = await timedWhileQuerying(m.port, { type: 'replace_metadata', args: doc });
-      figures.createSelectPermission = await timedWhileQuerying(m.port, { type: 'pg_create_select_permission',
-        args: { source: 'default', table: { schema: 'public', name: table(0) }, role: 'role_extra', permission: { columns: ['id', 'name'], filter: { tenant_id: { _eq: 'X-Svc-Tenant-Id' } } } } });
-      m.child.kill('SIGTERM');
-    }
-
-    console.log('\n== figures');
-    console.log(`compile             ${(figures.compileMs / 1000).toFixed(1)} s wall, ${(figures.compileCpuMs / 1000).toFixed(1)} s CPU (peak RSS ${figures.compilePeakMb} MB)`);
-    console.log(`bundle              ${mb(figures.bundleBytes)} in ${figures.bundleFiles} files`);
-    console.log(`kiln-runtime        /healthz after ${figures.startMs} ms (${figures.startCpuMs} ms CPU), RSS ${figures.rssStartMb} MB`);
-    console.log(`after ${figures.queries} queries  RSS ${figures.rssAfterMb} MB (${figures.queriesMs} ms); after a second pass ${figures.rssAfter2Mb} MB`);
-    if (figures.replaceMetadata) {
-      console.log(`replace_metadata    ${figures.replaceMetadata.ms} ms (slowest query meanwhile ${figures.replaceMetadata.slowest} ms, ${figures.replaceMetadata.served} served)`);
-      console.log(`create_select_perm  ${figures.createSelectPermission.ms} ms (slowest query meanwhile ${figures.createSelectPermission.slowest} ms, ${figures.createSelectPermission.served} served)`);
-    }
-    console.log(JSON.stringify(figures));
+    const figures = { tables: TABLES, roles: ROLES };
+    if (!flag('metadata-api-only')) await compileAndServe(figures, dir, url, env, children);
+    if (flag('metadata-api') || flag('metadata-api-only')) await metadataApi(figures, md, url, env, children);
+    printFigures(figures);
   } finally {
     for (const ch of children) if (ch.exitCode === null) ch.kill('SIGKILL');
     if (fresh && !flag('keep')) {

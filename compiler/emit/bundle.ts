@@ -42,9 +42,20 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
     if (!hit) planned.set(key, (hit = make()));
     return hit;
   };
+  // A role's permissions on a table, as text: written once per role and table (a 1,000-table
+  // schema has tens of thousands of root fields, several per table).
+  const permText = new Map<string, string>();
+  const permsOf = (role: string, table: string, what: string): string => {
+    const k = `${what === 'mutation' ? 'm' : 's'}\u0000${role}\u0000${table}`;
+    let text = permText.get(k);
+    if (text === undefined) {
+      text = `${JSON.stringify(model.select[role]?.[table] ?? role)}\u0000${what === 'mutation' ? JSON.stringify(model.mutations?.[role]?.[table] ?? role) : ''}`;
+      permText.set(k, text);
+    }
+    return text;
+  };
   const permKey = (role: string, field: string, root: { readonly kind: string; readonly table: string }, what: string): string | null =>
-    root.kind.startsWith('function') ? null
-      : `${what}\u0000${field}\u0000${JSON.stringify(root)}\u0000${JSON.stringify(model.select[role]?.[root.table] ?? role)}\u0000${what === 'mutation' ? JSON.stringify(model.mutations?.[role]?.[root.table] ?? role) : ''}`;
+    root.kind.startsWith('function') ? null : `${what}\u0000${field}\u0000${JSON.stringify(root)}\u0000${permsOf(role, root.table, what)}`;
   const started = Date.now();
   for (const [index, role] of model.roles.entries()) {
     files.set(`schema/${role}.graphql`, sdl[role]!);

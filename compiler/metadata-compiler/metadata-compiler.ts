@@ -8,15 +8,33 @@ import { introspectPostgres, type Introspection } from '../introspect/index.js';
 import { databaseUrl, parseMetadata, readReplicas, type Metadata } from '../metadata/index.js';
 import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog } from '../ops/index.js';
 import { compileModel } from '../emit/index.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CompileThread } from './compile-thread.js';
 
 const asMetadata = (doc: Json): Metadata => doc as unknown as Metadata;
 const asJson = (md: Metadata): Json => md as unknown as Json;
 const snapshots = (i: { readonly [source: string]: Json | null }): { [source: string]: Introspection | null } =>
   i as unknown as { [source: string]: Introspection | null };
 
-/** The MetadataCompiler the metadata API is given (compile on write), for bundles of this engine version. */
-export function metadataCompiler(engineVersion: string): MetadataCompiler {
+/**
+ * The worker file beside the built CLI (build/compile-worker.mjs), when there is one: run from
+ * the TypeScript sources (the tests) there is none, and the API compiles on its own thread.
+ */
+function builtWorker(): URL | null {
+  const url = new URL('./compile-worker.mjs', import.meta.url);
+  return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : null;
+}
+
+/**
+ * The MetadataCompiler the metadata API is given (compile on write), for bundles of this engine
+ * version. `worker`: the compile worker's file (default: the built one, if any; null: none).
+ */
+export function metadataCompiler(engineVersion: string, worker: URL | null = builtWorker()): MetadataCompiler {
+  const thread = worker ? new CompileThread(worker, engineVersion) : null;
   return {
+    ...(thread ? { compileAsync: (metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }) =>
+      thread.compile(metadata, introspection, opts) } : {}),
     empty: () => asJson(emptyMetadata()),
     parse(doc) {
       const r = parseMetadata(doc);

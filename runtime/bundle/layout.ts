@@ -43,24 +43,32 @@ function shareable(path: string, content: string): { kind: 'sql' | 'graphql'; ro
 
 /** Lays the logical files of a bundle (one per role and field) out on disk, sharing repeated text. */
 export function storedLayout(files: ReadonlyMap<string, string>): StoredLayout {
-  const uses = new Map<string, number>();
+  // Counted per kind by the text itself (no key built by concatenation: a role's SDL is megabytes,
+  // and a Map hashes a new string in full), each shared text hashed once.
+  const uses = { sql: new Map<string, number>(), graphql: new Map<string, number>() };
   const parts = new Map<string, ReturnType<typeof shareable>>();
   for (const [path, content] of files) {
     const part = shareable(path, content);
     parts.set(path, part);
-    if (part) uses.set(`${part.kind}\u0000${part.body}`, (uses.get(`${part.kind}\u0000${part.body}`) ?? 0) + 1);
+    if (part) uses[part.kind].set(part.body, (uses[part.kind].get(part.body) ?? 0) + 1);
   }
+  const hashes = new Map<string, string>();
+  const hashOf = (body: string): string => {
+    let h = hashes.get(body);
+    if (h === undefined) hashes.set(body, (h = contentHash(body)));
+    return h;
+  };
   const out = new Map<string, string>();
   const links = new Map<string, { [file: string]: string }>();
   const schemas: { [role: string]: string } = {};
   for (const [path, content] of files) {
     const part = parts.get(path);
-    if (!part || uses.get(`${part.kind}\u0000${part.body}`)! < 2) {
+    if (!part || uses[part.kind].get(part.body)! < 2) {
       out.set(path, content);
       if (part?.kind === 'graphql') schemas[part.role] = path;
       continue;
     }
-    const hash = contentHash(part.body);
+    const hash = hashOf(part.body);
     const shared = `shared/${hash}.${part.kind}`;
     out.set(shared, part.body);
     if (part.kind === 'graphql') schemas[part.role] = shared;

@@ -99,6 +99,11 @@ export interface MetadataCompiler {
   introspect(db: Pick<Driver, 'query'>): Promise<Json>;
   /** Resolves the document against the snapshots: the served model, each role's SDL, the inconsistencies. */
   compile(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }): Compiled;
+  /**
+   * The same compile off the event loop (a worker thread), so that queries are served while a
+   * large schema compiles (issue 19); absent, the API runs `compile`.
+   */
+  compileAsync?(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }): Promise<Compiled>;
   /** The document without these objects (and what hangs off them): drop_inconsistent_metadata and cascades. */
   dropObjects(metadata: Json, objects: readonly InconsistentObject[]): Json;
   /**

@@ -28,13 +28,13 @@ export async function replaceMetadata(cx: ApiContext, env: Envelope, work: Work)
     if (!(s.name in work.introspection) || work.introspection[s.name] === null) await cx.sources.introspectSource(work, s.name);
   }
   await cx.sources.remotes.refresh(parsed.value);
-  const compiled = cx.sources.compile(parsed.value, work.introspection);
+  const compiled = await cx.sources.compile(parsed.value, work.introspection);
   // An inherited role's disagreeing parents are listed, never blocking (judge.ts).
   if (compiled.inconsistencies.some((o) => o.type !== 'inherited role permission inconsistency') && !allowInconsistent) {
     throw new ApiError('unexpected', 'cannot continue due to inconsistent metadata', 400, ['args'], compiled.inconsistencies);
   }
   work.metadata = compiler.keptOnReplace(work.metadata, parsed.value);
-  work.compiled = work.metadata === parsed.value ? compiled : cx.sources.compile(work.metadata, work.introspection);
+  work.compiled = work.metadata === parsed.value ? compiled : await cx.sources.compile(work.metadata, work.introspection);
   work.changed = true;
   await cx.sources.dropUnusedSources(work);
   if (!wrapped) return SUCCESS;
@@ -52,7 +52,7 @@ export async function reloadMetadata(cx: ApiContext, env: Envelope, work: Work):
   // reload_remote_schemas: true (the default), false, or the names of the remotes to introspect again.
   const remotes = args['reload_remote_schemas'];
   await cx.sources.remotes.refresh(work.metadata, remotes === false ? false : Array.isArray(remotes) ? new Set(remotes.filter((x): x is string => typeof x === 'string')) : true);
-  work.compiled = cx.sources.compile(work.metadata, work.introspection);
+  work.compiled = await cx.sources.compile(work.metadata, work.introspection);
   if (args['recreate_event_triggers'] === true) work.recreateEventTriggers = true;
   const inconsistent = work.compiled.inconsistencies;
   if (inconsistent.length === 0) return { is_consistent: true, message: 'success' };
@@ -63,7 +63,7 @@ export async function reloadMetadata(cx: ApiContext, env: Envelope, work: Work):
 export async function dropInconsistentMetadata(cx: ApiContext, work: Work): Promise<Json> {
   if (work.compiled.inconsistencies.length === 0) return SUCCESS;
   work.metadata = cx.opts.compiler.dropObjects(work.metadata, work.compiled.inconsistencies);
-  work.compiled = cx.sources.compile(work.metadata, work.introspection);
+  work.compiled = await cx.sources.compile(work.metadata, work.introspection);
   work.changed = true;
   await cx.sources.dropUnusedSources(work);
   return SUCCESS;

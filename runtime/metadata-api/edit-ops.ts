@@ -107,7 +107,7 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   if (env.type === 'drop_action') await clearDroppedActionLog(work.tx, env.args);
   await cx.sources.connectSources(work, applied.metadata);
   await introspectEditedRemotes(cx, env, applied.metadata);
-  const judged = judgeEdit(compiler, work.compiled.inconsistencies, applied.metadata, applied.effect,
+  const judged = await judgeEdit(compiler, work.compiled.inconsistencies, applied.metadata, applied.effect,
     (md) => cx.sources.compile(md, work.introspection));
   work.metadata = judged.metadata;
   work.compiled = judged.compiled;

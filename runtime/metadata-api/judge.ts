@@ -27,12 +27,12 @@ const TRACKED_DEPENDENTS = new Set(['object_relation', 'array_relation', 'select
 const MAX_ROUNDS = 8;
 
 /** Checks an edited document; returns it (cascades applied) compiled, or throws the edit's error. */
-export function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' | 'describe'>, before: readonly InconsistentObject[],
-  metadata: Json, effect: Judgement, compile: (md: Json) => Compiled): { metadata: Json; compiled: Compiled } {
+export async function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' | 'describe'>, before: readonly InconsistentObject[],
+  metadata: Json, effect: Judgement, compile: (md: Json) => Compiled | Promise<Compiled>): Promise<{ metadata: Json; compiled: Compiled }> {
   const known = new Set(before.map(key));
   let md = metadata;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const compiled = compile(md);
+    const compiled = await compile(md);
     // An inherited role's permission its parents disagree on is listed, never blocking (Hasura).
     const fresh = compiled.inconsistencies.filter((o) => !known.has(key(o)) && o.type !== INHERITED);
     if (fresh.length === 0) return { metadata: md, compiled };

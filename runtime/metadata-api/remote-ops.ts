@@ -35,6 +35,6 @@ export async function reloadRemoteSchema(cx: ApiContext, env: Envelope, work: Wo
   cx.opts.compiler.apply(work.metadata, { type: env.type, args: env.args, api: work.api }, { introspection: work.introspection });
   const name = nameOf(env.args)!;
   await cx.sources.remotes.refresh(work.metadata, new Set([name]));
-  work.compiled = cx.sources.compile(work.metadata, work.introspection);
+  work.compiled = await cx.sources.compile(work.metadata, work.introspection);
   return SUCCESS;
 }

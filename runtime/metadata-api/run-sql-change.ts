@@ -26,10 +26,10 @@ export async function runSqlInChange(cx: ApiContext, work: Work, args: RunSqlArg
       work.changed = true;
     }
     if (args.checkMetadataConsistency === false) {
-      work.compiled = cx.sources.compile(work.metadata, work.introspection);
+      work.compiled = await cx.sources.compile(work.metadata, work.introspection);
       return result;
     }
-    const judged = judgeEdit(cx.opts.compiler, work.compiled.inconsistencies, work.metadata,
+    const judged = await judgeEdit(cx.opts.compiler, work.compiled.inconsistencies, work.metadata,
       { kind: 'sql', cascade: args.cascade }, (md) => cx.sources.compile(md, work.introspection));
     if (judged.metadata !== work.metadata) work.changed = true;
     work.metadata = judged.metadata;

@@ -15,9 +15,14 @@ export class Sources {
 
   constructor(private readonly opts: MetadataApiOptions) {}
 
-  /** The compiler's compile, then the remote schemas stitched in (their inconsistencies added). */
-  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }): Compiled {
-    const compiled = this.opts.compiler.compile(metadata, introspection, { stringifyNumeric: this.opts.stringifyNumeric });
+  /**
+   * Compiles the document (in the compiler's worker thread when it has one, so the event loop keeps
+   * serving), then stitches the remote schemas in (their inconsistencies added).
+   */
+  async compile(metadata: Json, introspection: { readonly [source: string]: Json | null }): Promise<Compiled> {
+    const { compiler, stringifyNumeric } = this.opts;
+    const compiled = compiler.compileAsync ? await compiler.compileAsync(metadata, introspection, { stringifyNumeric })
+      : compiler.compile(metadata, introspection, { stringifyNumeric });
     const adminSdl = compiled.sdl['admin'] ?? 'type query_root { no_queries_available: String! } schema { query: query_root }';
     const { serving, inconsistencies } = serveRemotes(metadata, this.remotes, adminSdl, compiled.model, this.opts.remoteSchemaPermissions ?? false);
     return { ...compiled, remote: serving, inconsistencies: [...compiled.inconsistencies, ...inconsistencies] };
@@ -30,7 +35,7 @@ export class Sources {
     await this.connectSources(work, metadata);
     for (const s of this.opts.compiler.sources(metadata)) await this.introspectSource(work, s.name);
     await this.remotes.refresh(metadata);
-    const compiled = this.compile(metadata, introspection);
+    const compiled = await this.compile(metadata, introspection);
     for (const i of compiled.inconsistencies) this.opts.log?.(`warning: inconsistent ${i.name}: ${i.reason}`);
     return { metadata, resourceVersion, introspection, compiled, drivers };
   }
