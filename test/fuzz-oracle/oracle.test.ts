@@ -81,8 +81,9 @@ describe('random operations per role answer exactly what the SQL oracle computes
       await fc.assert(fc.asyncProperty(gen.request(), (c) => check(c, role, tally)), { numRuns: RUNS, seed: SEED, endOnFailure: false });
       console.log(`oracle fuzz ${role.name}: ${RUNS} cases, 0 differences (${tally.rows} objects compared, ${tally.emptyAnswers} all-empty answers) in ${Date.now() - started} ms; Kiln ${Math.round(tally.kilnMs)} ms (slowest ${Math.round(tally.slowest)}), oracle ${Math.round(tally.oracleMs)} ms`);
       if (process.env.KILN_ORACLE_VERBOSE) console.log(`slowest case of ${role.name}:\n${tally.slowestCase}`);
-      // The generator must produce answers with rows, not mostly empty ones.
-      expect(tally.emptyAnswers).toBeLessThan(RUNS * 0.5);
+      // The generator must produce answers with rows, not mostly empty ones (member sees one
+      // organisation of five, or none, so about half its answers are empty).
+      expect(tally.emptyAnswers).toBeLessThan(RUNS * 0.65);
     }, Math.max(180_000, RUNS * 2000));
   }
 });
