@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/index.js';
+import { ResponseTooLarge } from './pg-guard.js';
 
 /** What was being run when the database failed; becomes `internal` like Hasura's PGTxErr. */
 export interface StatementContext {
@@ -119,6 +120,13 @@ function renderArgument(v: unknown): unknown {
  */
 export function mapDatabaseError(e: unknown, ctx?: StatementContext): ApiError {
   if (e instanceof ApiError) return e;
+  // The connection closed for a row over the cap (pg-guard.ts), directly or as the cause of the
+  // connection failure. Not Hasura's (it has no such cap): the client asked for too much at once.
+  const tooLarge = e instanceof ResponseTooLarge ? e : e instanceof ConnectionError && e.cause instanceof ResponseTooLarge ? e.cause : null;
+  if (tooLarge) {
+    return new ApiError('validation-failed', `the response is larger than the server allows (${tooLarge.limit} bytes in one row); ask for fewer rows or fields`, 400, [],
+      internalOf(ctx, { message: tooLarge.message, status_code: null, description: null, exec_status: 'FatalError', hint: null }));
+  }
   const pg = pgFields(e);
   if (isConnectionFailure(e, pg)) {
     const message = e instanceof Error ? e.message : String(e);

@@ -7,6 +7,7 @@
 // flight fails on its own, and the client is destroyed when it is released, never reused.
 
 import pg from 'pg';
+import { DEFAULT_MAX_MESSAGE_BYTES, guardedClient } from './pg-guard.js';
 
 /** Settings every pool of one driver shares. */
 export interface PoolSettings {
@@ -21,6 +22,8 @@ export interface PoolSettings {
   readonly maxLifetimeSeconds: number;
   /** Where warnings about lost connections go. */
   readonly log: (line: string) => void;
+  /** The largest message (row) accepted from PostgreSQL; default DEFAULT_MAX_MESSAGE_BYTES. */
+  readonly maxMessageBytes?: number;
 }
 
 // Session settings every connection starts with: UTC timestamps and PostgreSQL's default
@@ -44,6 +47,8 @@ export function createPool(s: PoolSettings, options?: string): pg.Pool {
     idleTimeoutMillis: s.idleTimeoutMillis,
     maxLifetimeSeconds: s.maxLifetimeSeconds,
     allowExitOnIdle: true,
+    // Rows over the cap close their connection instead of ending the process (pg-guard.ts).
+    Client: guardedClient(s.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES),
     // A startup parameter: no round trip, and RESET statement_timeout comes back to it.
     ...(s.statementTimeoutMs > 0 ? { statement_timeout: s.statementTimeoutMs } : {}),
     ...(options ? { options } : {}),

@@ -23,6 +23,8 @@ export interface PgDriverOptions {
   readonly maxLifetimeSeconds?: number;
   /** Where warnings go (a lost connection); default stderr. */
   readonly log?: (line: string) => void;
+  /** The largest row accepted from PostgreSQL, bytes (pg-guard.ts); default 256 MiB. */
+  readonly maxMessageBytes?: number;
 }
 
 type Runner = TransactionRunner;
@@ -129,6 +131,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
     idleTimeoutMillis: opts.idleTimeoutMillis ?? 30_000,
     maxLifetimeSeconds: opts.maxLifetimeSeconds ?? 0,
     log: opts.log ?? ((line) => { process.stderr.write(`${line}\n`); }),
+    ...(opts.maxMessageBytes !== undefined ? { maxMessageBytes: opts.maxMessageBytes } : {}),
   };
   // The engine prepares every statement once per connection and runs it many times, so its
   // sessions keep the generic plan: in 'auto' mode PostgreSQL compares the generic plan's cost

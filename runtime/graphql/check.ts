@@ -26,6 +26,10 @@ interface Walk {
   readonly usages: Map<string, Path>;
   readonly limits: Map<string, Path>;
   readonly stringOffsets: Set<StringValueNode>;
+  // Fragments already checked: a fragment's checks do not depend on where it is spread (its type
+  // condition fixes the type), so each is walked once; walking every spread is exponential in the
+  // number of fragments when they spread each other twice (issue 15's fragment bomb).
+  readonly checked: Set<string>;
 }
 
 /**
@@ -40,7 +44,7 @@ export function hasuraChecks(schema: GraphQLSchema, op: OperationDefinitionNode,
     throw new ApiError('validation-failed', `no ${what} exist`, 400, []);
   }
   const variables = new Map((op.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
-  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map(), stringOffsets: new Set() };
+  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map(), stringOffsets: new Set(), checked: new Set() };
   const opLocation = op.operation === 'query' ? DirectiveLocation.QUERY
     : op.operation === 'mutation' ? DirectiveLocation.MUTATION : DirectiveLocation.SUBSCRIPTION;
   checkDirectives(op.directives, opLocation, walk, []);
@@ -82,7 +86,8 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
     }
     if (sel.kind === Kind.FRAGMENT_SPREAD) {
       const frag = walk.fragments.get(sel.name.value);
-      if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name) {
+      if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name && !walk.checked.has(frag.name.value)) {
+        walk.checked.add(frag.name.value);
         checkDirectives(frag.directives, DirectiveLocation.FRAGMENT_DEFINITION, walk, path);
         checkSet(frag.selectionSet, type, walk, path, new Set([...seen, frag.name.value]));
       }

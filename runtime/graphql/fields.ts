@@ -17,6 +17,10 @@ export interface FieldSel {
  */
 export function collectFields(set: SelectionSetNode | undefined, typeName: string, ctx: PlanContext): FieldSel[] {
   const out = new Map<string, FieldSel>();
+  // A fragment spread a second time in the same collection adds nothing (the GraphQL spec's
+  // CollectFields keeps `visitedFragments`); without this, fragments that spread each other twice
+  // per level (issue 15's fragment bomb) cost time exponential in their number.
+  const spread = new Set<string>();
   const visit = (s: SelectionSetNode, seen: ReadonlySet<string>): void => {
     for (const sel of s.selections) {
       if (!included(sel.directives ?? [], ctx)) continue;
@@ -35,6 +39,8 @@ export function collectFields(set: SelectionSetNode | undefined, typeName: strin
         const frag = ctx.fragments.get(name);
         if (!frag) throw new ApiError('validation-failed', `fragment "${name}" is not defined`, 400, []);
         if (seen.has(name)) throw new ApiError('validation-failed', `cannot spread fragment "${name}" within itself`, 400, []);
+        if (spread.has(name)) continue;
+        spread.add(name);
         if (frag.typeCondition.name.value === typeName) visit(frag.selectionSet, new Set([...seen, name]));
       }
     }

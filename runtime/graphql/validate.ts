@@ -92,6 +92,9 @@ function inlineSet(set: SelectionSetNode, fragments: ReadonlyMap<string, Fragmen
 interface Walk {
   readonly schema: GraphQLSchema;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  // Fragments already parsed: the type condition fixes a fragment's type, so its parse is the same
+  // wherever it is spread; each is walked once (every spread is exponential for issue 15's bomb).
+  readonly parsed: Set<string>;
 }
 
 /**
@@ -106,7 +109,7 @@ export function parseSelection(schema: GraphQLSchema, document: DocumentNode, op
   if (!root) return;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  parseSet(operation.selectionSet, root, { schema, fragments }, ['selectionSet'], new Set());
+  parseSet(operation.selectionSet, root, { schema, fragments, parsed: new Set() }, ['selectionSet'], new Set());
 }
 
 function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, path: Path, seen: ReadonlySet<string>): void {
@@ -119,7 +122,8 @@ function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
     }
     if (sel.kind === Kind.FRAGMENT_SPREAD) {
       const frag = walk.fragments.get(sel.name.value);
-      if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name) {
+      if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name && !walk.parsed.has(frag.name.value)) {
+        walk.parsed.add(frag.name.value);
         parseSet(frag.selectionSet, type, walk, path, new Set([...seen, frag.name.value]));
       }
       continue;

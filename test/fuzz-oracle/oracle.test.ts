@@ -10,6 +10,7 @@
 // KILN_ORACLE_RUNS: cases per role (default 100; the issue's figure is 10000, see README).
 // KILN_ORACLE_SEED: fast-check's seed (default fixed; a failure prints the seed and path to replay).
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startKiln, type TestKiln } from '../helpers/kiln.js';
@@ -23,15 +24,19 @@ const SEED = Number(process.env.KILN_ORACLE_SEED ?? 15015);
 
 let db: TestDatabase;
 let kiln: TestKiln;
+// The oracle's own connections (the four roles run at once).
+let oracle: pg.Pool;
 
 beforeAll(async () => {
   db = await createTestDatabase('fuzzoracle', fixtureSql());
   kiln = await startKiln({ metadata: fixtureMetadata(), databaseUrl: db.url });
+  oracle = new pg.Pool({ connectionString: db.url, max: 4 });
 });
 afterAll(async () => {
+  await oracle?.end();
   await kiln?.close();
   await db?.drop();
-});
+}, 60_000);
 
 interface Tally { cases: number; rows: number; emptyAnswers: number; kilnMs: number; oracleMs: number; slowest: number; slowestCase: string }
 
@@ -54,7 +59,7 @@ async function check(c: Case, role: (typeof ROLES)[number], tally: Tally): Promi
   let expected: unknown;
   const t1 = performance.now();
   try {
-    expected = JSON.parse((await db.query<{ r: string }>(sql.text, sql.params))[0]!.r);
+    expected = JSON.parse((await oracle.query<{ r: string }>(sql.text, sql.params)).rows[0]!.r);
   } catch (e) {
     throw new Error(`the oracle failed: ${(e as Error).message}\n${sql.text}\nparams: ${JSON.stringify(sql.params)}${context()}`);
   }
@@ -76,8 +81,9 @@ describe('random operations per role answer exactly what the SQL oracle computes
       await fc.assert(fc.asyncProperty(gen.request(), (c) => check(c, role, tally)), { numRuns: RUNS, seed: SEED, endOnFailure: false });
       console.log(`oracle fuzz ${role.name}: ${RUNS} cases, 0 differences (${tally.rows} objects compared, ${tally.emptyAnswers} all-empty answers) in ${Date.now() - started} ms; Kiln ${Math.round(tally.kilnMs)} ms (slowest ${Math.round(tally.slowest)}), oracle ${Math.round(tally.oracleMs)} ms`);
       if (process.env.KILN_ORACLE_VERBOSE) console.log(`slowest case of ${role.name}:\n${tally.slowestCase}`);
-      // The generator must produce answers with rows, not mostly empty ones.
-      expect(tally.emptyAnswers).toBeLessThan(RUNS * 0.5);
-    }, Math.max(120_000, RUNS * 200));
+      // The generator must produce answers with rows, not mostly empty ones (member sees one
+      // organisation of five, or none, so about half its answers are empty).
+      expect(tally.emptyAnswers).toBeLessThan(RUNS * 0.65);
+    }, Math.max(180_000, RUNS * 2000));
   }
 });

@@ -6,7 +6,7 @@
 // error shape with a known code; /healthz must answer OK after every case, and the process must
 // see no uncaught exception.
 //
-// KILN_TEXT_FUZZ_RUNS: requests (default 300). KILN_TEXT_FUZZ_SEED: fast-check's seed.
+// KILN_TEXT_FUZZ_RUNS: requests (default 200). KILN_TEXT_FUZZ_SEED: fast-check's seed.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
@@ -15,7 +15,7 @@ import { postJson } from '../helpers/http.js';
 import { fixtureMetadata, fixtureSql } from './fixture.js';
 import { hostile, type Hostile } from './text-gen.js';
 
-const RUNS = Number(process.env.KILN_TEXT_FUZZ_RUNS ?? 300);
+const RUNS = Number(process.env.KILN_TEXT_FUZZ_RUNS ?? 200);
 const SEED = Number(process.env.KILN_TEXT_FUZZ_SEED ?? 4242);
 const ANSWER_WITHIN = 20_000;
 
