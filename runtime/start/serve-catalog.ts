@@ -87,7 +87,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   log(`metadata: resource_version ${api.current.resourceVersion}, ${Object.keys(s0?.compiled.model.tables ?? {}).length} table(s) tracked`);
   const listenUrl = metadataUrl ?? o.databaseUrl;
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
-  const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics);
+  const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics, obs.tracing);
   const server = createServer({
     engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session),
       explain: (req, session) => engine!.explain(req, session),

@@ -20,6 +20,8 @@ let hook: Server;
 let hookUrl: string;
 // The headers of every call the auth webhook received, in order.
 const hookCalls: IncomingHttpHeaders[] = [];
+// The headers of every event delivery the same server received.
+const eventCalls: IncomingHttpHeaders[] = [];
 let kiln: { port: number; close(): Promise<void> };
 const saved: Record<string, string | undefined> = {};
 
@@ -55,6 +57,12 @@ beforeAll(async () => {
   db = await createTestDatabase('otel', "CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL); INSERT INTO author (name) VALUES ('Ann'), ('Bo');");
   receiver = await startOtlpReceiver();
   hook = createServer((req, res) => {
+    if (req.url === '/event') {
+      eventCalls.push(req.headers);
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      return;
+    }
     hookCalls.push(req.headers);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ 'X-Svc-Role': 'user' }));
   });
@@ -176,6 +184,18 @@ describe('OpenTelemetry traces', () => {
     await asUser(QUERY, { traceparent: `00-${'c'.repeat(32)}-${'d'.repeat(16)}-01` });
     await receiver.waitFor((s) => s.traceId === 'c'.repeat(32) && s.kind === 2);
     expect(receiver.spans().filter((s) => s.traceId === trace)).toEqual([]);
+  });
+
+  it('traces an event trigger delivery as the root of its trace, with the webhook its child', async () => {
+    const webhook = hookUrl.replace(/\/auth$/, '/event');
+    const created = await meta('pg_create_event_trigger', { name: 'author_added', source: 'default', table: { schema: 'public', name: 'author' }, webhook, insert: { columns: '*' } });
+    expect(created.status).toBe(200);
+    await db.exec("INSERT INTO author (name) VALUES ('Cy')");
+    const span = await receiver.waitFor((s) => s.name === 'POST webhook', 15_000);
+    expect(span).toMatchObject({ kind: 3, parentSpanId: '', attributes: { 'http.request.method': 'POST', 'url.full': webhook, 'http.response.status_code': 200 } });
+    const deadline = Date.now() + 5000;
+    while (eventCalls.length === 0 && Date.now() < deadline) await sleep(20);
+    expect(eventCalls[0]?.['traceparent']).toBe(`00-${span.traceId}-${span.spanId}-01`);
   });
 
   it('speaks OTLP/JSON when asked, and stops with set_opentelemetry_status disabled', async () => {
