@@ -4,7 +4,7 @@
 // metadata, then measures what a new user meets:
 //   - `kiln compile` wall time (its progress lines pass through to the terminal) and peak RSS,
 //   - the bundle's size on disk,
-//   - `kiln serve --bundle` start: spawn to the first 200 from /healthz,
+//   - `kiln-runtime --bundle` start: spawn to the first 200 from /healthz (wall and CPU time),
 //   - the server's RSS at start and after queries across every role and many tables,
 //   - with --metadata-api: `replace_metadata` and one `create_select_permission` on `kiln serve
 //     --database-url` (catalog mode), while a client keeps querying (its slowest answer shown).
@@ -15,6 +15,8 @@
 //     [--tables-per-role 60] tables each role queries   [--timeout 300] seconds any step may take
 //     [--metadata-api]       also time the metadata API   [--keep] keep the database and folder
 //     [--vary-columns]       roles differ in columns and aggregations too (less to share)
+//     [--profile]            the servers write a CPU profile and a heap snapshot (after the queries) into the current folder
+//     [--serve-only]         with --out and --database-url of a kept run: serve its bundle again (no tables made, no compile)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -38,6 +40,9 @@ const TIMEOUT_S = Number(opt('timeout', 300));
 const PG_ROOT = process.env.KILN_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
 const SECRET = 'large-schema-secret';
 const KILN = join(root, 'bin/kiln.mjs');
+const RUNTIME = join(root, 'bin/kiln-runtime.mjs');
+// --profile: the servers write a CPU profile (--cpu-prof) and, after the queries, a heap snapshot into --out.
+const NODE_FLAGS = argv.includes('--profile') ? ['--cpu-prof', '--heapsnapshot-signal=SIGUSR2'] : [];
 
 const table = (i) => `t${String(i).padStart(5, '0')}`;
 const roleName = (k) => `role_${String(k).padStart(2, '0')}`;
@@ -127,9 +132,7 @@ async function run(args, env) {
   const watch = setInterval(() => {
     try {
       peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024);
-      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpuMs = (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
+      cpuMs = cpuMsOf(child.pid);
     } catch { /* exited */ }
   }, 200);
   const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_S * 1000);
@@ -139,11 +142,18 @@ async function run(args, env) {
   return { code, ms: Date.now() - started, cpuMs, peakMb: peak };
 }
 
-// Starts `kiln serve` and waits for /healthz; answers the child, its port and the time to the first 200.
-async function serve(args, env) {
+function cpuMsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
+}
+
+// Starts `kiln-runtime` (a bundle; `kiln serve` with `catalog`) and waits for /healthz; answers
+// the child, its port and the time to the first 200 (wall, and the child's CPU time by then).
+async function serve(args, env, catalog = false) {
   const port = await freePort();
   const started = Date.now();
-  const child = spawn(process.execPath, [KILN, 'serve', ...args, '--port', String(port), '--host', '127.0.0.1', '--admin-secret', SECRET],
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...(catalog ? [KILN, 'serve'] : [RUNTIME]), ...args, '--port', String(port), '--host', '127.0.0.1', '--admin-secret', SECRET],
     { stdio: ['ignore', 'ignore', 'inherit'], env });
   const deadline = started + TIMEOUT_S * 1000;
   for (;;) {
@@ -153,8 +163,21 @@ async function serve(args, env) {
       throw new Error('kiln serve did not answer /healthz in time');
     }
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
-    if (ok) return { child, port, startMs: Date.now() - started };
+    if (ok) return { child, port, startMs: Date.now() - started, startCpuMs: cpuMsOf(child.pid) };
     await sleep(10);
+  }
+}
+
+// Asks the server for a heap snapshot (SIGUSR2) and waits until its file stops growing.
+async function heapSnapshot(child) {
+  const before = new Set(await readdir('.'));
+  child.kill('SIGUSR2');
+  let last = -1;
+  for (let stable = 0; stable < 3; await sleep(1000)) {
+    const file = (await readdir('.')).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+    const size = file ? (await stat(file)).size : -1;
+    stable = size > 0 && size === last ? stable + 1 : 0;
+    last = size;
   }
 }
 
@@ -233,27 +256,32 @@ async function main() {
     const md = metadataDoc(TABLES, ROLES);
     await writeFile(join(dir, 'schema.sql'), ddl);
     await writeFile(join(dir, 'metadata.json'), JSON.stringify(md));
-    const db = new pg.Client({ connectionString: url });
-    await db.connect();
-    let t = Date.now();
-    await db.query(ddl);
-    // A few rows per tenant in the first tables, so queries return data.
-    for (let i = 0; i < Math.min(TABLES, 50); i++) await db.query(`INSERT INTO public.${table(i)} (tenant_id, name, amount) SELECT g % 3, 'row ' || g, g FROM generate_series(1, 30) g`);
-    await db.end();
-    console.log(`tables created in ${Date.now() - t} ms`);
+    const serveOnly = flag('serve-only');
+    if (!serveOnly) {
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      const t = Date.now();
+      await db.query(ddl);
+      // A few rows per tenant in the first tables, so queries return data.
+      for (let i = 0; i < Math.min(TABLES, 50); i++) await db.query(`INSERT INTO public.${table(i)} (tenant_id, name, amount) SELECT g % 3, 'row ' || g, g FROM generate_series(1, 30) g`);
+      await db.end();
+      console.log(`tables created in ${Date.now() - t} ms`);
+    }
     const env = { ...process.env, LARGE_SCHEMA_DATABASE_URL: url };
 
     const bundle = join(dir, 'bundle');
     console.log('\n== kiln compile');
-    const c = await run([KILN, 'compile', '--metadata', join(dir, 'metadata.json'), '--out', bundle, '--database-url', url], env);
+    const c = serveOnly ? { code: 0, ms: 0, cpuMs: 0, peakMb: 0 }
+      : await run([KILN, 'compile', '--metadata', join(dir, 'metadata.json'), '--out', bundle, '--database-url', url], env);
     if (c.code !== 0) throw new Error(`kiln compile failed (${c.code}) after ${c.ms} ms, peak RSS ${c.peakMb.toFixed(0)} MB`);
     const size = await dirSize(bundle);
     const figures = { tables: TABLES, roles: ROLES, compileMs: c.ms, compileCpuMs: c.cpuMs, compilePeakMb: Math.round(c.peakMb), bundleBytes: size.total, bundleFiles: size.files };
 
-    console.log('\n== kiln serve --bundle');
+    console.log('\n== kiln-runtime --bundle');
     const s = await serve(['--bundle', bundle, '--database-url', url], env);
     children.push(s.child);
     figures.startMs = s.startMs;
+    figures.startCpuMs = s.startCpuMs;
     console.log(`compile ${c.ms} ms (peak RSS ${Math.round(c.peakMb)} MB), bundle ${mb(size.total)} in ${size.files} files, /healthz after ${s.startMs} ms`);
     figures.rssStartMb = Math.round(rssMb(s.child.pid));
     const q = await queryAcrossRoles(s.port);
@@ -263,11 +291,12 @@ async function main() {
     // Again: a second pass must not grow the server further when its caches are bounded.
     await queryAcrossRoles(s.port);
     figures.rssAfter2Mb = Math.round(rssMb(s.child.pid));
+    if (flag('profile')) await heapSnapshot(s.child);
     s.child.kill('SIGTERM');
 
     if (flag('metadata-api')) {
       console.log('\n== metadata API (kiln serve --database-url, catalog mode)');
-      const m = await serve(['--database-url', url], env);
+      const m = await serve(['--database-url', url], env, true);
       children.push(m.child);
       const source = { ...md.sources[0], configuration: { connection_info: { database_url: url } } };
       const doc = { ...md, sources: [source] };
@@ -283,7 +312,7 @@ async function main() {
     console.log('\n== figures');
     console.log(`compile             ${(figures.compileMs / 1000).toFixed(1)} s wall, ${(figures.compileCpuMs / 1000).toFixed(1)} s CPU (peak RSS ${figures.compilePeakMb} MB)`);
     console.log(`bundle              ${mb(figures.bundleBytes)} in ${figures.bundleFiles} files`);
-    console.log(`serve --bundle      /healthz after ${figures.startMs} ms, RSS ${figures.rssStartMb} MB`);
+    console.log(`kiln-runtime        /healthz after ${figures.startMs} ms (${figures.startCpuMs} ms CPU), RSS ${figures.rssStartMb} MB`);
     console.log(`after ${figures.queries} queries  RSS ${figures.rssAfterMb} MB (${figures.queriesMs} ms); after a second pass ${figures.rssAfter2Mb} MB`);
     if (figures.replaceMetadata) {
       console.log(`replace_metadata    ${figures.replaceMetadata.ms} ms (slowest query meanwhile ${figures.replaceMetadata.slowest} ms, ${figures.replaceMetadata.served} served)`);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..');
 
 const RUNTIME_BELOW_START = ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/graphql', 'runtime/auth',
-  'runtime/transforms', 'runtime/metadata-api', 'runtime/subscriptions', 'runtime/workers', 'runtime/server'];
+  'runtime/transforms', 'runtime/remote', 'runtime/metadata-api', 'runtime/subscriptions', 'runtime/workers', 'runtime/server', 'runtime/actions'];
 
 // What each folder may import (besides itself). No folder is exempt.
 const ALLOWED: Record<string, readonly string[]> = {
@@ -22,13 +22,17 @@ const ALLOWED: Record<string, readonly string[]> = {
   'runtime/drivers': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
   // OpenTelemetry traces: spans, the active request span, OTLP export, traced drivers.
   'runtime/tracing': ['runtime/bundle', 'runtime/drivers'],
-  'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing'],
+  // Remote schemas: introspection, stitching, splitting and calls (below the engine that runs them).
+  'runtime/remote': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
+  'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/remote'],
   'runtime/auth': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing'],
   // Kriti and webhook request/response transforms: pure, no I/O.
   'runtime/transforms': ['runtime/errors', 'runtime/bundle'],
-  'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms'],
+  'runtime/metadata-api': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth', 'runtime/transforms', 'runtime/remote'],
   // WebSocket subscriptions: the multiplexed pollers run the engine's plans on the drivers.
   'runtime/subscriptions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
+  // Actions: handler calls, output checks, relationships planned with the engine's planners, async action delivery.
+  'runtime/actions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/transforms'],
   // Event triggers, cron and scheduled events: capture SQL, metadata API operations, delivery workers.
   'runtime/workers': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/transforms', 'runtime/metadata-api'],
   'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api', 'runtime/transforms', 'runtime/subscriptions'],

@@ -6,8 +6,8 @@
 
 import type { BoolIr, BundleModel, TableId } from '../../runtime/bundle/index.js';
 import { lowerBool, type PlanContext } from '../../runtime/graphql/index.js';
-import { Alias, compileSql, postgres } from '../../runtime/sql/index.js';
-import { paramHeader } from '../sql/index.js';
+import { Alias, compileSql } from '../../runtime/sql/index.js';
+import { paramHeader, tableDialect } from '../sql/index.js';
 import { canonical, conjuncts, groupsOf, isPunct, isWord, parseSqlTree, type Group, type ParamNames, type Token } from './sql-tree.js';
 
 /** What a statement does to a table. */
@@ -24,7 +24,7 @@ type Need = 'select' | 'update' | 'delete' | 'insert-check' | 'update-check';
 
 const MAIN = new Alias('kiln_main');
 const MAIN_NAME = '_kiln_main_1';
-const CLAUSE_END = new Set(['ORDER', 'LIMIT', 'OFFSET', 'GROUP', 'HAVING', 'RETURNING', 'UNION', 'INTERSECT', 'EXCEPT', 'WINDOW', 'FETCH']);
+const CLAUSE_END = new Set(['ORDER', 'LIMIT', 'OFFSET', 'GROUP', 'HAVING', 'RETURNING', 'UNION', 'INTERSECT', 'EXCEPT', 'WINDOW', 'FETCH', 'FOR', 'OPTION', 'OUTPUT', 'THEN']);
 
 /** Proves the SQL files of one bundle model; caches each role's rendered predicates. */
 export class FilterProver {
@@ -43,7 +43,8 @@ export class FilterProver {
   /** Every table reference of a file of statements (each after its own `-- $n = ...` header) run as `role`. */
   proveFile(role: string, text: string): ReferenceProof[] {
     return splitStatements(text).flatMap((statement) => {
-      const root = parseSqlTree(statement);
+      // The runtime's T-SQL always builds its JSON with FOR JSON; PostgreSQL's never says it.
+      const root = parseSqlTree(statement, { tsql: /\bFOR JSON\b/.test(statement) });
       const header = headerParams(statement);
       const c: FileContext = { prover: this, role, root, exempt: new Set(), out: [],
         params: (n) => header.get(n) ?? `unknown $${n}` };
@@ -66,12 +67,13 @@ export class FilterProver {
   private render(role: string, table: TableId, need: Need): readonly string[] | null {
     const ir = predicateOf(this.model, role, table, need);
     if (!ir) return null;
-    const ctx: PlanContext = { model: this.model, role, dialect: postgres, stringifyNumeric: this.model.options.stringifyNumeric,
+    const dialect = tableDialect(this.model, table);
+    const ctx: PlanContext = { model: this.model, role, dialect, stringifyNumeric: this.model.options.stringifyNumeric,
       fragments: new Map(), hints: { valueSensitive: false }, variables: {}, structural: new Set() };
-    const compiled = compileSql(lowerBool(ir, MAIN, ctx), postgres);
+    const compiled = compileSql(lowerBool(ir, MAIN, ctx), dialect);
     const names = headerParams(paramHeader(compiled).join('\n'));
-    const root = parseSqlTree(compiled.text);
-    return conjuncts(root.tokens).map((t) => canonical(t, MAIN_NAME, (n) => names.get(n) ?? `unknown $${n}`)).filter((s) => s !== 'TRUE');
+    const root = parseSqlTree(compiled.text, { tsql: dialect.name === 'mssql' });
+    return conjuncts(root.tokens).map((t) => canonical(t, MAIN_NAME, (n) => names.get(n) ?? `unknown $${n}`)).filter((s) => s !== 'TRUE' && s !== '1 = 1');
   }
 }
 
@@ -108,12 +110,12 @@ function splitStatements(text: string): string[] {
 export function headerParams(text: string): Map<number, string> {
   const out = new Map<number, string>();
   for (const line of text.split('\n')) {
-    const m = /^-- \$(\d+) = (.*)$/.exec(line);
+    const m = /^-- (?:\$|@p)(\d+) = (.*)$/.exec(line);
     if (!m) continue;
     let what = m[2]!;
     const cast = what.lastIndexOf(' :: ');
     if (cast >= 0) what = what.slice(0, cast);
-    out.set(Number(m[1]), what.replace(/, one per cohort$/, ''));
+    out.set(Number(m[1]), what.replace(/, one per cohort.*$/, ''));
   }
   return out;
 }
@@ -154,12 +156,28 @@ function referenceAt(g: Group, i: number, c: FileContext): ReferenceProof | null
   let next = i + (call ? 4 : 3);
   let alias: string | null = null;
   if (isWord(t[next], 'AS') && t[next + 1]?.kind === 'ident') { alias = (t[next + 1] as { name: string }).name; next += 2; }
+  // T-SQL: `MERGE INTO t WITH (HOLDLOCK) AS a`.
+  if (isWord(t[next], 'WITH') && t[next + 1]?.kind === 'group' && isWord(t[next + 2], 'AS') && t[next + 3]?.kind === 'ident') {
+    alias = (t[next + 3] as { name: string }).name; next += 4;
+  }
   const at: Site = { g, index: i, after: next, alias, table };
   if (isWord(prev, 'FROM') && isWord(t[i - 2], 'DELETE')) return filtered(at, 'delete', 'delete', c);
+  // T-SQL: `DELETE a OUTPUT .. FROM t AS a WHERE ..`, `UPDATE a SET .. OUTPUT .. FROM t AS a WHERE ..`.
+  const verb = isWord(prev, 'FROM') ? statementVerb(t, i) : null;
+  if (verb === 'DELETE') return filtered(at, 'delete', 'delete', c);
+  if (verb === 'UPDATE') return updated(at, c);
   if (isWord(prev, 'FROM') || isWord(prev, 'JOIN')) return filtered(at, 'select', 'select', c);
   if (isWord(prev, 'UPDATE') && !call) return updated(at, c);
   if (isWord(prev, 'INTO') && !call) return inserted(at, c);
   return { table, operation: 'select', problem: `used outside FROM/JOIN/INTO/UPDATE (after "${describe(prev)}")` };
+}
+
+// The first word of the statement holding token `i` (statements of a batch end at `;`).
+function statementVerb(t: readonly Token[], i: number): string | null {
+  let k = i;
+  while (k > 0 && !isPunct(t[k - 1], ';')) k--;
+  const first = t[k];
+  return first?.kind === 'word' ? first.text.toUpperCase() : null;
 }
 
 interface Site {
@@ -191,7 +209,7 @@ function updated(at: Site, c: FileContext): ReferenceProof {
   const first = filtered(at, 'update', 'update', c);
   if (first.problem) return first;
   const check = c.prover.expected(c.role, at.table, 'update-check') ?? [];
-  if (!guarded(at.g, check, [''], c)) return { ...first, problem: 'the update check is not evaluated on the updated rows' };
+  if (!guarded(at.g, check, [''], c, at)) return { ...first, problem: 'the update check is not evaluated on the updated rows' };
   return first;
 }
 
@@ -200,8 +218,9 @@ function inserted(at: Site, c: FileContext): ReferenceProof {
   const check = c.prover.expected(c.role, at.table, 'insert-check');
   if (!check) return done('role has no insert permission on the table');
   const t = at.g.tokens;
+  if (isWord(t[at.index - 2], 'MERGE')) return merged(at, check, c);
   const doAt = t.findIndex((x, k) => k >= at.after && isWord(x, 'DO') && isWord(t[k + 1], 'UPDATE'));
-  if (!guarded(at.g, check, doAt < 0 ? [''] : ['"__kiln_inserted"'], c)) return done('the insert check is not evaluated on the inserted rows');
+  if (!guarded(at.g, check, doAt < 0 ? [''] : ['"__kiln_inserted"'], c, at)) return done('the insert check is not evaluated on the inserted rows');
   if (doAt < 0) return done(null);
   // An upsert updates existing rows: they must pass the update filter, and the updated rows its check.
   const filter = c.prover.expected(c.role, at.table, 'update');
@@ -210,6 +229,23 @@ function inserted(at: Site, c: FileContext): ReferenceProof {
   if (filter.length && !(at.alias !== null && where && matchWhere(where, at.alias, filter, c))) return done('ON CONFLICT DO UPDATE lacks the update filter');
   const updateCheck = c.prover.expected(c.role, at.table, 'update-check') ?? [];
   return done(guarded(at.g, updateCheck, ['NOT "__kiln_inserted"'], c) ? null : 'the update check is not evaluated on the upserted rows');
+}
+
+// T-SQL's upsert: `MERGE INTO t .. AS a USING .. WHEN MATCHED AND <update filter> THEN UPDATE ..
+// WHEN NOT MATCHED THEN INSERT .. OUTPUT INSERTED.*, $action INTO [#w]`: the inserted rows pass the
+// insert check, the matched rows the update filter, the updated rows the update check.
+function merged(at: Site, check: readonly string[], c: FileContext): ReferenceProof {
+  const done = (problem: string | null): ReferenceProof => ({ table: at.table, operation: 'insert', problem });
+  const t = at.g.tokens;
+  if (!guarded(at.g, check, ['"__kiln_action" = s"INSERT"'], c, at)) return done('the insert check is not evaluated on the inserted rows');
+  const matched = t.findIndex((x, k) => k >= at.after && isWord(x, 'WHEN') && isWord(t[k + 1], 'MATCHED'));
+  if (matched < 0 || isPunct(t.slice(at.after, matched).find((x) => isPunct(x, ';')), ';')) return done(null);
+  const filter = c.prover.expected(c.role, at.table, 'update');
+  if (!filter) return done('MERGE WHEN MATCHED without an update permission');
+  const where = clauseAfter(t, matched + 2, 'AND');
+  if (filter.length && !(at.alias !== null && where && isWord(t[matched + 2], 'AND') && matchWhere(where, at.alias, filter, c))) return done('MERGE WHEN MATCHED lacks the update filter');
+  const updateCheck = c.prover.expected(c.role, at.table, 'update-check') ?? [];
+  return done(guarded(at.g, updateCheck, ['"__kiln_action" = s"UPDATE"'], c, at) ? null : 'the update check is not evaluated on the upserted rows');
 }
 
 /** The tokens of clause `kw` (WHERE) after `from` at this level, or null when the statement has none. */
@@ -225,9 +261,9 @@ function clauseAfter(t: readonly Token[], from: number, kw: string): Token[] | n
   return null;
 }
 
-// `WHERE false` reads no row, whatever the permission.
+// `WHERE false` (T-SQL `WHERE 1 = 0`) reads no row, whatever the permission.
 function vacuous(where: readonly Token[], c: FileContext): boolean {
-  return conjuncts(where).some((t) => canonical(t, null, c.params) === 'FALSE');
+  return conjuncts(where).some((t) => { const x = canonical(t, null, c.params); return x === 'FALSE' || x === '1 = 0'; });
 }
 
 // Every expected conjunct is one of the WHERE's: the WHERE implies the predicate. Matched
@@ -268,8 +304,9 @@ function plainProjection(g: Group): boolean {
 
 // A write's check: `(SELECT bool_and(<check on r>) FROM (SELECT ... FROM "<cte>" [WHERE w]) AS r)`
 // somewhere in the statement, over the CTE the write (in group `g`) defines.
-function guarded(g: Group, expected: readonly string[], rowFilters: readonly string[], c: FileContext): boolean {
+function guarded(g: Group, expected: readonly string[], rowFilters: readonly string[], c: FileContext, at?: Site): boolean {
   if (expected.length === 0) return true;
+  if (at && g.parent === null) return guardedTsql(at, expected, rowFilters, c);
   const p = g.parent;
   const k = p ? p.tokens.indexOf(g) : -1;
   const name = p?.tokens[k - 2];
@@ -279,6 +316,28 @@ function guarded(g: Group, expected: readonly string[], rowFilters: readonly str
     if (!isWord(select, 'SELECT') || !isWord(fn, 'BOOL_AND') || arg?.kind !== 'group' || !isWord(from, 'FROM')
       || rows?.kind !== 'group' || !isWord(as, 'AS') || r?.kind !== 'ident') continue;
     if (!readsCte(rows, name.name, rowFilters, c)) continue;
+    if (matchWhere(arg.tokens, r.name, expected, c)) { c.exempt.add(arg); return true; }
+  }
+  return false;
+}
+
+// T-SQL: the write's statement outputs its rows `INTO [#kiln_wN]`; its check is
+// `NOT EXISTS (SELECT 1 FROM (SELECT ... FROM [#kiln_wN] [WHERE w]) AS r WHERE NOT (<check on r>))`.
+function guardedTsql(at: Site, expected: readonly string[], rowFilters: readonly string[], c: FileContext): boolean {
+  const t = at.g.tokens;
+  let table: string | null = null;
+  let start = at.index;
+  while (start > 0 && !isPunct(t[start - 1], ';')) start--;
+  for (let k = start; k < t.length && !isPunct(t[k], ';'); k++) {
+    const x = t[k + 1];
+    if (isWord(t[k], 'INTO') && x?.kind === 'ident' && x.name.startsWith('#')) { table = x.name; break; }
+  }
+  if (table === null) return false;
+  for (const h of groupsOf(c.root)) {
+    const [select, one, from, rows, as, r, where, not, arg] = h.tokens;
+    if (!isWord(select, 'SELECT') || !isWord(one, '1') || !isWord(from, 'FROM') || rows?.kind !== 'group' || !isWord(as, 'AS')
+      || r?.kind !== 'ident' || !isWord(where, 'WHERE') || !isWord(not, 'NOT') || arg?.kind !== 'group' || h.tokens.length !== 9) continue;
+    if (!readsCte(rows, table, rowFilters, c)) continue;
     if (matchWhere(arg.tokens, r.name, expected, c)) { c.exempt.add(arg); return true; }
   }
   return false;

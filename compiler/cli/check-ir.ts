@@ -7,8 +7,7 @@
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { ApiError } from '../../runtime/errors/index.js';
 import { permissionGaps, planQueryIr, proveMutation } from '../../runtime/graphql/index.js';
-import { postgres } from '../../runtime/sql/index.js';
-import { previewMutationQuery, previewQuery } from '../sql/index.js';
+import { previewMutationQuery, previewQuery, tableDialect } from '../sql/index.js';
 import type { BundleDir } from './bundle-dir.js';
 
 /** How many root-field plans were proved, and each read found without its role's permission. */
@@ -30,7 +29,7 @@ export function proveOnIr(b: BundleDir): IrProof {
       const operation = document.definitions[0] as OperationDefinitionNode;
       const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
       try {
-        const ir = planQueryIr({ model: b.model, schema, role, dialect: postgres, stringifyNumeric: b.model.options.stringifyNumeric,
+        const ir = planQueryIr({ model: b.model, schema, role, dialect: tableDialect(b.model, root.table), stringifyNumeric: b.model.options.stringifyNumeric,
           document, operation, variables, structural: new Set() });
         if (ir.kind !== 'steps') continue;
         checked++;
@@ -45,7 +44,7 @@ export function proveOnIr(b: BundleDir): IrProof {
       const operation = document.definitions[0] as OperationDefinitionNode;
       const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
       try {
-        const proof = proveMutation({ model: b.model, schema, role, dialect: postgres, stringifyNumeric: b.model.options.stringifyNumeric,
+        const proof = proveMutation({ model: b.model, schema, role, dialect: tableDialect(b.model, root.table), stringifyNumeric: b.model.options.stringifyNumeric,
           document, operation, variables, structural: new Set() });
         checked++;
         for (const gap of proof.gaps) problems.push(`${role}/${field}: ${gap}`);

@@ -4,6 +4,7 @@
 
 import type { BoolIr, BundleModel, PresetValue, RootField, MutationRootField, TableId } from '../../runtime/bundle/index.js';
 import { filterText, tableLabel } from '../emit/index.js';
+import { actionChanges } from './diff-actions.js';
 import { compareFilters, stable } from './filter-order.js';
 
 export type Verdict = 'widened' | 'narrowed' | 'changed, possibly widened' | 'renamed' | 'equivalent';
@@ -14,7 +15,7 @@ export interface AccessChange {
   readonly role: string;
   readonly table: string | null;
   readonly operation: Operation | null;
-  readonly aspect: 'role' | 'root field' | 'permission' | 'columns' | 'computed fields' | 'filter' | 'check' | 'limit' | 'aggregations' | 'presets' | 'backend only';
+  readonly aspect: 'role' | 'root field' | 'action' | 'permission' | 'columns' | 'computed fields' | 'filter' | 'check' | 'limit' | 'aggregations' | 'presets' | 'backend only';
   readonly verdict: Verdict;
   readonly detail: string;
   /** Old and new predicate, for filter and check changes. */
@@ -42,6 +43,7 @@ export function diffModels(before: BundleModel, after: BundleModel): AccessChang
     if (!has) { push({ table: null, operation: null, aspect: 'role', verdict: 'narrowed', detail: 'role removed' }); continue; }
     if (!had) push({ table: null, operation: null, aspect: 'role', verdict: 'widened', detail: 'role added' });
     rootFields({ model: before, role }, { model: after, role }, push);
+    for (const c of actionChanges(before, after, role)) push({ table: null, operation: null, aspect: 'action', ...c });
     for (const id of tableIds(before, after, role)) tableChanges(id, { model: before, role }, { model: after, role }, push);
   }
   return out;

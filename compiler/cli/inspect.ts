@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadBundle } from '../../runtime/bundle/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
-import { postgres } from '../../runtime/sql/index.js';
+import { dialectNamed, postgres } from '../../runtime/sql/index.js';
 import type { Driver } from '../../runtime/drivers/index.js';
 import { formatSql, paramHeader } from '../sql/index.js';
 import { CliError } from './project.js';
@@ -52,8 +52,10 @@ export async function inspectCommand(o: InspectOptions): Promise<void> {
 async function sqlOfQuery(o: InspectOptions, role: string): Promise<string> {
   const bundle = await loadBundle(o.bundle);
   if (!bundle.model.roles.includes(role)) throw new CliError(`role "${role}" is not in this bundle; roles: ${bundle.model.roles.join(', ')}`, 2);
+  // Printed in the dialect the engine plans in: its (first) source's, T-SQL for an mssql source.
+  const dialect = dialectNamed(bundle.model.sources[0]?.dialect ?? 'postgres') ?? postgres;
   const noDb: Driver = {
-    dialect: postgres,
+    dialect,
     queryText: () => Promise.reject(new Error('inspect does not run queries')),
     query: () => Promise.reject(new Error('inspect does not run queries')),
     runScript: () => Promise.reject(new Error('inspect does not run queries')),
@@ -67,7 +69,7 @@ async function sqlOfQuery(o: InspectOptions, role: string): Promise<string> {
     const plan = engine.plan({ query, variables, operationName: o.operationName ?? null }, { role, variables: {}, isAdmin: role === 'admin' });
     if (plan.kind === 'static') return `-- answered without the database:\n-- ${plan.body}\n`;
     const parts = plan.kind === 'sql' ? [plan] : plan.parts;
-    return parts.map((p) => `${[`-- role: ${role}`, `-- source: ${p.source}`, ...paramHeader(p.sql)].join('\n')}\n${formatSql(p.sql.text)};\n`).join('\n');
+    return parts.map((p) => `${[`-- role: ${role}`, `-- source: ${p.source}`, ...paramHeader(p.sql, undefined, 1, dialect.placeholder)].join('\n')}\n${formatSql(p.sql.text)};\n`).join('\n');
   } catch (e) {
     const err = e as { code?: string; message: string };
     throw new CliError(`the query does not compile for role "${role}": ${err.message}${err.code ? ` (${err.code})` : ''}`, 1);

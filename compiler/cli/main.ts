@@ -7,6 +7,8 @@ import { importHasuraCommand } from './import-hasura.js';
 import { inspectCommand } from './inspect.js';
 import { checkCompileInput, checkInspectInput, checkIntrospectInput, checkServeInput, type RawServeInput } from '../../runtime/index.js';
 import { migrateApply, migrateStatus } from './migrate.js';
+import { introspectBigQueryCommand } from './introspect-bigquery.js';
+import { CliError } from './project.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 import { KILN_VERSION } from './version.js';
 
@@ -24,9 +26,18 @@ export function cli(): Command {
 
   program.command('introspect')
     .description('read the database catalog into a JSON snapshot (for compiling without a database)')
-    .requiredOption('--database-url <url>', 'PostgreSQL URL (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
+    .option('--database-url <url>', 'PostgreSQL URL (env SVC_GRAPHQL_DATABASE_URL)', env.SVC_GRAPHQL_DATABASE_URL)
     .option('--out <file>', 'write the snapshot here instead of stdout')
-    .action((o) => { checkIntrospectInput(o); return introspectCommand(o); });
+    // A BigQuery source instead (BIGQUERY_EMULATOR_HOST reaches a stand-in): compiler/cli/introspect-bigquery.ts.
+    .option('--bigquery-project <id>', 'introspect this BigQuery project instead of a PostgreSQL database (with --datasets)')
+    .option('--datasets <list>', 'the BigQuery datasets to read, comma-separated')
+    .option('--service-account <file>', 'a BigQuery service account key file (JSON)')
+    .action((o) => {
+      if (o.bigqueryProject !== undefined || o.datasets !== undefined) return introspectBigQueryCommand(o);
+      if (o.databaseUrl === undefined) throw new CliError("error: required option '--database-url <url>' not specified", 2);
+      checkIntrospectInput(o);
+      return introspectCommand(o);
+    });
 
   program.command('compile')
     .description('compile metadata + database catalog into a bundle directory')

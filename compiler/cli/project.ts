@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { introspectionFromJson, introspectPostgres, type Introspection } from '../introspect/index.js';
+import { introspectionFromJson, introspectWith, type Introspection } from '../introspect/index.js';
 import { loadMetadata, type Metadata } from '../metadata/index.js';
 import { formatPath, type ApiError } from '../../runtime/errors/index.js';
-import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
+import { createMssqlDriver, createPgDriver, isMssqlConnectionString, type Driver } from '../../runtime/drivers/index.js';
 import { redact, StartError } from '../../runtime/index.js';
 
 /** Thrown for a problem the user must fix; the CLI prints it and exits with `exitCode`. */
@@ -38,9 +38,9 @@ export async function readIntrospection(path: string): Promise<Introspection> {
 
 /** Reads a live database's catalog. */
 export async function introspectUrl(url: string): Promise<Introspection> {
-  const driver = createPgDriver({ url, max: 1 });
+  const driver = isMssqlConnectionString(url) ? createMssqlDriver({ connectionString: url, max: 1 }) : createPgDriver({ url, max: 1 });
   try {
-    return await introspectPostgres(driver);
+    return await introspectWith(driver);
   } catch (e) {
     throw new CliError(`cannot introspect ${redact(url)}: ${(e as Error).message}`);
   } finally {
@@ -50,7 +50,7 @@ export async function introspectUrl(url: string): Promise<Introspection> {
 
 /** Introspects through an open driver. */
 export function introspectDriver(driver: Driver): Promise<Introspection> {
-  return introspectPostgres(driver);
+  return introspectWith(driver);
 }
 
 /** A URL with its password hidden, for messages. */

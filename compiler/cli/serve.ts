@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Json } from '../../runtime/bundle/index.js';
 import { demoFixture, serveCatalog, serveModel, type RunningServer, type ServeSettings, type SourceOpener } from '../../runtime/index.js';
 import { compileModel } from '../emit/index.js';
-import { introspectPostgres, type Introspection } from '../introspect/index.js';
+import { introspectWith, type Introspection } from '../introspect/index.js';
 import { databaseUrl } from '../metadata/index.js';
 import { metadataCompiler } from '../metadata-compiler/index.js';
 import { CliError, readMetadata } from './project.js';
@@ -36,7 +36,7 @@ async function compileInProcess(path: string, o: ServeOptions, open: SourceOpene
   for (const s of metadata.sources) {
     const d = await open(s.name, databaseUrl(s));
     try {
-      introspection[s.name] = await introspectPostgres(d);
+      introspection[s.name] = await introspectWith(d);
     } catch (e) {
       const detail = (e as { internal?: { error?: { message?: string } } }).internal?.error?.message ?? (e as Error).message;
       throw new CliError(`cannot read the catalog of source "${s.name}": ${detail} (is the database up, and the URL right?)`, 1);

@@ -1,6 +1,6 @@
 // A statement as nested parenthesis groups of tokens: just enough structure for `kiln check` to
 // find each table reference, the WHERE clause at its level and the conjuncts of that clause.
-// Only the SQL the runtime prints is read (PostgreSQL spelling, keywords upper case).
+// Only the SQL the runtime prints is read (PostgreSQL or T-SQL spelling, keywords upper case).
 
 import { closingQuote } from '../../runtime/sql/index.js';
 
@@ -23,10 +23,11 @@ const WORD = /[A-Za-z0-9_]/;
 const PUNCT = /[<>=!~*@?|&#+\-/%^:]/;
 
 /**
- * Tokenizes `text` into a tree of groups. Live-query statements read parameters as columns of
+ * Tokenizes `text` into a tree of groups (`tsql`: T-SQL's `[name]`, `N'text'` and `@pN` too). Live-query statements read parameters as columns of
  * the per-cohort relation (`"_subs"."p1"` is the statement's `$2`): those become params too.
  */
-export function parseSqlTree(text: string): Group {
+export function parseSqlTree(text: string, opts: { readonly tsql?: boolean } = {}): Group {
+  const tsql = opts.tsql === true;
   const root: Group = { kind: 'group', tokens: [], parent: null };
   let cur = root;
   let i = 0;
@@ -34,6 +35,26 @@ export function parseSqlTree(text: string): Group {
     const ch = text[i]!;
     if (/\s/.test(ch)) { i++; continue; }
     if (ch === '-' && text[i + 1] === '-') { while (i < text.length && text[i] !== '\n') i++; continue; }
+    // T-SQL: `[name]` (a `]` doubled inside), `N'text'`, `@pN`.
+    if (tsql && ch === '[') {
+      let j = i + 1;
+      let name = '';
+      while (j < text.length) {
+        if (text[j] === ']') { if (text[j + 1] === ']') { name += ']'; j += 2; continue; } break; }
+        name += text[j]; j++;
+      }
+      cur.tokens.push({ kind: 'ident', name });
+      i = j + 1;
+      continue;
+    }
+    if (tsql && ch === 'N' && text[i + 1] === "'" && !WORD.test(text[i - 1] ?? ' ')) { i++; continue; }
+    if (tsql && ch === '@' && text[i + 1] === 'p' && /\d/.test(text[i + 2] ?? '')) {
+      let j = i + 2;
+      while (j < text.length && /\d/.test(text[j]!)) j++;
+      cur.tokens.push({ kind: 'param', index: Number(text.slice(i + 2, j)) });
+      i = j;
+      continue;
+    }
     if (ch === '"' || ch === "'") {
       const end = closingQuote(text, i, ch);
       const body = text.slice(i + 1, end - 1).split(ch + ch).join(ch);

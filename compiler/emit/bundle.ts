@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { storedLayout, type BundleModel, type StoredLayout } from '../../runtime/bundle/index.js';
 import type { InconsistentObject } from '../model/index.js';
-import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql } from '../sql/index.js';
+import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql, tableDialect } from '../sql/index.js';
 import { engineModule } from './module.js';
 import { engineTypes } from './types.js';
 import { reportHtml } from './report.js';
@@ -57,7 +57,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewSql(model, schemas[role]!, role, field, root);
         const query = previewQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, ...paramHeader(compiled)];
+          `-- query: ${query}`, ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
       files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);
@@ -71,9 +71,9 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const m = previewSubscriptionSql(model, schemas[role]!, role, field, root);
         const header = [`-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
           `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`,
-          '-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
-          ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
-            (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))];
+          ...(m.header ?? ['-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
+            ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
+              (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))])];
         return { text: `${header.join('\n')}\n${formatSql(m.text)};\n`, query: '' };
       });
       files.set(`sql/${role}/${field}.subscription.sql`, `-- role: ${role}\n${text}`);
@@ -85,7 +85,8 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewMutationSql(model, schemas[role]!, role, field, root);
         const query = previewMutationQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed', ...paramHeader(compiled)];
+          `-- query: ${query}`, '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed',
+          ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
       files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);

@@ -7,3 +7,9 @@ export type {
   Introspection, IntrospectedTable, IntrospectedColumn, IntrospectedForeignKey, IntrospectedFunction,
   IntrospectedType, EnumTableValues,
 } from './types.js';
+/** Reads a live SQL Server catalog (one query over sys.*) into an Introspection snapshot. */
+export { introspectMssql, introspectionFromMssqlCatalog, type MssqlCatalogConnection } from './mssql.js';
+/** The catalog reader of a driver's dialect. */
+export { introspectWith } from './by-dialect.js';
+/** Reads a BigQuery source's datasets (tables and their schemas) through the BigQuery API. */
+export { introspectBigQuery } from './bigquery.js';

@@ -115,7 +115,7 @@ export const TABLE_ENTRY: ObjectShape = refusing(shape<TableEntry>('a table entr
   update_permissions: permission('update', UPDATE),
   delete_permissions: permission('delete', DELETE),
   event_triggers: list(EVENT_TRIGGER),
-  remote_relationships: notImplemented('remote relationships are not implemented yet'),
+  remote_relationships: list(rawShape('a remote relationship', { name: 'any', definition: 'any' })),
 }), { apollo_federation_config: 'Apollo federation is not implemented' });
 
 /** A tracked function in its full form. */

@@ -3,11 +3,10 @@
 // - an insert, update or delete permission when the parents that have one all have the same one;
 //   parents that disagree leave the role without it and report Hasura's "inherited role permission
 //   inconsistency" (which blocks no edit; a permission of the role's own resolves it);
-// - a select permission that is the union of the parents' when they grant the same columns and
-//   computed fields: rows any parent may see (filters joined with OR), the largest limit (none when
-//   a parent has none), aggregations when any parent allows them. Parents granting different
-//   columns need per-row column nulling, which is not built yet: such a table is left out for the
-//   inherited role (it sees less, never more).
+// - a select permission that is the union of the parents': rows any parent may see (filters
+//   joined with OR), the columns and computed fields any parent grants, the largest limit (none
+//   when a parent has none), aggregations when any parent allows them. A column only some parents
+//   grant is read on the rows those parents may see and is null on the others (`fieldFilters`).
 
 import type { BoolIr, Json, SelectPermissionModel, TableModel, TableMutationPermissions } from '../../runtime/bundle/index.js';
 import type { Issues } from './issues.js';
@@ -31,16 +30,38 @@ function readRoles(list: readonly Json[] | undefined): InheritedRole[] {
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-function unionSelect(perms: readonly SelectPermissionModel[]): SelectPermissionModel | null {
-  const first = perms[0]!;
-  if (!perms.every((p) => same(p.columns, first.columns) && same(p.computedFields, first.computedFields))) return null;
+// Rows any of `perms` admits: their filters joined with OR (true when one is true).
+function anyOf(perms: readonly SelectPermissionModel[]): BoolIr {
   const filters: BoolIr[] = perms.map((p) => p.filter);
+  return filters.some((f) => f.kind === 'true') ? { kind: 'true' } : filters.length === 1 ? filters[0]! : { kind: 'or', items: filters };
+}
+
+// A parent's own row condition for `field`: its field filter when it has one, else its filter.
+function grantOf(p: SelectPermissionModel, field: string): BoolIr {
+  return p.fieldFilters?.[field] ?? p.filter;
+}
+
+function unionSelect(perms: readonly SelectPermissionModel[], t: TableModel): SelectPermissionModel {
   const limits = perms.map((p) => p.limit);
+  const filter = anyOf(perms);
+  // Columns and computed fields any parent grants (Hasura's union of column permissions); one that
+  // not every parent grants is read on the rows of the parents that grant it, null on the others.
+  const columns = t.columns.map((c) => c.name).filter((c) => perms.some((p) => p.columns.includes(c)));
+  const computedFields = [...new Set(perms.flatMap((p) => p.computedFields))].sort();
+  const fieldFilters: Record<string, BoolIr> = {};
+  const guard = (field: string, grants: (p: SelectPermissionModel) => boolean): void => {
+    const granting = perms.filter(grants);
+    if (granting.length === perms.length && granting.every((p) => p.fieldFilters?.[field] === undefined)) return;
+    const conds = granting.map((p) => grantOf(p, field));
+    fieldFilters[field] = conds.some((f) => f.kind === 'true') ? { kind: 'true' } : conds.length === 1 ? conds[0]! : { kind: 'or', items: conds };
+  };
+  for (const c of columns) guard(c, (p) => p.columns.includes(c));
+  for (const f of computedFields) guard(f, (p) => p.computedFields.includes(f));
   return {
-    columns: first.columns, computedFields: first.computedFields,
-    filter: filters.some((f) => f.kind === 'true') ? { kind: 'true' } : filters.length === 1 ? filters[0]! : { kind: 'or', items: filters },
+    columns, computedFields, filter,
     limit: limits.includes(null) ? null : Math.max(...(limits as number[])),
     allowAggregations: perms.some((p) => p.allowAggregations),
+    ...(Object.keys(fieldFilters).length > 0 ? { fieldFilters } : {}),
   };
 }
 
@@ -62,7 +83,7 @@ export function resolveInheritedRoles(list: readonly Json[] | undefined, tables:
     for (const t of tables.values()) {
       if (!ownSelect[t.id]) {
         const perms = role.parents.map((p) => select[p]?.[t.id]).filter((x): x is SelectPermissionModel => x !== undefined);
-        const union = perms.length > 0 ? unionSelect(perms) : null;
+        const union = perms.length > 0 ? unionSelect(perms, t) : null;
         if (union) ownSelect[t.id] = union;
       }
       const inherited: { -readonly [K in keyof TableMutationPermissions]: TableMutationPermissions[K] } = { ...ownMutations[t.id] };

@@ -1,4 +1,4 @@
-import type {
+import type { BigQueryConnection,
   BundleModel, FunctionModel, Json, RoleRoots, RootField, SelectPermissionModel, SourceModel, TableModel, TableMutationPermissions,
 } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
@@ -10,11 +10,14 @@ import { resolveEventTriggers } from './event-triggers.js';
 import { resolveComputedFields, resolveFunctions } from './functions.js';
 import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
+import { bigqueryConnection, bigqueryModel, queriesOnly } from './bigquery.js';
 import { buildMutationRoots } from './mutation-roots.js';
 import { reportActionClashes } from './action-roots.js';
+import { databaseScalars, resolveActions } from './actions.js';
 import { resolveInheritedRoles } from './inherited-roles.js';
 import { adminMutationPermissions, resolveMutationPermissions } from './permissions.js';
 import { resolveRelationships } from './relationships.js';
+import { resolveRemoteRelationships } from './remote-relationships.js';
 import { namespaceOf, resolveTables } from './tables.js';
 
 /** A stage's value together with the inconsistent objects found on the way. */
@@ -42,7 +45,8 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   const sources: SourceModel[] = [];
   const roleSet = new Set<string>(['admin']);
   const rootLimits: RootLimits = new Map();
-  for (const source of md.sources) {
+  for (const given of md.sources) {
+    const source = queriesOnly(given, issues);
     const db = opts.introspection[source.name];
     if (!db) {
       issues.add({ type: 'source', name: sourceObjectName(source.name), definition: source as unknown as Json, reason: `Inconsistent object: could not read the catalog of source "${source.name}"` });
@@ -51,10 +55,13 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     const ns = namespaceOf(source);
     const replicas = readReplicas(source);
     sources.push({ name: source.name, ...(ns ? { namespace: ns } : {}), dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source),
-      ...(replicas.length > 0 ? { readReplicas: replicas } : {}) });
+      ...(replicas.length > 0 ? { readReplicas: replicas } : {}), ...bigquerySource(source, issues) });
     resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
+  resolveRemoteRelationships(md, tables, issues);
   resolveInheritedRoles(md.inherited_roles, tables, select, mutations, roleSet, issues);
+  // Custom types and actions (issue 18): they read the tracked tables and add the roles granted an action.
+  const actions = resolveActions(md, tables, databaseScalars(columnScalars(opts.introspection)), roleSet, issues);
   const roles = [...roleSet].sort();
   for (const role of roles) { select[role] ??= {}; mutations[role] ??= {}; }
   const roots = Object.fromEntries(roles.map((r): [string, RoleRoots] => [r, {
@@ -70,8 +77,15 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     mutations: Object.fromEntries(roles.map((r) => [r, sortKeys(mutations[r]!)])),
     options: { stringifyNumeric: false },
     ...requestLimits(md),
+    ...(actions ? { actions } : {}),
   };
-  return { value: model, inconsistencies: issues.list() };
+  return { value: bigqueryModel(model), inconsistencies: issues.list() };
+}
+
+function bigquerySource(source: Source, issues: Issues): { bigquery?: BigQueryConnection } {
+  if (source.kind !== 'bigquery') return {};
+  const c = bigqueryConnection(source, issues);
+  return c ? { bigquery: c } : {};
 }
 
 function resolveSource(source: Source, db: Introspection, tables: Map<string, TableModel>, select: SelectMap, mutations: MutationMap,
@@ -189,6 +203,11 @@ function requestLimits(md: Metadata): Pick<BundleModel, 'apiLimits' | 'introspec
   const openTelemetry = readOpenTelemetry(md.opentelemetry, ['opentelemetry']);
   return { ...(apiLimits ? { apiLimits } : {}), ...(noIntrospection.length ? { introspectionDisabledFor: noIntrospection } : {}),
     ...(openTelemetry ? { openTelemetry } : {}) };
+}
+
+// Every column type of every catalog (and its GraphQL name): the database scalars custom types may reuse.
+function columnScalars(dbs: { readonly [source: string]: Introspection }): string[] {
+  return Object.values(dbs).flatMap((db) => db.tables.flatMap((t) => t.columns.map((c) => c.type)));
 }
 
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {

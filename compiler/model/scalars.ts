@@ -1,4 +1,5 @@
 import type { ScalarCategory } from '../../runtime/bundle/index.js';
+import { BIGQUERY_SCALARS } from './bigquery-scalars.js';
 
 const BUILTIN: { readonly [pgType: string]: readonly [string, ScalarCategory] } = {
   int4: ['Int', 'int'], serial: ['Int', 'int'], int2: ['smallint', 'int'], int8: ['bigint', 'int'],
@@ -20,7 +21,7 @@ export interface ScalarInfo {
 /** Maps a catalog type name (`int4`, `_text`, `mood`) to its GraphQL scalar (reference/schema.md §8). */
 export function scalarFor(pgType: string, isArray: boolean): ScalarInfo {
   if (isArray) return { scalar: graphqlSafe(pgType), category: 'other', comparable: false, numeric: false };
-  const hit = BUILTIN[pgType];
+  const hit = BUILTIN[pgType] ?? BIGQUERY_SCALARS[pgType];
   const [scalar, category] = hit ?? [graphqlSafe(pgType), 'other' as ScalarCategory];
   const numeric = category === 'int' || category === 'float' || category === 'numeric';
   const comparable = numeric || category === 'string' || category === 'datetime' || category === 'uuid' || pgType === 'money';

@@ -4,7 +4,8 @@ import type { Introspection, IntrospectedTable } from '../introspect/index.js';
 import type { Source, TableEntry, Json } from '../metadata/index.js';
 import type { Issues } from './issues.js';
 import { tableObjectName } from './names.js';
-import { isGraphqlName, scalarFor } from './scalars.js';
+import { isGraphqlName } from './scalars.js';
+import { defaultTableName, isBuiltinTypeSchema, scalarOf } from './dialect-names.js';
 
 /** `source:schema.name` */
 export function tableId(source: string, schema: string, name: string): string {
@@ -91,7 +92,7 @@ export function resolveTables(source: Source, db: Introspection, issues: Issues)
 function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db: Introspection,
   enumTables: ReadonlySet<string>, issues: Issues): TableModel | null {
   const cfg = entry.configuration ?? {};
-  const defaultName = t.schema === 'public' ? t.name : `${t.schema}_${t.name}`;
+  const defaultName = defaultTableName(db.dialect, t.schema, t.name);
   const typeName = cfg.custom_name ?? defaultName;
   const fail = (reason: string): null => {
     issues.add({ type: 'table', name: tableObjectName(source.name, entry.table), definition: { ...entry.table } as Json, reason });
@@ -106,7 +107,7 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
   for (const fk of t.foreignKeys) {
     const target = `${fk.refSchema}.${fk.refTable}`;
     if (fk.columns.length === 1 && enumTables.has(target)) {
-      const refTypeName = fk.refSchema === 'public' ? fk.refTable : `${fk.refSchema}_${fk.refTable}`;
+      const refTypeName = defaultTableName(db.dialect, fk.refSchema, fk.refTable);
       const customized = source.tables.find((e) => `${e.table.schema}.${e.table.name}` === target)?.configuration?.custom_name;
       enumRefs.set(fk.columns[0]!, `${customized ?? refTypeName}_enum`);
     }
@@ -115,8 +116,8 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
   for (const c of t.columns) {
     const field = cfg.column_config?.[c.name]?.custom_name ?? cfg.custom_column_names?.[c.name] ?? c.name;
     const isArray = c.typeKind === 'array';
-    const type = c.typeSchema === 'pg_catalog' || c.typeSchema === 'public' ? c.type : `${c.typeSchema}.${c.type}`;
-    const info = scalarFor(c.type, isArray);
+    const type = isBuiltinTypeSchema(c.typeSchema) ? c.type : `${c.typeSchema}.${c.type}`;
+    const info = scalarOf(db.dialect, c.type, isArray);
     const enumScalar = enumRefs.get(c.name);
     if (!isGraphqlName(field)) return fail(notAName(field));
     if (!enumScalar && !isGraphqlName(info.scalar)) {

@@ -19,6 +19,7 @@ const args = (type: string, keys: { readonly [key: string]: Shape }): ObjectShap
 const TRACK_TABLE = { table, source: 'any', configuration: M.TABLE_CONFIGURATION, is_enum: 'any', schema: 'any', name: 'any', apollo_federation_config: FEDERATION } as const;
 const PERMISSION = (body: ObjectShape): { readonly [key: string]: Shape } => ({ table, source: 'any', role: 'any', permission: body, comment: 'any' });
 const RELATIONSHIP = { table, source: 'any', name: 'any', using: M.RELATIONSHIP.keys['using']!, comment: 'any' } as const;
+const REMOTE_RELATIONSHIP = { table, source: 'any', name: 'any', definition: 'any', hasura_fields: 'any', remote_schema: 'any', remote_field: 'any' } as const;
 const DROP_PERMISSION = { table, source: 'any', role: 'any' } as const;
 const FUNCTION_REF = { function: fn, source: 'any', name: 'any', schema: 'any' } as const;
 const ACTION = { name: 'any', definition: X.ACTION_DEFINITION, comment: 'any' } as const;
@@ -43,6 +44,9 @@ const ARGS: { readonly [command: string]: { readonly [key: string]: Shape } } = 
   drop_relationship: { table, source: 'any', relationship: 'any', cascade: 'any' },
   rename_relationship: { table, source: 'any', name: 'any', new_name: 'any' },
   set_relationship_comment: { table, source: 'any', relationship: 'any', comment: 'any' },
+  create_remote_relationship: REMOTE_RELATIONSHIP,
+  update_remote_relationship: REMOTE_RELATIONSHIP,
+  delete_remote_relationship: { table, source: 'any', name: 'any' },
   create_select_permission: PERMISSION(M.SELECT),
   create_insert_permission: PERMISSION(M.INSERT),
   create_update_permission: PERMISSION(M.UPDATE),

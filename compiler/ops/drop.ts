@@ -52,6 +52,13 @@ function dropOne(md: Metadata, o: InconsistentObject): Metadata {
       const key = o.type === 'object_relation' ? 'object_relationships' : 'array_relationships';
       return p ? replaceTable(md, p.source, p.table, (t) => ({ ...t, [key]: (t[key] ?? []).filter((r) => r.name !== p.name) })) : md;
     }
+    case 'remote_relationship': {
+      const p = partOf(o);
+      return p ? replaceTable(md, p.source, p.table, ({ remote_relationships: list, ...t }) => {
+        const kept = (list ?? []).filter((e) => asObject(e)['name'] !== p.name);
+        return kept.length > 0 ? { ...t, remote_relationships: kept } : t;
+      }) : md;
+    }
     case 'computed_field': {
       const p = partOf(o);
       return p ? replaceTable(md, p.source, p.table, (t) => ({ ...t, computed_fields: (t.computed_fields ?? []).filter((c) => c.name !== p.name) })) : md;
@@ -110,6 +117,8 @@ export function dependentLabel(o: InconsistentObject): string {
     }
     case 'object_relation': case 'array_relation':
       return p ? `relationship ${qualifiedText(p.table)}.${p.name}${inSource}` : o.name;
+    case 'remote_relationship':
+      return p ? `remote_relationship ${p.name} on table ${qualifiedText(p.table)}${inSource}` : o.name;
     case 'computed_field':
       return p ? `computed field ${qualifiedText(p.table)}.${p.name}${inSource}` : o.name;
     case 'select_permission': case 'insert_permission': case 'update_permission': case 'delete_permission':

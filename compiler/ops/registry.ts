@@ -10,6 +10,7 @@ import { createPermissions, dropPermissions, setPermissionComment } from './perm
 import {
   createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship, setRelationshipComment,
 } from './relationships.js';
+import { createRemoteRelationship, deleteRemoteRelationship, updateRemoteRelationship } from './remote-relationships.js';
 import { addSource, clearMetadata, dropSource, renameSource, updateSource, type SourceKind } from './sources.js';
 import {
   setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, trackTables, untrackTable, untrackTables,
@@ -39,6 +40,9 @@ const BACKEND_COMMANDS: readonly (readonly [string, OpHandler, readonly string[]
   ['drop_relationship', dropRelationship, ALL, ['drop_relationship']],
   ['rename_relationship', renameRelationship, ALL, ['rename_relationship']],
   ['set_relationship_comment', setRelationshipComment, ALL, ['set_relationship_comment']],
+  ['create_remote_relationship', createRemoteRelationship, POSTGRES_LIKE, ['create_remote_relationship']],
+  ['update_remote_relationship', updateRemoteRelationship, POSTGRES_LIKE, ['update_remote_relationship']],
+  ['delete_remote_relationship', deleteRemoteRelationship, POSTGRES_LIKE, ['delete_remote_relationship']],
   ['create_select_permission', createPermissions.select, ALL, ['create_select_permission']],
   ['create_insert_permission', createPermissions.insert, ALL, ['create_insert_permission']],
   ['create_update_permission', createPermissions.update, ALL, ['create_update_permission']],
@@ -74,6 +78,10 @@ function build(): OpTable {
     add(`${p}_drop_source`, dropSource, 'metadata');
   }
   add('rename_source', renameSource, 'metadata');
+  // The legacy names of remote relationships are also taken on /v1/metadata (source `default` unless given).
+  add('create_remote_relationship', createRemoteRelationship, 'metadata');
+  add('update_remote_relationship', updateRemoteRelationship, 'metadata');
+  add('delete_remote_relationship', deleteRemoteRelationship, 'metadata');
   add('clear_metadata', clearMetadata, 'metadata');
   add('clear_metadata', clearMetadata, 'query');
   // /v1/query version 2 names.

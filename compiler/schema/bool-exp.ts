@@ -12,6 +12,7 @@ import {
   type SchemaContext,
 } from './context.js';
 import { isEnumScalar, scalarType } from './scalars.js';
+import { featuresOf } from './dialect-features.js';
 
 type Fields = [string, GraphQLInputFieldConfig][];
 
@@ -33,7 +34,7 @@ function boolExpFields(ctx: SchemaContext, t: TableModel): Fields {
     ['_or', { type: new GraphQLList(new GraphQLNonNull(self)) }],
   ];
   for (const c of visibleColumns(ctx, t)) {
-    fields.push([c.field, { type: comparisonExpType(ctx, c.scalar, c.category, c.isArray, t.typeAffix) }]);
+    fields.push([c.field, { type: comparisonExpType(ctx, c.scalar, c.category, c.isArray, t.typeAffix, featuresOf(ctx, t).textOps) }]);
   }
   // Array relationships too: the filter holds when any related row matches.
   for (const r of visibleRelationships(ctx, t)) {
@@ -67,17 +68,18 @@ const stringOps: readonly (readonly [string, string])[] = [
  * `<scalar>_comparison_exp`. Enum columns get equality operators only; text-like scalars add the
  * pattern operators, `jsonb` its containment and key operators, arrays (`_text`) containment.
  */
-export function comparisonExpType(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean, affix?: TypeAffix): GraphQLInputObjectType {
+export function comparisonExpType(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean, affix?: TypeAffix,
+  textOps: ReadonlySet<string> | null = null): GraphQLInputObjectType {
   // A customized source has its own comparison types (`tpref_String_comparison_exp_tsuff`); scalars keep their names.
   const name = typeNameOf({ typeName: scalar, ...(affix ? { typeAffix: affix } : {}) }, '_comparison_exp');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `Boolean expression to compare columns of type "${scalar}". All fields are combined with logical 'AND'.`,
-    fields: () => sortByKey(comparisonFields(ctx, scalar, category, isArray)),
+    fields: () => sortByKey(comparisonFields(ctx, scalar, category, isArray, textOps)),
   }));
 }
 
-function comparisonFields(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean): Fields {
+function comparisonFields(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean, textOps: ReadonlySet<string> | null): Fields {
   const type = scalarType(ctx, scalar, category);
   const list = new GraphQLList(new GraphQLNonNull(type));
   const fields: Fields = [
@@ -87,7 +89,7 @@ function comparisonFields(ctx: SchemaContext, scalar: string, category: ScalarCa
   if (isEnumScalar(ctx, scalar)) return fields;
   for (const op of ['_gt', '_gte', '_lt', '_lte']) fields.push([op, { type }]);
   if (category === 'string' || scalar === 'String') {
-    for (const [op, description] of stringOps) fields.push([op, { type, description }]);
+    for (const [op, description] of stringOps) if (!textOps || textOps.has(op)) fields.push([op, { type, description }]);
   }
   if (scalar === 'jsonb') fields.push(...jsonbFields(ctx, type));
   if (scalar === 'ltree') fields.push(...ltreeFields(ctx, type));

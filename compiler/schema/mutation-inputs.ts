@@ -13,6 +13,7 @@ import { typeNameOf } from '../../runtime/bundle/index.js';
 import { boolExpType } from './bool-exp.js';
 import { describe, named, qualifiedName, sortByKey, tableOf, type SchemaContext } from './context.js';
 import { scalarType } from './scalars.js';
+import { featuresOf } from './dialect-features.js';
 
 type Fields = [string, GraphQLInputFieldConfig][];
 
@@ -85,7 +86,7 @@ function relInsertFields(ctx: SchemaContext, t: TableModel, data: GraphQLInputTy
 /** `<t>_on_conflict`, or null when the role may not update `t` or `t` has no unique constraint. */
 export function onConflictType(ctx: SchemaContext, t: TableModel): GraphQLInputObjectType | null {
   const update = updatePerm(ctx, t.id);
-  if (!update || t.uniqueConstraints.length === 0) return null;
+  if (!update || t.uniqueConstraints.length === 0 || !featuresOf(ctx, t).onConflict) return null;
   const name = typeNameOf(t, '_on_conflict');
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,

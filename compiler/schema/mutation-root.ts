@@ -91,8 +91,8 @@ function build(ctx: SchemaContext, kind: MutationKind, t: TableModel): Field | n
 }
 
 /** `mutation_root`, or undefined when the role may write nothing (the type is then absent: "no mutations exist"). */
-export function mutationRoot(ctx: SchemaContext): GraphQLObjectType | undefined {
-  const fields: [string, Field][] = [];
+export function mutationRoot(ctx: SchemaContext, extra: readonly [string, Field][] = []): GraphQLObjectType | undefined {
+  const fields: [string, Field][] = [...extra];
   for (const [name, f] of Object.entries(ctx.model.roots[ctx.role]?.mutation ?? {}) as [string, MutationRootField][]) {
     const t = tableOf(ctx, f.table);
     const field = build(ctx, f.kind, t);

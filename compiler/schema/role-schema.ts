@@ -4,6 +4,7 @@
 
 import { GraphQLSchema, isIntrospectionType, printSchema, type GraphQLNamedType } from 'graphql';
 import type { BundleModel } from '../../runtime/bundle/index.js';
+import { actionRootFields, actionsOf } from './action-fields.js';
 import { createContext } from './context.js';
 import { mutationRoot } from './mutation-root.js';
 import { queryRoot, subscriptionRoot } from './root.js';
@@ -11,9 +12,9 @@ import { queryRoot, subscriptionRoot } from './root.js';
 /** The schema `role` sees. */
 export function buildRoleSchema(model: BundleModel, role: string): GraphQLSchema {
   const ctx = createContext(model, role);
-  const query = queryRoot(ctx);
-  const subscription = subscriptionRoot(ctx);
-  const mutation = mutationRoot(ctx);
+  const query = queryRoot(ctx, actionRootFields(ctx, 'query'));
+  const subscription = subscriptionRoot(ctx, actionRootFields(ctx, 'subscription'));
+  const mutation = mutationRoot(ctx, actionRootFields(ctx, 'mutation'));
   const reachable = new GraphQLSchema({ query, mutation, subscription });
   const types = Object.values(reachable.getTypeMap())
     .filter((t: GraphQLNamedType) => !isIntrospectionType(t))
@@ -46,7 +47,13 @@ function schemaInputs(model: BundleModel, role: string): string {
     p.insert ? [p.insert.columns, p.insert.set, p.insert.backendOnly] : null,
     p.update ? [p.update.columns, p.update.set, p.update.backendOnly] : null,
     p.delete ? [p.delete.backendOnly] : null]);
-  return JSON.stringify([model.roots[role] ?? null, select, writes]);
+  const actions = model.actions ? createContextActions(model, role) : null;
+  return JSON.stringify([model.roots[role] ?? null, select, writes, actions]);
+}
+
+// The actions a role sees (their names: the custom types are the same for every role).
+function createContextActions(model: BundleModel, role: string): readonly string[] {
+  return actionsOf({ model, role }).map((a) => a.name);
 }
 
 /** The schema as SDL text, ending with a newline; `buildSchema` of it gives the same schema. */

@@ -31,9 +31,9 @@ export function rootFields(ctx: SchemaContext, fields: { readonly [name: string]
 const noQueriesDescription = 'There are no queries available to the current role, either because there are no sources '
   + "or remote schemas configured, or because the current role doesn't have the proper permissions.";
 
-/** `query_root`: never empty (the `no_queries_available` placeholder stands in). */
-export function queryRoot(ctx: SchemaContext): GraphQLObjectType {
-  const fields = rootFields(ctx, ctx.model.roots[ctx.role]?.query ?? {});
+/** `query_root`: never empty (the `no_queries_available` placeholder stands in); `extra`: fields besides the tables' (actions). */
+export function queryRoot(ctx: SchemaContext, extra: readonly [string, RootFieldConfig][] = []): GraphQLObjectType {
+  const fields = sortByKey([...Object.entries(rootFields(ctx, ctx.model.roots[ctx.role]?.query ?? {})), ...extra]);
   if (Object.keys(fields).length === 0) {
     fields['no_queries_available'] = { type: new GraphQLNonNull(GraphQLString), description: noQueriesDescription };
   }
@@ -41,9 +41,9 @@ export function queryRoot(ctx: SchemaContext): GraphQLObjectType {
 }
 
 /** `subscription_root`, or undefined when the role has no subscription field (the type is then absent). */
-export function subscriptionRoot(ctx: SchemaContext): GraphQLObjectType | undefined {
+export function subscriptionRoot(ctx: SchemaContext, extra: readonly [string, RootFieldConfig][] = []): GraphQLObjectType | undefined {
   const live = rootFields(ctx, ctx.model.roots[ctx.role]?.subscription ?? {});
-  const fields = sortByKey([...Object.entries(live), ...streamRootFields(ctx, ctx.model.roots[ctx.role]?.stream ?? {})]);
+  const fields = sortByKey([...Object.entries(live), ...streamRootFields(ctx, ctx.model.roots[ctx.role]?.stream ?? {}), ...extra]);
   if (Object.keys(fields).length === 0) return undefined;
   return new GraphQLObjectType({ name: 'subscription_root', fields });
 }

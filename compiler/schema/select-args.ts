@@ -12,6 +12,7 @@ import { boolExpType } from './bool-exp.js';
 import { named, qualifiedName, sortByKey, visibleColumns, type SchemaContext } from './context.js';
 import { hasOrderBy, orderByType } from './order-by.js';
 import { scalarType } from './scalars.js';
+import { featuresOf } from './dialect-features.js';
 
 /** `<t>_select_column`, or null when the role can read no column (Hasura makes no empty enum). */
 export function selectColumnEnum(ctx: SchemaContext, t: TableModel): GraphQLEnumType | null {
@@ -29,7 +30,7 @@ export function selectColumnEnum(ctx: SchemaContext, t: TableModel): GraphQLEnum
 export function selectArgs(ctx: SchemaContext, t: TableModel): GraphQLFieldConfigArgumentMap {
   const args: GraphQLFieldConfigArgumentMap = {};
   const columns = selectColumnEnum(ctx, t);
-  if (columns) {
+  if (columns && featuresOf(ctx, t).distinctOn) {
     args['distinct_on'] = { type: new GraphQLList(new GraphQLNonNull(columns)), description: 'distinct select on columns' };
   }
   args['limit'] = { type: GraphQLInt, description: 'limit the number of rows returned' };

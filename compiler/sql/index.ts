@@ -6,3 +6,5 @@ export { formatSql, paramHeader } from '../../runtime/sql/index.js';
 export { previewMutationQuery, previewMutationSql } from './mutation-preview.js';
 /** A query collection's query compiled whole per role (the bundle's persisted plans). */
 export { compileStoredQuery, type CompiledStoredQuery } from './persisted.js';
+/** The dialect a table's statements are rendered in. */
+export { tableDialect } from './source-dialect.js';

@@ -5,7 +5,8 @@
 import { parse, type GraphQLSchema } from 'graphql';
 import type { BundleModel, ColumnModel, MutationRootField } from '../../runtime/bundle/index.js';
 import { planMutation } from '../../runtime/graphql/index.js';
-import { postgres, type CompiledSql } from '../../runtime/sql/index.js';
+import type { CompiledSql } from '../../runtime/sql/index.js';
+import { tableDialect } from './source-dialect.js';
 
 function variable(prefix: string, c: ColumnModel, required = false): { def: string; use: string } {
   return { def: `$${prefix}${c.field}: ${c.scalar}${required ? '!' : ''}`, use: `${c.field}: $${prefix}${c.field}` };
@@ -46,7 +47,7 @@ export function previewMutationSql(model: BundleModel, schema: GraphQLSchema, ro
   const operation = document.definitions[0]!;
   if (operation.kind !== 'OperationDefinition') throw new Error('assertion failed: preview is an operation');
   const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
-  const plan = planMutation({ model, schema, role, dialect: postgres, stringifyNumeric: model.options.stringifyNumeric,
+  const plan = planMutation({ model, schema, role, dialect: tableDialect(model, root.table), stringifyNumeric: model.options.stringifyNumeric,
     document, operation, variables, structural: new Set() });
   const f = plan.fields[0];
   if (!f || f.kind !== 'sql' || !f.statements[0]) throw new Error('assertion failed: a mutation root field plans to SQL');

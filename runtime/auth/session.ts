@@ -54,13 +54,18 @@ const SECRET_INVALID = 'invalid x-svc-admin-secret/x-svc-access-key';
 
 /** Lower-cases header names and joins repeated values the way HTTP does (`a, b`). */
 export function normalizeHeaders(headers: RequestHeaders): NormalizedHeaders {
+  // A request's headers are read by the route, the session and the engine: made once per request.
+  const known = normalizedOf.get(headers);
+  if (known) return known;
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     out[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
   }
+  normalizedOf.set(headers, out);
   return out;
 }
+const normalizedOf = new WeakMap<RequestHeaders, NormalizedHeaders>();
 
 /** Every `x-svc-*` header except the admin secret, plus `x-svc-role` set to the resolved role. */
 function sessionFromHeaders(headers: NormalizedHeaders, fallbackRole: string): Session {

@@ -1,5 +1,7 @@
 /** The bundle contract between compiler and runtime. */
 export type * from './model.js';
+/** Actions and custom types in the bundle. */
+export type * from './actions.js';
 /** Any JSON value. */
 export type { Json } from './json.js';
 /** A table's GraphQL type name of one kind (`_bool_exp`, ...), with the source's prefix and suffix. */
@@ -10,3 +12,5 @@ export { loadBundle, type LoadedBundle } from './load.js';
 export type { GraphQLRequest, Session } from './request.js';
 /** Stored layout of a bundle's text files: text several roles share is written once. */
 export { contentHash, expandLayout, storedLayout, type StoredLayout } from './layout.js';
+/** Where each definition of an SDL text sits, to build a role's schema a type at a time. */
+export { indexSdl, membersOf, rangeOf, sdlFromFile, sdlFromText, type SdlIndex, type SdlSource } from './sdl-index.js';

@@ -12,6 +12,8 @@ export interface LoadedBundle {
   readonly sdl: { readonly [role: string]: string };
   /** Role -> the stored file of its schema: roles with the same file see the same schema. */
   readonly sdlKey: { readonly [role: string]: string };
+  /** Role -> the absolute path of its schema file (a role's types are read from it as they are needed). */
+  readonly sdlFiles?: { readonly [role: string]: string };
   readonly manifest: { readonly engineVersion: string; readonly roles: readonly string[]; readonly [k: string]: unknown };
 }
 
@@ -34,5 +36,6 @@ export async function loadBundle(dir: string): Promise<LoadedBundle> {
   for (const [role, path] of Object.entries(paths)) {
     Object.defineProperty(sdl, role, { enumerable: true, get: () => readFileSync(join(abs, path), 'utf8') });
   }
-  return { model: mod.model, sdl, sdlKey: paths, manifest };
+  const sdlFiles = Object.fromEntries(Object.entries(paths).map(([role, path]) => [role, join(abs, path)]));
+  return { model: mod.model, sdl, sdlKey: paths, sdlFiles, manifest };
 }

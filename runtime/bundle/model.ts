@@ -3,6 +3,7 @@
 
 import type { ErrorCode } from '../errors/index.js';
 import type { CompiledSql } from '../sql/index.js';
+import type { ActionsModel } from './actions.js';
 import type { Json } from './json.js';
 
 /** `source:schema.name`, unique within a bundle. */
@@ -33,6 +34,8 @@ export interface BundleModel {
   readonly apiLimits?: ApiLimitsModel;
   /** Roles that may not introspect the schema (set_graphql_schema_introspection_options); absent: none. */
   readonly introspectionDisabledFor?: readonly string[];
+  /** Custom types and actions (runtime/bundle/actions.ts); absent when there are none. */
+  readonly actions?: ActionsModel;
   /** The OpenTelemetry export (set_opentelemetry_config); absent when none is set. */
   readonly openTelemetry?: OpenTelemetryModel;
 }
@@ -106,6 +109,21 @@ export interface SourceModel {
   readonly databaseUrl: { readonly kind: 'literal'; readonly url: string } | { readonly kind: 'env'; readonly name: string } | null;
   /** `configuration.read_replicas`: where queries and subscriptions are read (absent: none). */
   readonly readReplicas?: readonly ReplicaModel[];
+  /** A BigQuery source's connection (dialect `bigquery`). */
+  readonly bigquery?: BigQueryConnection;
+}
+
+/** A value the metadata gives literally or names an environment variable for (`{from_env}`). */
+export type ValueRef = { readonly kind: 'literal'; readonly value: string } | { readonly kind: 'env'; readonly name: string };
+
+/** `configuration` of a BigQuery source: where its queries run, and the row limit of every select. */
+export interface BigQueryConnection {
+  readonly projectId: ValueRef;
+  /** The service account key as JSON text (or the variable holding it); null: none given. */
+  readonly serviceAccount: ValueRef | null;
+  readonly datasets: readonly string[] | { readonly kind: 'env'; readonly name: string };
+  /** Inlined into every role's row limit on the source's tables (the model carries the result). */
+  readonly globalSelectLimit: number | null;
 }
 
 /** One read replica of a source: its URL as the metadata states it, and its pool settings. */
@@ -277,7 +295,19 @@ export interface TableModel {
   readonly enumValues: readonly { readonly value: string; readonly comment: string | null }[] | null;
   /** The event triggers that capture this table's inserts, updates or deletes (sorted); absent when none. */
   readonly eventTriggers?: readonly string[];
+  /** Remote relationships (to a remote schema or to a table of another source); absent when none. */
+  readonly remoteRelationships?: readonly RemoteRelationshipModel[];
 }
+
+/**
+ * A remote relationship of a table: to a remote schema (`remoteField` is the metadata's
+ * `remote_field` tree, `$column` values naming join columns), or to a table of another source.
+ * Join columns are column names of this table.
+ */
+export type RemoteRelationshipModel =
+  | { readonly kind: 'remote_schema'; readonly name: string; readonly remoteSchema: string; readonly lhsColumns: readonly string[]; readonly remoteField: Json }
+  | { readonly kind: 'source'; readonly name: string; readonly cardinality: 'object' | 'array'; readonly target: TableId;
+    readonly mapping: readonly (readonly [string, string])[] };
 
 export interface SelectPermissionModel {
   /** Database column names the role may read, in table order. */
@@ -286,6 +316,12 @@ export interface SelectPermissionModel {
   readonly filter: BoolIr;
   readonly limit: number | null;
   readonly allowAggregations: boolean;
+  /**
+   * Inherited roles whose parents grant different columns (Hasura v2): a column or scalar computed
+   * field listed here is read only on the rows this filter admits (the filters of the parents that
+   * grant it), null on the others. Absent: every listed column is read on every row.
+   */
+  readonly fieldFilters?: { readonly [field: string]: BoolIr };
 }
 
 /** A boolean expression resolved against the model; shared by permission filters and `where`. */

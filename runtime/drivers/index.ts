@@ -8,3 +8,9 @@ export { createPgliteDriver, type PgliteDriver, type PgliteDriverOptions } from 
 export { mapDatabaseError, relationOf, ConnectionError, type StatementContext } from './database-error.js';
 /** A Driver that reads from a source's read replicas (random pick, failing ones skipped for a while), else its primary. */
 export { createReplicaReader, isConnectionError, type ReplicaReader, type ReplicaReaderOptions } from './replicas.js';
+/** A Driver over the mssql package (tedious) for a SQL Server source; its connection strings; its error mapping. */
+export { createMssqlDriver, type MssqlDriverOptions } from './mssql.js';
+export { isMssqlConnectionString } from './mssql-config.js';
+export { mapMssqlError } from './mssql-error.js';
+/** A Driver for a BigQuery source (@google-cloud/bigquery; BIGQUERY_EMULATOR_HOST for a stand-in). */
+export { createBigQueryDriver, type BigQueryDriver, type BigQueryDriverOptions, type TableField, type TableMetadata } from './bigquery.js';

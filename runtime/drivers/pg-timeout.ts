@@ -20,21 +20,26 @@ function validMs(ms: number): string {
 
 /**
  * Makes the session's statement_timeout `ms` (milliseconds, 0 = none), or the source default when
- * `ms` is undefined, before a call outside a transaction.
+ * `ms` is undefined, before a call outside a transaction. Undefined when the session has it already
+ * (the common case: no promise, no extra turn of the event loop per query).
  */
-export async function sessionTimeoutFor(client: pg.PoolClient, ms: number | undefined): Promise<void> {
-  if (sessionTimeout.get(client) === ms) return;
+export function sessionTimeoutFor(client: pg.PoolClient, ms: number | undefined): Promise<void> | undefined {
+  if (sessionTimeout.get(client) === ms) return undefined;
+  return setSessionTimeout(client, ms);
+}
+
+async function setSessionTimeout(client: pg.PoolClient, ms: number | undefined): Promise<void> {
   if (ms === undefined) await client.query('RESET statement_timeout');
   else await client.query({ text: "SELECT set_config('statement_timeout', $1, false)", values: [validMs(ms)] });
   sessionTimeout.set(client, ms);
 }
 
 /** The statement timeout of one transaction's calls: local to it, changed only when a call asks for another. */
-export function transactionTimeouts(client: pg.PoolClient): (ms: number | undefined) => Promise<void> {
+export function transactionTimeouts(client: pg.PoolClient): (ms: number | undefined) => Promise<void> | undefined {
   let current: number | undefined;
-  return async (ms) => {
-    if (ms === undefined || ms === current) return;
+  const set = async (ms: number): Promise<void> => {
     await client.query({ text: "SELECT set_config('statement_timeout', $1, true)", values: [validMs(ms)] });
     current = ms;
   };
+  return (ms) => (ms === undefined || ms === current ? undefined : set(ms));
 }

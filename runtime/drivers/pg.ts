@@ -46,8 +46,8 @@ function isConnectionFailure(e: unknown): boolean {
   return internal?.error?.exec_status === 'ConnectionError';
 }
 
-/** Sets the statement timeout a call asked for before it runs (pg-timeout.ts). */
-type TimeoutHook = (ms: number | undefined) => Promise<void>;
+/** Sets the statement timeout a call asked for before it runs (pg-timeout.ts); undefined when nothing is to change. */
+type TimeoutHook = (ms: number | undefined) => Promise<void> | undefined;
 
 /**
  * The runner of one checked-out client. `tainted` is called when the client ran a script: its
@@ -70,7 +70,8 @@ function runnerOn(client: pg.PoolClient, tainted: () => void, timeout: TimeoutHo
         ...(prepared ? { name: statementName(text) } : {}),
       };
       try {
-        await timeout(opts?.timeoutMs);
+        const setting = timeout(opts?.timeoutMs);
+        if (setting) await setting;
         const res = await client.query(config);
         return firstCell(res.rows);
       } catch (e) {
@@ -79,7 +80,8 @@ function runnerOn(client: pg.PoolClient, tainted: () => void, timeout: TimeoutHo
     },
     async query(text, params = [], opts) {
       try {
-        await timeout(opts?.timeoutMs);
+        const setting = timeout(opts?.timeoutMs);
+        if (setting) await setting;
         const res = await client.query({ text, values: params as unknown[], rowMode: 'array', types: QUERY_TYPES });
         return toResult(res);
       } catch (e) {
@@ -89,7 +91,8 @@ function runnerOn(client: pg.PoolClient, tainted: () => void, timeout: TimeoutHo
     async runScript(text, opts) {
       tainted();
       try {
-        await timeout(opts?.timeoutMs);
+        const setting = timeout(opts?.timeoutMs);
+        if (setting) await setting;
         // No values: pg sends a simple query, which may hold several statements.
         const res = await client.query({ text, rowMode: 'array', types: RAW_TYPES } as pg.QueryArrayConfig);
         return scriptResult(res as pg.QueryArrayResult | pg.QueryArrayResult[] | undefined);
@@ -203,7 +206,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
     transaction: (fn, txOpts?: TransactionOptions) => withClient(async (runner, markBroken, client) => {
       // The transaction's own bound is set on the session before BEGIN (no extra statement when
       // the session already has it); calls inside may tighten it for themselves.
-      await sessionTimeoutFor(client, txOpts?.timeoutMs).catch((e: unknown) => { throw mapDatabaseError(causeOn(client, e)); });
+      await sessionTimeoutFor(client, txOpts?.timeoutMs)?.catch((e: unknown) => { throw mapDatabaseError(causeOn(client, e)); });
       await control(runner, txOpts?.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
       let result;
       try {

@@ -68,6 +68,8 @@ function aggregateFields(t: TableModel, sel: FieldSel, ctx: PlanContext, path: P
       if (!col || (isNumeric ? !col.numeric : !col.comparable)) {
         throw new ApiError('validation-failed', `field "${c.name}" not found in type: '${fnType}'`, 400, [...p, 'selectionSet', c.name]);
       }
+      // Hasura aggregates an inherited role's partly granted column over every row the role may
+      // see (corpus: inherited_roles, sum of salary): no per-row guard here, unlike `nodes`.
       // Hasura stringifies an aggregate by the column's type, whatever the function returns
       // (avg of an int column stays a JSON number; corpus: order_by/album_order_by_tracks_duration_avg).
       columns.push({ key: c.key, value: { kind: 'column', column: col.name, output: scalarOutput(col, ctx) } });

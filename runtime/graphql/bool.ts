@@ -71,6 +71,10 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
     if (column.type === 'ltree') checkLtreeOperand(op, valueOf(v, ctx), [...path, op]);
     items.push({ kind: 'column', column: column.name, type: column.type, op, value });
   }
+  // A column an inherited role reads on some rows only filters those rows only: elsewhere it is
+  // hidden, and a condition on it must not reveal it.
+  const guard = ctx.model.select[ctx.role]?.[t.id]?.fieldFilters?.[column.name];
+  if (guard && guard.kind !== 'true') items.unshift(guard);
   return items.length === 1 ? items[0]! : { kind: 'and', items };
 }
 
@@ -193,4 +197,13 @@ function compareCond(lhs: Expr, type: string, rawOp: string, value: ValueIr, ali
   const vtype = TEXT_OPS.has(op) ? (type === 'citext' ? 'citext' : 'text') : type;
   if (TEXT_OPS.has(op) && type !== 'text' && type !== 'citext') left = { kind: 'text', expr: left };
   return { kind: 'compare', left, op: cmp, right: valueExpr(value, vtype, alias, root) };
+}
+
+/**
+ * A column or scalar computed field as the role reads it: for an inherited role whose parents
+ * grant it on some rows only, null on the others (Hasura v2 inherited roles).
+ */
+export function guardedField(t: TableModel, field: string, a: Alias, e: Expr, ctx: PlanContext): Expr {
+  const filter = ctx.model.select[ctx.role]?.[t.id]?.fieldFilters?.[field];
+  return filter === undefined || filter.kind === 'true' ? e : { kind: 'when', cond: boolCond(filter, a, ctx), expr: e };
 }

@@ -17,6 +17,8 @@ export interface PlanContext extends InputContext {
    * table, so relationships and checks see the rows the statement's own CTEs inserted.
    */
   readonly relations?: ReadonlyMap<string, Source>;
+  /** Remote relationship fields met while planning (remote-join-site.ts); absent where they are not served. */
+  readonly remoteJoins?: import('./remote-join-site.js').RemoteJoinSite[];
 }
 
 /** The rows of table `t`: the table itself, or what `ctx.relations` puts in its place. */

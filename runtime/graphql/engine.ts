@@ -1,6 +1,6 @@
-import { Kind, buildSchema, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { Kind, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { contentHash, type BundleModel, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
+import { contentHash, sdlFromFile, sdlFromText, type BundleModel, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import { stepEnd, stepStart } from '../tracing/index.js';
 import type { Driver } from '../drivers/index.js';
@@ -10,6 +10,7 @@ import { checkLimitValue } from './check.js';
 import { planOperation, type Plan, type SqlPlan } from './plan.js';
 import { planMutation, type MutationFieldPlan, type MutationPlan, type NamedSql } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
+import { typedRowsText } from './typed-rows.js';
 import { queryKey, type QueryKey } from './persisted.js';
 import { StoredIndex, type StoredEntry } from './persisted-index.js';
 import { pickOperation, planSignature, prepareOperation, type Prepared } from './prepare.js';
@@ -17,14 +18,20 @@ import { DEFAULT_QUERY_CAPS, type QueryCaps } from './limits.js';
 import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
 import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
+import { lazySchema } from './lazy-schema.js';
 import { explainOperation, type Explanation } from './explain.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
+import type { ClientHeaders, RemoteServing } from '../remote/index.js';
+import { runWithRemotes, splitFor } from './remote-run.js';
+import { resolveJoins } from './remote-joins.js';
+import type { ActionHook } from './action-hook.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
 export interface SubscriptionPlan {
   readonly plan: LivePlan;
   readonly variables: { readonly [k: string]: unknown };
+  /** The driver of each source as the session's role runs it (under its time limit when it has one). */
   readonly driverFor: (source: string) => Driver;
 }
 
@@ -45,6 +52,8 @@ export interface EngineOptions {
    * GraphQLSchema (a bundle gives the file each role's SDL is stored in). Absent: the SDL's hash.
    */
   readonly sdlKey?: { readonly [role: string]: string };
+  /** A bundle's schema file of each role: its types are read from there as queries need them (no SDL kept in memory). */
+  readonly sdlFiles?: { readonly [role: string]: string };
   /** How many GraphQLSchema objects are kept (least recently used dropped); default 8. */
   readonly schemaCacheSize?: number;
   /**
@@ -61,6 +70,15 @@ export interface EngineOptions {
   readonly caps?: QueryCaps;
   /** Rate-limit counts; pass one shared by successive engines so a metadata change keeps them. */
   readonly rateLimiter?: RateLimiter;
+  /** The remote schemas served beside the tables (runtime/remote); absent: none. */
+  readonly remote?: RemoteServing;
+  /** Runs operations that select actions (runtime/actions); absent: the bundle has none. */
+  readonly actions?: ActionHook;
+}
+
+/** What an engine may use of the HTTP request besides its body (client headers forwarded to remote schemas and actions). */
+export interface RequestContext {
+  readonly headers?: ClientHeaders;
 }
 
 /** Request-time work since the engine was made: parses, validations and plans (what caches and stored plans save). */
@@ -81,7 +99,9 @@ export class Engine {
   private readonly schemas: LRUCache<string, GraphQLSchema>;
   private readonly schemaKeys = new Map<string, string>();
   private readonly schemaBudget: number;
-  private readonly cache: LRUCache<string, Prepared>;
+  // Query text -> (role, operation name) -> its prepared operation. Keyed by the text as the client
+  // sent it: a key made by joining role, name and text copied the whole text on every request.
+  private readonly cache: LRUCache<string, Map<string, Prepared>>;
   // Query text -> its allow-list key (false: it does not parse); parsed once per text.
   private readonly keys: LRUCache<string, QueryKey | false>;
   private readonly stored: StoredIndex;
@@ -133,24 +153,31 @@ export class Engine {
     if (key === undefined) {
       // A bundle names the file of each role's SDL: reading it (from disk) waits until a build needs it.
       key = this.opts.sdlKey?.[role] ?? contentHash((sdl = this.opts.sdl[role] ?? EMPTY_ROLE_SDL));
+      // Remote schemas: roles with the same base schema may see different remotes.
+      if (this.opts.remote) key += `\u0000${this.opts.remote.roleKey(role)}`;
       this.schemaKeys.set(role, key);
     }
     let s = this.schemas.get(key);
     if (!s) {
-      const text = sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
-      // No token locations kept (they double the heap of a large schema), no SDL validation
-      // (the compiler printed it from a valid schema): on a 1,000-table role 176 MB instead of 379.
-      s = buildSchema(text, { noLocation: true, assumeValidSDL: true });
+      // Types are built as queries reach them (lazy-schema.ts): a 1,000-table role's whole schema
+      // is 30,000 types and 176 MB of heap; a query needs a few dozen. A bundle's SDL is read
+      // from its file a definition at a time, so not even its text is kept. A role that sees
+      // remote schemas gets its text with their types stitched in (runtime/remote).
+      const file = this.opts.sdlFiles?.[role];
+      const remote = this.opts.remote && this.opts.remote.roleKey(role) !== '' ? this.opts.remote : null;
+      const source = remote ? sdlFromText(remote.sdlFor(role, sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL))
+        : file !== undefined ? sdlFromFile(file) : sdlFromText(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
+      s = lazySchema(source);
       // A schema larger than the whole budget is still kept (alone): building it again per request would be worse.
-      this.schemas.set(key, s, { size: Math.min(text.length, this.schemaBudget) });
+      this.schemas.set(key, s, { size: Math.min(source.index.bytes, this.schemaBudget) });
     }
     return s;
   }
 
   /** Runs one request; answers the full response text. GraphQL errors are answers, not exceptions. */
-  async execute(req: GraphQLRequest, session: Session): Promise<string> {
+  async execute(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     try {
-      return await this.run(req, session);
+      return await this.run(req, session, ctx);
     } catch (e) {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
@@ -158,8 +185,8 @@ export class Engine {
   }
 
   /** Runs one request; a request that fails as a whole throws its ApiError (for /v1alpha1/graphql's statuses). */
-  executeOrThrow(req: GraphQLRequest, session: Session): Promise<string> {
-    return this.run(req, session);
+  executeOrThrow(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+    return this.run(req, session, ctx);
   }
 
   /** Plans a request without running it: the SQL text and parameter slots (for `inspect --query` and explain). */
@@ -186,7 +213,15 @@ export class Engine {
     const variables = this.coerce(p, req, session.role);
     const plan = planLiveQuery({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role, dialect: this.dialect(),
       stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: new Set() }, cursor);
-    return { plan, variables, driverFor: this.opts.readerFor ?? this.opts.driverFor };
+    // Every poll runs as the role would run the query: under its time limit (Hasura's time_limit),
+    // so a slow poll is cancelled instead of holding a pooled connection.
+    return { plan, variables, driverFor: (source) => this.driverAs(source, session.role, true) };
+  }
+
+  /** True when a subscription selects an asynchronous action's result (runtime/subscriptions polls it). */
+  pollsSubscription(req: GraphQLRequest, session: Session): boolean {
+    const p = this.preparedFor(req, session, true);
+    return p.operation.operation === 'subscription' && this.opts.actions?.claims(p, session.role) === true;
   }
 
   /** Explains a request as the session would run it (POST /v1/graphql/explain): SQL and PostgreSQL's plan. */
@@ -202,8 +237,8 @@ export class Engine {
     return this.opts.model;
   }
 
-  private run(req: GraphQLRequest, session: Session): Promise<string> {
-    return this.runPrepared(this.limited(this.preparedFor(req, session), session), req, session);
+  private run(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+    return this.runPrepared(this.limited(this.preparedFor(req, session), session), req, session, ctx);
   }
 
   /**
@@ -234,21 +269,62 @@ export class Engine {
     return this.limits.driver((read && this.opts.readerFor ? this.opts.readerFor : this.opts.driverFor)(source), role);
   }
 
-  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session): Promise<string> {
+  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
+    const actions = this.opts.actions;
+    if (actions?.claims(prepared, session.role)) {
+      return actions.run({ prepared, variables, request: req, session, headers: ctx?.headers ?? {}, schema: this.schemaFor(session.role), dialect: this.dialect(),
+        readerFor: (source) => this.driverAs(source, session.role, true), runOthers: (p) => this.runPrepared(p, req, session, ctx) });
+    }
+    // Remote schema root fields: the rest runs as below, the remote calls beside it (remote-run.ts).
+    const split = this.opts.remote ? splitFor(prepared, this.opts.remote, session.role) : null;
+    if (split) {
+      return runWithRemotes(split, variables, session, ctx?.headers ?? null, req.operationName ?? null,
+        (local) => this.runPlanned(local, variables, session, ctx?.headers ?? null));
+    }
+    return this.runPlanned(prepared, variables, session, ctx?.headers ?? null);
+  }
+
+  private async runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null = null): Promise<string> {
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
     if (plan.kind === 'mutation') return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;
-    if (plan.kind === 'sql') return `{"data":${await this.runPart(plan, variables, session)}}`;
-    // Several sources: their statements run at once; the objects are merged in field order.
-    const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));
-    const values: Record<string, unknown> = Object.assign({}, ...texts.map((t) => JSON.parse(t) as object));
-    return `{"data":${JSON.stringify(Object.fromEntries(plan.keys.map((k) => [k, values[k]])))}}`;
+    const joins = plan.kind === 'sql' ? plan.joins : plan.parts[0]?.joins;
+    if (plan.kind === 'sql' && !joins) return `{"data":${await this.runPart(plan, variables, session)}}`;
+    let data: Record<string, unknown>;
+    if (plan.kind === 'sql') data = JSON.parse(await this.runPart(plan, variables, session)) as Record<string, unknown>;
+    else {
+      // Several sources: their statements run at once; the objects are merged in field order.
+      const texts = await Promise.all(plan.parts.map((part) => this.runPart(part, variables, session)));
+      const values: Record<string, unknown> = Object.assign({}, ...texts.map((t) => JSON.parse(t) as object));
+      data = Object.fromEntries(plan.keys.map((k) => [k, values[k]]));
+    }
+    if (!joins) return `{"data":${JSON.stringify(data)}}`;
+    // Remote relationships: their placeholders replaced, one request per relationship field (remote-joins.ts).
+    const errors = await resolveJoins(data, joins, { model: this.opts.model, remote: this.opts.remote, document: prepared.document,
+      operation: prepared.operation, variables, session, headers, runQuery: (query, vars) => this.runInternal(query, vars, session, headers) });
+    return JSON.stringify(errors.length > 0 ? { data, errors } : { data });
+  }
+
+  // A query the engine makes itself (a remote relationship to another source): the role's schema
+  // and permissions, no allow-list or request limits; answers its data or throws its error.
+  private async runInternal(query: string, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null): Promise<Record<string, unknown>> {
+    const req: GraphQLRequest = { query, variables, operationName: null };
+    const prepared = this.prepare(req, session.role);
+    const text = await this.runPlanned(prepared, this.coerce(prepared, req, session.role), session, headers);
+    const body = JSON.parse(text) as { data?: Record<string, unknown>; errors?: unknown[] };
+    if (body.errors?.length) {
+      const first = body.errors[0] as { message?: string };
+      throw new ApiError('unexpected', first.message ?? 'a remote relationship query failed', 400, []);
+    }
+    return body.data ?? {};
   }
 
   private runPart(plan: SqlPlan, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
     const values = bindParams(plan.sql.params, variables, session);
-    return this.driverAs(plan.source, session.role, true).queryText(plan.sql.text, values, plan.name, plan.valueSensitive);
+    const driver = this.driverAs(plan.source, session.role, true);
+    if (plan.typedRows) return typedRowsText(driver, plan.sql.text, values, plan.typedRows);
+    return driver.queryText(plan.sql.text, values, plan.name, plan.valueSensitive);
   }
 
   // The allow-list check, then the stored query's prepared operation when the text is one (no
@@ -311,8 +387,9 @@ export class Engine {
   }
 
   private prepare(req: GraphQLRequest, role: string): Prepared {
-    const key = `${role}\u0000${req.operationName ?? ''}\u0000${req.query}`;
-    const hit = this.cache.get(key);
+    const inner = `${role}\u0000${req.operationName ?? ''}`;
+    const byText = this.cache.get(req.query);
+    const hit = byText?.get(inner);
     if (hit) {
       this.counts.planCacheHits++;
       return hit;
@@ -331,7 +408,8 @@ export class Engine {
     this.counts.validations++;
     const prepared = prepareOperation(this.schemaFor(role), document, req.operationName ?? null);
     this.limits.remember(prepared, cost);
-    this.cache.set(key, prepared);
+    if (byText && byText.size < MAX_PREPARED_PER_TEXT) byText.set(inner, prepared);
+    else if (!byText) this.cache.set(req.query, new Map([[inner, prepared]]));
     stepEnd('graphql.parse', traced);
     return prepared;
   }
@@ -385,10 +463,13 @@ export class Engine {
   }
 }
 
-// A prepared operation's weight in the plan cache: its query text stands for the document and
-// plans made from it (each several times the text's size).
-function preparedSize(p: Prepared, key: string): number {
-  return key.length * 8 + p.plans.size * 2048 + 1;
+// The (role, operation) pairs kept for one query text: far more than a text is used with in practice.
+const MAX_PREPARED_PER_TEXT = 64;
+
+// A query text's weight in the plan cache: its text stands for the documents and the plans made
+// from it (each several times the text's size), for each role that prepared it.
+function preparedSize(byRole: Map<string, Prepared>, text: string): number {
+  return (text.length * 8 + 2048) * Math.max(1, byRole.size) + 1;
 }
 
 /** Hasura's answer to a document no allow-listed collection admits for the role. */

@@ -5,7 +5,7 @@ import type { TableModel } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, isAggregateFn, type Cond, type Expr, type OrderDir, type Source } from '../sql/index.js';
-import { boolCond, joinConds } from './bool.js';
+import { boolCond, guardedField, joinConds } from './bool.js';
 import { computedCall } from './call.js';
 import { columnByField, computedFieldOf, permissionOf, tableOf, tableSource, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
@@ -48,7 +48,7 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
     const column = columnByField(ctx, t, key);
     if (column) {
       const dir = direction(v, ctx, p);
-      if (dir) out.push({ expr: wrap({ kind: 'column', row: a, column: column.name }), dir, column: top ? column.name : null });
+      if (dir) out.push({ expr: wrap(guardedField(t, column.name, a, { kind: 'column', row: a, column: column.name }, ctx)), dir, column: top ? column.name : null });
       continue;
     }
     // Argument-less scalar computed fields are in `<t>_order_by` too (compiler/schema/order-by.ts).

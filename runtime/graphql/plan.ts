@@ -9,6 +9,7 @@ import { tableOf, tableSource, type PlanContext } from './context.js';
 import { argsOf, collectFields, type FieldSel } from './fields.js';
 import { leafExpr, type Input } from './input.js';
 import type { JoinCond } from './rows.js';
+import type { RemoteJoinSite } from './remote-join-site.js';
 import { listSelect, objectSelect, rowShape } from './select.js';
 
 /** A planned operation: one statement per source (usually one), or a response known at plan time. */
@@ -25,6 +26,10 @@ export interface SqlPlan {
   readonly sql: CompiledSql;
   readonly name: string;
   readonly valueSensitive: boolean;
+  /** Remote relationship fields whose placeholders the engine replaces after the statement ran (absent: none). */
+  readonly joins?: readonly RemoteJoinSite[];
+  /** The root fields, when the dialect returns typed rows and the engine writes their JSON (`Dialect.rowsToJson`). */
+  readonly typedRows?: readonly JsonField[];
 }
 
 export interface PlanInput {
@@ -54,7 +59,8 @@ export function planOperation(input: PlanInput): Plan {
   const parts = plan.steps.map((s, i): SqlPlan => {
     const compiled = compileSql(rendered[i]!, ctx.dialect);
     const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
-    return { kind: 'sql', source: s.source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive };
+    const joins = ctx.remoteJoins?.length ? { joins: [...ctx.remoteJoins] } : {};
+    return { kind: 'sql', source: s.source, sql: compiled, name, valueSensitive: ctx.hints.valueSensitive, ...joins, ...(ctx.dialect.can.jsonInSql ? {} : { typedRows: s.fields }) };
   });
   if (parts.length === 1) return parts[0]!;
   return { kind: 'multi', parts, keys: ir.keys };
@@ -64,8 +70,8 @@ export function planOperation(input: PlanInput): Plan {
 export function planQueryIr(input: PlanInput): QueryIr {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-  const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false } };
-  if (!ctx.dialect.can.jsonInSql) throw new ApiError('not-supported', `queries on a ${ctx.dialect.name} source are not supported yet`, 400, []);
+  const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false }, remoteJoins: [] };
+  if (!ctx.dialect.can.jsonInSql && !ctx.dialect.rowsToJson) throw new ApiError('not-supported', `queries on a ${ctx.dialect.name} source are not supported yet`, 400, []);
   const rootType = input.operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
   const roots = input.operation.operation === 'subscription' ? input.model.roots[input.role]?.subscription : input.model.roots[input.role]?.query;
   const fields = collectFields(input.operation.selectionSet, rootType, ctx);

@@ -6,11 +6,12 @@ import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, type JsonObject, type JsonValue, type ListSelect, type ObjectSelect, type Source } from '../sql/index.js';
 import { aggregateSelect } from './aggregate.js';
-import { joinConds, boolCond } from './bool.js';
+import { joinConds, boolCond, guardedField } from './bool.js';
 import { computedCall } from './call.js';
 import { columnByField, computedFieldOf, permissionOf, sourceOf, tableOf, type PlanContext } from './context.js';
 import { argsOf, collectFields, scalarOutput, type FieldSel } from './fields.js';
 import { isNull, valueOf, type Input } from './input.js';
+import { remoteJoinPlaceholder } from './remote-join-site.js';
 import { rowSet, type JoinCond } from './rows.js';
 
 type Path = readonly (string | number)[];
@@ -25,12 +26,16 @@ export function rowShape(t: TableModel, a: Alias, fields: readonly FieldSel[], c
 function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): JsonValue {
   if (f.name === '__typename') return { kind: 'name', name: typeNameOf(t) };
   const column = columnByField(ctx, t, f.name);
-  if (column) return columnField(column, a, f, ctx, path);
+  if (column) return columnField(t, column, a, f, ctx, path);
   const cf = computedFieldOf(ctx, t, f.name);
-  if (cf) return computedField(cf, a, f, ctx, path);
+  if (cf) return computedField(t, cf, a, f, ctx, path);
   const rel = t.relationships.find((r) => (r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name))
     && ctx.model.select[ctx.role]?.[r.target]);
-  if (!rel) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${typeNameOf(t)}'`, 400, path);
+  if (!rel) {
+    const remote = t.remoteRelationships?.find((r) => r.name === f.name);
+    if (remote) return remoteJoinPlaceholder(t, a, remote, f, ctx, path);
+    throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${typeNameOf(t)}'`, 400, path);
+  }
   const target = tableOf(ctx, rel.target);
   const from = sourceOf(ctx, target);
   const on: JoinCond[] = [(b) => joinConds(rel.mapping, b, a)];
@@ -40,8 +45,8 @@ function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path
   return listSelect(target, from, args, f, ctx, path, on);
 }
 
-function columnField(c: ColumnModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): JsonValue {
-  const ref = { kind: 'column', row: a, column: c.name } as const;
+function columnField(t: TableModel, c: ColumnModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): JsonValue {
+  const ref = guardedField(t, c.name, a, { kind: 'column', row: a, column: c.name }, ctx);
   const jsonPath = argsOf(f.node).get('path');
   if (jsonPath && !isNull(jsonPath, ctx)) {
     const parts = parseJsonPath(String(valueOf(jsonPath, ctx)), [...path, 'args', 'path']);
@@ -65,10 +70,10 @@ export function parseJsonPath(text: string, path: Path): string[] {
   return out;
 }
 
-function computedField(cf: ComputedFieldModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): JsonValue {
+function computedField(t: TableModel, cf: ComputedFieldModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): JsonValue {
   const args = argsOf(f.node);
   const call = computedCall(cf, a, args.get('args'), ctx, path);
-  if (cf.returns.kind === 'scalar') return { kind: 'scalar', expr: call, output: scalarOutput(cf.returns, ctx) };
+  if (cf.returns.kind === 'scalar') return { kind: 'scalar', expr: guardedField(t, cf.name, a, call, ctx), output: scalarOutput(cf.returns, ctx) };
   const target = tableOf(ctx, cf.returns.table);
   const from: Source = { kind: 'function', call };
   // A function returning one row gives a row of nulls for "no row"; that is JSON null.

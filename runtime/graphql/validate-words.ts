@@ -92,6 +92,7 @@ function mismatch(scalar: string, found: string): ValueProblem {
  * Custom scalars take any literal here: their text is checked by the database.
  */
 export function scalarMismatch(scalar: string, v: ValueNode | { kind: Kind.NULL }, column: boolean): ValueProblem | null {
+  if (scalar === 'raster' && v.kind === Kind.STRING) return rasterProblem(v.value);
   if (!(scalar in EXPECTED)) return null;
   const found = describeLiteral(v);
   if (v.kind === Kind.STRING && column && scalar !== 'ID') return null;
@@ -109,6 +110,7 @@ export function scalarMismatch(scalar: string, v: ValueNode | { kind: Kind.NULL 
 
 /** The same rules for a variable's JSON value. */
 export function jsonScalarMismatch(scalar: string, v: unknown, column: boolean): ValueProblem | null {
+  if (scalar === 'raster' && typeof v === 'string') return rasterProblem(v);
   if (!(scalar in EXPECTED)) return null;
   if (typeof v === 'string' && column && scalar !== 'ID') return null;
   const found = describeJson(v);
@@ -121,6 +123,13 @@ export function jsonScalarMismatch(scalar: string, v: unknown, column: boolean):
     case 'Boolean': return typeof v === 'boolean' ? null : mismatch(scalar, found);
     default: return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)) ? null : mismatch(scalar, found);
   }
+}
+
+// Hasura reads a raster value as the hex text of its well-known binary (RasterWKB's FromJSON in
+// Backends/Postgres/SQL/Value.hs) before any SQL runs: text that does not decode is refused there.
+function rasterProblem(text: string): ValueProblem | null {
+  if (text.length % 2 === 0 && /^[0-9a-fA-F]*$/.test(text)) return null;
+  return { code: 'parse-failed', message: 'invalid hexadecimal representation of raster well known binary format' };
 }
 
 function inInt32(n: number): boolean {

@@ -6,6 +6,7 @@
 import type { BundleModel, Json, ReplicaModel, Session } from '../bundle/index.js';
 import type { ApiError } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
+import type { RemoteServing } from '../remote/index.js';
 
 /** An inconsistent object, as `get_inconsistent_metadata` reports it. */
 export interface InconsistentObject {
@@ -60,6 +61,8 @@ export interface Compiled {
   readonly model: BundleModel;
   readonly sdl: { readonly [role: string]: string };
   readonly inconsistencies: readonly InconsistentObject[];
+  /** The remote schemas served with it (runtime/remote stitches them in after the compiler's compile). */
+  readonly remote?: RemoteServing;
 }
 
 /** Where a source's database is. */

@@ -27,6 +27,7 @@ export async function replaceMetadata(cx: ApiContext, env: Envelope, work: Work)
   for (const s of compiler.sources(parsed.value)) {
     if (!(s.name in work.introspection) || work.introspection[s.name] === null) await cx.sources.introspectSource(work, s.name);
   }
+  await cx.sources.remotes.refresh(parsed.value);
   const compiled = cx.sources.compile(parsed.value, work.introspection);
   // An inherited role's disagreeing parents are listed, never blocking (judge.ts).
   if (compiled.inconsistencies.some((o) => o.type !== 'inherited role permission inconsistency') && !allowInconsistent) {
@@ -48,6 +49,9 @@ export async function reloadMetadata(cx: ApiContext, env: Envelope, work: Work):
     .filter((n) => which === undefined || which === true || (Array.isArray(which) && which.includes(n)));
   await cx.sources.connectSources(work, work.metadata);
   for (const name of names) await cx.sources.introspectSource(work, name);
+  // reload_remote_schemas: true (the default), false, or the names of the remotes to introspect again.
+  const remotes = args['reload_remote_schemas'];
+  await cx.sources.remotes.refresh(work.metadata, remotes === false ? false : Array.isArray(remotes) ? new Set(remotes.filter((x): x is string => typeof x === 'string')) : true);
   work.compiled = cx.sources.compile(work.metadata, work.introspection);
   if (args['recreate_event_triggers'] === true) work.recreateEventTriggers = true;
   const inconsistent = work.compiled.inconsistencies;

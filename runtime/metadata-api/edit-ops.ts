@@ -9,7 +9,9 @@ import type { ApiContext } from './context.js';
 import type { ApiKind, ExtensionContext, OperationRequest } from './contract.js';
 import { dropInconsistentMetadata, reloadMetadata, replaceMetadata } from './document-ops.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
+import { clearDroppedActionLog } from './action-log.js';
 import { judgeEdit } from './judge.js';
+import { introspectEditedRemotes, reloadRemoteSchema } from './remote-ops.js';
 import { readAnswer } from './read-ops.js';
 import { parseRunSqlArgs } from './run-sql.js';
 import { runSqlInChange } from './run-sql-change.js';
@@ -19,8 +21,8 @@ import { runV1Data } from './v1-data.js';
 
 /** Operations of later work, by what they need: a clear refusal instead of "unknown command". */
 const LATER: readonly (readonly [RegExp, string])[] = [
-  [/^(?:[a-z]+_)?(?:create|update|delete)_remote_relationship$|^(?:create|update|delete)_remote_schema_remote_relationship$|^introspect_remote_schema$/,
-    'remote relationships and remote schema introspection are not supported yet (they come with remote schemas)'],
+  [/^(?:create|update|delete)_remote_schema_remote_relationship$|^introspect_remote_schema$/,
+    'relationships from remote schemas and introspect_remote_schema are not supported yet'],
   [/^get_event_invocations$/,
     'this older operation is not supported; use get_scheduled_event_invocations'],
   [/^(?:pause_event_trigger_cleanups|resume_event_trigger_cleanups)$/,
@@ -60,6 +62,8 @@ async function applyOne(cx: ApiContext, env: Envelope, work: Work): Promise<Json
       return reloadMetadata(cx, env, work);
     case 'drop_inconsistent_metadata':
       return dropInconsistentMetadata(cx, work);
+    case 'reload_remote_schema':
+      return reloadRemoteSchema(cx, env, work);
     default:
       return applyEdit(cx, env, work);
   }
@@ -100,7 +104,9 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   const applied = compiler.apply(work.metadata, op, { introspection: work.introspection });
   if (applied.metadata === null) return applied.result;
   if (env.type === 'rename_source') renameSource(work, env.args);
+  if (env.type === 'drop_action') await clearDroppedActionLog(work.tx, env.args);
   await cx.sources.connectSources(work, applied.metadata);
+  await introspectEditedRemotes(cx, env, applied.metadata);
   const judged = judgeEdit(compiler, work.compiled.inconsistencies, applied.metadata, applied.effect,
     (md) => cx.sources.compile(md, work.introspection));
   work.metadata = judged.metadata;

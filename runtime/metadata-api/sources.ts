@@ -4,15 +4,23 @@
 import type { Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError } from '../errors/index.js';
+import { RemoteIntrospections, serveRemotes } from '../remote/index.js';
 import type { Compiled } from './contract.js';
 import type { Connections, MetadataApiOptions, Runner, ServedState, Work } from './state.js';
 
 /** Connections, catalogs and compiles, for the served state and for changes in progress. */
 export class Sources {
+  /** Remote schema introspections, fetched once per definition (and again on reload). */
+  readonly remotes = new RemoteIntrospections();
+
   constructor(private readonly opts: MetadataApiOptions) {}
 
+  /** The compiler's compile, then the remote schemas stitched in (their inconsistencies added). */
   compile(metadata: Json, introspection: { readonly [source: string]: Json | null }): Compiled {
-    return this.opts.compiler.compile(metadata, introspection, { stringifyNumeric: this.opts.stringifyNumeric });
+    const compiled = this.opts.compiler.compile(metadata, introspection, { stringifyNumeric: this.opts.stringifyNumeric });
+    const adminSdl = compiled.sdl['admin'] ?? 'type query_root { no_queries_available: String! } schema { query: query_root }';
+    const { serving, inconsistencies } = serveRemotes(metadata, this.remotes, adminSdl, compiled.model, this.opts.remoteSchemaPermissions ?? false);
+    return { ...compiled, remote: serving, inconsistencies: [...compiled.inconsistencies, ...inconsistencies] };
   }
 
   /** Builds a served state for a stored document: connect, read every catalog, compile. */
@@ -21,6 +29,7 @@ export class Sources {
     const work: Connections = { introspection, drivers };
     await this.connectSources(work, metadata);
     for (const s of this.opts.compiler.sources(metadata)) await this.introspectSource(work, s.name);
+    await this.remotes.refresh(metadata);
     const compiled = this.compile(metadata, introspection);
     for (const i of compiled.inconsistencies) this.opts.log?.(`warning: inconsistent ${i.name}: ${i.reason}`);
     return { metadata, resourceVersion, introspection, compiled, drivers };

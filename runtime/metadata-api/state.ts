@@ -31,6 +31,8 @@ export interface MetadataApiOptions {
   /** Names this instance in change notifications. */
   readonly instance: string;
   readonly log?: (line: string) => void;
+  /** SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS: roles see only the remote schemas their permissions give. */
+  readonly remoteSchemaPermissions?: boolean;
   /** Operations answered beside the compiler's edits, and what follows a change in the databases. */
   readonly extensions?: readonly ApiExtension[];
 }

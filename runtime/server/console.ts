@@ -5,7 +5,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { ApiError } from '../errors/index.js';
-import { send, sendManagementError } from './http-io.js';
+import { headWith, send, sendManagementError } from './http-io.js';
 
 /** Where the console's files are served from. */
 export const CONSOLE_ASSETS_PATH = '/console/assets/';
@@ -135,7 +135,7 @@ export function createConsoleSite(opts: { assetsDir?: string; adminSecretSet: bo
       }
       const headers: Record<string, string> = { etag: asset.etag, 'cache-control': 'no-cache', vary: 'Accept-Encoding' };
       if (req.headers['if-none-match'] === asset.etag) {
-        res.writeHead(304, headers);
+        res.writeHead(304, headWith(res, headers));
         res.end();
         return;
       }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import type { OperationType } from './metrics.js';
+import { REQUEST_ID } from './http-io.js';
 
 /** Hasura's log levels, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -95,12 +96,25 @@ export function recordOf(req: IncomingMessage): RequestRecord | undefined {
   return records.get(req);
 }
 
-/** The request's id: its `x-request-id` header, else a new UUID; set on the response at once. */
+/** The request's id: its `x-request-id` header, else a new UUID; written in the response's head (http-io.ts headWith). */
 export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && given !== '' ? given : randomUUID();
-  res.setHeader('x-request-id', id);
+  // A header value the client sent is echoed only when it is one Node can write back as it is.
+  const id = typeof given === 'string' && given !== '' && SAFE_ID.test(given) ? given : nextRequestId();
+  (res as ServerResponse & { [REQUEST_ID]?: string })[REQUEST_ID] = id;
   return id;
+}
+const SAFE_ID = /^[\x20-\x7e]{1,200}$/;
+
+// Request ids in the shape of a UUID (Hasura's), unique in this process and across processes: a
+// random version-4 UUID made at start whose last 12 hex digits count the requests. Making a random
+// UUID per request cost more than the rest of the log line.
+const ID_BASE = randomUUID().slice(0, 24);
+let idCounter = Number.parseInt(randomUUID().slice(24, 32), 16);
+
+function nextRequestId(): string {
+  idCounter = (idCounter + 1) % 0x1000000000000;
+  return ID_BASE + idCounter.toString(16).padStart(12, '0');
 }
 
 /**
@@ -146,8 +160,20 @@ function errorOf(text: string): unknown {
   return null;
 }
 
+// The date and time to the second, made once a second: a line per request made a Date and its
+// ISO text each time.
+let stampSecond = -1;
+let stampPrefix = '';
+
 function timestamp(): string {
-  return new Date().toISOString().replace('Z', '+0000');
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== stampSecond) {
+    stampSecond = second;
+    stampPrefix = new Date(second * 1000).toISOString().slice(0, 19);
+  }
+  const ms = now - second * 1000;
+  return `${stampPrefix}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}+0000`;
 }
 
 /** Writes the request's `http-log` line (level error for a failed request) when the settings ask for it. */

@@ -7,7 +7,7 @@ import { createSubscriptionService } from '../subscriptions/index.js';
 import { CONSOLE_ASSETS_PATH, createConsoleSite, type ConsoleSite } from './console.js';
 import { handleGraphQLGet, handleGraphQLPost, type GraphQLRouteContext } from './graphql-route.js';
 import { handleExplainPost } from './explain-route.js';
-import { applyCors, send, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { applyCors, headWith, responseBytes, send, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import { handleManagementPost, type ManagementPath, type ManagementRouteContext } from './management-route.js';
 import { handleRest, REST_PREFIX, type RestRouteContext } from './rest-route.js';
 import { handleSwagger } from './rest-swagger.js';
@@ -132,7 +132,7 @@ export function createServer(opts: ServerOptions): KilnServer {
     if (applyCors(req, res)) return;
     if (serveConsole && (path === '/console' || path.startsWith('/console/'))) return serveConsole(req, res, path);
     if (serveConsole && path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
-      res.writeHead(302, { location: '/console', 'content-length': '0' });
+      res.writeHead(302, headWith(res, { location: '/console', 'content-length': '0' }));
       res.end();
       return;
     }
@@ -153,7 +153,7 @@ export function createServer(opts: ServerOptions): KilnServer {
   const finish = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
     const seconds = (performance.now() - record.started) / 1000;
     metrics.finished(record.endpoint, record.operationType, res.statusCode, record.failed || res.statusCode >= 400, seconds);
-    if (logging) writeHttpLog(logging, record, req, res, Number(res.getHeader('content-length') ?? 0), seconds);
+    if (logging) writeHttpLog(logging, record, req, res, responseBytes(res), seconds);
   };
   // Counted once the route is done with the request (its answer written, or the client gone): a
   // 'close' listener per response cost more than the counting itself.

@@ -41,6 +41,8 @@ export interface MultiplexedSql {
   readonly text: string;
   /** The select's value slots (compile.ts ParamSlot), in order; parameter `i + 2` carries slot `i` for every cohort. */
   readonly slots: readonly { readonly source: ParamSource; readonly type: string | null }[];
+  /** Comment lines saying how the cohorts' values are passed, where the renderer words them itself. */
+  readonly header?: readonly string[];
 }
 
 /** Turns IR nodes into fragments of one dialect. */
@@ -80,4 +82,9 @@ export interface Dialect {
   jsonArrayAgg(row: Sql, orderBy: Sql | null): Sql;
   emptyJsonArray(): Sql;
   page(limit: Sql | null, offset: Sql | null): Sql;
+  /**
+   * Dialects whose statements return typed rows (`can.jsonInSql` false): the response JSON of
+   * root `fields` from the statement's one row, as column name to value.
+   */
+  rowsToJson?(fields: readonly JsonField[], row: { readonly [column: string]: unknown }): string;
 }

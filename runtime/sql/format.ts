@@ -53,12 +53,13 @@ export function closingQuote(text: string, start: number, q: string): number {
  * with `values`, each line of a variable or session value also shows the value bound (as JSON, so it stays on one line). `first`
  * numbers the first parameter (a statement that wraps another shifts them).
  */
-export function paramHeader(sql: Pick<CompiledSql, 'params'>, values?: readonly unknown[], first = 1): string[] {
+export function paramHeader(sql: Pick<CompiledSql, 'params'>, values?: readonly unknown[], first = 1,
+  placeholder: (index: number) => string = (i) => `$${i}`): string[] {
   return sql.params.map((p, i) => {
     const src = p.source;
     const what = src.kind === 'session' ? (src.name === '*' ? 'session (all x-svc-* values as json)' : `session ${src.name}`)
       : src.kind === 'variable' ? `variable $${src.name}${src.path.map((k) => `.${k}`).join('')}` : `constant ${JSON.stringify(src.value)}`;
     const bound = values && src.kind !== 'value' ? ` = ${JSON.stringify(values[i] ?? null)}` : '';
-    return `-- $${i + first} = ${what}${p.type ? ` :: ${p.type}` : ''}${bound}`;
+    return `-- ${placeholder(i + first)} = ${what}${p.type ? ` :: ${p.type}` : ''}${bound}`;
   });
 }

@@ -3,7 +3,7 @@
 // names its own URL.
 
 import type { BundleModel } from '../bundle/index.js';
-import { createPgDriver, type Driver } from '../drivers/index.js';
+import { createMssqlDriver, createPgDriver, isMssqlConnectionString, type Driver } from '../drivers/index.js';
 import { openEmbedded } from './embedded.js';
 import { sourceDefaults, type Log, type ServeSettings } from './settings.js';
 import { redact, StartError } from './start-error.js';
@@ -28,7 +28,9 @@ export class Databases {
 
   /** A pool of its own for a source database (with the sources' statement timeout), closed with the rest. */
   open(url: string, max = this.o.pgConnections, timeouts = true): Driver {
-    const d = createPgDriver({ url, max, ...(timeouts ? sourceDefaults() : {}) });
+    // A SQL Server connection string (an mssql source) gets a pool of the mssql package.
+    const d = isMssqlConnectionString(url) ? createMssqlDriver({ connectionString: url, max })
+      : createPgDriver({ url, max, ...(timeouts ? sourceDefaults() : {}) });
     this.opened.push(d);
     return d;
   }

@@ -2,6 +2,7 @@
 // The compiler comes in through the metadata API's contract (MetadataCompiler): the command line
 // wires it in, so the runtime itself never loads it.
 
+import { actionsOf, startAsyncActions } from './actions.js';
 import { randomUUID } from 'node:crypto';
 import type { Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
@@ -62,7 +63,8 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     };
     const readers = replicas.update(state.compiled.model, state.drivers);
     engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
-      allowlist: o.enableAllowlist ?? false, ...limits, driverFor, readerFor: (source) => {
+      ...actionsOf(state.compiled.model, o.stringifyNumericTypes, catalog),
+      allowlist: o.enableAllowlist ?? false, ...limits, driverFor, ...(state.compiled.remote ? { remote: state.compiled.remote } : {}), readerFor: (source) => {
         const r = readers.get(source);
         return r ? wrap(r, source) : driverFor(source);
       } });
@@ -74,6 +76,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     api = await MetadataApi.start({
       compiler: c.compiler, catalog, connect, serve, instance, log,
       stringifyNumeric: o.stringifyNumericTypes,
+      remoteSchemaPermissions: process.env.SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS === 'true',
       extensions: [eventTriggerExtension(), scheduledEventExtension({ log })],
       ...(c.demoMetadata !== undefined ? { initial: () => c.demoMetadata! } : {}),
     });
@@ -88,8 +91,9 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   const listenUrl = metadataUrl ?? o.databaseUrl;
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
   const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics, obs.tracing);
+  const asyncActions = await startAsyncActions(catalog, () => engine?.model.actions, log);
   const server = createServer({
-    engine: { execute: (req, session) => engine!.execute(req, session), executeOrThrow: (req, session) => engine!.executeOrThrow(req, session),
+    engine: { execute: (req, session, rc) => engine!.execute(req, session, rc), executeOrThrow: (req, session, rc) => engine!.executeOrThrow(req, session, rc),
       explain: (req, session) => engine!.explain(req, session),
       // REST endpoints follow the engine swapped in on every metadata change.
       restEndpoints: () => engine!.restEndpoints(), storedQuery: (q, n) => engine!.storedQuery(q, n),
@@ -112,6 +116,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     async close() {
       await server.close();
       await workers.stop();
+      await asyncActions.stop();
       await listener?.close();
       await api.close();
       await replicas.close();

@@ -2,7 +2,8 @@
 // one the command line compiled in process. The model is the metadata, so metadata writes answer
 // `not-supported`; its event and cron triggers run here as the bundle defines them.
 
-import type { BundleModel, Json } from '../bundle/index.js';
+import { actionsOf, startAsyncActions } from './actions.js';
+import type { BigQueryConnection, BundleModel, Json } from '../bundle/index.js';
 import { loadBundle } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { Engine } from '../graphql/index.js';
@@ -10,6 +11,7 @@ import { createServer } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
 import { serverAuth } from './auth-config.js';
 import { Databases, type SourceUrl } from './databases.js';
+import { openBigQuerySource } from './bigquery-source.js';
 import { ReadReplicas } from './read-replicas.js';
 import { prepareBundleEvents, startDeliveryWorkers } from './serve-workers.js';
 import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
@@ -23,10 +25,12 @@ export interface ServableModel {
   readonly sdl: { readonly [role: string]: string };
   /** A bundle's key of each role's stored schema (roles with the same key share one built schema). */
   readonly sdlKey?: { readonly [role: string]: string };
+  /** A bundle's schema file of each role (its types are read from it when needed). */
+  readonly sdlFiles?: { readonly [role: string]: string };
 }
 
 /** Opens (once) the database of a named source; what an in-process compile introspects with. */
-export type SourceOpener = (source: string, url: SourceUrl) => Promise<Driver>;
+export type SourceOpener = (source: string, url: SourceUrl, bigquery?: BigQueryConnection) => Promise<Driver>;
 
 /** Where the served model comes from: a bundle directory, or a compile run with the sources open. */
 export type ModelOrigin =
@@ -41,13 +45,13 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
   const dbs = new Databases(o, log);
   const drivers = new Map<string, Driver>();
   const replicas = new ReadReplicas(o.pgConnections, log);
-  const open: SourceOpener = async (source, url) => {
-    const d = drivers.get(source) ?? await dbs.forSource(url);
+  const open: SourceOpener = async (source, url, bigquery) => {
+    const d = drivers.get(source) ?? (bigquery ? openBigQuerySource(source, bigquery, log) : await dbs.forSource(url));
     drivers.set(source, d);
     return d;
   };
   try {
-    const { model, sdl, sdlKey } = await modelOf(origin, open, log);
+    const { model, sdl, sdlKey, sdlFiles } = await modelOf(origin, open, log);
     obs.tracing.configure(model.openTelemetry);
     const wrap = obs.engineDrivers();
     const driverFor = (source: string): Driver => {
@@ -57,13 +61,17 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     };
     // Queries and subscriptions read from the source's replicas; everything else uses `drivers`.
     const readers = replicas.update(model, drivers);
-    const engine = new Engine({ model, sdl, ...(sdlKey ? { sdlKey } : {}), stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor,
+    // Asynchronous actions log their calls in the metadata database, as the events do.
+    const actionCatalog = model.actions?.actions.some((a) => a.kind === 'asynchronous') ? await dbs.metadata() : undefined;
+    const engine = new Engine({ model, sdl, ...(sdlKey ? { sdlKey } : {}), ...(sdlFiles ? { sdlFiles } : {}), stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor,
+      ...actionsOf(model, o.stringifyNumericTypes, actionCatalog),
       readerFor: (source) => {
         const r = readers.get(source);
         return r ? wrap(r, source) : driverFor(source);
       } });
     obs.metrics.feed({ planCache: () => ({ hits: engine.stats.planCacheHits, misses: engine.stats.parses }) });
     const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log, obs) : null;
+    const asyncActions = actionCatalog ? await startAsyncActions(actionCatalog, () => model.actions, log) : null;
     const server = createServer({
       engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
       enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
@@ -79,6 +87,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
       async close() {
         await server.close();
         await workers?.stop();
+        await asyncActions?.stop();
         await replicas.close();
         await obs.tracing.close();
         await dbs.close(drivers.values());
@@ -95,9 +104,9 @@ async function modelOf(origin: ModelOrigin, open: SourceOpener, log: Log): Promi
   if (origin.kind === 'compile') return origin.compile(open, log);
   // A missing or foreign bundle is an ApiError (invalid-configuration) the command line prints.
   const b = await loadBundle(origin.dir);
-  for (const s of b.model.sources) await open(s.name, s.databaseUrl);
+  for (const s of b.model.sources) await open(s.name, s.databaseUrl, s.bigquery);
   log(`loaded bundle ${origin.dir}: ${b.model.roles.length} role(s), ${Object.keys(b.model.tables).length} table(s)`);
-  return { model: b.model, sdl: b.sdl, sdlKey: b.sdlKey };
+  return { model: b.model, sdl: b.sdl, sdlKey: b.sdlKey, ...(b.sdlFiles ? { sdlFiles: b.sdlFiles } : {}) };
 }
 
 /**

@@ -23,6 +23,11 @@ export interface Registration {
   readonly source: string;
   readonly statement: MultiplexedSql;
   readonly driver: () => Driver;
+  /**
+   * The role it runs as: subscribers share a poller only within one role, because the driver
+   * carries the role's time limit (and Hasura keys its pollers by role too).
+   */
+  readonly role: string;
   /** True once the engine that planned it was replaced. */
   readonly isStale: () => boolean;
 }
@@ -112,7 +117,7 @@ export class Multiplexer {
 
   /** Adds a live-query subscriber with its parameter values (text form); answers its unsubscribe. */
   live(reg: Registration, values: readonly (string | null)[], sink: SubscriberSink, lastSent?: string): () => void {
-    const poller = this.poller(`live\u0000${reg.source}\u0000${reg.statement.text}`, reg, this.settings.liveRefetchMs, this.settings.liveBatchSize);
+    const poller = this.poller(`live\u0000${reg.role}\u0000${reg.source}\u0000${reg.statement.text}`, reg, this.settings.liveRefetchMs, this.settings.liveBatchSize);
     const key = JSON.stringify(values);
     const cohort = poller.join(key, () => new LiveCohort(values)) as LiveCohort;
     const state = { last: lastSent };
@@ -128,7 +133,7 @@ export class Multiplexer {
 
   /** Adds a stream subscriber whose values depend on its cursor; answers its unsubscribe. */
   stream(reg: Registration, bind: (cursor: unknown) => readonly (string | null)[], cursor: unknown, sink: SubscriberSink): () => void {
-    const poller = this.poller(`stream\u0000${reg.source}\u0000${reg.statement.text}`, reg, this.settings.streamRefetchMs, this.settings.streamBatchSize);
+    const poller = this.poller(`stream\u0000${reg.role}\u0000${reg.source}\u0000${reg.statement.text}`, reg, this.settings.streamRefetchMs, this.settings.streamBatchSize);
     const cohort = new StreamCohort(bind, cursor, sink);
     const key = `#${cohort.id}`;
     poller.join(key, () => cohort);

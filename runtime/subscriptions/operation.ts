@@ -9,6 +9,7 @@ import { bindParams, type StreamCursor, type SubscriptionPlan } from '../graphql
 import { multiplexValue } from '../sql/index.js';
 import type { Multiplexer, Registration, SubscriberSink } from './multiplexer.js';
 import { CURSOR_VARIABLE, streamQuery } from './stream.js';
+import { pollActionResult } from './action-poll.js';
 
 /** What the WebSocket service needs of the GraphQL engine (runtime/graphql's Engine has it all). */
 export interface SubscriptionEngine {
@@ -27,6 +28,8 @@ export interface SubscriptionEngine {
   admitRequest?(session: Session, client: { readonly ip: string | null }, operations: number): void;
   /** Throws when the document is over the server's caps or the role's API limits. Optional. */
   checkLimits?(req: GraphQLRequest, session: Session): void;
+  /** True for a subscription to an asynchronous action's result: polled, not multiplexed. Optional. */
+  pollsSubscription?(req: GraphQLRequest, session: Session): boolean;
 }
 
 /** Where an operation's messages go. */
@@ -69,6 +72,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     // The allow-list and the limits judge the document the client sent; a stream runs a rewrite of it.
     engine.checkAllowed(req, session);
     engine.checkLimits?.(req, session);
+    if (engine.pollsSubscription?.(req, session)) return pollActionResult(ctx, req, sink, lastSent);
     const stream = op ? streamQuery(req, op.document, op.operation, engine.model, session.role, engine.schemaFor(session.role)) : null;
     const planned = engine.planSubscription(stream?.request ?? req, session, true, stream?.cursor ?? null);
     if (!planned) throw new Error('assertion failed: a subscription is never a mutation');
@@ -84,6 +88,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
       source: plan.source,
       statement: plan.statement,
       driver: () => planned.driverFor(plan.source),
+      role: session.role,
       isStale: () => ctx.engine() !== engine,
     };
     const subscriber: SubscriberSink = { push: (payload) => sink.next(payload), replan: () => sink.replan() };

@@ -82,4 +82,15 @@ describe('PostGIS values in GraphQL arguments', () => {
     const img = (await db.query('SELECT img::text AS img FROM tile WHERE id = 2'))[0]?.['img'];
     expect(await ids('$r: raster', '{img: {_st_intersects_rast: $r}}', { r: img })).toEqual([2]);
   });
+
+  it('refuses raster text that is not hex well-known binary before any SQL, from a variable and a literal, on queries and inserts', async () => {
+    const msg = 'invalid hexadecimal representation of raster well known binary format';
+    expect(await gql('query ($r: raster) { tile(where: {img: {_st_intersects_rast: $r}}) { id } }', { r: 'not a raster' }))
+      .toEqual(parseFailed(msg, '$.selectionSet.tile.args.where.img._st_intersects_rast'));
+    expect(await gql('query { tile(where: {img: {_st_intersects_rast: "abc"}}) { id } }'))
+      .toEqual(parseFailed(msg, '$.selectionSet.tile.args.where.img._st_intersects_rast'));
+    expect(await gql('mutation ($r: raster) { insert_tile(objects: [{img: $r}]) { affected_rows } }', { r: '0g' }))
+      .toEqual(parseFailed(msg, '$.selectionSet.insert_tile.args.objects[0].img'));
+    expect(await db.query('SELECT count(*)::int AS n FROM tile')).toEqual([{ n: 2 }]);
+  });
 });

@@ -156,3 +156,29 @@ describe('variables and fragments resolved first', () => {
       .toMatchObject({ path: '$.selectionSet.lamp.args.where.shade._eq' });
   });
 });
+
+describe('choosing the operation, and subscriptions', () => {
+  const op = async (query: string, operationName: string): Promise<unknown> =>
+    (await fetch(`${kiln.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName }) })).json();
+
+  it('takes the first operation of the name asked for, even when two share it (no uniqueness rule)', async () => {
+    expect(await op('query Q { lamp_by_pk(id: 1) { label } } query Q { lamp_by_pk(id: 2) { label } }', 'Q'))
+      .toEqual({ data: { lamp_by_pk: { label: 'desk' } } });
+    expect(await op('mutation M { update_lamp(where: {id: {_eq: 2}}, _set: {watts: 61}) { affected_rows } } query M { lamp { id } }', 'M'))
+      .toEqual({ data: { update_lamp: { affected_rows: 1 } } });
+  });
+
+  it('refuses an operation name beside a shorthand query, and allows it beside an unnamed `query`', async () => {
+    expect(errorOf(await op('{ lamp { id } } query Q { lamp { label } }', 'Q') as never))
+      .toEqual(err('operationName cannot be used when an anonymous operation exists in the document', '$'));
+    expect(await op('query { lamp(where: {id: {_eq: 1}}) { id } } query Q { lamp(where: {id: {_eq: 1}}) { label } }', 'Q'))
+      .toEqual({ data: { lamp: [{ label: 'desk' }] } });
+  });
+
+  it('wants one root field in a subscription, counted through fragments, in Hasura\'s words', async () => {
+    expect(await fails('subscription { lamp { id } lamp_by_pk(id: 1) { id } }'))
+      .toEqual(err('subscriptions must select one top level field', '$'));
+    expect(await fails('subscription S { ...Two } fragment Two on subscription_root { lamp { id } lamp_aggregate { aggregate { count } } }'))
+      .toEqual(err('subscriptions must select one top level field', '$'));
+  });
+});

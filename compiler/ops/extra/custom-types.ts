@@ -1,7 +1,7 @@
 // `set_custom_types`: replaces the custom types used by actions (reference/actions.md). The shapes
 // are checked here; whether field types exist and relationships resolve is the compile step's.
 
-import { ApiError, ArgsReader, asArray, asGraphqlName, asNonEmpty, asString, type JsonObject, type JsonPath, parseFailed } from '../../../runtime/errors/index.js';
+import { ArgsReader, asArray, asGraphqlName, asNonEmpty, asString, type JsonObject, type JsonPath, parseFailed } from '../../../runtime/errors/index.js';
 import type { Json } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
 import { compact } from './compact.js';
@@ -73,20 +73,14 @@ function readList(r: ArgsReader, key: string, read: (v: unknown, path: JsonPath)
   return asArray(r.value[key], r.at(key)).map((x, i) => read(x, [...r.at(key), i]));
 }
 
-/** Reads the four lists; every type name must be unique across them. */
+/** Reads the four lists (names unique across them, fields that exist: the compile step's, compiler/model/custom-types.ts). */
 export function readCustomTypes(r: ArgsReader): JsonObject {
-  const types = {
+  return {
     scalars: readList(r, 'scalars', readScalar),
     enums: readList(r, 'enums', readEnum),
     input_objects: readList(r, 'input_objects', (v, p) => readObjectType(v, p, false)),
     objects: readList(r, 'objects', (v, p) => readObjectType(v, p, true)),
-  };
-  const names = Object.values(types).flat().map((t) => t['name'] as string);
-  const dup = names.filter((n, i) => names.indexOf(n) !== i);
-  if (dup.length > 0) {
-    throw new ApiError('invalid-configuration', `duplicate type names: ${[...new Set(dup)].join(', ')}`, 400, ['args']);
-  }
-  return types as unknown as JsonObject;
+  } as unknown as JsonObject;
 }
 
 export const setCustomTypes: OpHandler = (input) => {

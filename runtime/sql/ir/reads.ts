@@ -141,6 +141,7 @@ function expr(e: Expr, out: TableRead[], inPermission: boolean): void {
     case 'aggregate': expr(e.arg, out, inPermission); return;
     case 'count': for (const a of e.args) expr(a, out, inPermission); return;
     case 'from_geojson': expr(e.geojson, out, inPermission); return;
+    case 'when': cond(e.cond, out, true); expr(e.expr, out, inPermission); return;
     case 'distinct_count': case 'subquery':
       out.push({ from: e.from, row: e.row, permission: e.permission && { filter: e.permission, limit: null }, limited: false, inPermission });
       source(e.from, out, inPermission);

@@ -65,6 +65,8 @@ export type Expr =
   | { readonly kind: 'count'; readonly args: readonly Expr[]; readonly distinct: boolean }
   /** A spatial value of `type` (`geometry`, `geography`) from GeoJSON text. */
   | { readonly kind: 'from_geojson'; readonly geojson: Expr; readonly type: string }
+  /** `expr` where `cond` holds, else NULL (a column an inherited role sees only on some rows). */
+  | { readonly kind: 'when'; readonly cond: Cond; readonly expr: Expr }
   /** The number of distinct tuples of `columns` over the rows of `from` at `row` where every `where` holds (nulls count as values). */
   | { readonly kind: 'distinct_count'; readonly from: Source; readonly row: Alias; readonly where: readonly Cond[]; readonly permission: Cond | null; readonly columns: readonly Expr[] }
   /**

@@ -33,6 +33,7 @@ export function exprSql(e: Expr): Sql {
       return e.distinct ? sql`count(DISTINCT ${target})` : sql`count(${target})`;
     }
     case 'from_geojson': return sql`(${ident('st_geomfromgeojson')}(${exprSql(e.geojson)}))::${ident(...e.type.split('.'))}`;
+    case 'when': return sql`(CASE WHEN ${condSql(e.cond)} THEN ${exprSql(e.expr)} ELSE NULL END)`;
     case 'distinct_count': {
       const rows = sql`SELECT DISTINCT ${join(e.columns.map(exprSql), ', ')} FROM ${sourceSql(e.from)} AS ${aliasRef(e.row)} WHERE ${conjunction(withPermission(e.where, e.permission))}`;
       return sql`(SELECT count(*) FROM (${rows}) AS ${aliasRef(new Alias('distinct'))})`;

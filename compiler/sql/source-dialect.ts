@@ -1,0 +1,11 @@
+// The dialect a root field's statement is rendered in: its table's source's.
+
+import type { BundleModel } from '../../runtime/bundle/index.js';
+import { dialectNamed, postgres, type Dialect } from '../../runtime/sql/index.js';
+
+/** The dialect of the source of table `tableId` (PostgreSQL for sources Kiln renders no other way). */
+export function tableDialect(model: BundleModel, tableId: string): Dialect {
+  const source = model.tables[tableId]?.source;
+  const name = model.sources.find((s) => s.name === source)?.dialect ?? 'postgres';
+  return dialectNamed(name) ?? postgres;
+}

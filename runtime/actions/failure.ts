@@ -1,0 +1,20 @@
+// An action's error as the client sees it (reference/actions.md §3): a message and extensions,
+// either the handler's own (a 4xx answer with `extensions`) or `{path, code, internal?}`, where
+// `internal` (the request and response) is shown to admin only.
+
+import type { Json } from '../bundle/index.js';
+
+/** A failed action call; `extensions` as the handler gave them, or built from `code` and `internal`. */
+export class ActionFailure extends Error {
+  constructor(message: string, readonly code: string, readonly internal?: Json, readonly handlerExtensions?: Json) {
+    super(message);
+  }
+
+  /** The GraphQL error object; `internal` only when `showInternal`. */
+  body(showInternal: boolean): { message: string; extensions: Json } {
+    if (this.handlerExtensions !== undefined) return { message: this.message, extensions: this.handlerExtensions };
+    const extensions: { [k: string]: Json } = { path: '$', code: this.code };
+    if (showInternal && this.internal !== undefined) extensions['internal'] = this.internal;
+    return { message: this.message, extensions };
+  }
+}

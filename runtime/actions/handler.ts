@@ -1,0 +1,112 @@
+// One call of an action handler (reference/actions.md §2): POST of the JSON payload to the
+// handler URL, with `{{ENV}}` templates of the URL and `value_from_env` headers read from the
+// environment at call time, the client's headers when the action forwards them, and the action's
+// timeout. The answer is bounded in size: a handler cannot make the engine hold more than that.
+
+import type { ActionModel, Json } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+
+/** What a handler is sent. */
+export interface HandlerRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body?: string;
+}
+
+/** What a handler answered. */
+export interface HandlerResponse {
+  readonly status: number;
+  readonly headers: readonly (readonly [string, string])[];
+  /** The body as text (at most `maxBytes`). */
+  readonly text: string;
+}
+
+/** Where the environment comes from (process.env by default; tests give their own). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The most bytes of a handler's answer read (64 MB). */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+// Client headers never forwarded (Hasura's commonClientHeadersIgnored, plus the body's own and the session's).
+const NOT_FORWARDED = new Set(['content-length', 'content-md5', 'user-agent', 'host', 'origin', 'referer', 'accept', 'accept-encoding',
+  'accept-language', 'accept-datetime', 'cache-control', 'connection', 'dnt', 'content-type', 'transfer-encoding', 'keep-alive', 'upgrade',
+  'te', 'trailer', 'proxy-authorization', 'proxy-connection', 'x-svc-admin-secret']);
+
+/** The handler URL with each `{{NAME}}` replaced by the environment's value; a missing one is an error. */
+export function handlerUrl(template: string, env: Environment): string {
+  return template.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_, name: string) => {
+    const v = env[name];
+    if (v === undefined) throw new ApiError('unexpected', `environment variable "${name}" not set`, 500, []);
+    return v;
+  });
+}
+
+/** The configured headers with their values (environment read now), then the forwarded client headers. */
+export function handlerHeaders(action: ActionModel, env: Environment, client: Readonly<Record<string, string>>): [string, string][] {
+  const configured = action.headers.map((h): [string, string] => {
+    if (h.kind === 'value') return [h.name, h.value];
+    const v = env[h.env];
+    if (v === undefined) throw new ApiError('unexpected', `environment variable "${h.env}" not set`, 500, []);
+    return [h.name, v];
+  });
+  if (!action.forwardClientHeaders) return configured;
+  const taken = new Set(configured.map(([n]) => n.toLowerCase()));
+  const forwarded = Object.entries(forwardable(client)).filter(([n]) => !taken.has(n.toLowerCase()));
+  return [...configured, ...forwarded];
+}
+
+/** The client headers an action may forward (hop-by-hop, body and admin-secret headers left out). */
+export function forwardable(client: Readonly<Record<string, string>>): { [name: string]: string } {
+  return Object.fromEntries(Object.entries(client).filter(([n]) => !NOT_FORWARDED.has(n.toLowerCase())));
+}
+
+/** The failure of the HTTP exchange itself (no answer): refused, reset, timed out. */
+export class HttpFailure extends Error {
+  constructor(readonly kind: 'timeout' | 'connection' | 'too_large', message: string) {
+    super(message);
+  }
+}
+
+/** Sends one request; answers the response, or throws HttpFailure. */
+export async function callHandler(req: HandlerRequest, timeoutSeconds: number, maxBytes = MAX_RESPONSE_BYTES): Promise<HandlerResponse> {
+  const signal = AbortSignal.timeout(Math.max(1, Math.round(timeoutSeconds * 1000)));
+  let res: Response;
+  try {
+    res = await fetch(req.url, { method: req.method, headers: [...req.headers].map(([k, v]) => [k, v] as [string, string]), ...(req.body !== undefined ? { body: req.body } : {}), signal, redirect: 'manual' });
+  } catch (e) {
+    throw failureOf(e, signal);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    if (res.body) {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw new HttpFailure('too_large', `the response is larger than ${maxBytes} bytes`);
+        chunks.push(chunk);
+      }
+    }
+  } catch (e) {
+    if (e instanceof HttpFailure) throw e;
+    throw failureOf(e, signal);
+  }
+  const headers: [string, string][] = [];
+  res.headers.forEach((value, name) => headers.push([name, value]));
+  return { status: res.status, headers, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+function failureOf(e: unknown, signal: AbortSignal): HttpFailure {
+  if (signal.aborted) return new HttpFailure('timeout', 'Response timeout');
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
+  return new HttpFailure('connection', cause);
+}
+
+/** Parses a body as JSON; undefined when it is not JSON. */
+export function parseBody(text: string): Json | undefined {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+}

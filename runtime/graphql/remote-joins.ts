@@ -1,0 +1,235 @@
+// Replacing the placeholders of remote relationship fields (remote-join-site.ts) once the SQL has
+// run: for each site, the join keys of every row are collected and one request answers them all
+// — one GraphQL call to the remote schema with an aliased field per distinct key set, or one query
+// of the target table (run as the same role, so its permissions apply) with the keys as a list.
+// Rows whose keys hold a null get null without a call.
+
+import {
+  astFromValue, Kind, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode,
+  type GraphQLInputType, type OperationDefinitionNode, type SelectionSetNode, type ValueNode, type VariableDefinitionNode,
+} from 'graphql';
+import type { BundleModel, Json, Session } from '../bundle/index.js';
+import { callRemote, remoteFieldPath, type ClientHeaders, type RemoteServing } from '../remote/index.js';
+import { JOIN_MARK, type RemoteJoinSite } from './remote-join-site.js';
+
+/** What replacing placeholders needs from the engine and the request. */
+export interface JoinEnv {
+  readonly model: BundleModel;
+  readonly remote: RemoteServing | undefined;
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  readonly variables: { readonly [k: string]: unknown };
+  readonly session: Session;
+  readonly headers: ClientHeaders | null;
+  /** Runs a query as the session's role (no allow-list); answers its `data`. */
+  runQuery(query: string, variables: { readonly [k: string]: unknown }): Promise<Record<string, unknown>>;
+}
+
+type Row = Record<string, unknown>;
+interface Hole { readonly parent: Row; readonly key: string; readonly keys: Row }
+
+const KEY_ALIAS = 'kiln__k';
+const ROWS_ALIAS = 'kiln__rows';
+
+/** Replaces every placeholder in `data`; answers the remote errors met. */
+export async function resolveJoins(data: Row, sites: readonly RemoteJoinSite[], env: JoinEnv): Promise<unknown[]> {
+  const holes = new Map<number, Hole[]>();
+  collect(data, holes);
+  const errors: unknown[] = [];
+  await Promise.all([...holes].map(async ([id, list]) => {
+    const site = sites[id];
+    if (!site) return;
+    const live: Hole[] = [];
+    for (const h of list) {
+      if (Object.entries(h.keys).some(([k, v]) => k !== JOIN_MARK && v === null)) h.parent[h.key] = null;
+      else live.push(h);
+    }
+    if (live.length === 0) return;
+    if (site.relationship.kind === 'source') await joinSource(site, live, env);
+    else errors.push(...await joinRemote(site, live, env));
+  }));
+  return errors;
+}
+
+function collect(v: unknown, holes: Map<number, Hole[]>): void {
+  if (Array.isArray(v)) { for (const x of v) collect(x, holes); return; }
+  if (v === null || typeof v !== 'object') return;
+  for (const [k, x] of Object.entries(v as Row)) {
+    if (x !== null && typeof x === 'object' && !Array.isArray(x) && JOIN_MARK in (x as Row)) {
+      const keys = x as Row;
+      const id = Number(String(keys[JOIN_MARK]).slice(1));
+      holes.set(id, [...(holes.get(id) ?? []), { parent: v as Row, key: k, keys }]);
+    } else collect(x, holes);
+  }
+}
+
+const tupleOf = (h: Hole, columns: readonly string[]): string => JSON.stringify(columns.map((c) => h.keys[c]));
+
+// The variables and fragments a selection uses, from the request's operation and document.
+function usedDefinitions(nodes: readonly (FieldNode | SelectionSetNode | ArgumentNode)[], env: JoinEnv): { vars: VariableDefinitionNode[]; fragments: FragmentDefinitionNode[] } {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of env.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const usedVars = new Set<string>();
+  const usedFrags = new Set<string>();
+  const walk = (n: FieldNode | SelectionSetNode | ArgumentNode | FragmentDefinitionNode): void => {
+    visit(n, {
+      Variable: (x) => { usedVars.add(x.name.value); },
+      FragmentSpread: (s) => {
+        if (usedFrags.has(s.name.value)) return;
+        usedFrags.add(s.name.value);
+        const f = fragments.get(s.name.value);
+        if (f) walk(f);
+      },
+    });
+  };
+  for (const n of nodes) walk(n);
+  return {
+    vars: (env.operation.variableDefinitions ?? []).filter((d) => usedVars.has(d.variable.name.value)),
+    fragments: [...usedFrags].flatMap((n) => fragments.get(n) ?? []),
+  };
+}
+
+const name = (value: string) => ({ kind: Kind.NAME, value } as const);
+const arg = (n: string, value: ValueNode): ArgumentNode => ({ kind: Kind.ARGUMENT, name: name(n), value });
+
+async function joinSource(site: RemoteJoinSite, holes: readonly Hole[], env: JoinEnv): Promise<void> {
+  const rel = site.relationship;
+  if (rel.kind !== 'source') return;
+  const target = env.model.tables[rel.target]!;
+  const root = target.rootFieldNames['select']!;
+  const node = site.field.node;
+  const columns = rel.mapping.map(([c]) => c);
+  const keyVars: VariableDefinitionNode[] = [];
+  const conds: ValueNode[] = [];
+  const values: Record<string, unknown> = { ...env.variables };
+  rel.mapping.forEach(([from, to], i) => {
+    const col = target.columns.find((c) => c.name === to)!;
+    const v = `kiln__keys${i}`;
+    keyVars.push({ kind: Kind.VARIABLE_DEFINITION, variable: { kind: Kind.VARIABLE, name: name(v) },
+      type: { kind: Kind.LIST_TYPE, type: { kind: Kind.NON_NULL_TYPE, type: { kind: Kind.NAMED_TYPE, name: name(col.scalar) } } } });
+    values[v] = [...new Set(holes.map((h) => JSON.stringify(h.keys[from])))].map((s) => JSON.parse(s) as unknown);
+    conds.push({ kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: name(col.field),
+      value: { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: name('_in'), value: { kind: Kind.VARIABLE, name: name(v) } }] } }] });
+  });
+  const clientArgs = new Map((node.arguments ?? []).map((a) => [a.name.value, a]));
+  const where = clientArgs.get('where');
+  if (where) conds.push(where.value);
+  const args: ArgumentNode[] = [arg('where', { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: name('_and'), value: { kind: Kind.LIST, values: conds } }] })];
+  for (const k of ['order_by', 'distinct_on']) if (clientArgs.has(k)) args.push(clientArgs.get(k)!);
+  const keyFields: FieldNode[] = rel.mapping.map(([, to], i) => ({ kind: Kind.FIELD, alias: name(`${KEY_ALIAS}${i}`),
+    name: name(target.columns.find((c) => c.name === to)!.field) }));
+  const selection: SelectionSetNode = { kind: Kind.SELECTION_SET, selections: [...(node.selectionSet?.selections ?? []), ...keyFields] };
+  const rootField: FieldNode = { kind: Kind.FIELD, alias: name(ROWS_ALIAS), name: name(root), arguments: args, selectionSet: selection };
+  const used = usedDefinitions([rootField], env);
+  const op: OperationDefinitionNode = { kind: Kind.OPERATION_DEFINITION, operation: 'query' as OperationDefinitionNode['operation'],
+    variableDefinitions: [...keyVars, ...used.vars], selectionSet: { kind: Kind.SELECTION_SET, selections: [rootField] } };
+  const data = await env.runQuery(print({ kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] }), values);
+  const rows = (data[ROWS_ALIAS] ?? []) as Row[];
+  const groups = new Map<string, Row[]>();
+  for (const r of rows) {
+    const t = JSON.stringify(rel.mapping.map((_m, i) => r[`${KEY_ALIAS}${i}`]));
+    for (let i = 0; i < rel.mapping.length; i++) delete r[`${KEY_ALIAS}${i}`];
+    groups.set(t, [...(groups.get(t) ?? []), r]);
+  }
+  const offset = numberArg(clientArgs.get('offset'), env) ?? 0;
+  const limit = numberArg(clientArgs.get('limit'), env);
+  for (const h of holes) {
+    const group = groups.get(tupleOf(h, columns)) ?? [];
+    h.parent[h.key] = rel.cardinality === 'object' ? group[0] ?? null
+      : group.slice(offset, limit === null ? undefined : offset + limit).map((r) => ({ ...r }));
+  }
+}
+
+function numberArg(a: ArgumentNode | undefined, env: JoinEnv): number | null {
+  if (!a) return null;
+  if (a.value.kind === Kind.INT) return Number(a.value.value);
+  if (a.value.kind === Kind.VARIABLE) {
+    const v = env.variables[a.value.name.value];
+    return typeof v === 'number' ? v : null;
+  }
+  return null;
+}
+
+// A JSON value as a GraphQL literal: through the remote argument's type where known (enums).
+function literal(v: unknown, type: GraphQLInputType | null): ValueNode {
+  if (type) {
+    try {
+      const ast = astFromValue(v, type);
+      if (ast) return ast;
+    } catch { /* a custom scalar holding an object: written as plain JSON below */ }
+  }
+  if (v === null || v === undefined) return { kind: Kind.NULL };
+  if (Array.isArray(v)) return { kind: Kind.LIST, values: v.map((x) => literal(x, null)) };
+  if (typeof v === 'object') return { kind: Kind.OBJECT, fields: Object.entries(v).map(([k, x]) => ({ kind: Kind.OBJECT_FIELD, name: name(k), value: literal(x, null) })) };
+  if (typeof v === 'number') return Number.isInteger(v) ? { kind: Kind.INT, value: String(v) } : { kind: Kind.FLOAT, value: String(v) };
+  if (typeof v === 'boolean') return { kind: Kind.BOOLEAN, value: v };
+  return { kind: Kind.STRING, value: String(v) };
+}
+
+// `$column` strings in a remote_field argument tree replaced by the row's values.
+function substitute(v: Json, keys: Row): unknown {
+  if (typeof v === 'string' && v.startsWith('$') && v.slice(1) in keys) return keys[v.slice(1)];
+  if (Array.isArray(v)) return v.map((x) => substitute(x, keys));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, keys)]));
+  return v;
+}
+
+async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: JoinEnv): Promise<unknown[]> {
+  const rel = site.relationship;
+  if (rel.kind !== 'remote_schema') return [];
+  const view = env.remote?.viewsFor(env.session.role).find((v) => v.def.name === rel.remoteSchema);
+  if (!view) { for (const h of holes) h.parent[h.key] = null; return []; }
+  const steps = remoteFieldPath(rel.remoteField);
+  const node = site.field.node;
+  // One aliased field per distinct key set.
+  const byTuple = new Map<string, Hole[]>();
+  for (const h of holes) {
+    const t = tupleOf(h, rel.lhsColumns);
+    byTuple.set(t, [...(byTuple.get(t) ?? []), h]);
+  }
+  let parentType = view.schema.getQueryType() ?? null;
+  const typesOf: ((n: string) => GraphQLInputType | null)[] = steps.map((s) => {
+    const f = parentType && 'getFields' in parentType ? (parentType.getFields() as Record<string, { args: readonly { name: string; type: GraphQLInputType }[]; type: unknown }>)[s.name] : undefined;
+    const named = f ? (f.type as { ofType?: unknown; name?: string }) : null;
+    let t: unknown = named;
+    while (t && typeof t === 'object' && 'ofType' in t && (t as { ofType?: unknown }).ofType) t = (t as { ofType: unknown }).ofType;
+    parentType = t && typeof t === 'object' && 'getFields' in t ? t as typeof parentType : null;
+    return (n: string) => f?.args.find((a) => a.name === n)?.type ?? null;
+  });
+  const fields: FieldNode[] = [];
+  const aliases: [string, Hole[]][] = [];
+  let i = 0;
+  for (const group of byTuple.values()) {
+    const keys = group[0]!.keys;
+    const alias = `f${i++}`;
+    aliases.push([alias, group]);
+    let inner: FieldNode | null = null;
+    for (let s = steps.length - 1; s >= 0; s--) {
+      const step = steps[s]!;
+      const args: ArgumentNode[] = Object.entries(step.args).map(([k, v]) => arg(k, literal(substitute(v as Json, keys), typesOf[s]!(k))));
+      const isLeaf = s === steps.length - 1;
+      if (isLeaf) args.push(...(node.arguments ?? []));
+      const selectionSet: SelectionSetNode | undefined = isLeaf ? node.selectionSet : { kind: Kind.SELECTION_SET, selections: [inner!] };
+      inner = { kind: Kind.FIELD, name: name(step.name), arguments: args, ...(selectionSet ? { selectionSet } : {}), ...(s === 0 ? { alias: name(alias) } : {}) };
+    }
+    fields.push(inner!);
+  }
+  const used = usedDefinitions([...(node.arguments ?? []), ...(node.selectionSet ? [node.selectionSet] : [])], env);
+  const op: OperationDefinitionNode = { kind: Kind.OPERATION_DEFINITION, operation: 'query' as OperationDefinitionNode['operation'],
+    variableDefinitions: used.vars, selectionSet: { kind: Kind.SELECTION_SET, selections: fields } };
+  const body = print({ kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] });
+  const values = Object.fromEntries(used.vars.map((d) => [d.variable.name.value, env.variables[d.variable.name.value]]).filter(([, v]) => v !== undefined));
+  const answer = await callRemote(view.def, { kind: 'http', id: `join:${site.id}`, target: { kind: 'remote_schema', name: view.def.name }, body, variables: {} },
+    values, env.session, env.headers, null);
+  for (const [alias, group] of aliases) {
+    let value: unknown = answer.data?.[alias] ?? null;
+    for (const step of steps.slice(1)) value = pick(value, step.name);
+    for (const h of group) h.parent[h.key] = value;
+  }
+  return [...answer.errors];
+}
+
+function pick(v: unknown, key: string): unknown {
+  if (Array.isArray(v)) return v.map((x) => pick(x, key));
+  return v !== null && typeof v === 'object' ? (v as Row)[key] ?? null : null;
+}

@@ -1,0 +1,40 @@
+// What the metadata API does for remote schemas besides editing the document: introspect a remote
+// an edit adds or changes (refusing the edit when it cannot be read, as Hasura does), and
+// reload_remote_schema, which introspects again without changing the document.
+
+import type { Json } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
+import type { ApiContext } from './context.js';
+import type { Envelope } from './envelope.js';
+import { SUCCESS, type Work } from './state.js';
+
+const nameOf = (args: Json): string | null => {
+  const n = args !== null && typeof args === 'object' && !Array.isArray(args) ? args['name'] : null;
+  return typeof n === 'string' ? n : null;
+};
+
+/**
+ * Introspects the remotes of the edited document that have no introspection for their definition
+ * yet. add_remote_schema and update_remote_schema fail with `remote-schema-error` when their
+ * remote cannot be read or is not a valid schema; the document is then left as it was.
+ */
+export async function introspectEditedRemotes(cx: ApiContext, env: Envelope, metadata: Json): Promise<void> {
+  if (env.type === 'add_remote_schema_permissions' && cx.opts.remoteSchemaPermissions !== true) {
+    throw new ApiError('constraint-violation', 'remote schema permissions can only be added when remote schema permissions are enabled in the graphql-engine', 400, ['args']);
+  }
+  // Adding or updating a remote always reads it afresh (the remote may have changed since it was last read).
+  const name = env.type === 'add_remote_schema' || env.type === 'update_remote_schema' ? nameOf(env.args) : null;
+  const fetched = await cx.sources.remotes.refresh(metadata, name === null ? false : new Set([name]));
+  const snap = name === null ? undefined : fetched.get(name);
+  if (snap?.kind === 'failed') throw new ApiError('remote-schema-error', snap.reason, 400, ['args']);
+}
+
+/** reload_remote_schema: the remote introspected again and the schema rebuilt; a remote still down stays inconsistent. */
+export async function reloadRemoteSchema(cx: ApiContext, env: Envelope, work: Work): Promise<Json> {
+  // The compiler's edit checks the args and that the remote exists; it changes nothing.
+  cx.opts.compiler.apply(work.metadata, { type: env.type, args: env.args, api: work.api }, { introspection: work.introspection });
+  const name = nameOf(env.args)!;
+  await cx.sources.remotes.refresh(work.metadata, new Set([name]));
+  work.compiled = cx.sources.compile(work.metadata, work.introspection);
+  return SUCCESS;
+}

@@ -1,0 +1,94 @@
+// The remote schemas of a document made servable: each remote's introspection (fetched once per
+// definition, again on reload), and the RemoteServing built from them, with the remotes that are
+// down or clash reported as inconsistent objects in Hasura's shape.
+
+import type { BundleModel, Json } from '../bundle/index.js';
+import { remoteRelationshipProblem } from './relationship-fields.js';
+import { remoteDefinitions, type RemoteDefinition, type RemoteInconsistency } from './definition.js';
+import { introspectRemote, type RemoteSnapshot } from './introspect.js';
+import { RemoteServing } from './serving.js';
+import { stitchSdl } from './stitch.js';
+import { remoteView, type RemoteView } from './view.js';
+import { roleViews } from './permissions.js';
+
+
+/** Introspections by remote name, kept across compiles: a definition is fetched once until reloaded. */
+export class RemoteIntrospections {
+  private readonly cache = new Map<string, RemoteSnapshot>();
+
+  /**
+   * Introspects the remotes of `metadata` that have no snapshot for their current definition, and
+   * those in `force` (true: all). Answers the snapshots of the remotes fetched now.
+   */
+  async refresh(metadata: Json, force: boolean | ReadonlySet<string> = false): Promise<Map<string, RemoteSnapshot>> {
+    const fetched = new Map<string, RemoteSnapshot>();
+    const defs = remoteDefinitions(metadata);
+    for (const name of [...this.cache.keys()]) if (!defs.some((d) => d.name === name)) this.cache.delete(name);
+    await Promise.all(defs.map(async (def) => {
+      const have = this.cache.get(def.name);
+      const forced = force === true || (force !== false && force.has(def.name));
+      if (have && have.def.key === def.key && !forced) return;
+      const snap = await introspectRemote(def);
+      this.cache.set(def.name, snap);
+      fetched.set(def.name, snap);
+    }));
+    return fetched;
+  }
+
+  /** The snapshot for this definition (undefined: not fetched for it). */
+  get(def: RemoteDefinition): RemoteSnapshot | undefined {
+    const s = this.cache.get(def.name);
+    return s && s.def.key === def.key ? s : undefined;
+  }
+}
+
+function rawEntry(metadata: Json, name: string): Json {
+  const list = metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata['remote_schemas'] : null;
+  return (Array.isArray(list) ? list : []).find((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && x['name'] === name) ?? null;
+}
+
+/**
+ * The remotes of `metadata` against the admin's schema text: what serves, and what is inconsistent
+ * (down, invalid, or clashing with a table's root field or type, or with another remote).
+ */
+export function serveRemotes(metadata: Json, snapshots: RemoteIntrospections, adminSdl: string, model: BundleModel, permissionsEnabled: boolean):
+  { serving: RemoteServing; inconsistencies: RemoteInconsistency[] } {
+  const inconsistencies: RemoteInconsistency[] = [];
+  const views: RemoteView[] = [];
+  const bad = (def: RemoteDefinition, reason: string): void => {
+    inconsistencies.push({ type: 'remote_schema', name: `remote_schema ${def.name}`, definition: rawEntry(metadata, def.name), reason });
+  };
+  for (const def of remoteDefinitions(metadata)) {
+    const snap = snapshots.get(def);
+    if (!snap) { bad(def, `remote schema ${JSON.stringify(def.name)} has not been introspected`); continue; }
+    if (snap.kind === 'failed') { bad(def, snap.reason); continue; }
+    let view: RemoteView;
+    try {
+      view = remoteView(def, snap.schema);
+    } catch (e) {
+      bad(def, `invalid remote schema: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    const { conflicts } = stitchSdl(adminSdl, [...views, view]);
+    const mine = conflicts.find((c) => c.remote === def.name);
+    if (mine?.kind === 'type') { bad(def, mine.reason); continue; }
+    if (mine?.kind === 'root') {
+      for (const f of mine.fields) {
+        inconsistencies.push({ type: 'root_field', name: f.name, definition: { role: 'admin', field: f.name },
+          reason: `found duplicate fields in selection set${f.mutation ? ' for mutation root' : ''}: ${f.name}` });
+      }
+      continue;
+    }
+    views.push(view);
+  }
+  for (const t of Object.values(model.tables)) {
+    for (const rel of t.remoteRelationships ?? []) {
+      const problem = remoteRelationshipProblem(rel, rel.kind === 'remote_schema' ? views.find((v) => v.def.name === rel.remoteSchema) : undefined);
+      if (problem === null) continue;
+      inconsistencies.push({ type: 'remote_relationship', name: `remote_relationship ${rel.name} in table ${t.schema === 'public' ? t.name : `${t.schema}.${t.name}`} in source ${t.source}`,
+        definition: { name: rel.name, source: t.source, table: { schema: t.schema, name: t.name } }, reason: `Inconsistent object: ${problem}` });
+    }
+  }
+  const perRole = permissionsEnabled ? roleViews(views, inconsistencies) : null;
+  return { serving: new RemoteServing(views, perRole, model), inconsistencies };
+}

@@ -1,0 +1,75 @@
+// Remote schema customization (reference/remote.md §1): type names get the prefix and suffix (or
+// their mapping), except the root types, built-in scalars and `__*` types, which change only by
+// mapping; field names get their parent type's prefix, suffix or mapping (mapping wins). The
+// renaming is kept both ways: calls go out in the remote's names, answers come back in the client's.
+
+import { Kind, visit, type TypeDefinitionNode } from 'graphql';
+import type { NameAffixes, RemoteCustomization } from './definition.js';
+
+/** The names customization changed, both ways. */
+export interface Renaming {
+  readonly identity: boolean;
+  typeToClient(remote: string): string;
+  typeToRemote(client: string): string;
+  /** A field's remote name from its client name and its parent's client type name. */
+  fieldToRemote(clientParent: string, clientField: string): string;
+}
+
+const BUILT_IN = new Set(['Int', 'Float', 'String', 'Boolean', 'ID']);
+
+const IDENTITY: Renaming = { identity: true, typeToClient: (n) => n, typeToRemote: (n) => n, fieldToRemote: (_p, f) => f };
+
+function affixed(name: string, a: NameAffixes | null | undefined, affixAllowed: boolean): string {
+  if (!a) return name;
+  const mapped = a.mapping[name];
+  if (mapped !== undefined) return mapped;
+  return affixAllowed ? `${a.prefix}${name}${a.suffix}` : name;
+}
+
+/** The types renamed as `c` says (the types are printed from the remote schema). */
+export function customizeTypes(types: readonly TypeDefinitionNode[], c: RemoteCustomization | null,
+  roots: { readonly query: string | null; readonly mutation: string | null }): { types: readonly TypeDefinitionNode[]; renaming: Renaming } {
+  if (!c || (c.typeNames === null && Object.keys(c.fieldNames).length === 0)) return { types, renaming: IDENTITY };
+  const rootSet = new Set([roots.query, roots.mutation].filter((n): n is string => n !== null));
+  const toClient = new Map<string, string>();
+  for (const t of types) {
+    const n = t.name.value;
+    const plain = !BUILT_IN.has(n) && !n.startsWith('__') && (!rootSet.has(n) || c.rootFieldsNamespace !== null);
+    toClient.set(n, affixed(n, c.typeNames, plain));
+  }
+  const toRemote = new Map([...toClient].map(([r, cl]) => [cl, r]));
+  const fieldsBack = new Map<string, Map<string, string>>();
+  const renamed = types.map((t) => {
+    const parent = t.name.value;
+    const fa = c.fieldNames[parent];
+    const back = new Map<string, string>();
+    fieldsBack.set(toClient.get(parent) ?? parent, back);
+    return visit(t, {
+      NamedType: (node) => {
+        const to = toClient.get(node.name.value);
+        return to === undefined || to === node.name.value ? undefined : { ...node, name: { ...node.name, value: to } };
+      },
+      ObjectTypeDefinition: (node) => ({ ...node, name: { ...node.name, value: toClient.get(node.name.value) ?? node.name.value } }),
+      InterfaceTypeDefinition: (node) => ({ ...node, name: { ...node.name, value: toClient.get(node.name.value) ?? node.name.value } }),
+      UnionTypeDefinition: (node) => ({ ...node, name: { ...node.name, value: toClient.get(node.name.value) ?? node.name.value } }),
+      EnumTypeDefinition: (node) => ({ ...node, name: { ...node.name, value: toClient.get(node.name.value) ?? node.name.value } }),
+      InputObjectTypeDefinition: (node) => ({ ...node, name: { ...node.name, value: toClient.get(node.name.value) ?? node.name.value } }),
+      ScalarTypeDefinition: (node) => ({ ...node, name: { ...node.name, value: toClient.get(node.name.value) ?? node.name.value } }),
+      FieldDefinition: (node) => {
+        if (!fa || (t.kind !== Kind.OBJECT_TYPE_DEFINITION && t.kind !== Kind.INTERFACE_TYPE_DEFINITION)) return undefined;
+        const to = affixed(node.name.value, fa, !node.name.value.startsWith('__'));
+        back.set(to, node.name.value);
+        return to === node.name.value ? undefined : { ...node, name: { ...node.name, value: to } };
+      },
+    });
+  });
+  return {
+    types: renamed,
+    renaming: {
+      identity: false,
+      typeToClient: (n) => toClient.get(n) ?? n,
+      typeToRemote: (n) => toRemote.get(n) ?? n,
+      fieldToRemote: (p, f) => fieldsBack.get(p)?.get(f) ?? f,
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// The remote schemas of a metadata document, as the runtime reads them: the stored JSON of
+// `remote_schemas` (compiler/ops/extra/remote-schemas.ts checked its shape on write), with the
+// values it needs to call the server. Environment values are read when a call is made.
+
+import { createHash } from 'node:crypto';
+import type { Json } from '../bundle/index.js';
+
+/** One configured header: a literal value or the name of an environment variable. */
+export interface RemoteHeader {
+  readonly name: string;
+  readonly value?: string;
+  readonly valueFromEnv?: string;
+}
+
+/** `customization.type_names` or one entry of `field_names`. */
+export interface NameAffixes {
+  readonly prefix: string;
+  readonly suffix: string;
+  readonly mapping: { readonly [from: string]: string };
+}
+
+/** A remote schema's `customization`. */
+export interface RemoteCustomization {
+  readonly rootFieldsNamespace: string | null;
+  readonly typeNames: NameAffixes | null;
+  /** Per parent type (the remote's own name). */
+  readonly fieldNames: { readonly [parentType: string]: NameAffixes };
+}
+
+/** A remote schema permission: the role's schema text. */
+export interface RemotePermission {
+  readonly role: string;
+  readonly schema: string;
+}
+
+/** A remote schema definition as the runtime uses it. */
+export interface RemoteDefinition {
+  readonly name: string;
+  readonly url: string | null;
+  readonly urlFromEnv: string | null;
+  readonly headers: readonly RemoteHeader[];
+  readonly forwardClientHeaders: boolean;
+  readonly timeoutSeconds: number;
+  readonly customization: RemoteCustomization | null;
+  readonly permissions: readonly RemotePermission[];
+  /** A hash of what the introspection depends on (url, headers): a changed definition is introspected again. */
+  readonly key: string;
+}
+
+/** An inconsistent remote schema (or remote schema permission), as get_inconsistent_metadata lists it. */
+export interface RemoteInconsistency {
+  readonly type: string;
+  readonly name: string;
+  readonly definition: Json;
+  readonly reason: string;
+}
+
+/** Hasura's default `timeout_seconds`. */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
+type Obj = { readonly [k: string]: Json };
+const isObj = (v: Json | undefined): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const str = (v: Json | undefined): string | null => (typeof v === 'string' ? v : null);
+
+function affixes(v: Json | undefined): NameAffixes | null {
+  if (!isObj(v)) return null;
+  const mapping = isObj(v['mapping']) ? Object.fromEntries(Object.entries(v['mapping']).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
+  return { prefix: str(v['prefix']) ?? '', suffix: str(v['suffix']) ?? '', mapping };
+}
+
+function customization(v: Json | undefined): RemoteCustomization | null {
+  if (!isObj(v)) return null;
+  const fieldNames: Record<string, NameAffixes> = {};
+  for (const f of Array.isArray(v['field_names']) ? v['field_names'] : []) {
+    const parent = isObj(f) ? str(f['parent_type']) : null;
+    const a = affixes(f);
+    if (parent !== null && a) fieldNames[parent] = a;
+  }
+  return { rootFieldsNamespace: str(v['root_fields_namespace']), typeNames: affixes(v['type_names']), fieldNames };
+}
+
+/** The remote schemas of a document (entries that are not objects with a name are skipped). */
+export function remoteDefinitions(metadata: Json): RemoteDefinition[] {
+  const list = isObj(metadata) && Array.isArray(metadata['remote_schemas']) ? metadata['remote_schemas'] : [];
+  const out: RemoteDefinition[] = [];
+  for (const rs of list) {
+    if (!isObj(rs) || typeof rs['name'] !== 'string' || !isObj(rs['definition'])) continue;
+    const d = rs['definition'];
+    const headers: RemoteHeader[] = (Array.isArray(d['headers']) ? d['headers'] : []).filter(isObj).flatMap((h) => {
+      const name = str(h['name']);
+      if (name === null) return [];
+      const value = str(h['value']);
+      const env = str(h['value_from_env']);
+      return [{ name, ...(value !== null ? { value } : {}), ...(env !== null ? { valueFromEnv: env } : {}) }];
+    });
+    const permissions = (Array.isArray(rs['permissions']) ? rs['permissions'] : []).filter(isObj).flatMap((p) => {
+      const role = str(p['role']);
+      const schema = isObj(p['definition']) ? str(p['definition']['schema']) : null;
+      return role !== null && schema !== null ? [{ role, schema }] : [];
+    });
+    const timeout = typeof d['timeout_seconds'] === 'number' ? d['timeout_seconds'] : DEFAULT_TIMEOUT_SECONDS;
+    const def = {
+      name: rs['name'], url: str(d['url']), urlFromEnv: str(d['url_from_env']), headers,
+      forwardClientHeaders: d['forward_client_headers'] === true, timeoutSeconds: timeout,
+      customization: customization(d['customization']), permissions,
+    };
+    const key = createHash('sha256').update(JSON.stringify([def.url, def.urlFromEnv, headers, timeout])).digest('hex');
+    out.push({ ...def, key });
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+// One POST of a GraphQL body to a remote server: the headers it carries (configured, forwarded,
+// session), a time limit, and a cap on the answer's size, so a slow or huge remote costs a
+// request its own time and memory only.
+
+import type { Session } from '../bundle/index.js';
+import type { RemoteDefinition } from './definition.js';
+
+/** The client's request headers, lower-cased names. */
+export type ClientHeaders = { readonly [name: string]: string };
+
+/** Why a call failed, in the words Hasura reports (the inconsistency reason or the error message). */
+export class RemoteFailure extends Error {}
+
+/** The most bytes read from one remote answer (a bigger one fails the call). */
+export const MAX_REMOTE_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+// Headers of the client's request that describe that request itself, not the caller: never forwarded.
+const NOT_FORWARDED = new Set(['content-length', 'content-md5', 'user-agent', 'host', 'origin', 'referer', 'accept', 'accept-encoding',
+  'accept-language', 'accept-datetime', 'cache-control', 'connection', 'dnt', 'content-type', 'transfer-encoding', 'keep-alive',
+  'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection', 'x-svc-admin-secret', 'x-svc-access-key']);
+
+/** The remote's URL, from `url` or its environment variable. */
+export function remoteUrl(def: RemoteDefinition): string {
+  if (def.url !== null) return def.url;
+  const v = def.urlFromEnv !== null ? process.env[def.urlFromEnv] : undefined;
+  if (v === undefined || v === '') throw new RemoteFailure(`environment variable ${JSON.stringify(def.urlFromEnv ?? '')} not set`);
+  return v;
+}
+
+/**
+ * What a call sends: the session as `x-svc-*` headers (the role included), the client's headers
+ * when `forward_client_headers` is on (never the admin secret), then the configured headers,
+ * which win on a clash.
+ */
+export function remoteHeaders(def: RemoteDefinition, session: Session | null, client: ClientHeaders | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (def.forwardClientHeaders && client) {
+    for (const [name, value] of Object.entries(client)) if (!NOT_FORWARDED.has(name)) out[name] = value;
+  }
+  if (session) {
+    for (const [name, value] of Object.entries(session.variables)) if (name !== 'x-svc-admin-secret') out[name] = value;
+    out['x-svc-role'] = session.role;
+  }
+  for (const h of def.headers) {
+    const value = h.value ?? (h.valueFromEnv !== undefined ? process.env[h.valueFromEnv] : undefined);
+    if (value === undefined) throw new RemoteFailure(`environment variable ${JSON.stringify(h.valueFromEnv ?? '')} not set`);
+    out[h.name.toLowerCase()] = value;
+  }
+  out['content-type'] = 'application/json';
+  return out;
+}
+
+/** POSTs `body` and answers the parsed JSON of a 2xx answer; anything else is a RemoteFailure. */
+export async function postGraphql(def: RemoteDefinition, headers: Record<string, string>, body: string): Promise<unknown> {
+  const url = remoteUrl(def);
+  let res: Response;
+  try {
+    res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(def.timeoutSeconds * 1000), redirect: 'error' });
+  } catch {
+    throw new RemoteFailure(`HTTP exception occurred while sending the request to ${url}`);
+  }
+  let text: string;
+  try {
+    text = await readCapped(res);
+  } catch (e) {
+    throw e instanceof RemoteFailure ? e : new RemoteFailure(`HTTP exception occurred while sending the request to ${url}`);
+  }
+  if (res.status < 200 || res.status >= 300) {
+    throw new RemoteFailure(`remote server at ${url} answered with status ${res.status}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RemoteFailure(`the remote server at ${url} did not answer with JSON`);
+  }
+}
+
+async function readCapped(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > MAX_REMOTE_RESPONSE_BYTES) {
+      await res.body.cancel().catch(() => undefined);
+      throw new RemoteFailure(`the remote server's answer is larger than ${MAX_REMOTE_RESPONSE_BYTES} bytes`);
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

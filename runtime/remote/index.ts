@@ -1,0 +1,27 @@
+// Remote schemas (spec part A 2.7, reference/remote.md): introspection, stitching into the role's
+// schema, splitting operations into SQL and remote calls (HttpStep of the plan IR), and the calls.
+
+/** Remote schema definitions as stored in the metadata document. */
+export { remoteDefinitions, DEFAULT_TIMEOUT_SECONDS, type RemoteDefinition, type RemoteInconsistency, type RemoteCustomization, type RemoteHeader } from './definition.js';
+/** POSTs to a remote server: headers (configured, forwarded, session), time limit, size cap. */
+export { postGraphql, remoteHeaders, remoteUrl, RemoteFailure, MAX_REMOTE_RESPONSE_BYTES, type ClientHeaders } from './http.js';
+/** Introspecting a remote server. */
+export { introspectRemote, snapshotOf, type RemoteSnapshot } from './introspect.js';
+/** The introspection cache and the servable remotes of a document, with their inconsistencies. */
+export { RemoteIntrospections, serveRemotes } from './catalog.js';
+/** The remotes a served model has: per-role views, stitched schema text, root field owners. */
+export { RemoteServing } from './serving.js';
+/** Stitching remote views into a schema text. */
+export { stitchSdl, type StitchConflict } from './stitch.js';
+/** Splitting an operation between SQL and remote calls. */
+export { splitOperation, type SplitOperation, type RemotePart, type RootOwner } from './split.js';
+/** Running remote calls and merging their answers. */
+export { runRemoteParts, mergeAnswers } from './answer.js';
+/** One remote call. */
+export { callRemote, stepVariables, type RemoteAnswer } from './call.js';
+/** A remote schema as the client sees it (customized names, root fields). */
+export { remoteView, type RemoteView } from './view.js';
+/** Remote relationship fields: their path in the remote schema and their place in a role's schema. */
+export { remoteFieldPath, leafField, addRelationshipFields } from './relationship-fields.js';
+/** Remote schema permissions: a role's restricted schema. */
+export { restricted } from './permissions.js';

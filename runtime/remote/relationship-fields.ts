@@ -1,0 +1,110 @@
+// Remote relationship fields in a role's schema text: a field on the table's type whose type is
+// the remote field's (in client names) or the target table's, visible when the role may select
+// every join column (and sees the remote schema, or the target table). Arguments bound in
+// `remote_field` are not the client's to give; the remote field's other arguments stay.
+
+import {
+  getNamedType, isListType, isNonNullType, Kind, parse, print, type DocumentNode, type FieldDefinitionNode, type GraphQLField,
+  type GraphQLSchema, type GraphQLType, type InputValueDefinitionNode, type ObjectTypeDefinitionNode,
+} from 'graphql';
+import { typeNameOf, type BundleModel, type Json, type RemoteRelationshipModel, type TableModel } from '../bundle/index.js';
+import type { RemoteView } from './view.js';
+
+type Obj = { readonly [k: string]: Json };
+const isObj = (v: Json | undefined): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The path of a `remote_field` tree: each step's field name and its arguments. */
+export function remoteFieldPath(tree: Json): { readonly name: string; readonly args: Obj }[] {
+  const out: { name: string; args: Obj }[] = [];
+  let node: Json | undefined = tree;
+  while (isObj(node)) {
+    const first: [string, Json] | undefined = Object.entries(node)[0];
+    if (first === undefined) break;
+    const name: string = first[0];
+    const body: Json = first[1];
+    out.push({ name, args: isObj(body) && isObj(body['arguments']) ? body['arguments'] : {} });
+    node = isObj(body) ? body['field'] : undefined;
+  }
+  return out;
+}
+
+/** The remote field at the end of a relationship's path in the remote's schema (null: not there). */
+export function leafField(schema: GraphQLSchema, tree: Json): GraphQLField<unknown, unknown> | null {
+  let parent = schema.getQueryType() ?? null;
+  let field: GraphQLField<unknown, unknown> | null = null;
+  for (const step of remoteFieldPath(tree)) {
+    if (!parent || !('getFields' in parent)) return null;
+    field = (parent.getFields() as Record<string, GraphQLField<unknown, unknown>>)[step.name] ?? null;
+    if (!field) return null;
+    const named = getNamedType(field.type);
+    parent = 'getFields' in named ? named as typeof parent : null;
+  }
+  return field;
+}
+
+function typeText(t: GraphQLType, rename: (n: string) => string): string {
+  if (isNonNullType(t)) return `${typeText(t.ofType, rename)}!`;
+  if (isListType(t)) return `[${typeText(t.ofType, rename)}]`;
+  return rename(t.name);
+}
+
+/** Why a remote relationship to a remote schema cannot be served (null: it can). */
+export function remoteRelationshipProblem(rel: RemoteRelationshipModel, view: RemoteView | undefined): string | null {
+  if (rel.kind !== 'remote_schema') return null;
+  if (!view) return `remote schema ${JSON.stringify(rel.remoteSchema)} is not consistent`;
+  const path = remoteFieldPath(rel.remoteField);
+  if (path.length === 0) return 'remote_field is empty';
+  if (!leafField(view.schema, rel.remoteField)) return `field ${JSON.stringify(path.map((p) => p.name).join('.'))} does not exist in remote schema ${JSON.stringify(rel.remoteSchema)}`;
+  return null;
+}
+
+function fieldText(rel: RemoteRelationshipModel, doc: DocumentNode, model: BundleModel, view: RemoteView | undefined, queryRoot: ObjectTypeDefinitionNode | undefined): string | null {
+  if (rel.kind === 'source') {
+    const target = model.tables[rel.target];
+    const type = target ? typeNameOf(target) : null;
+    if (!type || !doc.definitions.some((d) => 'name' in d && d.name?.value === type && d.kind === Kind.OBJECT_TYPE_DEFINITION)) return null;
+    if (rel.cardinality === 'object') return `${rel.name}: ${type}`;
+    const root = queryRoot?.fields?.find((f) => f.name.value === target!.rootFieldNames['select']);
+    const args = (root?.arguments ?? []).map((a: InputValueDefinitionNode) => print({ ...a, description: undefined }));
+    return `${rel.name}${args.length ? `(${args.join(', ')})` : ''}: [${type}!]!`;
+  }
+  if (!view) return null;
+  const leaf = leafField(view.schema, rel.remoteField);
+  if (!leaf) return null;
+  const bound = new Set(Object.keys(remoteFieldPath(rel.remoteField).at(-1)!.args));
+  const rename = (n: string): string => view.renaming.typeToClient(n);
+  const args = leaf.args.filter((a) => !bound.has(a.name)).map((a) => `${a.name}: ${typeText(a.type, rename)}`);
+  // The remote field's own nullability is not kept: a row whose join value is null gets null.
+  const type = typeText(isNonNullType(leaf.type) ? leaf.type.ofType : leaf.type, rename);
+  return `${rel.name}${args.length ? `(${args.join(', ')})` : ''}: ${type}`;
+}
+
+/** `sdl` with the remote relationship fields the role may see added to their tables' types. */
+export function addRelationshipFields(sdl: string, role: string, model: BundleModel, views: readonly RemoteView[]): string {
+  const tables = Object.values(model.tables).filter((t) => t.remoteRelationships?.length);
+  if (tables.length === 0) return sdl;
+  const doc = parse(sdl, { noLocation: true });
+  const added = new Map<string, FieldDefinitionNode[]>();
+  const queryRoot = doc.definitions.find((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'query_root');
+  for (const t of tables) {
+    const perm = model.select[role]?.[t.id];
+    if (!perm) continue;
+    for (const rel of t.remoteRelationships!) {
+      const lhs = rel.kind === 'source' ? rel.mapping.map(([c]) => c) : rel.lhsColumns;
+      if (!lhs.every((c) => perm.columns.includes(c))) continue;
+      const view = rel.kind === 'remote_schema' ? views.find((v) => v.def.name === rel.remoteSchema) : undefined;
+      const text = fieldText(rel, doc, model, view, queryRoot);
+      if (text === null) continue;
+      const field = (parse(`type X { ${text} }`, { noLocation: true }).definitions[0] as ObjectTypeDefinitionNode).fields![0]!;
+      added.set(typeNameOf(t), [...(added.get(typeNameOf(t)) ?? []), field]);
+    }
+  }
+  if (added.size === 0) return sdl;
+  return print({ ...doc, definitions: doc.definitions.map((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION && added.has(d.name.value)
+    ? { ...d, fields: [...(d.fields ?? []), ...added.get(d.name.value)!] } : d)) });
+}
+
+/** The remote relationship of a table by its field name. */
+export function remoteRelationshipOf(t: TableModel, field: string): RemoteRelationshipModel | undefined {
+  return t.remoteRelationships?.find((r) => r.name === field);
+}

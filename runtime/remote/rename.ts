@@ -1,0 +1,82 @@
+// Writing a client's document in the remote's names (customized remotes): type conditions and
+// variable types get the remote's type names, renamed fields the remote's field name with the
+// client's name as alias, so the answer comes back under the keys the client asked for.
+
+import {
+  buildASTSchema, getNamedType, isCompositeType, Kind, visit, type DocumentNode, type FieldNode, type GraphQLCompositeType,
+  type GraphQLSchema, type SelectionSetNode,
+} from 'graphql';
+import type { RemoteView } from './view.js';
+
+const clientSchemas = new WeakMap<RemoteView, GraphQLSchema>();
+
+/** The remote's schema in client names, rooted at `query_root`/`mutation_root` (built once per view). */
+export function clientSchemaOf(view: RemoteView): GraphQLSchema {
+  let s = clientSchemas.get(view);
+  if (!s) {
+    const root = (name: string, fields: RemoteView['roots']['query']) => ({
+      kind: Kind.OBJECT_TYPE_DEFINITION, name: { kind: Kind.NAME, value: name }, fields,
+    } as const);
+    const defs = [...view.types, root('query_root', view.roots.query), ...(view.roots.mutation.length ? [root('mutation_root', view.roots.mutation)] : [])];
+    const schemaDef = { kind: Kind.SCHEMA_DEFINITION, operationTypes: [
+      { kind: Kind.OPERATION_TYPE_DEFINITION, operation: 'query', type: { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: 'query_root' } } },
+      ...(view.roots.mutation.length ? [{ kind: Kind.OPERATION_TYPE_DEFINITION, operation: 'mutation', type: { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: 'mutation_root' } } }] : []),
+    ] } as const;
+    s = buildASTSchema({ kind: Kind.DOCUMENT, definitions: [schemaDef as never, ...defs] }, { assumeValidSDL: true });
+    clientSchemas.set(view, s);
+  }
+  return s;
+}
+
+/** `doc` (its one operation on the remote's root fields, its fragments) in the remote's names. */
+export function toRemoteNames(doc: DocumentNode, view: RemoteView): DocumentNode {
+  if (view.renaming.identity) return doc;
+  const schema = clientSchemaOf(view);
+  const r = view.renaming;
+  const typed = (name: string): GraphQLCompositeType | null => {
+    const t = schema.getType(name);
+    return t && isCompositeType(t) ? t : null;
+  };
+  const rewrite = (set: SelectionSetNode, parent: GraphQLCompositeType | null, remoteParent: string | null): SelectionSetNode => ({
+    ...set,
+    selections: set.selections.map((s) => {
+      if (s.kind === Kind.FRAGMENT_SPREAD) return s;
+      if (s.kind === Kind.INLINE_FRAGMENT) {
+        const cond = s.typeCondition ? typed(s.typeCondition.name.value) : parent;
+        return { ...s, typeCondition: s.typeCondition ? { ...s.typeCondition, name: { ...s.typeCondition.name, value: r.typeToRemote(s.typeCondition.name.value) } } : undefined,
+          selectionSet: rewrite(s.selectionSet, cond, s.typeCondition ? r.typeToRemote(s.typeCondition.name.value) : remoteParent) };
+      }
+      return field(s, parent, remoteParent);
+    }),
+  });
+  const field = (f: FieldNode, parent: GraphQLCompositeType | null, remoteParent: string | null): FieldNode => {
+    const name = f.name.value;
+    if (name.startsWith('__') || !parent || !('getFields' in parent)) return f;
+    const def = parent.getFields()[name];
+    // Root fields are renamed as fields of the remote's query or mutation type.
+    const remoteName = r.fieldToRemote(remoteParent ?? parent.name, name);
+    const named = def ? getNamedType(def.type) : null;
+    const next = named && isCompositeType(named) && f.selectionSet ? rewrite(f.selectionSet, named, named.name) : f.selectionSet;
+    if (remoteName === name) return next === f.selectionSet ? f : { ...f, selectionSet: next };
+    return { ...f, alias: f.alias ?? { kind: Kind.NAME, value: name }, name: { ...f.name, value: remoteName }, selectionSet: next };
+  };
+  const rootType = (op: string): { type: GraphQLCompositeType | null; remote: string | null } => {
+    const remote = op === 'mutation' ? view.schema.getMutationType()?.name : view.schema.getQueryType()?.name;
+    // With a namespace, the document's root fields are those of the namespace field's type.
+    const t = view.def.customization?.rootFieldsNamespace && remote ? typed(r.typeToClient(remote))
+      : (op === 'mutation' ? schema.getMutationType() : schema.getQueryType()) ?? null;
+    return { type: t, remote: remote ? r.typeToClient(remote) : null };
+  };
+  return visit(doc, {
+    OperationDefinition: (o) => {
+      const root = rootType(o.operation);
+      return { ...o, selectionSet: rewrite(o.selectionSet, root.type, root.remote) };
+    },
+    FragmentDefinition: (d) => {
+      const t = typed(d.typeCondition.name.value);
+      return { ...d, typeCondition: { ...d.typeCondition, name: { ...d.typeCondition.name, value: r.typeToRemote(d.typeCondition.name.value) } },
+        selectionSet: rewrite(d.selectionSet, t, t?.name ?? null) };
+    },
+    VariableDefinition: (v) => visit(v, { NamedType: (n) => ({ ...n, name: { ...n.name, value: r.typeToRemote(n.name.value) } }) }),
+  });
+}

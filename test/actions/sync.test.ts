@@ -1,0 +1,177 @@
+// Synchronous query and mutation actions against a real handler on 127.0.0.1 (reference/actions.md
+// §2, §3, §5): the payload and headers the handler receives, the output cut to the selection,
+// relationships read under the role's permission, every error path of the answer, the timeout,
+// and what dropping an action or a permission does to the schema.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveCommand } from '../../compiler/cli/serve.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
+import { startHandler, type HandlerServer } from './handler-server.js';
+
+describe('synchronous actions', () => {
+  let db: TestDatabase;
+  let handler: HandlerServer;
+  let server: { port: number; close(): Promise<void> };
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> =>
+    postJson(`http://127.0.0.1:${server.port}`, path, body, headers);
+  const md = (type: string, args: unknown): Promise<{ status: number; body: any }> => post('/v1/metadata', { type, args });
+  const gql = (query: string, headers: Record<string, string> = {}, variables?: unknown) => post('/v1/graphql', { query, variables }, headers);
+  const asUser = { 'x-svc-role': 'user', 'x-svc-user-id': '7' };
+
+  beforeAll(async () => {
+    handler = await startHandler();
+    process.env['KILN_TEST_ACTIONS_BASE'] = handler.base;
+    process.env['KILN_TEST_ACTION_SECRET'] = 's3cret';
+    db = await createTestDatabase('actions_sync', `CREATE TABLE account (id int PRIMARY KEY, name text NOT NULL, level int NOT NULL);
+      INSERT INTO account VALUES (1, 'alice', 1), (2, 'bob', 9), (3, 'carol', 2);
+      CREATE TABLE note (id int PRIMARY KEY, account_id int NOT NULL, body text NOT NULL);
+      INSERT INTO note VALUES (10, 1, 'a1'), (11, 1, 'a2'), (12, 2, 'b1');`);
+    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    for (const table of ['account', 'note']) expect((await md('pg_track_table', { table })).status).toBe(200);
+    expect((await md('pg_create_select_permission', { table: 'account', role: 'user', permission: { columns: ['id', 'name'], filter: { level: { _lt: 5 } } } })).status).toBe(200);
+    expect((await md('pg_create_select_permission', { table: 'note', role: 'user', permission: { columns: ['id', 'body'], filter: {} } })).status).toBe(200);
+    expect((await md('set_custom_types', {
+      enums: [{ name: 'Kind', values: [{ value: 'BASIC' }, { value: 'GOLD' }] }],
+      input_objects: [{ name: 'NewUser', fields: [{ name: 'name', type: 'String!' }, { name: 'kind', type: 'Kind' }] }],
+      objects: [
+        { name: 'UserOut', fields: [{ name: 'id', type: 'Int!' }, { name: 'name', type: 'String' }, { name: 'account_id', type: 'Int' }, { name: 'meta', type: 'Meta' }],
+          relationships: [{ name: 'account', type: 'object', remote_table: 'account', field_mapping: { account_id: 'id' } },
+            { name: 'notes', type: 'array', remote_table: 'note', field_mapping: { account_id: 'account_id' } }] },
+        { name: 'Meta', fields: [{ name: 'tag', type: 'String!' }] },
+      ],
+    })).status).toBe(200);
+    const action = (name: string, path: string, extra: object = {}) => md('create_action', { name, definition: {
+      handler: `{{KILN_TEST_ACTIONS_BASE}}${path}`, output_type: 'UserOut', arguments: [{ name: 'user', type: 'NewUser!' }], ...extra } });
+    expect((await action('create_user', '/create-user', { headers: [{ name: 'x-static', value: 'v' }, { name: 'x-env', value_from_env: 'KILN_TEST_ACTION_SECRET' }], forward_client_headers: true })).status).toBe(200);
+    expect((await md('create_action', { name: 'find_users', definition: { type: 'query', handler: '{{KILN_TEST_ACTIONS_BASE}}/find-users', output_type: '[UserOut!]!',
+      arguments: [{ name: 'ids', type: '[Int!]!' }] } })).status).toBe(200);
+    expect((await md('create_action', { name: 'probe', definition: { type: 'query', handler: '{{KILN_TEST_ACTIONS_BASE}}/probe', output_type: 'UserOut', timeout: 1,
+      arguments: [{ name: 'kind', type: 'String!' }] } })).status).toBe(200);
+    for (const a of ['create_user', 'find_users', 'probe']) expect((await md('create_action_permission', { action: a, role: 'user' })).status).toBe(200);
+    handler.route('/create-user', (b) => ({ body: { id: 41, name: b.input.user.name, account_id: 1, meta: { tag: b.input.user.kind ?? 'none', unused: 1 }, extra: 'ignored' } }));
+    handler.route('/find-users', (b) => ({ body: b.input.ids.map((id: number) => ({ id, name: `u${id}`, account_id: id })) }));
+    const probes: Record<string, { status?: number; body: unknown; raw?: boolean; delayMs?: number }> = {
+      ok: { body: { id: 1 } },
+      client: { status: 400, body: { message: 'invalid credentials', extensions: { code: 'bad-login', hint: 'retry' } } },
+      plain: { status: 422, body: { message: 'not allowed' } },
+      coded: { status: 409, body: { message: 'taken', code: 'conflict-x' } },
+      server: { status: 500, body: { message: 'boom' } },
+      notjson: { body: 'hello there', raw: true },
+      scalar: { body: 'some-string' },
+      array: { body: [{ id: 1 }] },
+      missing: { body: { name: 'x' } },
+      nullid: { body: { id: null } },
+      nested: { body: { id: 1, meta: { other: 1 } } },
+      slow: { body: { id: 1 }, delayMs: 2500 },
+    };
+    handler.route('/probe', (b) => probes[b.input.kind] ?? { status: 404, body: { message: 'unknown probe' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await handler?.close();
+    await db?.drop();
+  });
+
+  it('calls the handler with the payload, configured and forwarded headers, and answers only the fields asked', async () => {
+    handler.received.length = 0;
+    const query = 'mutation { u: create_user(user: {name: "Ann", kind: GOLD}) { __typename id meta { tag } } }';
+    const r = await gql(query, { ...asUser, 'x-custom': 'fwd' });
+    expect(r.body).toEqual({ data: { u: { __typename: 'UserOut', id: 41, meta: { tag: 'GOLD' } } } });
+    const call = handler.received[0]!;
+    expect(call.body).toEqual({ action: { name: 'create_user' }, input: { user: { name: 'Ann', kind: 'GOLD' } },
+      session_variables: { 'x-svc-role': 'user', 'x-svc-user-id': '7' }, request_query: query });
+    expect(call.headers['x-static']).toBe('v');
+    expect(call.headers['x-env']).toBe('s3cret');
+    expect(call.headers['x-custom']).toBe('fwd');
+    expect(call.headers['content-type']).toBe('application/json');
+  });
+
+  it('takes the input from variables', async () => {
+    handler.received.length = 0;
+    const r = await gql('mutation ($u: NewUser!) { create_user(user: $u) { name } }', {}, { u: { name: 'Vic' } });
+    expect(r.body).toEqual({ data: { create_user: { name: 'Vic' } } });
+    expect(handler.received[0]!.body.input).toEqual({ user: { name: 'Vic' } });
+    expect(handler.received[0]!.body.session_variables).toEqual({ 'x-svc-role': 'admin' });
+  });
+
+  it('reads relationships to tables with the role\'s permission, a hidden row as null', async () => {
+    const q = '{ find_users(ids: [1, 2]) { id account { name } notes(order_by: {id: asc}) { body } } }';
+    const user = await gql(q, asUser);
+    expect(user.body).toEqual({ data: { find_users: [
+      { id: 1, account: { name: 'alice' }, notes: [{ body: 'a1' }, { body: 'a2' }] },
+      { id: 2, account: null, notes: [{ body: 'b1' }] },
+    ] } });
+    const admin = await gql(q);
+    expect(admin.body.data.find_users[1].account).toEqual({ name: 'bob' });
+  });
+
+  it('runs table fields and action fields of one operation together, in order', async () => {
+    const r = await gql('{ a: account(where: {id: {_eq: 3}}) { name } p: probe(kind: "ok") { id } __typename }', asUser);
+    expect(r.body).toEqual({ data: { a: [{ name: 'carol' }], p: { id: 1 }, __typename: 'query_root' } });
+  });
+
+  const probe = (kind: string, headers: Record<string, string> = {}) => gql(`{ probe(kind: "${kind}") { id name meta { tag } } }`, headers);
+
+  it('passes a 4xx error through: the handler\'s extensions as sent, else its code or unexpected', async () => {
+    expect((await probe('client')).body).toEqual({ errors: [{ message: 'invalid credentials', extensions: { code: 'bad-login', hint: 'retry' } }] });
+    expect((await probe('plain')).body).toEqual({ errors: [{ message: 'not allowed', extensions: { path: '$', code: 'unexpected' } }] });
+    expect((await probe('coded')).body).toEqual({ errors: [{ message: 'taken', extensions: { path: '$', code: 'conflict-x' } }] });
+  });
+
+  it('answers other statuses and bad bodies with unexpected, the internal details for admin only', async () => {
+    const admin = await probe('server');
+    expect(admin.body.errors[0]).toMatchObject({ message: 'internal error', extensions: { path: '$', code: 'unexpected',
+      internal: { error: 'expecting 2xx or 4xx status code, but found 500', response: { status: 500, body: { message: 'boom' } },
+        request: { url: '{{KILN_TEST_ACTIONS_BASE}}/probe', body: { action: { name: 'probe' } } } } } });
+    const user = await probe('server', asUser);
+    expect(user.body).toEqual({ errors: [{ message: 'internal error', extensions: { path: '$', code: 'unexpected' } }] });
+    expect((await probe('notjson')).body.errors[0]).toMatchObject({ message: 'not a valid json response from webhook',
+      extensions: { code: 'unexpected', internal: { response: { body: 'hello there' } } } });
+  });
+
+  it('checks a 2xx answer against the output type', async () => {
+    const message = async (kind: string) => (await probe(kind)).body.errors[0].message;
+    expect(await message('scalar')).toBe('got scalar String for the action webhook response, expecting UserOut');
+    expect(await message('array')).toBe('expecting object for action webhook response but got array');
+    expect(await message('missing')).toBe('field "id" expected in webhook response, but not found');
+    expect(await message('nullid')).toBe('expecting not null value for field "id"');
+    expect(await message('nested')).toBe('field "tag" expected in webhook response, but not found');
+    const list = await gql('{ find_users(ids: []) { id } }');
+    expect(list.body).toEqual({ data: { find_users: [] } });
+  });
+
+  it('gives up on a handler slower than the action timeout', async () => {
+    const started = Date.now();
+    const r = await probe('slow');
+    expect(Date.now() - started).toBeLessThan(2400);
+    expect(r.body.errors[0]).toMatchObject({ message: 'http exception when calling webhook', extensions: { code: 'unexpected', internal: { type: 'timeout' } } });
+  });
+
+  it('applies the action\'s request and response transforms', async () => {
+    handler.route('/t?via=kriti', (b) => ({ body: { val: b.n * 2, label: b.who } }));
+    expect((await md('create_action', { name: 'twice', definition: { type: 'query', handler: '{{KILN_TEST_ACTIONS_BASE}}', output_type: 'UserOut',
+      arguments: [{ name: 'n', type: 'Int!' }],
+      request_transform: { version: 2, template_engine: 'Kriti', method: 'PUT', url: '{{$base_url}}/t', query_params: { via: 'kriti' },
+        body: { action: 'transform', template: '{"n": {{$body.input.n}}, "who": {{$session_variables?[\'x-svc-role\']}}}' },
+        request_headers: { add_headers: { 'x-transformed': 'yes' }, remove_headers: [] } },
+      response_transform: { version: 2, template_engine: 'Kriti', body: { action: 'transform', template: '{"id": {{$body.val}}, "name": {{$body.label}}}' } } } })).status).toBe(200);
+    handler.received.length = 0;
+    const r = await gql('{ twice(n: 21) { id name } }');
+    expect(r.body).toEqual({ data: { twice: { id: 42, name: 'admin' } } });
+    expect(handler.received[0]).toMatchObject({ method: 'PUT', path: '/t?via=kriti', body: { n: 21, who: 'admin' } });
+    expect(handler.received[0]!.headers['x-transformed']).toBe('yes');
+  });
+
+  it('shows an action only to roles granted it; a dropped permission or action leaves the schema', async () => {
+    const other = await gql('{ probe(kind: "ok") { id } }', { 'x-svc-role': 'other' });
+    expect(other.body.errors[0].message).toBe('field "probe" not found in type: \'query_root\'');
+    expect((await md('drop_action_permission', { action: 'probe', role: 'user' })).status).toBe(200);
+    expect((await probe('ok', asUser)).body.errors[0].message).toBe('field "probe" not found in type: \'query_root\'');
+    expect((await md('drop_action', { name: 'probe' })).status).toBe(200);
+    expect((await probe('ok')).body.errors[0].message).toBe('field "probe" not found in type: \'query_root\'');
+    const types = await gql('{ __schema { queryType { fields { name } } } }');
+    expect(types.body.data.__schema.queryType.fields.map((f: any) => f.name)).toContain('find_users');
+    expect(types.body.data.__schema.queryType.fields.map((f: any) => f.name)).not.toContain('probe');
+  });
+});

@@ -1,0 +1,12 @@
+-- role: admin
+-- subscription: album (live query, select on dbo.album)
+-- query: subscription { album { album_id title artist_id } }
+-- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
+SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
+  SELECT (
+    SELECT JSON_QUERY(ISNULL((
+          SELECT [_album_1].[album_id] AS [album_id], [_album_1].[title] AS [title], [_album_1].[artist_id] AS [artist_id]
+          FROM [dbo].[album] AS [_album_1]
+          WHERE 1 = 1 FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [album] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data]) AS [result]
+FROM OPENJSON(@p1) AS [_c] CROSS APPLY (
+  SELECT CAST([_c].[value] AS int) AS [cohort_id]) AS [_subs];

@@ -1,0 +1,18 @@
+-- role: admin
+-- subscription: album_aggregate (live query, select_aggregate on dbo.album)
+-- query: subscription { album_aggregate { aggregate { count } nodes { album_id title artist_id } } }
+-- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
+SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
+  SELECT (
+    SELECT JSON_QUERY((
+        SELECT JSON_QUERY((
+            SELECT COUNT(*) AS [count]
+            FROM (
+              SELECT 1 AS [__kiln_one]
+              FROM [dbo].[album] AS [_album_1]
+              WHERE 1 = 1) AS [_r_1] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES)) AS [aggregate], JSON_QUERY(ISNULL((
+              SELECT [_album_1].[album_id] AS [album_id], [_album_1].[title] AS [title], [_album_1].[artist_id] AS [artist_id]
+              FROM [dbo].[album] AS [_album_1]
+              WHERE 1 = 1 FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [nodes] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES)) AS [album_aggregate] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data]) AS [result]
+FROM OPENJSON(@p1) AS [_c] CROSS APPLY (
+  SELECT CAST([_c].[value] AS int) AS [cohort_id]) AS [_subs];

@@ -1,0 +1,16 @@
+-- role: admin
+-- subscription: artist_by_pk (live query, select_by_pk on dbo.artist)
+-- query: subscription ($artist_id: Int!) { artist_by_pk(artist_id: $artist_id) { artist_id name } }
+-- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
+-- @p2 = variable $artist_id, one per cohort: a JSON array of text (read as int)
+SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
+  SELECT (
+    SELECT JSON_QUERY((
+        SELECT TOP (1) [_artist_1].[artist_id] AS [artist_id], [_artist_1].[name] AS [name]
+        FROM [dbo].[artist] AS [_artist_1]
+        WHERE ([_artist_1].[artist_id] = [_subs].[p1]) FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES)) AS [artist_by_pk] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data]) AS [result]
+FROM OPENJSON(@p1) AS [_c] CROSS APPLY (
+  SELECT CAST([_c].[value] AS int) AS [cohort_id], (
+    SELECT [value]
+    FROM OPENJSON(@p2)
+    WHERE [key] = [_c].[key]) AS [p1]) AS [_subs];

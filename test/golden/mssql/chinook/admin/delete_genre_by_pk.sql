@@ -1,0 +1,21 @@
+-- role: admin
+-- root field: delete_genre_by_pk (delete_by_pk on dbo.genre)
+-- query: mutation ($pk_genre_id: Int!) { delete_genre_by_pk(genre_id: $pk_genre_id) { genre_id name } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- @p1 = variable $pk_genre_id :: int
+SET NOCOUNT ON;
+DROP TABLE IF EXISTS [#kiln_w1];
+SELECT * INTO [#kiln_w1]
+FROM [dbo].[genre]
+WHERE 1 = 0 UNION ALL SELECT *
+FROM [dbo].[genre]
+WHERE 1 = 0;
+DELETE [_genre_1] OUTPUT DELETED.* INTO [#kiln_w1]
+FROM [dbo].[genre] AS [_genre_1]
+WHERE ([_genre_1].[genre_id] = @p1);
+SELECT N'0:' + ISNULL((
+    SELECT TOP (1) [_genre_2].[genre_id] AS [genre_id], [_genre_2].[name] AS [name]
+    FROM (
+      SELECT [genre_id], [name]
+      FROM [#kiln_w1]) AS [_genre_2] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES), N'null') AS [data];
+DROP TABLE [#kiln_w1];

@@ -1,0 +1,23 @@
+-- role: admin
+-- root field: delete_invoice_line (delete on dbo.invoice_line)
+-- query: mutation { delete_invoice_line(where: {}) { affected_rows returning { invoice_line_id invoice_id track_id unit_price quantity } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+SET NOCOUNT ON;
+DROP TABLE IF EXISTS [#kiln_w1];
+SELECT * INTO [#kiln_w1]
+FROM [dbo].[invoice_line]
+WHERE 1 = 0 UNION ALL SELECT *
+FROM [dbo].[invoice_line]
+WHERE 1 = 0;
+DELETE [_invoice_line_1] OUTPUT DELETED.* INTO [#kiln_w1]
+FROM [dbo].[invoice_line] AS [_invoice_line_1]
+WHERE 1 = 1;
+SELECT N'0:' + ISNULL((
+    SELECT (
+      SELECT COUNT(*)
+      FROM [#kiln_w1]) AS [affected_rows], JSON_QUERY(ISNULL((
+          SELECT [_invoice_line_2].[invoice_line_id] AS [invoice_line_id], [_invoice_line_2].[invoice_id] AS [invoice_id], [_invoice_line_2].[track_id] AS [track_id], [_invoice_line_2].[unit_price] AS [unit_price], [_invoice_line_2].[quantity] AS [quantity]
+          FROM (
+            SELECT [invoice_line_id], [invoice_id], [track_id], [unit_price], [quantity]
+            FROM [#kiln_w1]) AS [_invoice_line_2] FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [returning] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES), N'null') AS [data];
+DROP TABLE [#kiln_w1];

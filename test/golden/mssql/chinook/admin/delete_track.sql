@@ -1,0 +1,23 @@
+-- role: admin
+-- root field: delete_track (delete on dbo.track)
+-- query: mutation { delete_track(where: {}) { affected_rows returning { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+SET NOCOUNT ON;
+DROP TABLE IF EXISTS [#kiln_w1];
+SELECT * INTO [#kiln_w1]
+FROM [dbo].[track]
+WHERE 1 = 0 UNION ALL SELECT *
+FROM [dbo].[track]
+WHERE 1 = 0;
+DELETE [_track_1] OUTPUT DELETED.* INTO [#kiln_w1]
+FROM [dbo].[track] AS [_track_1]
+WHERE 1 = 1;
+SELECT N'0:' + ISNULL((
+    SELECT (
+      SELECT COUNT(*)
+      FROM [#kiln_w1]) AS [affected_rows], JSON_QUERY(ISNULL((
+          SELECT [_track_2].[track_id] AS [track_id], [_track_2].[name] AS [name], [_track_2].[album_id] AS [album_id], [_track_2].[media_type_id] AS [media_type_id], [_track_2].[genre_id] AS [genre_id], [_track_2].[composer] AS [composer], [_track_2].[milliseconds] AS [milliseconds], [_track_2].[bytes] AS [bytes], [_track_2].[unit_price] AS [unit_price]
+          FROM (
+            SELECT [track_id], [name], [album_id], [media_type_id], [genre_id], [composer], [milliseconds], [bytes], [unit_price]
+            FROM [#kiln_w1]) AS [_track_2] FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [returning] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES), N'null') AS [data];
+DROP TABLE [#kiln_w1];

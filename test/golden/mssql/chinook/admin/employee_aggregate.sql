@@ -1,0 +1,14 @@
+-- role: admin
+-- root field: employee_aggregate (select_aggregate on dbo.employee)
+-- query: query { employee_aggregate { aggregate { count } nodes { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } } }
+SELECT (
+  SELECT JSON_QUERY((
+      SELECT JSON_QUERY((
+          SELECT COUNT(*) AS [count]
+          FROM (
+            SELECT 1 AS [__kiln_one]
+            FROM [dbo].[employee] AS [_employee_1]
+            WHERE 1 = 1) AS [_r_1] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES)) AS [aggregate], JSON_QUERY(ISNULL((
+            SELECT [_employee_1].[employee_id] AS [employee_id], [_employee_1].[last_name] AS [last_name], [_employee_1].[first_name] AS [first_name], [_employee_1].[title] AS [title], [_employee_1].[reports_to] AS [reports_to], [_employee_1].[birth_date] AS [birth_date], [_employee_1].[hire_date] AS [hire_date], [_employee_1].[address] AS [address], [_employee_1].[city] AS [city], [_employee_1].[state] AS [state], [_employee_1].[country] AS [country], [_employee_1].[postal_code] AS [postal_code], [_employee_1].[phone] AS [phone], [_employee_1].[fax] AS [fax], [_employee_1].[email] AS [email]
+            FROM [dbo].[employee] AS [_employee_1]
+            WHERE 1 = 1 FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [nodes] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES)) AS [employee_aggregate] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data];

@@ -1,0 +1,23 @@
+-- role: admin
+-- root field: insert_artist (insert on dbo.artist)
+-- query: mutation ($artist_id: Int, $name: String) { insert_artist(objects: [{artist_id: $artist_id, name: $name}]) { affected_rows returning { artist_id name } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- @p1 = variable $artist_id :: int
+-- @p2 = variable $name :: nvarchar(120)
+SET NOCOUNT ON;
+DROP TABLE IF EXISTS [#kiln_w1];
+SELECT * INTO [#kiln_w1]
+FROM [dbo].[artist]
+WHERE 1 = 0 UNION ALL SELECT *
+FROM [dbo].[artist]
+WHERE 1 = 0;
+INSERT INTO [dbo].[artist] ([artist_id], [name]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2);
+SELECT N'0:' + ISNULL((
+    SELECT (
+      SELECT COUNT(*)
+      FROM [#kiln_w1]) AS [affected_rows], JSON_QUERY(ISNULL((
+          SELECT [_artist_1].[artist_id] AS [artist_id], [_artist_1].[name] AS [name]
+          FROM (
+            SELECT [artist_id], [name]
+            FROM [#kiln_w1]) AS [_artist_1] FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [returning] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES), N'null') AS [data];
+DROP TABLE [#kiln_w1];

@@ -1,0 +1,23 @@
+-- role: admin
+-- root field: insert_playlist_track (insert on dbo.playlist_track)
+-- query: mutation ($playlist_id: Int, $track_id: Int) { insert_playlist_track(objects: [{playlist_id: $playlist_id, track_id: $track_id}]) { affected_rows returning { playlist_id track_id } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- @p1 = variable $playlist_id :: int
+-- @p2 = variable $track_id :: int
+SET NOCOUNT ON;
+DROP TABLE IF EXISTS [#kiln_w1];
+SELECT * INTO [#kiln_w1]
+FROM [dbo].[playlist_track]
+WHERE 1 = 0 UNION ALL SELECT *
+FROM [dbo].[playlist_track]
+WHERE 1 = 0;
+INSERT INTO [dbo].[playlist_track] ([playlist_id], [track_id]) OUTPUT INSERTED.* INTO [#kiln_w1] VALUES (@p1, @p2);
+SELECT N'0:' + ISNULL((
+    SELECT (
+      SELECT COUNT(*)
+      FROM [#kiln_w1]) AS [affected_rows], JSON_QUERY(ISNULL((
+          SELECT [_playlist_track_1].[playlist_id] AS [playlist_id], [_playlist_track_1].[track_id] AS [track_id]
+          FROM (
+            SELECT [playlist_id], [track_id]
+            FROM [#kiln_w1]) AS [_playlist_track_1] FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [returning] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES), N'null') AS [data];
+DROP TABLE [#kiln_w1];

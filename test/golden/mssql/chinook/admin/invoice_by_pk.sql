@@ -1,0 +1,9 @@
+-- role: admin
+-- root field: invoice_by_pk (select_by_pk on dbo.invoice)
+-- query: query ($invoice_id: Int!) { invoice_by_pk(invoice_id: $invoice_id) { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- @p1 = variable $invoice_id :: int
+SELECT (
+  SELECT JSON_QUERY((
+      SELECT TOP (1) [_invoice_1].[invoice_id] AS [invoice_id], [_invoice_1].[customer_id] AS [customer_id], [_invoice_1].[invoice_date] AS [invoice_date], [_invoice_1].[billing_address] AS [billing_address], [_invoice_1].[billing_city] AS [billing_city], [_invoice_1].[billing_state] AS [billing_state], [_invoice_1].[billing_country] AS [billing_country], [_invoice_1].[billing_postal_code] AS [billing_postal_code], [_invoice_1].[total] AS [total]
+      FROM [dbo].[invoice] AS [_invoice_1]
+      WHERE ([_invoice_1].[invoice_id] = @p1) FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES)) AS [invoice_by_pk] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data];

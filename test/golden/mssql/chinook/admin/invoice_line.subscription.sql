@@ -1,0 +1,12 @@
+-- role: admin
+-- subscription: invoice_line (live query, select on dbo.invoice_line)
+-- query: subscription { invoice_line { invoice_line_id invoice_id track_id unit_price quantity } }
+-- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
+SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
+  SELECT (
+    SELECT JSON_QUERY(ISNULL((
+          SELECT [_invoice_line_1].[invoice_line_id] AS [invoice_line_id], [_invoice_line_1].[invoice_id] AS [invoice_id], [_invoice_line_1].[track_id] AS [track_id], [_invoice_line_1].[unit_price] AS [unit_price], [_invoice_line_1].[quantity] AS [quantity]
+          FROM [dbo].[invoice_line] AS [_invoice_line_1]
+          WHERE 1 = 1 FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [invoice_line] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data]) AS [result]
+FROM OPENJSON(@p1) AS [_c] CROSS APPLY (
+  SELECT CAST([_c].[value] AS int) AS [cohort_id]) AS [_subs];

@@ -1,0 +1,12 @@
+-- role: admin
+-- subscription: media_type (live query, select on dbo.media_type)
+-- query: subscription { media_type { media_type_id name } }
+-- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
+SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
+  SELECT (
+    SELECT JSON_QUERY(ISNULL((
+          SELECT [_media_type_1].[media_type_id] AS [media_type_id], [_media_type_1].[name] AS [name]
+          FROM [dbo].[media_type] AS [_media_type_1]
+          WHERE 1 = 1 FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [media_type] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data]) AS [result]
+FROM OPENJSON(@p1) AS [_c] CROSS APPLY (
+  SELECT CAST([_c].[value] AS int) AS [cohort_id]) AS [_subs];

@@ -1,0 +1,16 @@
+-- role: admin
+-- subscription: playlist_by_pk (live query, select_by_pk on dbo.playlist)
+-- query: subscription ($playlist_id: Int!) { playlist_by_pk(playlist_id: $playlist_id) { playlist_id name } }
+-- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
+-- @p2 = variable $playlist_id, one per cohort: a JSON array of text (read as int)
+SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
+  SELECT (
+    SELECT JSON_QUERY((
+        SELECT TOP (1) [_playlist_1].[playlist_id] AS [playlist_id], [_playlist_1].[name] AS [name]
+        FROM [dbo].[playlist] AS [_playlist_1]
+        WHERE ([_playlist_1].[playlist_id] = [_subs].[p1]) FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES)) AS [playlist_by_pk] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data]) AS [result]
+FROM OPENJSON(@p1) AS [_c] CROSS APPLY (
+  SELECT CAST([_c].[value] AS int) AS [cohort_id], (
+    SELECT [value]
+    FROM OPENJSON(@p2)
+    WHERE [key] = [_c].[key]) AS [p1]) AS [_subs];

@@ -1,0 +1,8 @@
+-- role: admin
+-- root field: playlist_track (select on dbo.playlist_track)
+-- query: query { playlist_track { playlist_id track_id } }
+SELECT (
+  SELECT JSON_QUERY(ISNULL((
+        SELECT [_playlist_track_1].[playlist_id] AS [playlist_id], [_playlist_track_1].[track_id] AS [track_id]
+        FROM [dbo].[playlist_track] AS [_playlist_track_1]
+        WHERE 1 = 1 FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [playlist_track] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data];

@@ -1,0 +1,24 @@
+-- role: admin
+-- root field: update_album_by_pk (update_by_pk on dbo.album)
+-- query: mutation ($pk_album_id: Int!, $album_id: Int, $title: String, $artist_id: Int) { update_album_by_pk(pk_columns: {album_id: $pk_album_id}, _set: {album_id: $album_id, title: $title, artist_id: $artist_id}) { album_id title artist_id } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- @p1 = variable $album_id :: int
+-- @p2 = variable $title :: nvarchar(160)
+-- @p3 = variable $artist_id :: int
+-- @p4 = variable $pk_album_id :: int
+SET NOCOUNT ON;
+DROP TABLE IF EXISTS [#kiln_w1];
+SELECT * INTO [#kiln_w1]
+FROM [dbo].[album]
+WHERE 1 = 0 UNION ALL SELECT *
+FROM [dbo].[album]
+WHERE 1 = 0;
+UPDATE [_album_1] SET [album_id] = @p1, [title] = @p2, [artist_id] = @p3 OUTPUT INSERTED.* INTO [#kiln_w1]
+FROM [dbo].[album] AS [_album_1]
+WHERE ([_album_1].[album_id] = @p4);
+SELECT N'0:' + ISNULL((
+    SELECT TOP (1) [_album_2].[album_id] AS [album_id], [_album_2].[title] AS [title], [_album_2].[artist_id] AS [artist_id]
+    FROM (
+      SELECT [album_id], [title], [artist_id]
+      FROM [#kiln_w1]) AS [_album_2] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES), N'null') AS [data];
+DROP TABLE [#kiln_w1];

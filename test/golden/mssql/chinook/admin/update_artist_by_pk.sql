@@ -1,0 +1,23 @@
+-- role: admin
+-- root field: update_artist_by_pk (update_by_pk on dbo.artist)
+-- query: mutation ($pk_artist_id: Int!, $artist_id: Int, $name: String) { update_artist_by_pk(pk_columns: {artist_id: $pk_artist_id}, _set: {artist_id: $artist_id, name: $name}) { artist_id name } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- @p1 = variable $artist_id :: int
+-- @p2 = variable $name :: nvarchar(120)
+-- @p3 = variable $pk_artist_id :: int
+SET NOCOUNT ON;
+DROP TABLE IF EXISTS [#kiln_w1];
+SELECT * INTO [#kiln_w1]
+FROM [dbo].[artist]
+WHERE 1 = 0 UNION ALL SELECT *
+FROM [dbo].[artist]
+WHERE 1 = 0;
+UPDATE [_artist_1] SET [artist_id] = @p1, [name] = @p2 OUTPUT INSERTED.* INTO [#kiln_w1]
+FROM [dbo].[artist] AS [_artist_1]
+WHERE ([_artist_1].[artist_id] = @p3);
+SELECT N'0:' + ISNULL((
+    SELECT TOP (1) [_artist_2].[artist_id] AS [artist_id], [_artist_2].[name] AS [name]
+    FROM (
+      SELECT [artist_id], [name]
+      FROM [#kiln_w1]) AS [_artist_2] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES), N'null') AS [data];
+DROP TABLE [#kiln_w1];

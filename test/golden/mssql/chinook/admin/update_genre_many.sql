@@ -1,0 +1,25 @@
+-- role: admin
+-- root field: update_genre_many (update_many on dbo.genre)
+-- query: mutation ($genre_id: Int, $name: String) { update_genre_many(updates: [{where: {}, _set: {genre_id: $genre_id, name: $name}}]) { affected_rows returning { genre_id name } } }
+-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
+-- @p1 = variable $genre_id :: int
+-- @p2 = variable $name :: nvarchar(120)
+SET NOCOUNT ON;
+DROP TABLE IF EXISTS [#kiln_w1];
+SELECT * INTO [#kiln_w1]
+FROM [dbo].[genre]
+WHERE 1 = 0 UNION ALL SELECT *
+FROM [dbo].[genre]
+WHERE 1 = 0;
+UPDATE [_genre_1] SET [genre_id] = @p1, [name] = @p2 OUTPUT INSERTED.* INTO [#kiln_w1]
+FROM [dbo].[genre] AS [_genre_1]
+WHERE 1 = 1;
+SELECT N'0:' + ISNULL((
+    SELECT (
+      SELECT COUNT(*)
+      FROM [#kiln_w1]) AS [affected_rows], JSON_QUERY(ISNULL((
+          SELECT [_genre_2].[genre_id] AS [genre_id], [_genre_2].[name] AS [name]
+          FROM (
+            SELECT [genre_id], [name]
+            FROM [#kiln_w1]) AS [_genre_2] FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [returning] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES), N'null') AS [data];
+DROP TABLE [#kiln_w1];

@@ -1,0 +1,16 @@
+-- role: customer
+-- subscription: invoice (live query, select on dbo.invoice)
+-- query: subscription { invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
+-- @p2 = session x-svc-customer-id, one per cohort: a JSON array of text (read as int)
+SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
+  SELECT (
+    SELECT JSON_QUERY(ISNULL((
+          SELECT [_invoice_1].[invoice_id] AS [invoice_id], [_invoice_1].[customer_id] AS [customer_id], [_invoice_1].[invoice_date] AS [invoice_date], [_invoice_1].[billing_address] AS [billing_address], [_invoice_1].[billing_city] AS [billing_city], [_invoice_1].[billing_state] AS [billing_state], [_invoice_1].[billing_country] AS [billing_country], [_invoice_1].[billing_postal_code] AS [billing_postal_code], [_invoice_1].[total] AS [total]
+          FROM [dbo].[invoice] AS [_invoice_1]
+          WHERE ([_invoice_1].[customer_id] = [_subs].[p1]) FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [invoice] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data]) AS [result]
+FROM OPENJSON(@p1) AS [_c] CROSS APPLY (
+  SELECT CAST([_c].[value] AS int) AS [cohort_id], (
+    SELECT [value]
+    FROM OPENJSON(@p2)
+    WHERE [key] = [_c].[key]) AS [p1]) AS [_subs];

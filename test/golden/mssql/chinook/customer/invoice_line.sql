@@ -1,0 +1,12 @@
+-- role: customer
+-- root field: invoice_line (select on dbo.invoice_line)
+-- query: query { invoice_line { invoice_line_id invoice_id track_id unit_price quantity } }
+-- @p1 = session x-svc-customer-id :: int
+SELECT (
+  SELECT JSON_QUERY(ISNULL((
+        SELECT [_invoice_line_1].[invoice_line_id] AS [invoice_line_id], [_invoice_line_1].[invoice_id] AS [invoice_id], [_invoice_line_1].[track_id] AS [track_id], [_invoice_line_1].[unit_price] AS [unit_price], [_invoice_line_1].[quantity] AS [quantity]
+        FROM [dbo].[invoice_line] AS [_invoice_line_1]
+        WHERE EXISTS (
+          SELECT 1
+          FROM [dbo].[invoice] AS [_invoice_1]
+          WHERE ([_invoice_1].[invoice_id] = [_invoice_line_1].[invoice_id]) AND ([_invoice_1].[customer_id] = @p1)) FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [invoice_line] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data];

@@ -1,0 +1,19 @@
+-- role: customer
+-- subscription: invoice_line (live query, select on dbo.invoice_line)
+-- query: subscription { invoice_line { invoice_line_id invoice_id track_id unit_price quantity } }
+-- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
+-- @p2 = session x-svc-customer-id, one per cohort: a JSON array of text (read as int)
+SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
+  SELECT (
+    SELECT JSON_QUERY(ISNULL((
+          SELECT [_invoice_line_1].[invoice_line_id] AS [invoice_line_id], [_invoice_line_1].[invoice_id] AS [invoice_id], [_invoice_line_1].[track_id] AS [track_id], [_invoice_line_1].[unit_price] AS [unit_price], [_invoice_line_1].[quantity] AS [quantity]
+          FROM [dbo].[invoice_line] AS [_invoice_line_1]
+          WHERE EXISTS (
+            SELECT 1
+            FROM [dbo].[invoice] AS [_invoice_1]
+            WHERE ([_invoice_1].[invoice_id] = [_invoice_line_1].[invoice_id]) AND ([_invoice_1].[customer_id] = [_subs].[p1])) FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [invoice_line] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES) AS [data]) AS [result]
+FROM OPENJSON(@p1) AS [_c] CROSS APPLY (
+  SELECT CAST([_c].[value] AS int) AS [cohort_id], (
+    SELECT [value]
+    FROM OPENJSON(@p2)
+    WHERE [key] = [_c].[key]) AS [p1]) AS [_subs];
