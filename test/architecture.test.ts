@@ -23,7 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // OpenTelemetry traces: spans, the active request span, OTLP export, traced drivers.
   'runtime/tracing': ['runtime/bundle', 'runtime/drivers'],
   // Remote schemas: introspection, stitching, splitting and calls (below the engine that runs them).
-  'runtime/remote': ['runtime/errors', 'runtime/sql', 'runtime/bundle'],
+  'runtime/remote': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/tracing'],
   'runtime/graphql': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/remote'],
   'runtime/auth': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing'],
   // Kriti and webhook request/response transforms: pure, no I/O.
@@ -32,9 +32,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   // WebSocket subscriptions: the multiplexed pollers run the engine's plans on the drivers.
   'runtime/subscriptions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/auth'],
   // Actions: handler calls, output checks, relationships planned with the engine's planners, async action delivery.
-  'runtime/actions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/transforms'],
+  'runtime/actions': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/graphql', 'runtime/transforms'],
   // Event triggers, cron and scheduled events: capture SQL, metadata API operations, delivery workers.
-  'runtime/workers': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/transforms', 'runtime/metadata-api'],
+  'runtime/workers': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/transforms', 'runtime/metadata-api'],
   'runtime/server': ['runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/tracing', 'runtime/graphql', 'runtime/auth', 'runtime/metadata-api', 'runtime/transforms', 'runtime/subscriptions'],
   'compiler/metadata': ['runtime/errors'],
   'compiler/introspect': ['runtime/errors', 'runtime/sql', 'runtime/drivers'],

@@ -39,8 +39,9 @@ function text(v: unknown, path: JsonPath): string {
   return v;
 }
 
+// An empty endpoint is none (a configuration saved from a form with the field left blank).
 function endpoint(v: unknown, path: JsonPath): string | null {
-  if (v === undefined || v === null) return null;
+  if (v === undefined || v === null || v === '') return null;
   const s = text(v, path);
   let url: URL;
   try {

@@ -5,6 +5,7 @@
 
 import type { ActionModel, Json } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
+import { outgoingCall } from '../tracing/index.js';
 
 /** What a handler is sent. */
 export interface HandlerRequest {
@@ -72,10 +73,18 @@ export class HttpFailure extends Error {
 export async function callHandler(req: HandlerRequest, timeoutSeconds: number, maxBytes = MAX_RESPONSE_BYTES): Promise<HandlerResponse> {
   const signal = AbortSignal.timeout(Math.max(1, Math.round(timeoutSeconds * 1000)));
   let res: Response;
+  // In a traced request: a client span, whose traceparent the handler receives.
+  const traced = outgoingCall(`${req.method} action handler`, req.method, req.url);
+  const sent = [...req.headers].map(([k, v]) => [k, v] as [string, string]);
+  if (traced) for (const [k, v] of Object.entries(traced.headers)) sent.push([k, v]);
   try {
-    res = await fetch(req.url, { method: req.method, headers: [...req.headers].map(([k, v]) => [k, v] as [string, string]), ...(req.body !== undefined ? { body: req.body } : {}), signal, redirect: 'manual' });
+    res = await fetch(req.url, { method: req.method, headers: sent, ...(req.body !== undefined ? { body: req.body } : {}), signal, redirect: 'manual' });
+    traced?.span.set('http.response.status_code', res.status);
   } catch (e) {
+    traced?.span.fail((e as Error).message);
     throw failureOf(e, signal);
+  } finally {
+    traced?.span.end();
   }
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -4,6 +4,7 @@
 
 import type { Session } from '../bundle/index.js';
 import type { RemoteDefinition } from './definition.js';
+import { outgoingCall } from '../tracing/index.js';
 
 /** The client's request headers, lower-cased names. */
 export type ClientHeaders = { readonly [name: string]: string };
@@ -54,10 +55,16 @@ export function remoteHeaders(def: RemoteDefinition, session: Session | null, cl
 export async function postGraphql(def: RemoteDefinition, headers: Record<string, string>, body: string): Promise<unknown> {
   const url = remoteUrl(def);
   let res: Response;
+  // In a traced request: a client span, whose traceparent the remote server receives.
+  const traced = outgoingCall('POST remote schema', 'POST', url);
   try {
-    res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(def.timeoutSeconds * 1000), redirect: 'error' });
-  } catch {
+    res = await fetch(url, { method: 'POST', headers: traced ? { ...headers, ...traced.headers } : headers, body, signal: AbortSignal.timeout(def.timeoutSeconds * 1000), redirect: 'error' });
+    traced?.span.set('http.response.status_code', res.status);
+  } catch (e) {
+    traced?.span.fail((e as Error).message);
     throw new RemoteFailure(`HTTP exception occurred while sending the request to ${url}`);
+  } finally {
+    traced?.span.end();
   }
   let text: string;
   try {

@@ -90,7 +90,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   log(`metadata: resource_version ${api.current.resourceVersion}, ${Object.keys(s0?.compiled.model.tables ?? {}).length} table(s) tracked`);
   const listenUrl = metadataUrl ?? o.databaseUrl;
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
-  const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics);
+  const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics, obs.tracing);
   const asyncActions = await startAsyncActions(catalog, () => engine?.model.actions, log);
   const server = createServer({
     engine: { execute: (req, session, rc) => engine!.execute(req, session, rc), executeOrThrow: (req, session, rc) => engine!.executeOrThrow(req, session, rc),

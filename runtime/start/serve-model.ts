@@ -122,5 +122,5 @@ async function bundleWorkers(o: ServeSettings, model: BundleModel, events: Json,
   } catch (e) {
     throw new StartError(`cannot install the event triggers of the bundle: ${detailOf(e)}`, 1);
   }
-  return startDeliveryWorkers(o, () => ({ metadata: events, drivers }), catalog, KILN_VERSION, log, obs.metrics);
+  return startDeliveryWorkers(o, () => ({ metadata: events, drivers }), catalog, KILN_VERSION, log, obs.metrics, obs.tracing);
 }

@@ -7,6 +7,7 @@
 import type { BundleModel, Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import type { ServerMetrics } from '../server/index.js';
+import type { Tracing } from '../tracing/index.js';
 import {
   eventTriggersOf, HttpPool, scheduledEventExtension, startEventWorkers, startScheduledWorkers, syncEventTriggers, workerSettingsFromEnv,
   type ServedSources, type WorkerSettings,
@@ -32,9 +33,10 @@ function settingsOf(o: WorkerFlags): WorkerSettings {
 
 /** Starts the workers; `stop` stops claiming, lets calls in flight finish (within the grace period) and puts back the rest. */
 export function startDeliveryWorkers(o: WorkerFlags, current: () => ServedSources, catalog: Driver, version: string,
-  log: (line: string) => void, metrics?: ServerMetrics): { stop(): Promise<void> } {
+  log: (line: string) => void, metrics?: ServerMetrics, tracing?: Tracing): { stop(): Promise<void> } {
   const settings = settingsOf(o);
   const pool = new HttpPool(settings.httpPoolSize, `svc-graphql-engine/${version}`);
+  pool.tracing = tracing ?? null;
   const events = startEventWorkers({ current, pool, settings, log, ...(metrics ? { observe: metrics.eventOutcome } : {}) });
   metrics?.feed({ eventsInFlight: () => events.inFlight() });
   const scheduled = startScheduledWorkers({ catalog, metadata: () => current().metadata, pool, settings, log });

@@ -42,8 +42,17 @@ class ProtoWriter {
   }
 
   private varint(v: bigint | number): void {
-    let x = BigInt.asUintN(64, BigInt(v));
     this.room(10);
+    if (typeof v === 'number' && v >= 0 && v < 0x80000000) {
+      let n = v;
+      while (n > 127) {
+        this.buf[this.n++] = (n & 127) | 128;
+        n >>>= 7;
+      }
+      this.buf[this.n++] = n;
+      return;
+    }
+    let x = BigInt.asUintN(64, BigInt(v));
     while (x > 127n) {
       this.buf[this.n++] = Number(x & 127n) | 128;
       x >>= 7n;

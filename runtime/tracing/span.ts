@@ -1,7 +1,7 @@
 // One span: what a traced step did, with the ids that place it in its trace. A span is written
 // once, when it ends, to the sink its trace was started with (the exporter of the instance).
 
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /** OTLP's span kinds (trace.proto `SpanKind`), by the number sent on the wire. */
 export const SpanKind = { internal: 1, server: 2, client: 3, producer: 4 } as const;
@@ -17,9 +17,20 @@ export interface SpanSink {
 
 const nowMs = (): number => performance.timeOrigin + performance.now();
 
+// Ids are cut from a pool of random bytes refilled 4 KiB at a time: a call to the system's random
+// source per span cost more than the rest of the span.
+const pool = Buffer.allocUnsafe(4096);
+let used = pool.length;
+
 /** A 16-byte trace id or an 8-byte span id, as lower-case hex. */
 export function newId(bytes: 16 | 8): string {
-  return randomBytes(bytes).toString('hex');
+  if (used + bytes > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  const id = pool.toString('hex', used, used + bytes);
+  used += bytes;
+  return id;
 }
 
 /** A started span; `end()` writes it (once) when it was sampled. */

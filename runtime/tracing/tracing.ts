@@ -91,6 +91,9 @@ export class Tracing {
     this.exporter = active ? this.exporterFor(model) : null;
     if (this.on !== active) tracingInstances += active ? 1 : -1;
     this.on = active;
+    // An AsyncLocalStorage that has run keeps Node's async hook on (a cost on every promise of
+    // the process) until disabled: tracing switched off leaves nothing running.
+    if (tracingInstances === 0) traceScope.disable();
     if (old) void old.close();
     if (active) this.log(`opentelemetry: exporting traces to ${model.tracesEndpoint} (${model.protocol})`);
   }

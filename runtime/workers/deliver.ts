@@ -167,26 +167,33 @@ export async function deliverWebhook(pool: HttpPool, call: WebhookCall, stop: Ab
   const onStop = (): void => abort.abort();
   if (stop.aborted) abort.abort();
   else stop.addEventListener('abort', onStop, { once: true });
+  // A delivery is the root of its own trace (the change that caused it was committed earlier, by
+  // a request whose trace has ended); the webhook receives it as its parent.
+  const span = pool.tracing !== null && pool.tracing.on ? pool.tracing.startRoot(`${p.method} webhook`, 'client') : null;
   try {
     const res = await request(p.url, {
-      method: p.method as 'POST', headers: p.headers.flat(), body: p.body, dispatcher: pool.dispatcher,
+      method: p.method as 'POST', headers: span ? [...p.headers.flat(), 'traceparent', span.traceparent()] : p.headers.flat(), body: p.body, dispatcher: pool.dispatcher,
       signal: abort.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
     });
     const body = await res.body.text();
     const headers = responseHeaders(res.headers);
     const status = res.statusCode;
     const success = status >= 200 && status < 300;
+    span?.set('http.response.status_code', status);
+    if (span && !success) span.fail(`HTTP ${status}`);
     return {
       outcome: { kind: 'response', status, body, headers, retryAfter: success ? null : retryAfterOf(headers) },
       success, status, request: p.log, response: responseLog(status, body, headers),
     };
   } catch (e) {
+    span?.fail(timedOut ? 'timeout' : stop.aborted ? 'aborted' : String((e as Error).message ?? e));
     if (timedOut) return failure(`webhook did not answer within ${call.timeoutSec} s (timeout_sec)`, p.log);
     if (stop.aborted) return { outcome: { kind: 'aborted' }, success: false, status: null, request: p.log, response: clientError('aborted on shutdown') };
     const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
     const code = err.cause?.code ?? err.code;
     return failure(`webhook request failed: ${err.cause?.message ?? err.message ?? String(e)}${code ? ` (${code})` : ''}`, p.log);
   } finally {
+    span?.set('http.request.method', p.method).set('url.full', p.url).end();
     clearTimeout(timer);
     stop.removeEventListener('abort', onStop);
   }

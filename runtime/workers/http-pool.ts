@@ -3,6 +3,7 @@
 // others of connections beyond the bound, and polling pauses while every slot is taken.
 
 import { Agent } from 'undici';
+import type { Tracing } from '../tracing/index.js';
 
 /**
  * A counting semaphore. A release wakes every waiter and each checks again: the waiters are the
@@ -52,6 +53,8 @@ export class Slots {
 export class HttpPool {
   readonly slots: Slots;
   readonly dispatcher: Agent;
+  /** The instance's tracing: while it exports, each call is a span and carries its traceparent. */
+  tracing: Tracing | null = null;
 
   constructor(size: number, readonly userAgent: string) {
     this.slots = new Slots(size);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
+import { startRemote } from '../remote/remote-server.js';
 
 const SECRET = 'otel-admin';
 const CLIENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -20,6 +21,10 @@ let hook: Server;
 let hookUrl: string;
 // The headers of every call the auth webhook received, in order.
 const hookCalls: IncomingHttpHeaders[] = [];
+// The headers of every event delivery the same server received.
+const eventCalls: IncomingHttpHeaders[] = [];
+// The headers of every action handler call.
+const actionCalls: IncomingHttpHeaders[] = [];
 let kiln: { port: number; close(): Promise<void> };
 const saved: Record<string, string | undefined> = {};
 
@@ -55,6 +60,19 @@ beforeAll(async () => {
   db = await createTestDatabase('otel', "CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL); INSERT INTO author (name) VALUES ('Ann'), ('Bo');");
   receiver = await startOtlpReceiver();
   hook = createServer((req, res) => {
+    if (req.url === '/action') {
+      actionCalls.push(req.headers);
+      let text = '';
+      req.on('data', (c: Buffer) => { text += c; });
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ n: (JSON.parse(text) as { input: { n: number } }).input.n })));
+      return;
+    }
+    if (req.url === '/event') {
+      eventCalls.push(req.headers);
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      return;
+    }
     hookCalls.push(req.headers);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ 'X-Svc-Role': 'user' }));
   });
@@ -176,6 +194,49 @@ describe('OpenTelemetry traces', () => {
     await asUser(QUERY, { traceparent: `00-${'c'.repeat(32)}-${'d'.repeat(16)}-01` });
     await receiver.waitFor((s) => s.traceId === 'c'.repeat(32) && s.kind === 2);
     expect(receiver.spans().filter((s) => s.traceId === trace)).toEqual([]);
+  });
+
+  it('traces an action handler call under the request, and passes it its traceparent', async () => {
+    expect((await meta('set_custom_types', { objects: [{ name: 'Echo', fields: [{ name: 'n', type: 'Int!' }] }] })).status).toBe(200);
+    expect((await meta('create_action', { name: 'echo', definition: { type: 'query', handler: hookUrl.replace(/\/auth$/, '/action'), output_type: 'Echo',
+      arguments: [{ name: 'n', type: 'Int!' }] } })).status).toBe(200);
+    expect((await meta('create_action_permission', { action: 'echo', role: 'user' })).status).toBe(200);
+    const trace = '9'.repeat(32);
+    const r = await asUser('query { echo(n: 7) { n } }', { traceparent: `00-${trace}-${'8'.repeat(16)}-01` });
+    expect(r.body).toEqual({ data: { echo: { n: 7 } } });
+    const request = await receiver.waitFor((s) => s.traceId === trace && s.kind === 2);
+    const call = await receiver.waitFor((s) => s.traceId === trace && s.name === 'POST action handler');
+    expect(call).toMatchObject({ kind: 3, parentSpanId: request.spanId, attributes: { 'http.response.status_code': 200 } });
+    expect(actionCalls.at(-1)?.['traceparent']).toBe(`00-${trace}-${call.spanId}-01`);
+  });
+
+  it('traces a remote schema call under the request, and passes it its traceparent', async () => {
+    const remote = await startRemote('type Query { hello: String }', { hello: () => 'hi' });
+    try {
+      expect((await meta('add_remote_schema', { name: 'greeter', definition: { url: remote.url, timeout_seconds: 5 } })).status).toBe(200);
+      const trace = '7'.repeat(32);
+      const r = await post('/v1/graphql', { query: '{ hello }' }, { 'x-svc-admin-secret': SECRET, traceparent: `00-${trace}-${'6'.repeat(16)}-01` });
+      expect(r.body).toEqual({ data: { hello: 'hi' } });
+      const request = await receiver.waitFor((s) => s.traceId === trace && s.kind === 2);
+      const call = await receiver.waitFor((s) => s.traceId === trace && s.name === 'POST remote schema');
+      expect(call).toMatchObject({ kind: 3, parentSpanId: request.spanId, attributes: { 'url.full': remote.url, 'http.response.status_code': 200 } });
+      expect(remote.received.at(-1)?.headers['traceparent']).toBe(`00-${trace}-${call.spanId}-01`);
+      expect((await meta('remove_remote_schema', { name: 'greeter' })).status).toBe(200);
+    } finally {
+      await remote.close();
+    }
+  });
+
+  it('traces an event trigger delivery as the root of its trace, with the webhook its child', async () => {
+    const webhook = hookUrl.replace(/\/auth$/, '/event');
+    const created = await meta('pg_create_event_trigger', { name: 'author_added', source: 'default', table: { schema: 'public', name: 'author' }, webhook, insert: { columns: '*' } });
+    expect(created.status).toBe(200);
+    await db.exec("INSERT INTO author (name) VALUES ('Cy')");
+    const span = await receiver.waitFor((s) => s.name === 'POST webhook', 15_000);
+    expect(span).toMatchObject({ kind: 3, parentSpanId: '', attributes: { 'http.request.method': 'POST', 'url.full': webhook, 'http.response.status_code': 200 } });
+    const deadline = Date.now() + 5000;
+    while (eventCalls.length === 0 && Date.now() < deadline) await sleep(20);
+    expect(eventCalls[0]?.['traceparent']).toBe(`00-${span.traceId}-${span.spanId}-01`);
   });
 
   it('speaks OTLP/JSON when asked, and stops with set_opentelemetry_status disabled', async () => {
