@@ -163,6 +163,12 @@ describe('synchronous actions', () => {
     expect(handler.received[0]!.headers['x-transformed']).toBe('yes');
   });
 
+  it('gives an inherited role the actions of its parents', async () => {
+    expect((await md('add_inherited_role', { role_name: 'combo', role_set: ['user', 'guest'] })).status).toBe(200);
+    const r = await gql('{ find_users(ids: [3]) { id account { name } } }', { 'x-svc-role': 'combo', 'x-svc-user-id': '7' });
+    expect(r.body).toEqual({ data: { find_users: [{ id: 3, account: { name: 'carol' } }] } });
+  });
+
   it('shows an action only to roles granted it; a dropped permission or action leaves the schema', async () => {
     const other = await gql('{ probe(kind: "ok") { id } }', { 'x-svc-role': 'other' });
     expect(other.body.errors[0].message).toBe('field "probe" not found in type: \'query_root\'');
