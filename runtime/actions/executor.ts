@@ -77,13 +77,16 @@ export class ActionExecutor implements ActionHook {
         for (const f of others) values.set(f.key, rest.data?.[f.key] ?? null);
       }
       const rootObject = req.schema.getRootType(kind) as GraphQLObjectType;
-      for (const f of fields) {
-        if (f.name === '__typename') { values.set(f.key, rootType); continue; }
-        const action = this.actionAt(kind, f.name, session.role);
-        if (!action) continue;
-        values.set(f.key, action.kind === 'synchronous' ? await this.callSync(action, f, rootObject, ctx, req)
-          : kind === 'mutation' ? await this.callAsync(action, f, rootObject, req) : await this.readAsync(action, f, rootObject, ctx, req));
-      }
+      const valueOf = (action: ActionModel, f: FieldSel): Promise<Json> => (action.kind === 'synchronous' ? this.callSync(action, f, rootObject, ctx, req)
+        : kind === 'mutation' ? this.callAsync(action, f, rootObject, req) : this.readAsync(action, f, rootObject, ctx, req));
+      const calls = fields.flatMap((f) => {
+        const action = f.name === '__typename' ? undefined : this.actionAt(kind, f.name, session.role);
+        return action ? [{ f, action }] : [];
+      });
+      if (fields.some((f) => f.name === '__typename')) for (const f of fields) if (f.name === '__typename') values.set(f.key, rootType);
+      // A mutation's fields run one after the other, in order; a query's at once.
+      if (kind === 'mutation') for (const c of calls) values.set(c.f.key, await valueOf(c.action, c.f));
+      else (await Promise.all(calls.map((c) => valueOf(c.action, c.f)))).forEach((v, i) => values.set(calls[i]!.f.key, v));
     } catch (e) {
       if (e instanceof ActionFailure) return JSON.stringify({ errors: [e.body(session.role === 'admin')] });
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });

@@ -63,6 +63,7 @@ describe('synchronous actions', () => {
       missing: { body: { name: 'x' } },
       nullid: { body: { id: null } },
       nested: { body: { id: 1, meta: { other: 1 } } },
+      wrongint: { body: { id: 'one' } },
       slow: { body: { id: 1 }, delayMs: 2500 },
     };
     handler.route('/probe', (b) => probes[b.input.kind] ?? { status: 404, body: { message: 'unknown probe' } });
@@ -137,6 +138,7 @@ describe('synchronous actions', () => {
     expect(await message('missing')).toBe('field "id" expected in webhook response, but not found');
     expect(await message('nullid')).toBe('expecting not null value for field "id"');
     expect(await message('nested')).toBe('field "tag" expected in webhook response, but not found');
+    expect(await message('wrongint')).toBe('got scalar String for the action webhook response, expecting Int');
     const list = await gql('{ find_users(ids: []) { id } }');
     expect(list.body).toEqual({ data: { find_users: [] } });
   });
