@@ -51,7 +51,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'compiler/import-hasura': ['runtime/errors', 'compiler/metadata'],
   // The command line joins both sides: it starts servers through runtime/index.ts, reads bundles,
   // and runs the compiler's stages; nothing imports it.
-  'compiler/cli': ['runtime', 'runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/metadata-api',
+  'compiler/cli': ['runtime', 'runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/metadata-api', 'runtime/actions',
     'compiler/metadata', 'compiler/introspect', 'compiler/model', 'compiler/schema', 'compiler/sql', 'compiler/ops', 'compiler/emit', 'compiler/metadata-compiler', 'compiler/import-hasura'],
 };
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ActionExecutor } from '../../runtime/actions/index.js';
 import { loadBundle } from '../../runtime/bundle/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
 import { dialectNamed, postgres } from '../../runtime/sql/index.js';
@@ -62,11 +63,17 @@ async function sqlOfQuery(o: InspectOptions, role: string): Promise<string> {
     transaction: () => Promise.reject(new Error('inspect does not run queries')),
     close: async () => {},
   };
-  const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: () => noDb });
+  const actions = bundle.model.actions?.actions.length ? { actions: new ActionExecutor({ model: bundle.model }) } : {};
+  const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: () => noDb, ...actions });
   const query = await readFile(o.query!, 'utf8');
   const variables = o.variables ? JSON.parse(o.variables) as Record<string, unknown> : {};
   try {
-    const plan = engine.plan({ query, variables, operationName: o.operationName ?? null }, { role, variables: {}, isAdmin: role === 'admin' });
+    const req = { query, variables, operationName: o.operationName ?? null };
+    const session = { role, variables: {}, isAdmin: role === 'admin' };
+    // Action fields: the handler call and the SQL of the output's relationships.
+    const described = engine.describeActions(req, session);
+    if (described !== null) return `${described}\n`;
+    const plan = engine.plan(req, session);
     if (plan.kind === 'static') return `-- answered without the database:\n-- ${plan.body}\n`;
     const parts = plan.kind === 'sql' ? [plan] : plan.parts;
     return parts.map((p) => `${[`-- role: ${role}`, `-- source: ${p.source}`, ...paramHeader(p.sql, undefined, 1, dialect.placeholder)].join('\n')}\n${formatSql(p.sql.text)};\n`).join('\n');

@@ -17,7 +17,6 @@ export function unservedParts(doc: Obj): string[] {
   const tables = sources.flatMap((s) => (Array.isArray(s['tables']) ? s['tables'].filter(isObj) : []));
   const remoteRels = tables.reduce((n, t) => n + count(t['remote_relationships']), 0);
   if (remoteRels > 0) lines.push(`${remoteRels} remote relationship(s): carried, not served (remote relationships are not built yet)`);
-  if (count(doc['actions']) > 0) lines.push(`${count(doc['actions'])} action(s): carried and checked, not served at run time yet`);
   if (count(doc['remote_schemas']) > 0) lines.push(`${count(doc['remote_schemas'])} remote schema(s): carried and checked, not served at run time yet`);
   return lines;
 }

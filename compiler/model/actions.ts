@@ -21,7 +21,7 @@ export const DEFAULT_ACTION_TIMEOUT = 30;
  * The custom types and actions of a document, or undefined when it has neither. `dbScalars` are
  * the database scalar names types may reuse; the roles granted an action are added to `roles`.
  */
-export function resolveActions(md: { readonly actions?: readonly Json[]; readonly custom_types?: Json }, tables: ReadonlyMap<string, TableModel>,
+export function resolveActions(md: { readonly actions?: readonly Json[]; readonly custom_types?: Json; readonly inherited_roles?: readonly Json[] }, tables: ReadonlyMap<string, TableModel>,
   dbScalars: ReadonlySet<string>, roles: Set<string>, issues: Issues): ActionsModel | undefined {
   const rawActions = (md.actions ?? []).filter(isObj);
   if (rawActions.length === 0 && md.custom_types === undefined) return undefined;
@@ -45,7 +45,7 @@ export function resolveActions(md: { readonly actions?: readonly Json[]; readonl
     if (kind === 'asynchronous' && !objects.has(out)) { fail(`the output type ${q(out)} of an asynchronous action must be a custom object type`); continue; }
     for (const x of args) if (dbScalars.has(baseOf(x.type))) reused.add(baseOf(x.type));
     if (dbScalars.has(out)) reused.add(out);
-    const granted = listOf(a['permissions']).map((p) => text(p['role'])).filter((r) => r !== '').sort();
+    const granted = withInherited(listOf(a['permissions']).map((p) => text(p['role'])).filter((r) => r !== ''), md.inherited_roles);
     for (const r of granted) roles.add(r);
     actions.push({
       name, type: def['type'] === 'query' ? 'query' : 'mutation', kind,
@@ -62,6 +62,19 @@ export function resolveActions(md: { readonly actions?: readonly Json[]; readonl
   if (actions.some((x) => x.kind === 'asynchronous')) for (const s of ['uuid', 'timestamptz', 'json']) reused.add(s);
   return { scalars: types.scalars, enums: types.enums, inputObjects: types.inputObjects, objects: types.objects,
     reusedScalars: [...reused].sort(), actions };
+}
+
+// An inherited role may call an action any of its parents (inherited ones included) may (Hasura v2).
+function withInherited(direct: readonly string[], inherited: readonly Json[] | undefined): string[] {
+  const roles = new Set(direct);
+  const list = (inherited ?? []).filter(isObj).map((r) => ({ name: text(r['role_name']), parents: Array.isArray(r['role_set']) ? r['role_set'].map((x) => text(x)) : [] }));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const r of list) {
+      if (r.name !== '' && !roles.has(r.name) && r.parents.some((p) => roles.has(p))) { roles.add(r.name); changed = true; }
+    }
+  }
+  return [...roles].sort();
 }
 
 function headerOf(h: Obj): HeaderModel {

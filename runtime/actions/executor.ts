@@ -14,6 +14,7 @@ import { logCall, readCall } from './async-log.js';
 import { forwardable, type Environment } from './handler.js';
 import { invokeAction } from './invoke.js';
 import { shapeOutput, type PendingRelationship } from './output.js';
+import { describeAction } from './describe.js';
 import { fillRelationships } from './relationships.js';
 
 export interface ActionExecutorOptions {
@@ -65,8 +66,7 @@ export class ActionExecutor implements ActionHook {
     const { prepared, session } = req;
     const kind = prepared.operation.operation;
     const rootType = kind === 'mutation' ? 'mutation_root' : kind === 'subscription' ? 'subscription_root' : 'query_root';
-    const ctx: PlanContext = { model: this.opts.model, role: session.role, dialect: req.dialect, stringifyNumeric: this.opts.stringifyNumeric ?? false,
-      fragments: fragmentsOf(prepared), hints: { valueSensitive: false }, variables: req.variables, structural: new Set() };
+    const ctx = this.planContext(req);
     const fields = collectFields(prepared.operation.selectionSet, rootType, ctx);
     const values = new Map<string, Json>();
     const others = fields.filter((f) => f.name !== '__typename' && !this.actionAt(kind, f.name, session.role));
@@ -77,19 +77,41 @@ export class ActionExecutor implements ActionHook {
         for (const f of others) values.set(f.key, rest.data?.[f.key] ?? null);
       }
       const rootObject = req.schema.getRootType(kind) as GraphQLObjectType;
-      for (const f of fields) {
-        if (f.name === '__typename') { values.set(f.key, rootType); continue; }
-        const action = this.actionAt(kind, f.name, session.role);
-        if (!action) continue;
-        values.set(f.key, action.kind === 'synchronous' ? await this.callSync(action, f, rootObject, ctx, req)
-          : kind === 'mutation' ? await this.callAsync(action, f, rootObject, req) : await this.readAsync(action, f, rootObject, ctx, req));
-      }
+      const valueOf = (action: ActionModel, f: FieldSel): Promise<Json> => (action.kind === 'synchronous' ? this.callSync(action, f, rootObject, ctx, req)
+        : kind === 'mutation' ? this.callAsync(action, f, rootObject, req) : this.readAsync(action, f, rootObject, ctx, req));
+      const calls = fields.flatMap((f) => {
+        const action = f.name === '__typename' ? undefined : this.actionAt(kind, f.name, session.role);
+        return action ? [{ f, action }] : [];
+      });
+      if (fields.some((f) => f.name === '__typename')) for (const f of fields) if (f.name === '__typename') values.set(f.key, rootType);
+      // A mutation's fields run one after the other, in order; a query's at once.
+      if (kind === 'mutation') for (const c of calls) values.set(c.f.key, await valueOf(c.action, c.f));
+      else (await Promise.all(calls.map((c) => valueOf(c.action, c.f)))).forEach((v, i) => values.set(calls[i]!.f.key, v));
     } catch (e) {
       if (e instanceof ActionFailure) return JSON.stringify({ errors: [e.body(session.role === 'admin')] });
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
     }
     return JSON.stringify({ data: Object.fromEntries(fields.map((f) => [f.key, values.get(f.key) ?? null])) });
+  }
+
+  describe(req: Omit<ActionRequest, 'runOthers' | 'readerFor' | 'headers'>): string {
+    const { prepared, session } = req;
+    const kind = prepared.operation.operation;
+    const rootType = kind === 'mutation' ? 'mutation_root' : kind === 'subscription' ? 'subscription_root' : 'query_root';
+    const ctx = this.planContext(req);
+    const out: string[] = [];
+    for (const f of collectFields(prepared.operation.selectionSet, rootType, ctx)) {
+      const action = this.actionAt(kind, f.name, session.role);
+      if (!action) continue;
+      out.push(...describeAction(action, kind, f, ctx, this.objects));
+    }
+    return out.join('\n');
+  }
+
+  private planContext(req: Pick<ActionRequest, 'prepared' | 'session' | 'dialect' | 'variables'>): PlanContext {
+    return { model: this.opts.model, role: req.session.role, dialect: req.dialect, stringifyNumeric: this.opts.stringifyNumeric ?? false,
+      fragments: fragmentsOf(req.prepared), hints: { valueSensitive: false }, variables: req.variables, structural: new Set() };
   }
 
   /** One synchronous action field: the handler's answer, shaped, with its relationships read. */

@@ -32,6 +32,16 @@ export function shapeOutput(value: Json, type: string, field: FieldSel, ctx: Sha
   return shape(value, parseType(type), field, ctx, true);
 }
 
+// The GraphQL built-in scalars a value must fit (database and custom scalars take any JSON, as the
+// columns of those types do).
+const BUILT_IN: { readonly [name: string]: (v: Json) => boolean } = {
+  Int: (v) => typeof v === 'number' && Number.isInteger(v),
+  Float: (v) => typeof v === 'number',
+  String: (v) => typeof v === 'string',
+  Boolean: (v) => typeof v === 'boolean',
+  ID: (v) => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)),
+};
+
 function jsonKind(v: Json): string {
   if (Array.isArray(v)) return 'array';
   if (v === null) return 'null';
@@ -62,7 +72,11 @@ function shape(value: Json | undefined, type: TypeNode, field: FieldSel, ctx: Sh
     return value.map((v) => shape(v, type.type, field, ctx, top));
   }
   const object = ctx.objects.get(type.name.value);
-  if (!object) return value;
+  if (!object) {
+    const fits = BUILT_IN[type.name.value];
+    if (fits && !fits(value)) throw new ActionFailure(`got scalar ${jsonKind(value)} for the action webhook response, expecting ${type.name.value}`, 'unexpected', ctx.internal);
+    return value;
+  }
   if (Array.isArray(value)) throw new ActionFailure('expecting object for action webhook response but got array', 'unexpected', ctx.internal);
   if (typeof value !== 'object') {
     throw new ActionFailure(`got scalar ${jsonKind(value)} for the action webhook response, expecting ${typeText(type)}`, 'unexpected', ctx.internal);

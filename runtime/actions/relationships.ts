@@ -1,5 +1,5 @@
 // Relationships from an action's output to tables (reference/actions.md §5): every relationship
-// field of every output object is one JSON field of a single statement, each reading the target
+// field of every output object is one JSON field of a single statement per source, each reading the target
 // table under the role's select permission (filter, columns, limit) with the mapped columns equal
 // to the object's values, bound as parameters. A row the role may not see reads as null (or is
 // missing from the array).
@@ -30,11 +30,19 @@ export function relationshipStatement(pending: readonly PendingRelationship[], c
   return { sql, source: ctx.model.tables[pending[0]!.relationship.target]!.source };
 }
 
-/** Runs the statement (session values bound as parameters) and writes each relationship's value into its object. */
+/** Runs the statement of each source (session values bound as parameters) and writes each relationship's value into its object. */
 export async function fillRelationships(pending: readonly PendingRelationship[], ctx: PlanContext, session: Session, driverFor: (source: string) => Driver): Promise<void> {
-  const st = relationshipStatement(pending, ctx);
-  if (!st) return;
-  const text = await driverFor(st.source).queryText(st.sql.text, bindParams(st.sql.params, ctx.variables, session));
-  const values = JSON.parse(text) as { [k: string]: Json };
-  pending.forEach((p, i) => { p.target[p.key] = values[`r${i}`] ?? (p.relationship.kind === 'array' ? [] : null); });
+  // Relationships of one object type are on one source (custom types check it); different types may not be.
+  const bySource = new Map<string, PendingRelationship[]>();
+  for (const p of pending) {
+    const source = ctx.model.tables[p.relationship.target]!.source;
+    bySource.set(source, [...(bySource.get(source) ?? []), p]);
+  }
+  await Promise.all([...bySource.values()].map(async (group) => {
+    const st = relationshipStatement(group, ctx);
+    if (!st) return;
+    const text = await driverFor(st.source).queryText(st.sql.text, bindParams(st.sql.params, ctx.variables, session));
+    const values = JSON.parse(text) as { [k: string]: Json };
+    group.forEach((p, i) => { p.target[p.key] = values[`r${i}`] ?? (p.relationship.kind === 'array' ? [] : null); });
+  }));
 }

@@ -30,4 +30,6 @@ export interface ActionHook {
   claims(prepared: Prepared, role: string): boolean;
   /** Runs the operation; answers the whole response text (`{"data":...}` or `{"errors":[...]}`). */
   run(req: ActionRequest): Promise<string>;
+  /** What the operation's action fields do, as SQL comments and statements (kiln inspect --query); nothing is called. */
+  describe(req: Omit<ActionRequest, 'runOthers' | 'readerFor' | 'headers'>): string;
 }

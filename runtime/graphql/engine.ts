@@ -233,6 +233,17 @@ export class Engine {
   }
 
   /**
+   * The handler calls and relationship SQL of a request's action fields (kiln inspect --query),
+   * or null when it selects no action.
+   */
+  describeActions(req: GraphQLRequest, session: Session): string | null {
+    const prepared = this.prepare(req, session.role);
+    if (!this.opts.actions?.claims(prepared, session.role)) return null;
+    const variables = this.coerce(prepared, req, session.role);
+    return this.opts.actions.describe({ prepared, variables, request: req, session, schema: this.schemaFor(session.role), dialect: this.dialect() });
+  }
+
+  /**
    * Plans a subscription (or the query a stream subscription is rewritten to, with its `cursor`)
    * as a LiveQuery (runtime/graphql/live.ts) and renders it for multiplexing. Answers the plan,
    * the coerced variables and the driver of each source; null for a mutation.

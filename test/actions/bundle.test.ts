@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileCommand } from '../../compiler/cli/compile.js';
 import { diffModels } from '../../compiler/cli/diff-model.js';
+import { inspectCommand } from '../../compiler/cli/inspect.js';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { loadBundle } from '../../runtime/bundle/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -20,8 +21,9 @@ describe('actions in a bundle', () => {
   let tmp: string;
   const metadata = (grantLater: boolean) => ({ version: 3,
     sources: [{ name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: db.url } },
-      tables: [{ table: { schema: 'public', name: 'account' }, select_permissions: [{ role: 'user', permission: { columns: ['name'], filter: {} } }] }] }],
-    custom_types: { objects: [{ name: 'Out', fields: [{ name: 'id', type: 'Int!' }] }] },
+      tables: [{ table: { schema: 'public', name: 'account' }, select_permissions: [{ role: 'user', permission: { columns: ['name'], filter: { name: { _eq: 'X-Svc-User-Id' } } } }] }] }],
+    custom_types: { objects: [{ name: 'Out', fields: [{ name: 'id', type: 'Int!' }],
+      relationships: [{ name: 'account', type: 'object', remote_table: 'account', field_mapping: { id: 'id' } }] }] },
     actions: [
       { name: 'hello', definition: { type: 'query', handler: '{{KILN_TEST_BUNDLE_HANDLER}}/h', output_type: 'Out', arguments: [{ name: 'n', type: 'Int!' }] }, permissions: [{ role: 'user' }] },
       { name: 'later', definition: { kind: 'asynchronous', handler: '{{KILN_TEST_BUNDLE_HANDLER}}/h', output_type: 'Out', arguments: [{ name: 'n', type: 'Int!' }] },
@@ -65,6 +67,27 @@ describe('actions in a bundle', () => {
       await server.close();
       delete process.env['SVC_GRAPHQL_ASYNC_ACTIONS_FETCH_INTERVAL'];
     }
+  });
+
+  it('shows in kiln inspect --query the handler call and the SQL of the output\'s relationships for a role', async () => {
+    const dir = await compile('inspected', metadata(false));
+    const query = join(tmp, 'q.graphql');
+    await writeFile(query, '{ hello(n: 1) { id account { name } } }');
+    const chunks: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((c: string) => { chunks.push(String(c)); return true; }) as typeof process.stdout.write;
+    try {
+      await inspectCommand({ bundle: dir, role: 'user', query });
+    } finally {
+      process.stdout.write = write;
+    }
+    const text = chunks.join('');
+    expect(text).toContain('-- action hello (query, synchronous)');
+    expect(text).toContain('-- POST {{KILN_TEST_BUNDLE_HANDLER}}/h (timeout 30 s)');
+    expect(text).toContain('-- relationship account (object, default:public.account)');
+    // The role's filter is in the statement, its session value a parameter.
+    expect(text).toMatch(/"name" = \(\$\d\)::text/);
+    expect(text).not.toContain('X-Svc-User-Id');
   });
 
   it('reports in kiln diff the actions a role gains and loses', async () => {

@@ -63,6 +63,7 @@ describe('synchronous actions', () => {
       missing: { body: { name: 'x' } },
       nullid: { body: { id: null } },
       nested: { body: { id: 1, meta: { other: 1 } } },
+      wrongint: { body: { id: 'one' } },
       slow: { body: { id: 1 }, delayMs: 2500 },
     };
     handler.route('/probe', (b) => probes[b.input.kind] ?? { status: 404, body: { message: 'unknown probe' } });
@@ -137,6 +138,7 @@ describe('synchronous actions', () => {
     expect(await message('missing')).toBe('field "id" expected in webhook response, but not found');
     expect(await message('nullid')).toBe('expecting not null value for field "id"');
     expect(await message('nested')).toBe('field "tag" expected in webhook response, but not found');
+    expect(await message('wrongint')).toBe('got scalar String for the action webhook response, expecting Int');
     const list = await gql('{ find_users(ids: []) { id } }');
     expect(list.body).toEqual({ data: { find_users: [] } });
   });
@@ -161,6 +163,12 @@ describe('synchronous actions', () => {
     expect(r.body).toEqual({ data: { twice: { id: 42, name: 'admin' } } });
     expect(handler.received[0]).toMatchObject({ method: 'PUT', path: '/t?via=kriti', body: { n: 21, who: 'admin' } });
     expect(handler.received[0]!.headers['x-transformed']).toBe('yes');
+  });
+
+  it('gives an inherited role the actions of its parents', async () => {
+    expect((await md('add_inherited_role', { role_name: 'combo', role_set: ['user', 'guest'] })).status).toBe(200);
+    const r = await gql('{ find_users(ids: [3]) { id account { name } } }', { 'x-svc-role': 'combo', 'x-svc-user-id': '7' });
+    expect(r.body).toEqual({ data: { find_users: [{ id: 3, account: { name: 'carol' } }] } });
   });
 
   it('shows an action only to roles granted it; a dropped permission or action leaves the schema', async () => {
