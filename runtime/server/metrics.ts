@@ -6,7 +6,15 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../drivers/index.js';
 import type { MultiplexerStats } from '../subscriptions/index.js';
-import { RequestTally } from './request-tally.js';
+import { RequestTally, type Tally } from './request-tally.js';
+
+/** The tallies one kind of request adds to, found once per (endpoint, operation type, status, outcome). */
+interface Slot {
+  readonly request: Tally;
+  readonly endpoint: Tally;
+  readonly graphql: Tally | null;
+  readonly execution: Tally | null;
+}
 
 /** What kind of GraphQL operation a request ran; `unknown` when its body did not say. */
 export type OperationType = 'query' | 'mutation' | 'subscription' | 'unknown' | 'none';
@@ -50,6 +58,8 @@ export class ServerMetrics {
   private readonly byEndpoint = new RequestTally(LATENCY_BUCKETS);
   private readonly byGraphql = new RequestTally(LATENCY_BUCKETS);
   private readonly byExecution = new RequestTally(LATENCY_BUCKETS);
+  // Request kinds seen so far (a handful): their tallies, so that a request costs a lookup and some additions.
+  private readonly slots = new Map<string, Slot>();
 
   constructor() {
     const registers = [this.registry];
@@ -82,12 +92,27 @@ export class ServerMetrics {
   /** A request was answered; `seconds` from its start. */
   finished(endpoint: string, operationType: OperationType, status: number, failed: boolean, seconds: number): void {
     this.inFlightCount--;
-    this.byRequest.add(`${endpoint}\u0000${operationType}\u0000${status}`, () => ({ endpoint, operation_type: operationType, status }), null);
-    this.byEndpoint.add(endpoint, () => ({ endpoint }), seconds);
-    if (operationType === 'none') return;
+    const key = `${endpoint}\u0000${operationType}\u0000${status}\u0000${failed ? 1 : 0}`;
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = this.slotOf(endpoint, operationType, status, failed);
+      this.slots.set(key, slot);
+    }
+    this.byRequest.record(slot.request, null);
+    this.byEndpoint.record(slot.endpoint, seconds);
+    if (slot.graphql) this.byGraphql.record(slot.graphql, null);
+    if (slot.execution) this.byExecution.record(slot.execution, seconds);
+  }
+
+  private slotOf(endpoint: string, operationType: OperationType, status: number, failed: boolean): Slot {
     const outcome = failed ? 'failed' : 'success';
-    this.byGraphql.add(`${operationType}\u0000${outcome}`, () => ({ operation_type: operationType, response_status: outcome }), null);
-    if (!failed) this.byExecution.add(operationType, () => ({ operation_type: operationType }), seconds);
+    const counted = operationType !== 'none';
+    return {
+      request: this.byRequest.tally(`${endpoint}\u0000${operationType}\u0000${status}`, () => ({ endpoint, operation_type: operationType, status })),
+      endpoint: this.byEndpoint.tally(endpoint, () => ({ endpoint })),
+      graphql: counted ? this.byGraphql.tally(`${operationType}\u0000${outcome}`, () => ({ operation_type: operationType, response_status: outcome })) : null,
+      execution: counted && !failed ? this.byExecution.tally(operationType, () => ({ operation_type: operationType })) : null,
+    };
   }
 
   /** An event trigger attempt's outcome (the workers call it). */

@@ -143,9 +143,17 @@ export function operationTypeOf(req: GraphQLRequest): OperationType {
 function byName(req: GraphQLRequest): OperationType {
   const name = req.operationName;
   if (!name || !/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) return 'unknown';
-  const m = new RegExp(`(?:^|[^_0-9A-Za-z])(query|mutation|subscription)\\s+${name}(?![_0-9A-Za-z])`).exec(req.query);
+  // One pattern per operation name, kept (clients send a few names over and over).
+  let pattern = namePatterns.get(name);
+  if (!pattern) {
+    pattern = new RegExp(`(?:^|[^_0-9A-Za-z])(query|mutation|subscription)\\s+${name}(?![_0-9A-Za-z])`);
+    if (namePatterns.size >= 1000) namePatterns.clear();
+    namePatterns.set(name, pattern);
+  }
+  const m = pattern.exec(req.query);
   return m ? (m[1] as OperationType) : 'unknown';
 }
+const namePatterns = new Map<string, RegExp>();
 
 /** The first error of an error answer, as Hasura's http-log shows it. */
 function errorOf(text: string): unknown {
@@ -176,6 +184,18 @@ function timestamp(): string {
   return `${stampPrefix}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}+0000`;
 }
 
+// `{"x-svc-role": ..., <session variables>}` as JSON text, written out rather than spread into an
+// object and stringified (a line is made per request).
+function userVarsText(session: Session): string {
+  const vars = session.variables;
+  let text = `{"x-svc-role":${JSON.stringify(vars['x-svc-role'] ?? session.role)}`;
+  for (const name in vars) {
+    if (name === 'x-svc-role') continue;
+    text += `,${JSON.stringify(name)}:${JSON.stringify(vars[name])}`;
+  }
+  return `${text}}`;
+}
+
 /** Writes the request's `http-log` line (level error for a failed request) when the settings ask for it. */
 export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMessage, res: ServerResponse, responseSize: number, seconds: number): void {
   const failed = res.statusCode >= 400 || r.failed;
@@ -183,7 +203,7 @@ export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMess
   if (!logs(s, 'http-log', level)) return;
   const one = r.requests !== null && !r.batched ? r.requests[0] : undefined;
   const id = JSON.stringify(r.id);
-  const userVars = r.session ? JSON.stringify({ 'x-svc-role': r.session.role, ...r.session.variables }) : 'null';
+  const userVars = r.session ? userVarsText(r.session) : 'null';
   const mode = r.requests === null ? 'non-graphql' : r.batched ? 'batched' : 'single';
   const error = failed && r.errorText !== null ? JSON.stringify(errorOf(r.errorText)) : 'null';
   // The query text only at debug level (it may carry user values).

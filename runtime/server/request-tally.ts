@@ -5,7 +5,7 @@
 import type { Counter, Histogram } from 'prom-client';
 
 /** One label set's running totals: a count, and (for latencies) a sum and a count per bucket. */
-interface Tally {
+export interface Tally {
   readonly labels: Record<string, string | number>;
   count: number;
   sum: number;
@@ -19,19 +19,29 @@ export class RequestTally {
 
   constructor(private readonly bounds: readonly number[]) {}
 
-  /** Adds one request with these labels (`key` names the label set; the labels are made only once). */
-  add(key: string, labels: () => Record<string, string | number>, seconds: number | null): void {
+  /** The totals of one label set (`key` names it; the labels are made only once), to add to with `record`. */
+  tally(key: string, labels: () => Record<string, string | number>): Tally {
     let t = this.tallies.get(key);
     if (!t) {
       t = { labels: labels(), count: 0, sum: 0, buckets: new Array<number>(this.bounds.length + 1).fill(0) };
       this.tallies.set(key, t);
     }
+    return t;
+  }
+
+  /** Adds one request to a label set's totals (and its latency, unless null). */
+  record(t: Tally, seconds: number | null): void {
     t.count++;
     if (seconds === null) return;
     t.sum += seconds;
     let i = 0;
     while (i < this.bounds.length && seconds > this.bounds[i]!) i++;
     t.buckets[i]!++;
+  }
+
+  /** Adds one request with these labels. */
+  add(key: string, labels: () => Record<string, string | number>, seconds: number | null): void {
+    this.record(this.tally(key, labels), seconds);
   }
 
   /** Adds to `counter` what each label set counted since the last flush. */
