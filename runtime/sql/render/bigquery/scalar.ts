@@ -2,6 +2,7 @@
 // fragments. Values are `@p` parameters (cast to the column's type where it is known); tables are
 // written `` `dataset.table` ``. What BigQuery has no form for is refused with `not-supported`.
 
+import { slotSql, unreachable } from '../../render-slots.js';
 import { ApiError } from '../../../errors/index.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../../fragment.js';
 import type { AggregateFn, CompareOp, Cond, Expr, Slot, Source } from '../../ir/index.js';
@@ -9,16 +10,6 @@ import type { AggregateFn, CompareOp, Cond, Expr, Slot, Source } from '../../ir/
 /** Something this dialect cannot write: the planner's capabilities should have kept it out. */
 export function refuse(what: string): never {
   throw new ApiError('not-supported', `${what} is not supported on a bigquery source`, 400, []);
-}
-
-/** A value slot as a parameter of `type`. */
-export function slotSql(slot: Slot, type: string | null): Sql {
-  switch (slot.kind) {
-    case 'literal': return param(slot.value, type);
-    case 'variable': return variable(slot.name, slot.path, type);
-    case 'session': return session(slot.name, type);
-    default: return unreachable(slot);
-  }
 }
 
 /** A table as one quoted name: `` `dataset.table` `` (as Hasura writes it). */
@@ -134,7 +125,4 @@ function existsWhere(c: Extract<Cond, { kind: 'exists' }>): readonly Cond[] {
   return [...c.join, ...guarded];
 }
 
-/** The exhaustiveness check ending every switch over an IR union. */
-export function unreachable(x: never): never {
-  throw new Error(`assertion failed: unknown IR node ${JSON.stringify(x)}`);
-}
+export { slotSql, unreachable };

@@ -3,6 +3,7 @@
 // values (`_in`) arrive as one JSON array parameter, read with OPENJSON. What SQL Server cannot
 // do (regular expressions, jsonb, PostGIS, functions taking a row) is refused by `unsupported`.
 
+import { slotSql, unreachable } from '../../render-slots.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../../fragment.js';
 import { ApiError } from '../../../errors/index.js';
 import { writeTable } from './write-tables.js';
@@ -11,16 +12,6 @@ import type { AggregateFn, CallExpr, CompareOp, Cond, Expr, Slot, Source } from 
 /** What the T-SQL renderer cannot write: `not-supported` with a clear message, never a statement SQL Server would reject. */
 export function unsupported(what: string): never {
   throw new ApiError('not-supported', `${what} is not supported on SQL Server sources`, 400);
-}
-
-/** A value slot as a parameter (`@pN`; the driver declares its type). */
-export function slotSql(slot: Slot, type: string | null): Sql {
-  switch (slot.kind) {
-    case 'literal': return param(slot.value, type);
-    case 'variable': return variable(slot.name, slot.path, type);
-    case 'session': return session(slot.name, type);
-    default: return unreachable(slot);
-  }
 }
 
 /** A scalar expression. */
@@ -157,7 +148,4 @@ export function condSql(c: Cond): Sql {
   }
 }
 
-/** The exhaustiveness check ending every switch over an IR union. */
-export function unreachable(x: never): never {
-  throw new Error(`assertion failed: unknown IR node ${JSON.stringify(x)}`);
-}
+export { slotSql, unreachable };

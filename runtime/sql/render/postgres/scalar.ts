@@ -1,18 +1,9 @@
 // PostgreSQL: scalar expressions, row sources and conditions of the query IR as fragments.
 // Expressions and conditions nest in each other (subqueries, EXISTS), so they share this file.
 
+import { slotSql, unreachable } from '../../render-slots.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../../fragment.js';
 import type { AggregateFn, ReadThrough, CallExpr, CompareOp, Cond, Expr, Slot, Source, SpatialOp } from '../../ir/index.js';
-
-/** A value slot as a parameter of `type`. */
-export function slotSql(slot: Slot, type: string | null): Sql {
-  switch (slot.kind) {
-    case 'literal': return param(slot.value, type);
-    case 'variable': return variable(slot.name, slot.path, type);
-    case 'session': return session(slot.name, type);
-    default: return unreachable(slot);
-  }
-}
 
 /** A scalar expression. */
 export function exprSql(e: Expr): Sql {
@@ -166,7 +157,4 @@ function spatialSql(op: SpatialOp, left: Expr, operand: Expr, distance: Expr | n
   return sql`${ident('st_dwithin')}(${exprSql(left)}, ${geo}, ${exprSql(distance)}, ${exprSql(spheroid)})`;
 }
 
-/** The exhaustiveness check ending every switch over an IR union. */
-export function unreachable(x: never): never {
-  throw new Error(`assertion failed: unknown IR node ${JSON.stringify(x)}`);
-}
+export { slotSql, unreachable };
