@@ -22,43 +22,59 @@ export class ResponseTooLarge extends Error {
 }
 
 // Reads the framing of the backend protocol (a type byte, then a 4-byte length that counts
-// itself) across chunk boundaries; answers false once a message is over `max`.
-function framer(max: number): (chunk: Buffer) => number | null {
+// itself) across chunk boundaries; answers the length of the first message over `max`, else null.
+// A header inside the chunk is read in place; only one split across two chunks is copied.
+export function framer(max: number): (chunk: Buffer) => number | null {
   const header = Buffer.alloc(5);
-  let have = 0;
-  let skip = 0;
+  let have = 0; // bytes of a split header kept from the previous chunk
+  let skip = 0; // bytes of the current message's body still to come
   return (chunk) => {
+    const end = chunk.length;
     let i = 0;
-    while (i < chunk.length) {
-      if (skip > 0) {
-        const n = Math.min(skip, chunk.length - i);
-        skip -= n;
-        i += n;
-        continue;
-      }
-      const n = Math.min(5 - have, chunk.length - i);
+    if (skip >= end) {
+      skip -= end;
+      return null;
+    }
+    i = skip;
+    skip = 0;
+    if (have > 0) {
+      const n = Math.min(5 - have, end - i);
       chunk.copy(header, have, i, i + n);
       have += n;
       i += n;
-      if (have < 5) break;
+      if (have < 5) return null;
+      have = 0;
       const length = header.readUInt32BE(1);
       if (length > max) return length;
-      have = 0;
-      skip = length - 4;
+      i += length - 4;
+    }
+    while (i + 5 <= end) {
+      const length = chunk[i + 1]! * 0x1000000 + ((chunk[i + 2]! << 16) | (chunk[i + 3]! << 8) | chunk[i + 4]!);
+      if (length > max) return length;
+      i += 1 + length;
+    }
+    if (i > end) skip = i - end;
+    else if (i < end) {
+      chunk.copy(header, 0, i, end);
+      have = end - i;
     }
     return null;
   };
 }
 
-// Wraps the 'data' listeners pg attaches to its socket: the framer sees every chunk first, and
-// an exception of the parser destroys the connection instead of reaching the process.
-function guard(stream: Duplex, max: number): void {
+// Wraps the 'data' listeners pg attached to its socket: the framer sees every chunk first, and an
+// exception of the parser destroys the connection instead of reaching the process. The listeners
+// are swapped after pg attached them, so the socket object stays as Node made it (a method set on
+// the socket itself gives pg's sockets a hidden class of their own in Node's stream code, which
+// every HTTP socket runs through too).
+function guard(stream: Duplex, max: number, attached: ReadonlySet<unknown>): void {
   const frame = framer(max);
   let over = false;
-  const on = stream.on.bind(stream);
-  stream.on = ((event: string, listener: (...a: unknown[]) => void) => {
-    if (event !== 'data') return on(event, listener);
-    return on('data', (chunk: Buffer) => {
+  for (const listener of stream.listeners('data')) {
+    if (attached.has(listener)) continue;
+    const parse = listener as (chunk: Buffer) => void;
+    stream.removeListener('data', parse);
+    stream.on('data', (chunk: Buffer) => {
       if (over) return;
       const size = frame(chunk);
       if (size !== null) {
@@ -67,13 +83,13 @@ function guard(stream: Duplex, max: number): void {
         return;
       }
       try {
-        listener(chunk);
+        parse(chunk);
       } catch (e) {
         over = true;
         stream.destroy(e instanceof Error ? e : new Error(String(e)));
       }
     });
-  }) as typeof stream.on;
+  }
 }
 
 /** A pg Client class whose connections are guarded with a cap of `max` bytes per message. */
@@ -85,8 +101,9 @@ export function guardedClient(max: number): typeof pg.Client {
       const connection = (this as unknown as { connection: { attachListeners(s: Duplex): void } }).connection;
       const attach = connection.attachListeners.bind(connection);
       connection.attachListeners = (s: Duplex) => {
-        guard(s, max);
+        const before = new Set(s.listeners('data'));
         attach(s);
+        guard(s, max, before);
       };
     }
   };
