@@ -161,12 +161,22 @@ export function createServer(opts: ServerOptions): KilnServer {
   };
   // Counted once the route is done with the request (its answer written, or the client gone): a
   // 'close' listener per response cost more than the counting itself.
-  const serve = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
-    dispatch(req, res, record).catch((e: unknown) => {
+  // One async function rather than catch() and finally() chained on dispatch's promise: two
+  // promises fewer per request.
+  const serve = async (req: IncomingMessage, res: ServerResponse, record: RequestRecord): Promise<void> => {
+    try {
+      await dispatch(req, res, record);
+    } catch (e) {
       const err = e instanceof ApiError ? e : unexpectedError(e);
       if (!res.headersSent) sendManagementError(res, err);
       else res.destroy();
-    }).finally(() => finish(req, res, record));
+    } finally {
+      try {
+        finish(req, res, record);
+      } catch {
+        // counting and logging never fail a request, nor the process
+      }
+    }
   };
   const scopedServe = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
     // The query-log scope only when query-log is on: an async context per request is not free.
