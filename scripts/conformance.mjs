@@ -25,6 +25,33 @@ const SECRET = 'conformance-secret';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
+if (flag('--help') || flag('-h')) {
+  console.log(`Usage: node scripts/conformance.mjs [options]   (npm run conformance -- [options])
+
+Runs the conformance suite of ../shared/conformance (or $KILN_SHARED/conformance) against a fresh
+\`kiln serve\` per area, and fails when a case recorded in conformance/baseline.json as passing fails.
+
+Options:
+  --scope spec|beyond   which cases: the specification's (default) or the beyond-spec ones
+  --suite SUBSTR        only the suites whose name contains SUBSTR (repeatable); only the
+                        recorded cases among those run are judged
+  --update              add the cases that now pass to conformance/baseline.json (never removes one)
+  --verbose             print every case, not only the failures
+  --lax-errors          compare error answers by code only (the runner's option)
+  -h, --help            this help
+
+Needs PostgreSQL at $KILN_TEST_PG (default postgres://postgres@127.0.0.1:5432) with PostGIS and the
+en_US.UTF-8 locale (.ci/run installs both), and build/kiln.mjs (npm run build).`);
+  process.exit(0);
+}
+const known = new Set(['--scope', '--suite', '--update', '--verbose', '--lax-errors']);
+for (let i = 0; i < argv.length; i++) {
+  if (!known.has(argv[i])) {
+    console.error(`conformance: unknown option ${JSON.stringify(argv[i])} (see --help)`);
+    process.exit(2);
+  }
+  if (argv[i] === '--scope' || argv[i] === '--suite') i++;
+}
 const scope = argv.includes('--scope') ? argv[argv.indexOf('--scope') + 1] : 'spec';
 const passThrough = [];
 for (let i = 0; i < argv.length; i++) {
