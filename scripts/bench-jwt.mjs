@@ -7,12 +7,15 @@
 //        [--concurrency 16] [--duration 10] [--reps 3] [--database-url URL]
 //
 // Needs the harness's node_modules (autocannon): `npm ci` in the bench folder.
+import { helpOnRequest } from './usage.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
+
+helpOnRequest(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

@@ -16,6 +16,7 @@
 // stored text and takes the ordinary path. Needs `npm run build` and the bench database loaded
 // (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bench) and a bench folder with
 // `npm ci` done (default /tmp/bench when it has node_modules, else ../shared/bench).
+import { helpOnRequest } from './usage.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,6 +24,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+helpOnRequest(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);

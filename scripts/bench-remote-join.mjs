@@ -9,6 +9,7 @@
 //   node scripts/bench-remote-join.mjs [--concurrency 8] [--duration 8] [--warmup 2] [--reps 3] [--json out.json]
 //
 // Needs `npm run build` and PostgreSQL on 127.0.0.1:5432 (a scratch database is made and dropped).
+import { helpOnRequest } from './usage.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { buildSchema, graphql } from 'graphql';
 import pg from 'pg';
 import { freePort } from './free-port.mjs';
+
+helpOnRequest(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);

@@ -11,12 +11,15 @@
 // What is not BigQuery here: storage (rows live in memory, read-only), billing, auth (any
 // credentials are accepted), DML/DDL, and GEOGRAPHY.
 
+import { helpOnRequest } from './usage.mjs';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { chinookDataset } from './bigquery/chinook-data.mjs';
 import { fieldOfType, fromZeta, StandInError, toZeta, typeOfField, typeOfParam } from './bigquery/values.mjs';
 import { startZetaSql } from './bigquery/zetasql.mjs';
+
+helpOnRequest(import.meta.url);
 
 const MAX_BODY = 8 * 1024 * 1024;
 const MAX_JOBS = 200;

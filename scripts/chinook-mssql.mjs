@@ -4,9 +4,12 @@
 //   metadata.json  fixtures/chinook/metadata.json moved to an `mssql` source in schema `dbo`
 // introspection.json is the catalog read by the MSSQL reader: test/introspect/mssql.test.ts
 // writes it with `-u` and otherwise checks it.
+import { helpOnRequest } from './usage.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+helpOnRequest(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const from = (p) => resolve(root, 'fixtures/chinook', p);

@@ -1,7 +1,10 @@
 // The webhook of the event delivery checks (issue 6): a node:http server on 127.0.0.1 that
 // answers 200 and keeps every delivery, with the Kiln process that sent it.
+import { helpOnRequest } from './usage.mjs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import { createServer } from 'node:http';
+
+helpOnRequest(import.meta.url);
 
 // Which process owns the client end of a loopback TCP connection: the socket inode from
 // /proc/net/tcp*, then the process whose fd table holds it (Linux only; 'unknown' elsewhere).

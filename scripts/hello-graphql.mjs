@@ -3,8 +3,11 @@
 // on the loopback addresses only. Started by scripts/conformance.mjs as a child process (the
 // runner is run synchronously there, so a server in that process could not answer); prints
 // "ready" once listening. A port already taken is left to whoever holds it.
+import { helpOnRequest } from './usage.mjs';
 import { createServer } from 'node:http';
 import { buildSchema, graphql } from 'graphql';
+
+helpOnRequest(import.meta.url);
 
 const schema = buildSchema('type Query { hello(arg: String = "world"): String }');
 const rootValue = { hello: ({ arg }) => `Hello ${arg}` };

@@ -18,6 +18,7 @@
 //     [--profile]            the servers write a CPU profile and a heap snapshot (after the queries) into the current folder
 //     [--metadata-api-only]  time the metadata API alone (no compile, no bundle served)
 //     [--serve-only]         with --out and --database-url of a kept run: serve its bundle again (no tables made, no compile)
+import { helpOnRequest } from './usage.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -26,6 +27,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from './free-port.mjs';
+
+helpOnRequest(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);

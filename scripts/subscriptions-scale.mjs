@@ -8,6 +8,7 @@
 // The server is `kiln serve --metadata` in a child process (so its CPU and RSS are its own);
 // statements are counted by PostgreSQL (pg_stat_database.xact_commit of a database only the
 // server and this script use), less this script's own transactions.
+import { helpOnRequest } from './usage.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -17,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from './free-port.mjs';
 import WebSocket from 'ws';
+
+helpOnRequest(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
