@@ -184,7 +184,11 @@ export function createServer(opts: ServerOptions): KilnServer {
     else serve(req, res, record);
   };
   const tracing = opts.tracing ?? null;
+  // Once close() is called: each answer ends its connection (no more keep-alive), so that clients
+  // that keep sending move on instead of holding the server open.
+  let closing = false;
   const server = createHttpServer((req, res) => {
+    if (closing) res.shouldKeepAlive = false;
     const record = beginRecord(req, res);
     metrics.started();
     // A span per request only while set_opentelemetry_config has traces exported.
@@ -222,10 +226,18 @@ export function createServer(opts: ServerOptions): KilnServer {
       });
     },
     async close() {
+      closing = true;
       await subscriptions?.close();
       if (!server.listening) return;
       return new Promise((resolve, reject) => {
-        server.close((e) => (e ? reject(e) : resolve()));
+        // No new connection is taken; a connection is closed as soon as it has no request in
+        // flight (checked again and again: an answer in flight now leaves its connection idle later).
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.close((e) => {
+          clearInterval(idle);
+          if (e) reject(e);
+          else resolve();
+        });
         server.closeIdleConnections();
       });
     },

@@ -1,6 +1,7 @@
 // The serving flags, each with its SVC_GRAPHQL_* variable as default: one definition for
 // `kiln serve` and `kiln-runtime`, so both read the same settings the same way.
 
+import { workerSettingsFromEnv } from '../workers/index.js';
 import { Option, type Command } from 'commander';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -32,9 +33,32 @@ export function addServeFlags(cmd: Command, env: Env = process.env): Command {
     .addHelpText('after', '\nThe metadata catalog (and cron and one-off events) live in SVC_GRAPHQL_METADATA_DATABASE_URL when set, else in the --database-url database.');
 }
 
-/** Stops the server on SIGINT and SIGTERM, then exits. */
-export function stopOnSignals(server: { close(): Promise<void> }): void {
-  const stop = (): void => { void server.close().then(() => process.exit(0)); };
+/**
+ * Stops the server on SIGINT and SIGTERM, then exits 0: no new connection is taken, the requests
+ * in flight are answered and the workers finish their deliveries, for at most the grace period
+ * (SVC_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT seconds, 60 by default, as Hasura's). What is still
+ * running then is abandoned and the process exits 1; a second signal exits 1 at once.
+ */
+export function stopOnSignals(server: { close(): Promise<void> }, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      log(`kiln: ${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    const graceMs = workerSettingsFromEnv(process.env).gracefulShutdownMs;
+    log(`kiln: ${signal}: answering the requests in flight, then stopping (grace period ${graceMs / 1000} s)`);
+    // The workers get the whole grace period for their deliveries; the process a moment more to close.
+    setTimeout(() => {
+      log(`kiln: the grace period of ${graceMs / 1000} s is over: exiting with work still in flight`);
+      process.exit(1);
+    }, graceMs + 500).unref();
+    server.close().then(() => process.exit(0), (e: unknown) => {
+      log(`kiln: stopping failed: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(1);
+    });
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
