@@ -6,6 +6,7 @@
 
 import pg from 'pg';
 import { Agent, request } from 'undici';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, freePort, serve } from './cli-helpers.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -67,6 +68,13 @@ describe('graceful shutdown', () => {
       }
     };
     const clients = Array.from({ length: 8 }, (_, c) => client(c));
+    // A subscriber: its socket is closed with "going away" (1001), not dropped.
+    const ws = new WebSocket(`${kiln.base.replace('http', 'ws')}/v1/graphql`, 'graphql-transport-ws');
+    const wsClosed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
+    const wsAcked = new Promise<void>((r) => ws.on('message', (m) => { if (String(m).includes('connection_ack')) r(); }));
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+    await wsAcked;
+    ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { entry_aggregate { aggregate { count } } }' } }));
     // A slow read that is in flight when the signal arrives must still be answered.
     await new Promise((r) => setTimeout(r, 400));
     const slow = postJson(kiln.base, '/v1/graphql', { query: '{ slow_entries(args: {seconds: 1.5}, limit: 1) { id } }' });
@@ -79,6 +87,7 @@ describe('graceful shutdown', () => {
     await agent.close();
 
     expect(code).toBe(0);
+    expect(await wsClosed).toBe(1001);
     expect(fiveHundreds).toEqual([]);
     const slowAnswer = await slow;
     expect(slowAnswer.status).toBe(200);
