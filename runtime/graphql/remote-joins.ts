@@ -5,11 +5,13 @@
 // Rows whose keys hold a null get null without a call.
 
 import {
-  astFromValue, Kind, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode,
+  astFromValue, getNamedType, Kind, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode,
   type GraphQLInputType, type OperationDefinitionNode, type SelectionSetNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import type { BundleModel, Json, Session } from '../bundle/index.js';
-import { applyPresets, callRemote, presetValues, remoteFieldPath, type ClientHeaders, type RemoteServing } from '../remote/index.js';
+import {
+  applyPresets, callRemote, leafField, presetValues, relationshipToRemoteNames, remoteFieldPath, typenamesToClient, type ClientHeaders, type RemoteServing,
+} from '../remote/index.js';
 import { JOIN_MARK, type RemoteJoinSite } from './remote-join-site.js';
 
 /** What replacing placeholders needs from the engine and the request. */
@@ -217,7 +219,12 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
   const used = usedDefinitions([...(node.arguments ?? []), ...(node.selectionSet ? [node.selectionSet] : [])], env);
   const op: OperationDefinitionNode = { kind: Kind.OPERATION_DEFINITION, operation: 'query' as OperationDefinitionNode['operation'],
     variableDefinitions: used.vars, selectionSet: { kind: Kind.SELECTION_SET, selections: fields } };
-  let doc: DocumentNode = { kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] };
+  // A customized remote: the client's selection (its names) written in the remote's names.
+  const leaf = leafField(view.schema, rel.remoteField);
+  let doc: DocumentNode = relationshipToRemoteNames({ kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] }, steps.length,
+    leaf ? getNamedType(leaf.type).name : null, view);
+  const typenameKeys = new Set<string>(['__typename']);
+  visit(doc, { Field: (f) => { if (f.name.value === '__typename') typenameKeys.add(f.alias?.value ?? f.name.value); } });
   let values: Record<string, unknown> = Object.fromEntries(used.vars.map((d) => [d.variable.name.value, env.variables[d.variable.name.value]]).filter(([, v]) => v !== undefined));
   // Remote schema permissions: the role's presets apply to relationship calls too.
   if (view.presets) {
@@ -231,6 +238,7 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
   for (const [alias, group] of aliases) {
     let value: unknown = answer.data?.[alias] ?? null;
     for (const step of steps.slice(1)) value = pick(value, step.name);
+    value = typenamesToClient(value, typenameKeys, view);
     for (const h of group) h.parent[h.key] = value;
   }
   return [...answer.errors];

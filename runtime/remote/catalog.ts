@@ -35,6 +35,11 @@ export class RemoteIntrospections {
     return fetched;
   }
 
+  /** Keeps a snapshot made elsewhere (a bundle's, read from its file) as this remote's introspection. */
+  put(snap: RemoteSnapshot): void {
+    this.cache.set(snap.def.name, snap);
+  }
+
   /** The snapshot for this definition (undefined: not fetched for it). */
   get(def: RemoteDefinition): RemoteSnapshot | undefined {
     const s = this.cache.get(def.name);

@@ -22,8 +22,12 @@ export { callRemote, stepVariables, type RemoteAnswer } from './call.js';
 /** A remote schema as the client sees it (customized names, root fields). */
 export { remoteView, type RemoteView } from './view.js';
 /** Remote relationship fields: their path in the remote schema and their place in a role's schema. */
-export { remoteFieldPath, leafField, addRelationshipFields } from './relationship-fields.js';
+export { remoteFieldPath, leafField, addRelationshipFields, remoteRelationshipProblem } from './relationship-fields.js';
 /** `@preset`s of remote schema permissions, filled into a call. */
 export { applyPresets, presetValues, type Presets, type WithPresets } from './presets.js';
 /** Remote schema permissions: a role's restricted schema. */
 export { restricted } from './permissions.js';
+/** Remote schemas in a compiled bundle: their SDL as introspected at compile time, read back into snapshots. */
+export { bundledIntrospections, remoteSdl, snapshotFromSdl } from './bundled.js';
+/** A remote relationship's call in the remote's names (customized remotes), and `__typename`s back in the client's. */
+export { relationshipToRemoteNames, typenamesToClient } from './rename.js';
