@@ -74,7 +74,8 @@ export function cli(): Command {
     .description('verify a bundle: every persisted query still valid, and every table reference in each role\'s SQL carries that role\'s row filter')
     .requiredOption('--bundle <dir>', 'bundle directory')
     .option('--json', 'print the report as JSON')
-    .addHelpText('after', '\nExit codes: 0 every check passed; 1 a persisted query is invalid, a file differs from manifest.json, or a statement lacks its role\'s filter; 2 bad input.')
+    .option('--remote', 'also introspect each remote schema again and report what the bundle serves that the remote no longer has (fields, types, arguments, relationship paths, role permissions)')
+    .addHelpText('after', '\nExit codes: 0 every check passed; 1 a persisted query is invalid, a file differs from manifest.json, a statement lacks its role\'s filter, or (--remote) a remote schema drifted or cannot be read; 2 bad input.')
     .action((o) => checkCommand(o));
 
   program.command('import-hasura')
