@@ -18,16 +18,24 @@ export const USER_SCHEMA = `
   type Message { id: Int!  text: String! }
   type Profile { id: Int!  bio: String }`;
 
-export function metadataOf(remoteUrl: string): Record<string, unknown> {
+/** The metadata; with `otherSource`, a second source (`KILN_RBUNDLE_OTHER`) whose `badges` the users join (`to_source`). */
+export function metadataOf(remoteUrl: string, otherSource = false): Record<string, unknown> {
+  const badges = { name: 'badges', definition: { to_source: { relationship_type: 'array', source: 'other', table: { schema: 'public', name: 'badges' },
+    field_mapping: { id: 'user_id' } } } };
+  const other = {
+    name: 'other', kind: 'postgres', configuration: { connection_info: { database_url: { from_env: 'KILN_RBUNDLE_OTHER' } } },
+    tables: [{ table: { schema: 'public', name: 'badges' },
+      select_permissions: [{ role: 'user', permission: { columns: ['label', 'user_id'], filter: { secret: { _eq: false } } } }] }],
+  };
   return {
     version: 3,
-    sources: [{
+    sources: [...(otherSource ? [other] : []), {
       name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: { from_env: 'KILN_RBUNDLE_DB' } } },
       tables: [{
         table: { schema: 'public', name: 'users' },
         select_permissions: [{ role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _eq: 'X-Svc-User-Id' } } } }],
         remote_relationships: [{ name: 'messages', definition: { to_remote_schema: { remote_schema: 'forum', lhs_fields: ['id'],
-          remote_field: { messages: { arguments: { user_id: '$id' } } } } } }],
+          remote_field: { messages: { arguments: { user_id: '$id' } } } } } }, ...(otherSource ? [badges] : [])],
       }],
     }],
     remote_schemas: [{

@@ -19,6 +19,7 @@ const settings = { dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnec
 
 describe('remote schemas in a compiled bundle', () => {
   let db: TestDatabase;
+  let other: TestDatabase;
   let remote: RemoteServer;
   let dir: string;
   let bundleDir: string;
@@ -35,17 +36,20 @@ describe('remote schemas in a compiled bundle', () => {
     db = await createTestDatabase('remotebundle', `CREATE TABLE users (id int PRIMARY KEY, name text);
       INSERT INTO users VALUES (1, 'ann'), (2, 'bob'), (3, 'cy');`);
     process.env.KILN_RBUNDLE_DB = db.url;
+    other = await createTestDatabase('remotebundle_other', `CREATE TABLE badges (id serial PRIMARY KEY, user_id int, label text, secret boolean DEFAULT false);
+      INSERT INTO badges (user_id, label, secret) VALUES (1, 'gold', false), (1, 'silver', true), (2, 'bronze', false);`);
+    process.env.KILN_RBUNDLE_OTHER = other.url;
     remote = await startRemote(SDL, ROOT);
     dir = await mkdtemp(join(tmpdir(), 'kiln-remotebundle-'));
     metadataFile = join(dir, 'metadata.json');
-    await writeFile(metadataFile, JSON.stringify(metadataOf(remote.url)));
+    await writeFile(metadataFile, JSON.stringify(metadataOf(remote.url, true)));
     bundleDir = join(dir, 'bundle');
     // Compiled with one token in the environment, served with another: the bundle names the variable only.
     process.env.KILN_RBUNDLE_TOKEN = 'token-at-compile';
     await compileCommand({ metadata: metadataFile, databaseUrl: db.url, out: bundleDir, quiet: true });
     process.env.KILN_RBUNDLE_TOKEN = 'token-at-run';
     catalog = await serveCommand({ ...settings, databaseUrl: db.url });
-    const replaced = await postJson(`http://127.0.0.1:${catalog.port}`, '/v1/metadata', { type: 'replace_metadata', args: metadataOf(remote.url) });
+    const replaced = await postJson(`http://127.0.0.1:${catalog.port}`, '/v1/metadata', { type: 'replace_metadata', args: metadataOf(remote.url, true) });
     expect(replaced).toEqual({ status: 200, body: { message: 'success' } });
     bundled = await serveCommand({ ...settings, bundle: bundleDir });
     inProcess = await serveCommand({ ...settings, databaseUrl: db.url, metadata: metadataFile });
@@ -59,6 +63,7 @@ describe('remote schemas in a compiled bundle', () => {
     await inProcess?.close();
     await remote?.close();
     await db?.drop();
+    await other?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -93,6 +98,12 @@ describe('remote schemas in a compiled bundle', () => {
     { name: 'user: the row filter, the relationship, and a @preset argument from the session',
       query: '{ users { id messages { body } } me { __typename id bio } }', headers: { 'x-svc-role': 'user', 'x-svc-user-id': '1' },
       expected: { data: { users: [{ id: 1, messages: [{ body: 'hi' }, { body: 'again' }] }], me: { __typename: 'F_Profile', id: 1, bio: 'bio of 1' } } } },
+    { name: 'user: a relationship to a table of another source, with the target\'s permissions for the role',
+      query: '{ users(order_by: {id: asc}) { id badges(order_by: {label: asc}) { label } } }', headers: { 'x-svc-role': 'user', 'x-svc-user-id': '1' },
+      expected: { data: { users: [{ id: 1, badges: [{ label: 'gold' }] }] } } },
+    { name: 'admin: a relationship to a table of another source',
+      query: '{ users(order_by: {id: asc}) { id badges(order_by: {id: asc}) { label } } }',
+      expected: { data: { users: [{ id: 1, badges: [{ label: 'gold' }, { label: 'silver' }] }, { id: 2, badges: [{ label: 'bronze' }] }, { id: 3, badges: [] }] } } },
     { name: 'user: a remote field outside the role\'s permission is not in its schema',
       query: '{ token }', headers: { 'x-svc-role': 'user', 'x-svc-user-id': '1' },
       expected: { errors: [{ message: 'field "token" not found in type: \'query_root\'', extensions: { path: '$.selectionSet.token', code: 'validation-failed' } }] } },
@@ -139,7 +150,7 @@ describe('remote schemas in a compiled bundle', () => {
     const url = down.url;
     await down.close();
     const file = join(dir, 'down.json');
-    await writeFile(file, JSON.stringify(metadataOf(url)));
+    await writeFile(file, JSON.stringify(metadataOf(url, true)));
     const out = join(dir, 'down-bundle');
     const err = await compileCommand({ metadata: file, databaseUrl: db.url, out, quiet: true }).then(() => null, (e: unknown) => e as { message: string; exitCode: number });
     expect(err).not.toBeNull();
@@ -160,8 +171,8 @@ describe('remote schemas in a compiled bundle', () => {
   });
 
   it('refuses to compile a relationship or a permission that does not fit the remote schema', async () => {
-    const md = metadataOf(remote.url) as { sources: { tables: { remote_relationships: unknown[] }[] }[]; remote_schemas: { permissions: unknown[] }[] };
-    md.sources[0]!.tables[0]!.remote_relationships = [{ name: 'gone', definition: { to_remote_schema: { remote_schema: 'forum', lhs_fields: ['id'],
+    const md = metadataOf(remote.url, true) as { sources: { tables: { remote_relationships: unknown[] }[] }[]; remote_schemas: { permissions: unknown[] }[] };
+    md.sources.find((x) => (x as { name?: string }).name === 'default')!.tables[0]!.remote_relationships = [{ name: 'gone', definition: { to_remote_schema: { remote_schema: 'forum', lhs_fields: ['id'],
       remote_field: { nothing: { arguments: { user_id: '$id' } } } } } }];
     md.remote_schemas[0]!.permissions = [{ role: 'user', definition: { schema: 'type Query { nope: String }' } }];
     const file = join(dir, 'bad.json');
