@@ -17,7 +17,7 @@ export function remoteSdl(schema: GraphQLSchema): string {
 
 /** A snapshot from stored SDL (a failed one, with the reason, when the text is missing or not a schema). */
 export function snapshotFromSdl(def: RemoteDefinition, sdl: string | undefined): RemoteSnapshot {
-  if (sdl === undefined) return { kind: 'failed', def, reason: `the bundle holds no schema for remote schema ${JSON.stringify(def.name)} (it was not introspected at compile time)` };
+  if (sdl === undefined) return { kind: 'failed', def, reason: `no schema of remote schema ${JSON.stringify(def.name)} was read when compiling (the remote did not answer then)` };
   try {
     const schema = buildSchema(sdl);
     if (!schema.getQueryType()) return { kind: 'failed', def, reason: 'invalid remote schema: query root type not found' };
