@@ -170,6 +170,27 @@ describe('remote schemas in a compiled bundle', () => {
     expect(missing?.message).toContain(`remote schema "forum" (${empty}): no schema for it in ${empty}`);
   });
 
+  it('with --allow-inconsistent, compiles without a remote that is down; the bundle serves the rest', async () => {
+    const down = await startRemote(SDL, ROOT);
+    const url = down.url;
+    await down.close();
+    const file = join(dir, 'allow.json');
+    await writeFile(file, JSON.stringify(metadataOf(url, true)));
+    const out = join(dir, 'allow-bundle');
+    await compileCommand({ metadata: file, databaseUrl: db.url, out, quiet: true, allowInconsistent: true });
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest['remoteSchemas']).toBeUndefined();
+    const s = await serveCommand({ ...settings, bundle: out });
+    try {
+      // The relationship to the other source still serves; the remote's fields and its relationship are left out.
+      expect((await gql(s, '{ users(where: {id: {_eq: 2}}) { id badges { label } } }')).body).toEqual({ data: { users: [{ id: 2, badges: [{ label: 'bronze' }] }] } });
+      expect((await gql(s, '{ token }')).body.errors[0].message).toBe('field "token" not found in type: \'query_root\'');
+      expect((await gql(s, '{ users { messages { id } } }')).body.errors[0].message).toBe('field "messages" not found in type: \'users\'');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('refuses to compile a relationship or a permission that does not fit the remote schema', async () => {
     const md = metadataOf(remote.url, true) as { sources: { tables: { remote_relationships: unknown[] }[] }[]; remote_schemas: { permissions: unknown[] }[] };
     md.sources.find((x) => (x as { name?: string }).name === 'default')!.tables[0]!.remote_relationships = [{ name: 'gone', definition: { to_remote_schema: { remote_schema: 'forum', lhs_fields: ['id'],
