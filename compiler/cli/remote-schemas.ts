@@ -12,6 +12,7 @@ import {
   type RemoteDefinition, type RemoteInconsistency, type RemoteSnapshot,
 } from '../../runtime/remote/index.js';
 import type { Metadata } from '../metadata/index.js';
+import { redact } from './project.js';
 
 /** The remotes of a compile: the SDL to store, and those that could not be read (with why). */
 export interface CompileRemotes {
@@ -19,9 +20,11 @@ export interface CompileRemotes {
   readonly failed: readonly { readonly name: string; readonly where: string; readonly reason: string }[];
 }
 
-/** Where a remote is, for messages (the variable's name when the URL comes from the environment). */
+/** Where a remote is, for messages (the variable's name when the URL comes from the environment; passwords hidden). */
 export function remoteWhere(def: RemoteDefinition): string {
-  return def.url ?? `$${def.urlFromEnv ?? ''}${def.urlFromEnv && process.env[def.urlFromEnv] ? ` = ${process.env[def.urlFromEnv]}` : ''}`;
+  if (def.url !== null) return redact(def.url);
+  const value = def.urlFromEnv ? process.env[def.urlFromEnv] : undefined;
+  return `$${def.urlFromEnv ?? ''}${value ? ` = ${redact(value)}` : ' (not set)'}`;
 }
 
 /** The metadata's remote schemas as the runtime reads them. */

@@ -163,6 +163,14 @@ describe('remote schemas in a compiled bundle', () => {
     await compileCommand({ metadata: file, databaseUrl: db.url, out, quiet: true, remoteSnapshot: bundleDir });
     expect(remote.received.length).toBe(received);
     expect(await readFile(join(out, 'remote/forum.graphql'), 'utf8')).toBe(await readFile(join(bundleDir, 'remote/forum.graphql'), 'utf8'));
+    // A URL from an unset variable is named by the variable.
+    const fromEnv = metadataOf(url, true) as { remote_schemas: { definition: Record<string, unknown> }[] };
+    delete fromEnv.remote_schemas[0]!.definition['url'];
+    fromEnv.remote_schemas[0]!.definition['url_from_env'] = 'KILN_RBUNDLE_UNSET_URL';
+    await writeFile(join(dir, 'env.json'), JSON.stringify(fromEnv));
+    const unset = await compileCommand({ metadata: join(dir, 'env.json'), databaseUrl: db.url, out: join(dir, 'env-bundle'), quiet: true })
+      .then(() => null, (e: unknown) => e as { message: string; exitCode: number });
+    expect(unset?.message).toContain('remote schema "forum" ($KILN_RBUNDLE_UNSET_URL (not set)): environment variable "KILN_RBUNDLE_UNSET_URL" not set');
     // A snapshot folder without the remote's file is refused as the unreachable remote is.
     const empty = await mkdtemp(join(dir, 'empty-'));
     const missing = await compileCommand({ metadata: file, databaseUrl: db.url, out: join(dir, 'x'), quiet: true, remoteSnapshot: empty })
