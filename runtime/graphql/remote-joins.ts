@@ -11,6 +11,7 @@ import {
 import type { BundleModel, Json, Session } from '../bundle/index.js';
 import {
   applyPresets, callRemote, leafField, presetValues, relationshipToRemoteNames, remoteFieldPath, typenamesToClient, type ClientHeaders, type RemoteServing,
+  type SchemaJoinSite,
 } from '../remote/index.js';
 import { JOIN_MARK, type RemoteJoinSite } from './remote-join-site.js';
 
@@ -247,4 +248,33 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
 function pick(v: unknown, key: string): unknown {
   if (Array.isArray(v)) return v.map((x) => pick(x, key));
   return v !== null && typeof v === 'object' ? (v as Row)[key] ?? null : null;
+}
+
+/**
+ * Relationships from a remote's types to tables (runtime/remote schema-joins.ts): each object of
+ * the remote's answer that carries a site's join fields is a row; one query of the target table,
+ * as the role, answers all of a site's rows; the join fields are taken out of the answer.
+ */
+export async function resolveSchemaJoins(data: Row | null, sites: readonly SchemaJoinSite[], env: JoinEnv): Promise<void> {
+  if (data === null || sites.length === 0) return;
+  const holes = new Map<SchemaJoinSite, Hole[]>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) { for (const x of v) walk(x); return; }
+    if (v === null || typeof v !== 'object') return;
+    const o = v as Row;
+    for (const site of sites) {
+      if (!(`${site.prefix}0` in o)) continue;
+      const keys: Row = {};
+      site.join.mapping.forEach((_m, i) => { keys[`k${i}`] = o[`${site.prefix}${i}`]; delete o[`${site.prefix}${i}`]; });
+      if (Object.values(keys).some((k) => k === null || k === undefined)) o[site.key] = null;
+      else holes.set(site, [...(holes.get(site) ?? []), { parent: o, key: site.key, keys }]);
+    }
+    for (const x of Object.values(o)) walk(x);
+  };
+  walk(data);
+  await Promise.all([...holes].map(([site, list]) => joinSource({
+    id: -1, table: env.model.tables[site.join.target]!, field: { node: site.node } as RemoteJoinSite['field'],
+    relationship: { kind: 'source', name: site.join.name, cardinality: site.join.cardinality, target: site.join.target,
+      mapping: site.join.mapping.map(([, column], i) => [`k${i}`, column] as const) },
+  }, list, env)));
 }

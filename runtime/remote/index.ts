@@ -2,7 +2,7 @@
 // schema, splitting operations into SQL and remote calls (HttpStep of the plan IR), and the calls.
 
 /** Remote schema definitions as stored in the metadata document. */
-export { remoteDefinitions, DEFAULT_TIMEOUT_SECONDS, type RemoteDefinition, type RemoteInconsistency, type RemoteCustomization, type RemoteHeader } from './definition.js';
+export { remoteDefinitions, DEFAULT_TIMEOUT_SECONDS, type RemoteDefinition, type RemoteInconsistency, type RemoteCustomization, type RemoteHeader, type RemoteSchemaRelationship } from './definition.js';
 /** POSTs to a remote server: headers (configured, forwarded, session), time limit, size cap. */
 export { postGraphql, remoteHeaders, remoteUrl, RemoteFailure, MAX_REMOTE_RESPONSE_BYTES, type ClientHeaders } from './http.js';
 /** Introspecting a remote server. */
@@ -31,3 +31,5 @@ export { restricted } from './permissions.js';
 export { bundledIntrospections, remoteSdl, snapshotFromSdl } from './bundled.js';
 /** A remote relationship's call in the remote's names (customized remotes), and `__typename`s back in the client's. */
 export { relationshipToRemoteNames, typenamesToClient } from './rename.js';
+/** Relationships from a remote's types to tables: their fields taken out of a call, their rows joined after. */
+export { stripSchemaJoins, type SchemaJoin, type SchemaJoinSite } from './schema-joins.js';

@@ -88,7 +88,8 @@ function renamer(view: RemoteView) {
       if (s.kind === Kind.INLINE_FRAGMENT) {
         const cond = s.typeCondition ? typed(s.typeCondition.name.value) : parent;
         return { ...s, typeCondition: s.typeCondition ? { ...s.typeCondition, name: { ...s.typeCondition.name, value: r.typeToRemote(s.typeCondition.name.value) } } : undefined,
-          selectionSet: rewrite(s.selectionSet, cond, s.typeCondition ? r.typeToRemote(s.typeCondition.name.value) : remoteParent) };
+          // The parent is named in client names (fieldToRemote reads the client's type name).
+          selectionSet: rewrite(s.selectionSet, cond, s.typeCondition ? s.typeCondition.name.value : remoteParent) };
       }
       return field(s, parent, remoteParent);
     }),
