@@ -11,7 +11,7 @@ import {
 import type { BundleModel, Json, Session } from '../bundle/index.js';
 import {
   applyPresets, callRemote, leafField, presetValues, relationshipToRemoteNames, remoteFieldPath, typenamesToClient, type ClientHeaders, type RemoteServing,
-  type SchemaJoinSite,
+  stripSchemaJoinsIn, type SchemaJoinSite,
 } from '../remote/index.js';
 import { JOIN_MARK, type RemoteJoinSite } from './remote-join-site.js';
 
@@ -69,9 +69,10 @@ function collect(v: unknown, holes: Map<number, Hole[]>): void {
 const tupleOf = (h: Hole, columns: readonly string[]): string => JSON.stringify(columns.map((c) => h.keys[c]));
 
 // The variables and fragments a selection uses, from the request's operation and document.
-function usedDefinitions(nodes: readonly (FieldNode | SelectionSetNode | ArgumentNode)[], env: JoinEnv): { vars: VariableDefinitionNode[]; fragments: FragmentDefinitionNode[] } {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of env.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+function usedDefinitions(nodes: readonly (FieldNode | SelectionSetNode | ArgumentNode)[], env: JoinEnv,
+  rewritten?: ReadonlyMap<string, FragmentDefinitionNode>): { vars: VariableDefinitionNode[]; fragments: FragmentDefinitionNode[] } {
+  const fragments = new Map<string, FragmentDefinitionNode>(rewritten ?? []);
+  if (!rewritten) for (const d of env.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const usedVars = new Set<string>();
   const usedFrags = new Set<string>();
   const walk = (n: FieldNode | SelectionSetNode | ArgumentNode | FragmentDefinitionNode): void => {
@@ -199,6 +200,13 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
     parentType = t && typeof t === 'object' && 'getFields' in t ? t as typeof parentType : null;
     return (n: string) => f?.args.find((a) => a.name === n)?.type ?? null;
   });
+  // Relationships from the remote's types to tables in the selection: taken out, joined after the call.
+  const leaf = leafField(view.schema, rel.remoteField);
+  const documentFragments = new Map(env.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const schemaJoins = env.remote?.joinsOf(view.def.name) ?? [];
+  const stripped = leaf && node.selectionSet && schemaJoins.length > 0
+    ? stripSchemaJoinsIn(view, schemaJoins, node.selectionSet, getNamedType(leaf.type).name, documentFragments) : null;
+  const selection = stripped ? stripped.set : node.selectionSet;
   const fields: FieldNode[] = [];
   const aliases: [string, Hole[]][] = [];
   let i = 0;
@@ -212,16 +220,15 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
       const args: ArgumentNode[] = Object.entries(step.args).map(([k, v]) => arg(k, literal(substitute(v as Json, keys), typesOf[s]!(k))));
       const isLeaf = s === steps.length - 1;
       if (isLeaf) args.push(...(node.arguments ?? []));
-      const selectionSet: SelectionSetNode | undefined = isLeaf ? node.selectionSet : { kind: Kind.SELECTION_SET, selections: [inner!] };
+      const selectionSet: SelectionSetNode | undefined = isLeaf ? selection : { kind: Kind.SELECTION_SET, selections: [inner!] };
       inner = { kind: Kind.FIELD, name: name(step.name), arguments: args, ...(selectionSet ? { selectionSet } : {}), ...(s === 0 ? { alias: name(alias) } : {}) };
     }
     fields.push(inner!);
   }
-  const used = usedDefinitions([...(node.arguments ?? []), ...(node.selectionSet ? [node.selectionSet] : [])], env);
+  const used = usedDefinitions([...(node.arguments ?? []), ...(selection ? [selection] : [])], env, stripped?.fragments);
   const op: OperationDefinitionNode = { kind: Kind.OPERATION_DEFINITION, operation: 'query' as OperationDefinitionNode['operation'],
     variableDefinitions: used.vars, selectionSet: { kind: Kind.SELECTION_SET, selections: fields } };
   // A customized remote: the client's selection (its names) written in the remote's names.
-  const leaf = leafField(view.schema, rel.remoteField);
   let doc: DocumentNode = relationshipToRemoteNames({ kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] }, steps.length,
     leaf ? getNamedType(leaf.type).name : null, view);
   const typenameKeys = new Set<string>(['__typename']);
@@ -236,6 +243,7 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
   const body = print(doc);
   const answer = await callRemote(view.def, { kind: 'http', id: `join:${site.id}`, target: { kind: 'remote_schema', name: view.def.name }, body, variables: {} },
     values, env.session, env.headers, null);
+  if (stripped?.sites.length) await resolveSchemaJoins(answer.data as Row | null, stripped.sites, env);
   for (const [alias, group] of aliases) {
     let value: unknown = answer.data?.[alias] ?? null;
     for (const step of steps.slice(1)) value = pick(value, step.name);

@@ -32,4 +32,4 @@ export { bundledIntrospections, remoteSdl, snapshotFromSdl } from './bundled.js'
 /** A remote relationship's call in the remote's names (customized remotes), and `__typename`s back in the client's. */
 export { relationshipToRemoteNames, typenamesToClient } from './rename.js';
 /** Relationships from a remote's types to tables: their fields taken out of a call, their rows joined after. */
-export { stripSchemaJoins, type SchemaJoin, type SchemaJoinSite } from './schema-joins.js';
+export { stripSchemaJoins, stripSchemaJoinsIn, type SchemaJoin, type SchemaJoinSite } from './schema-joins.js';

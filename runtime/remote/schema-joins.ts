@@ -36,8 +36,23 @@ export interface SchemaJoinSite {
  */
 export function stripSchemaJoins(view: RemoteView, joins: readonly SchemaJoin[], fields: readonly FieldNode[], root: string | null,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>): { fields: FieldNode[]; fragments: Map<string, FragmentDefinitionNode>; sites: SchemaJoinSite[] } {
+  if (joins.length === 0) return { fields: [...fields], fragments: new Map(fragments), sites: [] };
+  const st = stripper(view, joins);
+  const out = fields.flatMap((f) => st.field(f, st.typed(root)));
+  return { fields: out, fragments: st.fragments(fragments), sites: st.sites };
+}
+
+/** The same for a selection on the remote type `remoteType` (a table's relationship to the remote asks it). */
+export function stripSchemaJoinsIn(view: RemoteView, joins: readonly SchemaJoin[], set: SelectionSetNode, remoteType: string,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>): { set: SelectionSetNode; fragments: Map<string, FragmentDefinitionNode>; sites: SchemaJoinSite[] } {
+  if (joins.length === 0) return { set, fragments: new Map(fragments), sites: [] };
+  const st = stripper(view, joins);
+  const out = st.set(set, st.typed(view.renaming.typeToClient(remoteType)));
+  return { set: out, fragments: st.fragments(fragments), sites: st.sites };
+}
+
+function stripper(view: RemoteView, joins: readonly SchemaJoin[]) {
   const sites: SchemaJoinSite[] = [];
-  if (joins.length === 0) return { fields: [...fields], fragments: new Map(fragments), sites };
   const schema = clientSchemaOf(view);
   const r = view.renaming;
   const byType = new Map<string, SchemaJoin[]>();
@@ -71,9 +86,9 @@ export function stripSchemaJoins(view: RemoteView, joins: readonly SchemaJoin[],
       return [x];
     }),
   });
-  const out = fields.flatMap((f) => field(f, typed(root)));
-  const frags = new Map([...fragments].map(([n, d]) => [n, { ...d, selectionSet: set(d.selectionSet, typed(d.typeCondition.name.value)) }]));
-  return { fields: out, fragments: frags, sites };
+  const fragmentsOf = (fragments: ReadonlyMap<string, FragmentDefinitionNode>): Map<string, FragmentDefinitionNode> =>
+    new Map([...fragments].map(([n, d]) => [n, { ...d, selectionSet: set(d.selectionSet, typed(d.typeCondition.name.value)) }]));
+  return { sites, typed, field, set, fragments: fragmentsOf };
 }
 
 function namedOf(t: unknown): string | null {

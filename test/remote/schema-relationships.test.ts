@@ -38,11 +38,12 @@ describe('relationships from a remote schema to tables', () => {
     db = await createTestDatabase('remotebundle_srel', `CREATE TABLE authors (id int PRIMARY KEY, name text, secret boolean DEFAULT false);
       INSERT INTO authors VALUES (1, 'ann', false), (2, 'bob', true);
       CREATE TABLE likes (id serial PRIMARY KEY, post_id int, who text);
-      INSERT INTO likes (post_id, who) VALUES (1, 'zed'), (1, 'amy'), (2, 'kim');`);
+      INSERT INTO likes (post_id, who) VALUES (1, 'zed'), (1, 'amy'), (2, 'kim');
+      CREATE TABLE readers (id int PRIMARY KEY, post_id int); INSERT INTO readers VALUES (10, 1), (11, 3);`);
     process.env.KILN_SREL_DB = db.url;
     remote = await startRemote(SDL, ROOT);
     server = await serveCommand({ ...settings, databaseUrl: db.url });
-    for (const t of ['authors', 'likes']) expect((await md({ type: 'pg_track_table', args: { table: t } })).status).toBe(200);
+    for (const t of ['authors', 'likes', 'readers']) expect((await md({ type: 'pg_track_table', args: { table: t } })).status).toBe(200);
     expect((await md({ type: 'pg_create_select_permission', args: { table: 'authors', role: 'user', permission: { columns: ['id', 'name'], filter: { secret: { _eq: false } } } } })).status).toBe(200);
     expect((await md({ type: 'add_remote_schema', args: { name: 'forum', definition: { url: remote.url,
       customization: { type_names: { prefix: 'F_' }, field_names: [{ parent_type: 'Post', mapping: { author_id: 'writer' } }] } } } })).status).toBe(200);
@@ -122,6 +123,19 @@ describe('relationships from a remote schema to tables', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('joins inside a table\'s relationship to the remote too', async () => {
+    expect((await md({ type: 'pg_create_remote_relationship', args: { name: 'post', source: 'default', table: 'readers',
+      definition: { to_remote_schema: { remote_schema: 'forum', lhs_fields: ['post_id'], remote_field: { post: { arguments: { id: '$post_id' } } } } } } })).status).toBe(200);
+    remote.received.length = 0;
+    const r = await gql(server, '{ readers(order_by: {id: asc}) { id post { title ...A likes(order_by: {who: asc}) { who } } } } fragment A on F_Post { author { name } }');
+    expect(r.body).toEqual({ data: { readers: [
+      { id: 10, post: { title: 'one', author: { name: 'ann' }, likes: [{ who: 'amy' }, { who: 'zed' }] } },
+      { id: 11, post: { title: 'three', author: null, likes: [] } },
+    ] } });
+    expect(remote.calls()).toHaveLength(1);
+    expect(remote.calls()[0]!.body.query).not.toMatch(/\bauthor\s*\{|likes/);
   });
 
   it('delete_remote_schema_remote_relationship takes the field away', async () => {
