@@ -202,10 +202,11 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
   });
   // Relationships from the remote's types to tables in the selection: taken out, joined after the call.
   const leaf = leafField(view.schema, rel.remoteField);
-  const documentFragments = new Map(env.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const schemaJoins = env.remote?.joinsOf(view.def.name) ?? [];
   const stripped = leaf && node.selectionSet && schemaJoins.length > 0
-    ? stripSchemaJoinsIn(view, schemaJoins, node.selectionSet, getNamedType(leaf.type).name, documentFragments) : null;
+    ? stripSchemaJoinsIn(view, schemaJoins, node.selectionSet, getNamedType(leaf.type).name,
+      new Map(env.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : []))))
+    : null;
   const selection = stripped ? stripped.set : node.selectionSet;
   const fields: FieldNode[] = [];
   const aliases: [string, Hole[]][] = [];
