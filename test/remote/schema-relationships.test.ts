@@ -138,6 +138,18 @@ describe('relationships from a remote schema to tables', () => {
     expect(remote.calls()[0]!.body.query).not.toMatch(/\bauthor\s*\{|likes/);
   });
 
+  it('untracking the table is refused while a relationship uses it, and takes it along when cascaded', async () => {
+    const refused = await md({ type: 'pg_untrack_table', args: { table: 'likes' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'dependency-error' });
+    expect(refused.body.error).toContain('remote_schema_remote_relationship likes on type Post in remote schema forum');
+    expect((await md({ type: 'pg_untrack_table', args: { table: 'likes', cascade: true } })).status).toBe(200);
+    const exported = await md({ type: 'export_metadata', args: {} });
+    expect(exported.body.remote_schemas[0].remote_relationships[0].relationships.map((x: { name: string }) => x.name)).toEqual(['author']);
+    expect((await md({ type: 'pg_track_table', args: { table: 'likes' } })).status).toBe(200);
+    expect((await rel('likes', 'likes', 'array', { id: 'post_id' })).status).toBe(200);
+  });
+
   it('delete_remote_schema_remote_relationship takes the field away', async () => {
     expect(await md({ type: 'delete_remote_schema_remote_relationship', args: { remote_schema: 'forum', type_name: 'Post', name: 'likes' } }))
       .toEqual({ status: 200, body: { message: 'success' } });
