@@ -49,9 +49,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   'compiler/metadata-compiler': ['runtime/errors', 'runtime/bundle', 'runtime/metadata-api', 'compiler/metadata', 'compiler/introspect', 'compiler/ops', 'compiler/emit'],
   // Importing a Hasura CLI project: reads its metadata with the metadata reader, writes files.
   'compiler/import-hasura': ['runtime/errors', 'compiler/metadata'],
-  // The command line joins both sides: it starts servers through runtime/index.ts, reads bundles,
+  // The command line joins both sides: it starts servers through runtime/index.ts, reads bundles, introspects remote schemas,
   // and runs the compiler's stages; nothing imports it.
-  'compiler/cli': ['runtime', 'runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/metadata-api', 'runtime/actions',
+  'compiler/cli': ['runtime', 'runtime/errors', 'runtime/sql', 'runtime/bundle', 'runtime/drivers', 'runtime/graphql', 'runtime/metadata-api', 'runtime/actions', 'runtime/remote',
     'compiler/metadata', 'compiler/introspect', 'compiler/model', 'compiler/schema', 'compiler/sql', 'compiler/ops', 'compiler/emit', 'compiler/metadata-compiler', 'compiler/import-hasura'],
 };
 

@@ -28,7 +28,7 @@ export interface BundleDir {
   readonly dir: string;
   readonly manifest: Manifest;
   readonly model: BundleModel;
-  /** Relative path -> text, for every file under sql/, persisted/ and schema/ (shared text expanded per role); sorted. */
+  /** Relative path -> text, for every file under sql/, persisted/, schema/ and remote/ (shared text expanded per role); sorted. */
   readonly files: ReadonlyMap<string, string>;
   /** The files as stored (shared/ and links.json as they are): what manifest.json's sha256 list covers. */
   readonly stored: ReadonlyMap<string, string>;
@@ -37,7 +37,7 @@ export interface BundleDir {
 /** sha256 of a text, hex. */
 export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
-const TEXT_DIRS = ['sql', 'persisted', 'schema', 'shared'];
+const TEXT_DIRS = ['sql', 'persisted', 'schema', 'shared', 'remote'];
 
 /** Reads a bundle directory; anything that is not a readable bundle is bad input (exit 2). */
 export async function readBundleDir(dir: string): Promise<BundleDir> {

@@ -92,7 +92,7 @@ export function checkHashes(b: BundleDir): { readonly checked: number; readonly 
   const problems: string[] = [];
   let checked = 0;
   for (const [path, hash] of Object.entries(listed)) {
-    if (!/^(sql|persisted|schema|shared)\//.test(path)) continue;
+    if (!/^(sql|persisted|schema|shared|remote)\//.test(path)) continue;
     checked++;
     const text = b.stored.get(path);
     if (text === undefined) problems.push(`${path}: listed in manifest.json but missing`);

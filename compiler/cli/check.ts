@@ -7,10 +7,13 @@ import { proveOnIr, type IrProof } from './check-ir.js';
 import { tableLabel } from '../emit/index.js';
 import { readBundleDir, roleOfFile, type BundleDir } from './bundle-dir.js';
 import { CliError } from './project.js';
+import { checkRemotes, type RemoteCheck } from './check-remote.js';
 
 export interface CheckOptions {
   readonly bundle: string;
   readonly json?: boolean;
+  /** Introspect each remote schema again and compare it with the bundle's (checkRemotes). */
+  readonly remote?: boolean;
 }
 
 /** One failed reference: the file, the table and why. */
@@ -29,6 +32,8 @@ export interface CheckReport {
   readonly hashes: { readonly checked: number; readonly problems: readonly string[] };
   /** The proof on the IR: every read of every query root field's plan carries the role's filter and limit. */
   readonly ir: IrProof;
+  /** With --remote: the bundle's remote schemas compared with their live servers. */
+  readonly remote?: RemoteCheck;
   /** Role -> table -> `ok` | `MISSING` (tables no statement of the role touches are left out). */
   readonly filters: { readonly [role: string]: { readonly [table: string]: 'ok' | 'MISSING' } };
   readonly missing: readonly Missing[];
@@ -95,10 +100,12 @@ function storedStatements(plan: StoredPlanModel | null): CompiledSql[] {
 /** `kiln check --bundle DIR`: prints the report; exit 1 when any check fails. */
 export async function checkCommand(o: CheckOptions): Promise<void> {
   const b = await readBundleDir(o.bundle);
-  const r = checkBundle(b);
+  const local = checkBundle(b);
+  const remote = o.remote ? await checkRemotes(b) : undefined;
+  const r: CheckReport = remote ? { ...local, ok: local.ok && remote.problems.length === 0, remote } : local;
   process.stdout.write(o.json ? JSON.stringify(r, null, 2) + '\n' : printReport(b, r));
   if (!r.ok) {
-    const n = r.missing.length + r.persisted.problems.length + r.hashes.problems.length + r.ir.problems.length;
+    const n = r.missing.length + r.persisted.problems.length + r.hashes.problems.length + r.ir.problems.length + (r.remote?.problems.length ?? 0);
     throw new CliError(`check failed: ${n} problem(s) in ${o.bundle}`, 1);
   }
 }
@@ -121,8 +128,17 @@ function printReport(b: BundleDir, r: CheckReport): string {
   for (const m of r.missing) out.push(`MISSING ${m.file}: ${m.table} (${m.operation}): ${m.problem}`);
   out.push(`plans proved on the IR: ${r.ir.checked} root field plan(s), every read carries its role's filter and limit; ${r.ir.problems.length} gap(s)`);
   for (const p of r.ir.problems) out.push(`  UNGUARDED ${p}`);
+  out.push(...remoteLines(b, r.remote));
   out.push(r.ok ? 'check passed' : 'check FAILED', '');
   return out.join('\n');
+}
+
+// The remote schemas' part: compared with the live servers (--remote), or how to compare them.
+function remoteLines(b: BundleDir, r: RemoteCheck | undefined): string[] {
+  const n = Object.keys((b.manifest['remoteSchemas'] ?? {}) as object).length;
+  if (!r) return n > 0 ? [`remote schemas: ${n} in the bundle, not compared with their servers (add --remote)`] : [];
+  return [`remote schemas: ${r.checked} compared with their live servers; ${r.problems.length} drift(s)`,
+    ...r.problems.map((p) => `  DRIFT ${p}`), ...r.notes.map((p) => `  note ${p}`)];
 }
 
 // Role x table: ok, MISSING, or `-` where no statement of the role touches the table.

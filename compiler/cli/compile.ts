@@ -4,6 +4,7 @@ import { buildBundle, writeBundle, type Bundle } from '../emit/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { databaseUrl, type Metadata } from '../metadata/index.js';
 import { CliError, introspectUrl, readIntrospection, readMetadata, redact } from './project.js';
+import { readRemotes, remoteInconsistencies } from './remote-schemas.js';
 import { KILN_VERSION } from './version.js';
 
 export interface CompileOptions {
@@ -13,6 +14,8 @@ export interface CompileOptions {
   readonly out: string;
   readonly stringifyNumericTypes?: boolean;
   readonly allowInconsistent?: boolean;
+  /** Read the remote schemas from this folder (a bundle, or `<name>.graphql` files) instead of introspecting them. */
+  readonly remoteSnapshot?: string;
   readonly quiet?: boolean;
 }
 
@@ -24,14 +27,23 @@ export async function compileCommand(o: CompileOptions): Promise<void> {
   log(`reading metadata from ${o.metadata}`);
   const metadata = await readMetadata(o.metadata);
   const introspection = await catalogs(metadata, o, log);
-  const bundle = await buildBundle({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes ?? false, progress: log });
-  if (bundle.inconsistencies.length && !o.allowInconsistent) {
-    const lines = bundle.inconsistencies.map((i) => `  ${i.name}: ${i.reason}`).join('\n');
-    throw new CliError(`the metadata does not fit the database (${bundle.inconsistencies.length} inconsistent object(s)):\n${lines}\n(fix the metadata or the database, or pass --allow-inconsistent to compile without them)`, 1);
+  const remotes = await readRemotes(metadata, o.remoteSnapshot, log);
+  if (remotes.failed.length && !o.allowInconsistent) {
+    const lines = remotes.failed.map((f) => `  remote schema "${f.name}" (${f.where}): ${f.reason}`).join('\n');
+    throw new CliError(`cannot read ${remotes.failed.length} remote schema(s); the bundle stores each remote's schema as compiled:\n${lines}\n`
+      + '(start the remote server, or pass --remote-snapshot DIR (a bundle, or a folder of <name>.graphql files) to compile without network, '
+      + 'or --allow-inconsistent to compile without them)', 1);
+  }
+  const bundle = await buildBundle({ metadata, introspection, remoteSdl: remotes.sdl, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes ?? false, progress: log });
+  const inconsistencies = [...bundle.inconsistencies, ...remoteInconsistencies(metadata, remotes, bundle.sdl['admin'] ?? '', bundle.model)];
+  if (inconsistencies.length && !o.allowInconsistent) {
+    const lines = inconsistencies.map((i) => `  ${i.name}: ${i.reason}`).join('\n');
+    throw new CliError(`the metadata does not fit the database (${inconsistencies.length} inconsistent object(s)):\n${lines}\n(fix the metadata or the database, or pass --allow-inconsistent to compile without them)`, 1);
   }
   await writeBundle(o.out, bundle);
   const s = bundle.summary;
-  log(`compiled ${s.tables} table(s), ${s.roles} role(s), ${s.rootFields} root field(s) into ${o.out} in ${Date.now() - started} ms`);
+  const nRemote = Object.keys(remotes.sdl).length;
+  log(`compiled ${s.tables} table(s), ${s.roles} role(s), ${s.rootFields} root field(s)${nRemote ? `, ${nRemote} remote schema(s)` : ''} into ${o.out} in ${Date.now() - started} ms`);
   for (const line of roleSummary(bundle)) log(line);
 }
 

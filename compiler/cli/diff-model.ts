@@ -15,7 +15,7 @@ export interface AccessChange {
   readonly role: string;
   readonly table: string | null;
   readonly operation: Operation | null;
-  readonly aspect: 'role' | 'root field' | 'action' | 'permission' | 'columns' | 'computed fields' | 'filter' | 'check' | 'limit' | 'aggregations' | 'presets' | 'backend only';
+  readonly aspect: 'role' | 'root field' | 'action' | 'remote field' | 'permission' | 'columns' | 'computed fields' | 'filter' | 'check' | 'limit' | 'aggregations' | 'presets' | 'backend only';
   readonly verdict: Verdict;
   readonly detail: string;
   /** Old and new predicate, for filter and check changes. */

@@ -1,5 +1,6 @@
 import { readBundleDir, type BundleDir } from './bundle-dir.js';
 import { diffModels, widens, type AccessChange } from './diff-model.js';
+import { remoteChanges } from './diff-remote.js';
 import { unifiedDiff } from './line-diff.js';
 import { CliError } from './project.js';
 
@@ -32,10 +33,11 @@ export interface DiffReport {
 
 /** Compares two bundles role by role. */
 export function diffBundles(a: BundleDir, b: BundleDir): DiffReport {
-  const changes = diffModels(a.model, b.model);
+  const changes = [...diffModels(a.model, b.model), ...remoteChanges(a, b)];
   const files = fileChanges(a, b);
   const roles: { [role: string]: RoleDiff } = {};
-  for (const role of [...new Set([...a.model.roles, ...b.model.roles])].sort()) {
+  // Roles with a remote schema permission only are roles too.
+  for (const role of [...new Set([...a.model.roles, ...b.model.roles, ...changes.map((c) => c.role)])].sort()) {
     const mine = changes.filter((c) => c.role === role);
     roles[role] = { gainedAccess: mine.some(widens), changes: mine, files: files.filter((f) => roleOf(f.path) === role) };
   }
@@ -95,6 +97,9 @@ function printDiff(r: DiffReport): string {
       if (f.diff.length && shown++ < DIFFS_PER_ROLE) for (const line of f.diff) out.push(`      ${line}`);
     }
     if (shown > DIFFS_PER_ROLE) out.push(`  (diffs of ${shown - DIFFS_PER_ROLE} more file(s) left out; --json has them all)`);
+  }
+  if (Object.values(r.roles).some((d) => d.changes.some((c) => c.aspect === 'remote field'))) {
+    out.push('', 'remote fields are as a role sees them with SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS=true; with it off every role sees admin\'s');
   }
   const gained = Object.entries(r.roles).filter(([, d]) => d.gainedAccess).map(([role]) => role);
   out.push('', gained.length ? `result: ${gained.length} role(s) gained access (${gained.join(', ')})` : 'result: no role gained access', '');

@@ -47,8 +47,9 @@ export function cli(): Command {
     .requiredOption('--out <dir>', 'bundle directory to write')
     .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
     .option('--allow-inconsistent', 'write the bundle without the objects that do not fit the database')
+    .option('--remote-snapshot <dir>', 'read each remote schema from this folder (a bundle, or <name>.graphql files) instead of introspecting the remote servers')
     .option('--quiet', 'no progress output')
-    .addHelpText('after', '\nExit codes: 0 written; 1 the metadata does not fit the database; 2 bad input.')
+    .addHelpText('after', '\nRemote schemas are introspected at compile time (their servers must answer) and stored in DIR/remote/.\nExit codes: 0 written; 1 the metadata does not fit the database, or a remote schema cannot be read; 2 bad input.')
     .action((o) => { checkCompileInput(o); return compileCommand(o); });
 
   program.command('inspect')
@@ -73,7 +74,8 @@ export function cli(): Command {
     .description('verify a bundle: every persisted query still valid, and every table reference in each role\'s SQL carries that role\'s row filter')
     .requiredOption('--bundle <dir>', 'bundle directory')
     .option('--json', 'print the report as JSON')
-    .addHelpText('after', '\nExit codes: 0 every check passed; 1 a persisted query is invalid, a file differs from manifest.json, or a statement lacks its role\'s filter; 2 bad input.')
+    .option('--remote', 'also introspect each remote schema again and report what the bundle serves that the remote no longer has (fields, types, arguments, relationship paths, role permissions)')
+    .addHelpText('after', '\nExit codes: 0 every check passed; 1 a persisted query is invalid, a file differs from manifest.json, a statement lacks its role\'s filter, or (--remote) a remote schema drifted or cannot be read; 2 bad input.')
     .action((o) => checkCommand(o));
 
   program.command('import-hasura')

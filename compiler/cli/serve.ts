@@ -10,6 +10,7 @@ import { introspectWith, type Introspection } from '../introspect/index.js';
 import { databaseUrl } from '../metadata/index.js';
 import { metadataCompiler } from '../metadata-compiler/index.js';
 import { CliError, readMetadata } from './project.js';
+import { readRemotes } from './remote-schemas.js';
 import { introspectBigQuerySource } from './serve-bigquery.js';
 import { KILN_VERSION } from './version.js';
 
@@ -44,8 +45,11 @@ async function compileInProcess(path: string, o: ServeOptions, open: SourceOpene
       throw new CliError(`cannot read the catalog of source "${s.name}": ${detail} (is the database up, and the URL right?)`, 1);
     }
   }
+  // Remote schemas are introspected now; one that does not answer is left out (the runtime warns of it).
+  const remotes = await readRemotes(metadata, undefined, log);
+  for (const f of remotes.failed) log(`warning: cannot read remote schema "${f.name}" (${f.where}): ${f.reason}`);
   // The compile pipeline without emit: the model is served from memory, no files are written.
   const compiled = compileModel({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes, progress: log });
   for (const i of compiled.inconsistencies) log(`warning: inconsistent ${i.name}: ${i.reason}`);
-  return { model: compiled.model, sdl: compiled.sdl };
+  return { model: compiled.model, sdl: compiled.sdl, remoteSdl: remotes.sdl };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { storedLayout, type BundleModel, type StoredLayout } from '../../runtime/bundle/index.js';
+import { remoteSdlFile, storedLayout, type BundleModel, type StoredLayout } from '../../runtime/bundle/index.js';
 import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql, tableDialect } from '../sql/index.js';
 import { engineModule } from './module.js';
@@ -107,6 +107,13 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
     say(`  role ${role} (${index + 1}/${model.roles.length}): ${roots.length + mutations.length} root field(s), ${planned.size} distinct statement(s) so far, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   for (const [path, content] of stored.files) files.set(path, content);
+  // Each remote schema's SDL as introspected for this compile: a served bundle stitches it in with no introspection at start.
+  const remotes: { [name: string]: { file: string; sha256: string } } = {};
+  for (const [name, text] of Object.entries(input.remoteSdl ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const file = remoteSdlFile(name);
+    files.set(file, text);
+    remotes[name] = { file, sha256: sha256(text) };
+  }
   say('writing engine.mjs');
   files.set('engine.mjs', engineModule(model));
   say('writing engine.d.ts');
@@ -115,7 +122,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
   const layout = storedLayout(files);
-  const manifestText = manifest(input, model, layout, summary, stored.manifest);
+  const manifestText = manifest(input, model, layout, summary, stored.manifest, remotes);
   files.set('manifest.json', manifestText);
   layout.files.set('manifest.json', manifestText);
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -128,7 +135,7 @@ function operationName(field: string): string {
 }
 
 function manifest(input: BundleInput, model: BundleModel, layout: StoredLayout, summary: Bundle['summary'],
-  persisted: readonly PersistedManifestEntry[]): string {
+  persisted: readonly PersistedManifestEntry[], remoteSchemas: { readonly [name: string]: { file: string; sha256: string } }): string {
   const doc = {
     bundleFormat: 1,
     engineVersion: input.engineVersion,
@@ -143,6 +150,7 @@ function manifest(input: BundleInput, model: BundleModel, layout: StoredLayout, 
     summary,
     persisted,
     schemas: layout.schemas,
+    ...(Object.keys(remoteSchemas).length > 0 ? { remoteSchemas } : {}),
     files: Object.fromEntries([...layout.files.keys()].sort().map((f) => [f, sha256(layout.files.get(f)!)])),
   };
   return JSON.stringify(doc, null, 2) + '\n';
@@ -150,7 +158,7 @@ function manifest(input: BundleInput, model: BundleModel, layout: StoredLayout, 
 
 /** Writes a bundle to `dir`, replacing what an earlier compile left there. */
 export async function writeBundle(dir: string, bundle: Bundle): Promise<void> {
-  for (const sub of ['schema', 'sql', 'persisted', 'shared']) await rm(join(dir, sub), { recursive: true, force: true });
+  for (const sub of ['schema', 'sql', 'persisted', 'shared', 'remote']) await rm(join(dir, sub), { recursive: true, force: true });
   const made = new Set<string>();
   for (const [path, content] of bundle.stored) {
     const full = join(dir, path);

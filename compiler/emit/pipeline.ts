@@ -16,6 +16,11 @@ export interface BundleInput {
   readonly introspection: { readonly [source: string]: Introspection };
   readonly engineVersion: string;
   readonly stringifyNumeric?: boolean;
+  /**
+   * Each remote schema's SDL as introspected for this compile, by remote name (`kiln compile`
+   * fetches it; the bundle stores it in `remote/`). Absent: the bundle stores no remote schema.
+   */
+  readonly remoteSdl?: { readonly [name: string]: string };
   /** Progress lines for long compiles. */
   readonly progress?: (line: string) => void;
 }
@@ -41,11 +46,21 @@ export function compileModel(input: BundleInput): CompiledModel {
   // Stored queries compiled whole: the allow-list and REST endpoints run them.
   const stored = compilePersisted(input.metadata, base, schemas);
   const events = eventDefinitions(input.metadata);
-  const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}) };
+  const remoteSchemas = remoteSchemaDefinitions(input.metadata.remote_schemas);
+  const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}),
+    ...(remoteSchemas ? { remoteSchemas } : {}) };
   // Roles that see the same schema share one object, printed once.
   const sdl = printSchemas(model.roles, schemas);
   const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
   return { model, sdl, schemas, stored, inconsistencies: [...resolved.inconsistencies, ...queryIssues] };
+}
+
+/**
+ * The metadata's remote schemas as they are (secrets stay in the environment: `url_from_env`,
+ * `value_from_env`; the runtime reads them when it calls). Absent when there are none.
+ */
+function remoteSchemaDefinitions(remoteSchemas: readonly Json[] | undefined): Json | undefined {
+  return remoteSchemas && remoteSchemas.length > 0 ? [...remoteSchemas] : undefined;
 }
 
 /** The metadata's event and cron triggers alone (secrets stay in the environment: webhook_from_env, value_from_env). */

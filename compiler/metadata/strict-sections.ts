@@ -46,7 +46,9 @@ export const REMOTE_SCHEMA_DEFINITION: ObjectShape = rawShape('a remote schema d
 export const REMOTE_SCHEMA: ObjectShape = rawShape('a remote schema', {
   name: 'any', definition: REMOTE_SCHEMA_DEFINITION, comment: 'any',
   permissions: list(rawShape('a remote schema permission', { role: 'any', definition: rawShape('a remote schema permission definition', { schema: 'any' }), comment: 'any' })),
-  remote_relationships: notImplemented('remote relationships are not implemented yet'),
+  remote_relationships: list(rawShape('a remote schema\'s remote relationships', {
+    type_name: 'any', relationships: list(rawShape('a remote schema remote relationship', { name: 'any', definition: 'any' })),
+  })),
 });
 
 const OPERATION_SPEC = rawShape('an operation spec', { columns: 'any', payload: 'any' });

@@ -91,6 +91,9 @@ const ARGS: { readonly [command: string]: { readonly [key: string]: Shape } } = 
   reload_remote_schema: { name: 'any' },
   add_remote_schema_permissions: { remote_schema: 'any', role: 'any', definition: 'any', comment: 'any' },
   drop_remote_schema_permissions: { remote_schema: 'any', role: 'any' },
+  create_remote_schema_remote_relationship: { remote_schema: 'any', type_name: 'any', name: 'any', definition: 'any' },
+  update_remote_schema_remote_relationship: { remote_schema: 'any', type_name: 'any', name: 'any', definition: 'any' },
+  delete_remote_schema_remote_relationship: { remote_schema: 'any', type_name: 'any', name: 'any' },
   create_event_trigger: {
     ...TRIGGER, table, source: 'any', replace: 'any', insert: OPERATION_SPEC, update: OPERATION_SPEC, delete: OPERATION_SPEC, enable_manual: 'any',
   },

@@ -75,6 +75,22 @@ function dropOne(md: Metadata, o: InconsistentObject): Metadata {
       const key = `${o.type.slice(0, -'_permission'.length)}_permissions` as 'select_permissions';
       return p ? replaceTable(md, p.source, p.table, (t) => ({ ...t, [key]: (t[key] ?? []).filter((x) => x.role !== p.name) })) : md;
     }
+    case 'remote_schema_remote_relationship': {
+      // `{remote_schema, type_name, name}`: the relationship leaves its type's group (an empty group goes too).
+      const d = asObject(o.definition);
+      if (!md.remote_schemas) return md;
+      return { ...md, remote_schemas: md.remote_schemas.map((rs) => {
+        const r = asObject(rs);
+        if (r['name'] !== d['remote_schema'] || !Array.isArray(r['remote_relationships'])) return rs;
+        const groups = r['remote_relationships'].map((g) => {
+          const go = asObject(g);
+          if (go['type_name'] !== d['type_name']) return g;
+          return { ...go, relationships: (Array.isArray(go['relationships']) ? go['relationships'] : []).filter((x) => asObject(x)['name'] !== d['name']) };
+        }).filter((g) => !Array.isArray(asObject(g)['relationships']) || (asObject(g)['relationships'] as Json[]).length > 0);
+        const { remote_relationships: _drop, ...rest } = r;
+        return groups.length > 0 ? { ...rest, remote_relationships: groups } : rest;
+      }) };
+    }
     case 'query_collections': {
       // `query_collections <query> in <collection>`: the query leaves its collection.
       const m = /^query_collections (.+) in (.+)$/.exec(o.name);

@@ -7,10 +7,10 @@ export type { Json } from './json.js';
 /** A table's GraphQL type name of one kind (`_bool_exp`, ...), with the source's prefix and suffix. */
 export { typeNameOf } from './type-names.js';
 /** Loads a compiled bundle directory. */
-export { loadBundle, type LoadedBundle } from './load.js';
+export { loadBundle, type LoadedBundle, type RemoteSchemaEntry } from './load.js';
 /** A GraphQL request and the session it runs as (shared by auth, graphql and server). */
 export type { GraphQLRequest, Session } from './request.js';
 /** Stored layout of a bundle's text files: text several roles share is written once. */
-export { contentHash, expandLayout, storedLayout, type StoredLayout } from './layout.js';
+export { contentHash, expandLayout, remoteSdlFile, storedLayout, type StoredLayout } from './layout.js';
 /** Where each definition of an SDL text sits, to build a role's schema a type at a time. */
 export { indexSdl, membersOf, rangeOf, sdlFromFile, sdlFromText, type SdlIndex, type SdlSource } from './sdl-index.js';

@@ -110,3 +110,8 @@ export function expandLayout(stored: ReadonlyMap<string, string>, schemas: { rea
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
+
+/** Where a bundle stores a remote schema's SDL: `remote/<name>.graphql`, or a hash of the name when it is not a plain file name. */
+export function remoteSdlFile(name: string): string {
+  return /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}$/.test(name) ? `remote/${name}.graphql` : `remote/${contentHash(name)}.graphql`;
+}

@@ -15,6 +15,14 @@ export interface LoadedBundle {
   /** Role -> the absolute path of its schema file (a role's types are read from it as they are needed). */
   readonly sdlFiles?: { readonly [role: string]: string };
   readonly manifest: { readonly engineVersion: string; readonly roles: readonly string[]; readonly [k: string]: unknown };
+  /** Each remote schema's SDL as `kiln compile` introspected it, by remote name (manifest.json `remoteSchemas`). */
+  readonly remoteSdl: { readonly [name: string]: string };
+}
+
+/** manifest.json `remoteSchemas`: each remote's stored schema file and its sha256. */
+export interface RemoteSchemaEntry {
+  readonly file: string;
+  readonly sha256: string;
 }
 
 /** Loads a compiled bundle directory (manifest.json + engine.mjs); schemas are read on first use. */
@@ -28,14 +36,29 @@ export async function loadBundle(dir: string): Promise<LoadedBundle> {
   }
   const manifest = JSON.parse(manifestText) as LoadedBundle['manifest'] & { bundleFormat?: number; schemas?: { [role: string]: string } };
   if (manifest.bundleFormat !== 1) throw new ApiError('invalid-configuration', `unsupported bundle format ${String(manifest.bundleFormat)} in ${abs}`);
+  const remoteSdl = await readRemoteSdl(abs, manifest);
   const mod = (await import(pathToFileURL(join(abs, 'engine.mjs')).href)) as { model: BundleModel; sdl?: LoadedBundle['sdl'] };
   // Bundles written before schemas were shared carry every SDL in engine.mjs.
-  if (mod.sdl) return { model: mod.model, sdl: mod.sdl, sdlKey: Object.fromEntries(Object.keys(mod.sdl).map((r) => [r, r])), manifest };
+  if (mod.sdl) return { model: mod.model, sdl: mod.sdl, sdlKey: Object.fromEntries(Object.keys(mod.sdl).map((r) => [r, r])), manifest, remoteSdl };
   const paths: { [role: string]: string } = { ...Object.fromEntries(mod.model.roles.map((r) => [r, `schema/${r}.graphql`])), ...manifest.schemas };
   const sdl: { [role: string]: string } = {};
   for (const [role, path] of Object.entries(paths)) {
     Object.defineProperty(sdl, role, { enumerable: true, get: () => readFileSync(join(abs, path), 'utf8') });
   }
   const sdlFiles = Object.fromEntries(Object.entries(paths).map(([role, path]) => [role, join(abs, path)]));
-  return { model: mod.model, sdl, sdlKey: paths, sdlFiles, manifest };
+  return { model: mod.model, sdl, sdlKey: paths, sdlFiles, manifest, remoteSdl };
+}
+
+// The remote schemas' SDL (their sha256 is checked by `kiln check`, as every file of the bundle is).
+async function readRemoteSdl(abs: string, manifest: { readonly [k: string]: unknown }): Promise<{ [name: string]: string }> {
+  const out: { [name: string]: string } = {};
+  const entries = (manifest['remoteSchemas'] ?? {}) as { readonly [name: string]: RemoteSchemaEntry };
+  for (const [name, entry] of Object.entries(entries)) {
+    try {
+      out[name] = await readFile(join(abs, entry.file), 'utf8');
+    } catch {
+      throw new ApiError('invalid-configuration', `bundle ${abs}: ${entry.file} (the schema of remote schema ${JSON.stringify(name)}) is missing`);
+    }
+  }
+  return out;
 }

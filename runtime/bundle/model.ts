@@ -30,6 +30,13 @@ export interface BundleModel {
    * `cron_triggers`): what a served bundle installs and delivers. Absent when there are none.
    */
   readonly events?: Json;
+  /**
+   * The metadata's `remote_schemas` entries (URL or `url_from_env`, headers as `value` or
+   * `value_from_env`, customization, permissions): what a served bundle stitches in, with each
+   * remote's schema as compiled in `remote/<name>.graphql` (manifest.json `remoteSchemas`).
+   * Environment values are read at run time, never stored. Absent when there are none.
+   */
+  readonly remoteSchemas?: Json;
   /** `api_limits` of the metadata (set_api_limits); absent when none are set. */
   readonly apiLimits?: ApiLimitsModel;
   /** Roles that may not introspect the schema (set_graphql_schema_introspection_options); absent: none. */

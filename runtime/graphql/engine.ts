@@ -320,8 +320,11 @@ export class Engine {
     // Remote schema root fields: the rest runs as below, the remote calls beside it (remote-run.ts).
     const split = this.opts.remote ? splitFor(prepared, this.opts.remote, session.role) : null;
     if (split) {
-      return runWithRemotes(split, variables, session, ctx?.headers ?? null, req.operationName ?? null,
-        (local) => this.runPlanned(local, variables, session, ctx?.headers ?? null));
+      const headers = ctx?.headers ?? null;
+      return runWithRemotes(split, variables, session, headers, req.operationName ?? null,
+        (local) => this.runPlanned(local, variables, session, headers),
+        { model: this.opts.model, remote: this.opts.remote, document: prepared.document, operation: prepared.operation, variables, session, headers,
+          runQuery: (query, vars) => this.runInternal(query, vars, session, headers) });
     }
     return this.runPlanned(prepared, variables, session, ctx?.headers ?? null);
   }

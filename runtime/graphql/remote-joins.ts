@@ -5,11 +5,14 @@
 // Rows whose keys hold a null get null without a call.
 
 import {
-  astFromValue, Kind, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode,
+  astFromValue, getNamedType, Kind, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode,
   type GraphQLInputType, type OperationDefinitionNode, type SelectionSetNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import type { BundleModel, Json, Session } from '../bundle/index.js';
-import { applyPresets, callRemote, presetValues, remoteFieldPath, type ClientHeaders, type RemoteServing } from '../remote/index.js';
+import {
+  applyPresets, callRemote, leafField, presetValues, relationshipToRemoteNames, remoteFieldPath, typenamesToClient, type ClientHeaders, type RemoteServing,
+  stripSchemaJoinsIn, type SchemaJoinSite,
+} from '../remote/index.js';
 import { JOIN_MARK, type RemoteJoinSite } from './remote-join-site.js';
 
 /** What replacing placeholders needs from the engine and the request. */
@@ -66,9 +69,10 @@ function collect(v: unknown, holes: Map<number, Hole[]>): void {
 const tupleOf = (h: Hole, columns: readonly string[]): string => JSON.stringify(columns.map((c) => h.keys[c]));
 
 // The variables and fragments a selection uses, from the request's operation and document.
-function usedDefinitions(nodes: readonly (FieldNode | SelectionSetNode | ArgumentNode)[], env: JoinEnv): { vars: VariableDefinitionNode[]; fragments: FragmentDefinitionNode[] } {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of env.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+function usedDefinitions(nodes: readonly (FieldNode | SelectionSetNode | ArgumentNode)[], env: JoinEnv,
+  rewritten?: ReadonlyMap<string, FragmentDefinitionNode>): { vars: VariableDefinitionNode[]; fragments: FragmentDefinitionNode[] } {
+  const fragments = new Map<string, FragmentDefinitionNode>(rewritten ?? []);
+  if (!rewritten) for (const d of env.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const usedVars = new Set<string>();
   const usedFrags = new Set<string>();
   const walk = (n: FieldNode | SelectionSetNode | ArgumentNode | FragmentDefinitionNode): void => {
@@ -196,6 +200,14 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
     parentType = t && typeof t === 'object' && 'getFields' in t ? t as typeof parentType : null;
     return (n: string) => f?.args.find((a) => a.name === n)?.type ?? null;
   });
+  // Relationships from the remote's types to tables in the selection: taken out, joined after the call.
+  const leaf = leafField(view.schema, rel.remoteField);
+  const schemaJoins = env.remote?.joinsOf(view.def.name) ?? [];
+  const stripped = leaf && node.selectionSet && schemaJoins.length > 0
+    ? stripSchemaJoinsIn(view, schemaJoins, node.selectionSet, getNamedType(leaf.type).name,
+      new Map(env.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : []))))
+    : null;
+  const selection = stripped ? stripped.set : node.selectionSet;
   const fields: FieldNode[] = [];
   const aliases: [string, Hole[]][] = [];
   let i = 0;
@@ -209,15 +221,19 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
       const args: ArgumentNode[] = Object.entries(step.args).map(([k, v]) => arg(k, literal(substitute(v as Json, keys), typesOf[s]!(k))));
       const isLeaf = s === steps.length - 1;
       if (isLeaf) args.push(...(node.arguments ?? []));
-      const selectionSet: SelectionSetNode | undefined = isLeaf ? node.selectionSet : { kind: Kind.SELECTION_SET, selections: [inner!] };
+      const selectionSet: SelectionSetNode | undefined = isLeaf ? selection : { kind: Kind.SELECTION_SET, selections: [inner!] };
       inner = { kind: Kind.FIELD, name: name(step.name), arguments: args, ...(selectionSet ? { selectionSet } : {}), ...(s === 0 ? { alias: name(alias) } : {}) };
     }
     fields.push(inner!);
   }
-  const used = usedDefinitions([...(node.arguments ?? []), ...(node.selectionSet ? [node.selectionSet] : [])], env);
+  const used = usedDefinitions([...(node.arguments ?? []), ...(selection ? [selection] : [])], env, stripped?.fragments);
   const op: OperationDefinitionNode = { kind: Kind.OPERATION_DEFINITION, operation: 'query' as OperationDefinitionNode['operation'],
     variableDefinitions: used.vars, selectionSet: { kind: Kind.SELECTION_SET, selections: fields } };
-  let doc: DocumentNode = { kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] };
+  // A customized remote: the client's selection (its names) written in the remote's names.
+  let doc: DocumentNode = relationshipToRemoteNames({ kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] }, steps.length,
+    leaf ? getNamedType(leaf.type).name : null, view);
+  const typenameKeys = new Set<string>(['__typename']);
+  visit(doc, { Field: (f) => { if (f.name.value === '__typename') typenameKeys.add(f.alias?.value ?? f.name.value); } });
   let values: Record<string, unknown> = Object.fromEntries(used.vars.map((d) => [d.variable.name.value, env.variables[d.variable.name.value]]).filter(([, v]) => v !== undefined));
   // Remote schema permissions: the role's presets apply to relationship calls too.
   if (view.presets) {
@@ -228,9 +244,11 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
   const body = print(doc);
   const answer = await callRemote(view.def, { kind: 'http', id: `join:${site.id}`, target: { kind: 'remote_schema', name: view.def.name }, body, variables: {} },
     values, env.session, env.headers, null);
+  if (stripped?.sites.length) await resolveSchemaJoins(answer.data as Row | null, stripped.sites, env);
   for (const [alias, group] of aliases) {
     let value: unknown = answer.data?.[alias] ?? null;
     for (const step of steps.slice(1)) value = pick(value, step.name);
+    value = typenamesToClient(value, typenameKeys, view);
     for (const h of group) h.parent[h.key] = value;
   }
   return [...answer.errors];
@@ -239,4 +257,33 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
 function pick(v: unknown, key: string): unknown {
   if (Array.isArray(v)) return v.map((x) => pick(x, key));
   return v !== null && typeof v === 'object' ? (v as Row)[key] ?? null : null;
+}
+
+/**
+ * Relationships from a remote's types to tables (runtime/remote schema-joins.ts): each object of
+ * the remote's answer that carries a site's join fields is a row; one query of the target table,
+ * as the role, answers all of a site's rows; the join fields are taken out of the answer.
+ */
+export async function resolveSchemaJoins(data: Row | null, sites: readonly SchemaJoinSite[], env: JoinEnv): Promise<void> {
+  if (data === null || sites.length === 0) return;
+  const holes = new Map<SchemaJoinSite, Hole[]>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) { for (const x of v) walk(x); return; }
+    if (v === null || typeof v !== 'object') return;
+    const o = v as Row;
+    for (const site of sites) {
+      if (!(`${site.prefix}0` in o)) continue;
+      const keys: Row = {};
+      site.join.mapping.forEach((_m, i) => { keys[`k${i}`] = o[`${site.prefix}${i}`]; delete o[`${site.prefix}${i}`]; });
+      if (Object.values(keys).some((k) => k === null || k === undefined)) o[site.key] = null;
+      else holes.set(site, [...(holes.get(site) ?? []), { parent: o, key: site.key, keys }]);
+    }
+    for (const x of Object.values(o)) walk(x);
+  };
+  walk(data);
+  await Promise.all([...holes].map(([site, list]) => joinSource({
+    id: -1, table: env.model.tables[site.join.target]!, field: { node: site.node } as RemoteJoinSite['field'],
+    relationship: { kind: 'source', name: site.join.name, cardinality: site.join.cardinality, target: site.join.target,
+      mapping: site.join.mapping.map(([, column], i) => [`k${i}`, column] as const) },
+  }, list, env)));
 }

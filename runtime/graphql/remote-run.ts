@@ -5,6 +5,7 @@
 import type { Session } from '../bundle/index.js';
 import { mergeAnswers, runRemoteParts, splitOperation, type ClientHeaders, type RemoteServing, type SplitOperation } from '../remote/index.js';
 import type { Prepared } from './prepare.js';
+import { resolveSchemaJoins, type JoinEnv } from './remote-joins.js';
 
 /** A split operation and the prepared operation of its table part (null: none). */
 export interface PreparedSplit {
@@ -21,7 +22,8 @@ export function splitFor(p: Prepared, remote: RemoteServing, role: string): Prep
   let s = splits.get(p);
   if (s === undefined) {
     const op = p.operation.operation;
-    const split = op === 'subscription' ? null : splitOperation(p.document, p.operation, (kind, field) => remote.owner(role, kind, field));
+    const split = op === 'subscription' ? null : splitOperation(p.document, p.operation, (kind, field) => remote.owner(role, kind, field),
+      (view) => remote.joinsOf(view.def.name));
     s = split === null ? null : {
       split, sequential: op === 'mutation',
       local: split.local === null ? null : { ...p, operation: split.local, plans: new Map(), structural: new Set(p.structural) },
@@ -33,8 +35,13 @@ export function splitFor(p: Prepared, remote: RemoteServing, role: string): Prep
 
 /** Runs the table part (through `runLocal`, which answers `{"data":...}`) and the remote calls at once; merges them. */
 export async function runWithRemotes(s: PreparedSplit, variables: { readonly [k: string]: unknown }, session: Session,
-  headers: ClientHeaders | null, operationName: string | null, runLocal: (p: Prepared) => Promise<string>): Promise<string> {
-  const remote = (): Promise<Awaited<ReturnType<typeof runRemoteParts>>> => runRemoteParts(s.split, variables, session, headers, operationName);
+  headers: ClientHeaders | null, operationName: string | null, runLocal: (p: Prepared) => Promise<string>, joinEnv: JoinEnv): Promise<string> {
+  const remote = async (): Promise<Awaited<ReturnType<typeof runRemoteParts>>> => {
+    const answers = await runRemoteParts(s.split, variables, session, headers, operationName);
+    // Relationships from the remotes' types to tables: joined into each answer.
+    await Promise.all(s.split.remotes.map((p, i) => (p.joins ? resolveSchemaJoins(answers[i]!.data as Record<string, unknown> | null, p.joins, joinEnv) : undefined)));
+    return answers;
+  };
   const local = (): Promise<string | null> => (s.local ? runLocal(s.local) : Promise.resolve(null));
   const [localText, answers] = s.sequential ? [await local(), await remote()] : await Promise.all([local(), remote()]);
   const localBody = localText === null ? null : (JSON.parse(localText) as { data?: Record<string, unknown>; errors?: unknown[] });

@@ -21,8 +21,7 @@ import { runV1Data } from './v1-data.js';
 
 /** Operations of later work, by what they need: a clear refusal instead of "unknown command". */
 const LATER: readonly (readonly [RegExp, string])[] = [
-  [/^(?:create|update|delete)_remote_schema_remote_relationship$|^introspect_remote_schema$/,
-    'relationships from remote schemas and introspect_remote_schema are not supported yet'],
+  [/^introspect_remote_schema$/, 'introspect_remote_schema is not supported yet'],
   [/^get_event_invocations$/,
     'this older operation is not supported; use get_scheduled_event_invocations'],
   [/^(?:pause_event_trigger_cleanups|resume_event_trigger_cleanups)$/,

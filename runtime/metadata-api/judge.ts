@@ -20,7 +20,7 @@ const VANISHED = new Set(['table', 'function']);
 
 /** Dependents Hasura's dependency tracker knows: they block a drop unless it cascades. */
 const TRACKED_DEPENDENTS = new Set(['object_relation', 'array_relation', 'select_permission', 'insert_permission',
-  'update_permission', 'delete_permission', 'computed_field', 'remote_relationship', 'event_trigger', 'function']);
+  'update_permission', 'delete_permission', 'computed_field', 'remote_relationship', 'remote_schema_remote_relationship', 'event_trigger', 'function']);
 
 // Cascades can uncover more dependents (a permission on a relationship of a dropped table);
 // a handful of rounds reaches the end for any real document.

@@ -2,7 +2,9 @@
 // definition, again on reload), and the RemoteServing built from them, with the remotes that are
 // down or clash reported as inconsistent objects in Hasura's shape.
 
+import { getNamedType, isLeafType, isObjectType } from 'graphql';
 import type { BundleModel, Json } from '../bundle/index.js';
+import type { SchemaJoin } from './schema-joins.js';
 import { remoteRelationshipProblem } from './relationship-fields.js';
 import { remoteDefinitions, type RemoteDefinition, type RemoteInconsistency } from './definition.js';
 import { introspectRemote, type RemoteSnapshot } from './introspect.js';
@@ -33,6 +35,11 @@ export class RemoteIntrospections {
       fetched.set(def.name, snap);
     }));
     return fetched;
+  }
+
+  /** Keeps a snapshot made elsewhere (a bundle's, read from its file) as this remote's introspection. */
+  put(snap: RemoteSnapshot): void {
+    this.cache.set(snap.def.name, snap);
   }
 
   /** The snapshot for this definition (undefined: not fetched for it). */
@@ -89,6 +96,37 @@ export function serveRemotes(metadata: Json, snapshots: RemoteIntrospections, ad
         definition: { name: rel.name, source: t.source, table: { schema: t.schema, name: t.name } }, reason: `Inconsistent object: ${problem}` });
     }
   }
+  const joins = schemaJoins(metadata, views, model, inconsistencies);
   const perRole = permissionsEnabled ? roleViews(views, inconsistencies) : null;
-  return { serving: new RemoteServing(views, perRole, model), inconsistencies };
+  return { serving: new RemoteServing(views, perRole, model, joins), inconsistencies };
+}
+
+// The relationships from the remotes' types to tables that fit: the type is an object type of the
+// remote with every mapped field, the table is tracked with every mapped column, the name is free.
+function schemaJoins(metadata: Json, views: readonly RemoteView[], model: BundleModel, inconsistencies: RemoteInconsistency[]): SchemaJoin[] {
+  const out: SchemaJoin[] = [];
+  for (const def of remoteDefinitions(metadata)) {
+    const view = views.find((v) => v.def.name === def.name);
+    for (const rel of def.relationships) {
+      const bad = (reason: string): void => {
+        inconsistencies.push({ type: 'remote_schema_remote_relationship', name: `remote_schema_remote_relationship ${rel.name} on type ${rel.typeName} in remote schema ${def.name}`,
+          definition: { remote_schema: def.name, type_name: rel.typeName, name: rel.name } as Json, reason: `Inconsistent object: ${reason}` });
+      };
+      if (!view) { bad(`remote schema ${JSON.stringify(def.name)} is not consistent`); continue; }
+      const type = view.schema.getType(rel.typeName);
+      if (!type || !isObjectType(type)) { bad(`object type ${JSON.stringify(rel.typeName)} does not exist in remote schema ${JSON.stringify(def.name)}`); continue; }
+      const fields = type.getFields();
+      if (rel.name in fields) { bad(`field with name ${JSON.stringify(rel.name)} already exists in type ${JSON.stringify(rel.typeName)}`); continue; }
+      const missing = rel.mapping.find(([f]) => !(f in fields));
+      if (missing) { bad(`field ${JSON.stringify(missing[0])} does not exist in type ${JSON.stringify(rel.typeName)}`); continue; }
+      const nonScalar = rel.mapping.find(([f]) => !isLeafType(getNamedType(fields[f]!.type)));
+      if (nonScalar) { bad(`field ${JSON.stringify(nonScalar[0])} of type ${JSON.stringify(rel.typeName)} is not a scalar`); continue; }
+      const table = Object.values(model.tables).find((t) => t.source === rel.source && t.schema === rel.table.schema && t.name === rel.table.name);
+      if (!table) { bad(`table ${JSON.stringify(rel.table.name)} is not tracked in source ${JSON.stringify(rel.source)}`); continue; }
+      const col = rel.mapping.find(([, c]) => !table.columns.some((x) => x.name === c));
+      if (col) { bad(`column ${JSON.stringify(col[1])} does not exist in table ${JSON.stringify(table.name)}`); continue; }
+      out.push({ remote: def.name, typeName: rel.typeName, name: rel.name, target: table.id, cardinality: rel.cardinality, mapping: rel.mapping });
+    }
+  }
+  return out;
 }

@@ -33,6 +33,20 @@ export interface RemotePermission {
   readonly schema: string;
 }
 
+/**
+ * A relationship from an object type of the remote schema (its own name) to a table of a source
+ * (`create_remote_schema_remote_relationship` with `to_source`): `mapping` pairs a field of the
+ * type with a column of the table.
+ */
+export interface RemoteSchemaRelationship {
+  readonly typeName: string;
+  readonly name: string;
+  readonly source: string;
+  readonly table: { readonly schema: string; readonly name: string };
+  readonly cardinality: 'object' | 'array';
+  readonly mapping: readonly (readonly [field: string, column: string])[];
+}
+
 /** A remote schema definition as the runtime uses it. */
 export interface RemoteDefinition {
   readonly name: string;
@@ -43,6 +57,8 @@ export interface RemoteDefinition {
   readonly timeoutSeconds: number;
   readonly customization: RemoteCustomization | null;
   readonly permissions: readonly RemotePermission[];
+  /** Relationships from the remote's types to tables (`remote_relationships`). */
+  readonly relationships: readonly RemoteSchemaRelationship[];
   /** A hash of what the introspection depends on (url, headers): a changed definition is introspected again. */
   readonly key: string;
 }
@@ -98,14 +114,37 @@ export function remoteDefinitions(metadata: Json): RemoteDefinition[] {
       const schema = isObj(p['definition']) ? str(p['definition']['schema']) : null;
       return role !== null && schema !== null ? [{ role, schema }] : [];
     });
+    const relationships = schemaRelationships(rs['remote_relationships']);
     const timeout = typeof d['timeout_seconds'] === 'number' ? d['timeout_seconds'] : DEFAULT_TIMEOUT_SECONDS;
     const def = {
       name: rs['name'], url: str(d['url']), urlFromEnv: str(d['url_from_env']), headers,
       forwardClientHeaders: d['forward_client_headers'] === true, timeoutSeconds: timeout,
-      customization: customization(d['customization']), permissions,
+      customization: customization(d['customization']), permissions, relationships,
     };
     const key = createHash('sha256').update(JSON.stringify([def.url, def.urlFromEnv, headers, timeout])).digest('hex');
     out.push({ ...def, key });
+  }
+  return out;
+}
+
+// `remote_relationships: [{type_name, relationships: [{name, definition: {to_source}}]}]`; entries
+// of another shape (the metadata API checked them on write) are skipped.
+function schemaRelationships(v: Json | undefined): RemoteSchemaRelationship[] {
+  const out: RemoteSchemaRelationship[] = [];
+  for (const group of Array.isArray(v) ? v : []) {
+    const typeName = isObj(group) ? str(group['type_name']) : null;
+    if (typeName === null || !isObj(group) || !Array.isArray(group['relationships'])) continue;
+    for (const rel of group['relationships']) {
+      const name = isObj(rel) ? str(rel['name']) : null;
+      const to = isObj(rel) && isObj(rel['definition']) ? rel['definition']['to_source'] : undefined;
+      if (name === null || !isObj(to)) continue;
+      const t = to['table'];
+      const table = typeof t === 'string' ? { schema: 'public', name: t } : isObj(t) && typeof t['name'] === 'string'
+        ? { schema: str(t['schema']) ?? 'public', name: t['name'] } : null;
+      const mapping = isObj(to['field_mapping']) ? Object.entries(to['field_mapping']).flatMap(([f, c]) => (typeof c === 'string' ? [[f, c] as const] : [])) : [];
+      if (table === null) continue;
+      out.push({ typeName, name, source: str(to['source']) ?? 'default', table, cardinality: to['relationship_type'] === 'array' ? 'array' : 'object', mapping });
+    }
   }
   return out;
 }

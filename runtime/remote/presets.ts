@@ -62,6 +62,8 @@ export interface WithPresets {
   readonly doc: DocumentNode;
   /** Variables added for session presets: name → session variable. */
   readonly sessionVariables: ReadonlyMap<string, string>;
+  /** Variables added for session presets: name → the argument's or field's type as printed (`Int!`). */
+  readonly sessionTypes: ReadonlyMap<string, string>;
   /** Client variables whose input objects take preset fields at call time: name → input type. */
   readonly mergeVariables: ReadonlyMap<string, string>;
 }
@@ -69,6 +71,7 @@ export interface WithPresets {
 /** Fills the presets into a document written in the remote's names; `schema` is the role's (restricted) schema. */
 export function applyPresets(doc: DocumentNode, schema: GraphQLSchema, presets: Presets): WithPresets {
   const sessionVariables = new Map<string, string>();
+  const sessionTypes = new Map<string, string>();
   const mergeVariables = new Map<string, string>();
   const extraDefs: VariableDefinitionNode[] = [];
   const valueOf = (p: Preset): ValueNode => {
@@ -77,6 +80,7 @@ export function applyPresets(doc: DocumentNode, schema: GraphQLSchema, presets: 
     if (!name) {
       name = `kiln_preset_${sessionVariables.size}`;
       sessionVariables.set(name, p.session);
+      sessionTypes.set(name, p.type);
       const type = parseType(p.type);
       extraDefs.push({ kind: Kind.VARIABLE_DEFINITION, variable: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: name } }, type });
     }
@@ -133,7 +137,7 @@ export function applyPresets(doc: DocumentNode, schema: GraphQLSchema, presets: 
   const withDefs = extraDefs.length === 0 ? out : visit(out, {
     OperationDefinition: (o) => ({ ...o, variableDefinitions: [...(o.variableDefinitions ?? []), ...extraDefs] }),
   });
-  return { doc: withDefs, sessionVariables, mergeVariables };
+  return { doc: withDefs, sessionVariables, sessionTypes, mergeVariables };
 }
 
 function namedOf(t: unknown): string {
@@ -155,8 +159,9 @@ function parseType(text: string): VariableDefinitionNode['type'] {
 /** The values of a call's preset variables, and its client variables with preset input fields merged in. */
 export function presetValues(w: WithPresets, schema: GraphQLSchema, presets: Presets, values: { readonly [k: string]: unknown }, session: Session): Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
-  for (const [name, sessionVar] of w.sessionVariables) out[name] = session.variables[sessionVar] ?? (sessionVar === 'x-svc-role' ? session.role : null);
-  const literal = (p: Preset): unknown => (p.session !== null ? session.variables[p.session] ?? null : valueFromLiteral(p.value));
+  const fromSession = (name: string, type: string): unknown => sessionValue(session.variables[name] ?? (name === 'x-svc-role' ? session.role : null), type);
+  for (const [name, sessionVar] of w.sessionVariables) out[name] = fromSession(sessionVar, w.sessionTypes.get(name) ?? 'String');
+  const literal = (p: Preset): unknown => (p.session !== null ? fromSession(p.session, p.type) : valueFromLiteral(p.value));
   const mergeValue = (v: unknown, type: string): unknown => {
     if (Array.isArray(v)) return v.map((x) => mergeValue(x, type));
     if (v === null || typeof v !== 'object') return v;
@@ -169,6 +174,21 @@ export function presetValues(w: WithPresets, schema: GraphQLSchema, presets: Pre
   };
   for (const [name, type] of w.mergeVariables) if (name in out) out[name] = mergeValue(out[name], type);
   return out;
+}
+
+/**
+ * A session variable's text as a value of the preset's type: session values are strings, so an
+ * `Int`, `Float` or `Boolean` argument takes the number or boolean the text spells (text that
+ * spells none is sent as it is, and the remote refuses it); other types take the text.
+ */
+export function sessionValue(raw: string | null, type: string): unknown {
+  if (raw === null) return null;
+  switch (type.replace(/!$/, '')) {
+    case 'Int': return /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+    case 'Float': return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    case 'Boolean': return raw === 'true' ? true : raw === 'false' ? false : raw;
+    default: return raw;
+  }
 }
 
 function valueFromLiteral(v: ValueNode): unknown {

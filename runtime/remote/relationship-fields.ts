@@ -8,6 +8,7 @@ import {
   type GraphQLSchema, type GraphQLType, type InputValueDefinitionNode, type ObjectTypeDefinitionNode,
 } from 'graphql';
 import { typeNameOf, type BundleModel, type Json, type RemoteRelationshipModel, type TableModel } from '../bundle/index.js';
+import type { SchemaJoin } from './schema-joins.js';
 import type { RemoteView } from './view.js';
 
 type Obj = { readonly [k: string]: Json };
@@ -107,4 +108,32 @@ export function addRelationshipFields(sdl: string, role: string, model: BundleMo
 /** The remote relationship of a table by its field name. */
 export function remoteRelationshipOf(t: TableModel, field: string): RemoteRelationshipModel | undefined {
   return t.remoteRelationships?.find((r) => r.name === field);
+}
+
+/**
+ * `sdl` with the relationships from remote types to tables the role may use added to those types
+ * (in client names): the role sees the remote type with every join field, and may select the table.
+ */
+export function addSchemaJoinFields(sdl: string, role: string, model: BundleModel, views: readonly RemoteView[], joins: readonly SchemaJoin[]): string {
+  if (joins.length === 0) return sdl;
+  const doc = parse(sdl, { noLocation: true });
+  const queryRoot = doc.definitions.find((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'query_root');
+  const added = new Map<string, FieldDefinitionNode[]>();
+  for (const j of joins) {
+    const view = views.find((v) => v.def.name === j.remote);
+    const type = view?.schema.getType(j.typeName);
+    if (!view || !type || !('getFields' in type)) continue;
+    const fields = type.getFields() as Record<string, unknown>;
+    // The role may select the table and its join columns (the join filters on them, as the role).
+    const perm = model.select[role]?.[j.target];
+    if (!j.mapping.every(([f]) => f in fields) || !perm || !j.mapping.every(([, c]) => perm.columns.includes(c))) continue;
+    const text = fieldText({ kind: 'source', name: j.name, cardinality: j.cardinality, target: j.target, mapping: [] }, doc, model, undefined, queryRoot);
+    if (text === null) continue;
+    const field = (parse(`type X { ${text} }`, { noLocation: true }).definitions[0] as ObjectTypeDefinitionNode).fields![0]!;
+    const client = view.renaming.typeToClient(j.typeName);
+    added.set(client, [...(added.get(client) ?? []), field]);
+  }
+  if (added.size === 0) return sdl;
+  return print({ ...doc, definitions: doc.definitions.map((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION && added.has(d.name.value)
+    ? { ...d, fields: [...(d.fields ?? []), ...added.get(d.name.value)!] } : d)) });
 }

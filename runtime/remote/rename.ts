@@ -4,7 +4,7 @@
 
 import {
   buildASTSchema, getNamedType, isCompositeType, Kind, visit, type DocumentNode, type FieldNode, type GraphQLCompositeType,
-  type GraphQLSchema, type SelectionSetNode,
+  type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode, type VariableDefinitionNode,
 } from 'graphql';
 import type { RemoteView } from './view.js';
 
@@ -31,6 +31,50 @@ export function clientSchemaOf(view: RemoteView): GraphQLSchema {
 /** `doc` (its one operation on the remote's root fields, its fragments) in the remote's names. */
 export function toRemoteNames(doc: DocumentNode, view: RemoteView): DocumentNode {
   if (view.renaming.identity) return doc;
+  const { rewrite, rootType, rest } = renamer(view);
+  return visit(doc, {
+    OperationDefinition: (o) => {
+      const root = rootType(o.operation);
+      return { ...o, selectionSet: rewrite(o.selectionSet, root.type, root.remote) };
+    },
+    ...rest,
+  });
+}
+
+/**
+ * A remote relationship's call in the remote's names: its operation's fields follow the
+ * relationship's `remote_field` path (already in the remote's names, `depth` steps under an alias),
+ * and the client's selection at the end of it, on the remote type `leafType`, is renamed (with its
+ * fragments and variable types) as `toRemoteNames` renames a root field's.
+ */
+export function relationshipToRemoteNames(doc: DocumentNode, depth: number, leafType: string | null, view: RemoteView): DocumentNode {
+  if (view.renaming.identity || leafType === null) return doc;
+  const { rewrite, typed, rest } = renamer(view);
+  const client = view.renaming.typeToClient(leafType);
+  const down = (f: FieldNode, level: number): FieldNode => {
+    if (!f.selectionSet) return f;
+    if (level === depth) return { ...f, selectionSet: rewrite(f.selectionSet, typed(client), client) };
+    return { ...f, selectionSet: { ...f.selectionSet, selections: f.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? down(s, level + 1) : s)) } };
+  };
+  return visit(doc, {
+    OperationDefinition: (o) => ({ ...o, selectionSet: { ...o.selectionSet, selections: o.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? down(s, 1) : s)) } }),
+    ...rest,
+  });
+}
+
+/** `__typename` values (under these answer keys) written back in the client's type names. */
+export function typenamesToClient(v: unknown, keys: ReadonlySet<string>, view: RemoteView): unknown {
+  if (view.renaming.identity) return v;
+  const fix = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(fix);
+    if (x === null || typeof x !== 'object') return x;
+    return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, keys.has(k) && typeof y === 'string' ? view.renaming.typeToClient(y) : fix(y)]));
+  };
+  return fix(v);
+}
+
+// The parts of a renaming: selections, the roots, fragments and variable types.
+function renamer(view: RemoteView) {
   const schema = clientSchemaOf(view);
   const r = view.renaming;
   const typed = (name: string): GraphQLCompositeType | null => {
@@ -44,7 +88,8 @@ export function toRemoteNames(doc: DocumentNode, view: RemoteView): DocumentNode
       if (s.kind === Kind.INLINE_FRAGMENT) {
         const cond = s.typeCondition ? typed(s.typeCondition.name.value) : parent;
         return { ...s, typeCondition: s.typeCondition ? { ...s.typeCondition, name: { ...s.typeCondition.name, value: r.typeToRemote(s.typeCondition.name.value) } } : undefined,
-          selectionSet: rewrite(s.selectionSet, cond, s.typeCondition ? r.typeToRemote(s.typeCondition.name.value) : remoteParent) };
+          // The parent is named in client names (fieldToRemote reads the client's type name).
+          selectionSet: rewrite(s.selectionSet, cond, s.typeCondition ? s.typeCondition.name.value : remoteParent) };
       }
       return field(s, parent, remoteParent);
     }),
@@ -67,16 +112,13 @@ export function toRemoteNames(doc: DocumentNode, view: RemoteView): DocumentNode
       : (op === 'mutation' ? schema.getMutationType() : schema.getQueryType()) ?? null;
     return { type: t, remote: remote ? r.typeToClient(remote) : null };
   };
-  return visit(doc, {
-    OperationDefinition: (o) => {
-      const root = rootType(o.operation);
-      return { ...o, selectionSet: rewrite(o.selectionSet, root.type, root.remote) };
-    },
-    FragmentDefinition: (d) => {
+  const rest = {
+    FragmentDefinition: (d: FragmentDefinitionNode): FragmentDefinitionNode => {
       const t = typed(d.typeCondition.name.value);
       return { ...d, typeCondition: { ...d.typeCondition, name: { ...d.typeCondition.name, value: r.typeToRemote(d.typeCondition.name.value) } },
         selectionSet: rewrite(d.selectionSet, t, t?.name ?? null) };
     },
-    VariableDefinition: (v) => visit(v, { NamedType: (n) => ({ ...n, name: { ...n.name, value: r.typeToRemote(n.name.value) } }) }),
-  });
+    VariableDefinition: (v: VariableDefinitionNode): VariableDefinitionNode => visit(v, { NamedType: (n) => ({ ...n, name: { ...n.name, value: r.typeToRemote(n.name.value) } }) }),
+  };
+  return { rewrite, typed, rootType, rest };
 }

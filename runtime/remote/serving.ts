@@ -4,7 +4,8 @@
 
 import { createHash } from 'node:crypto';
 import type { BundleModel } from '../bundle/index.js';
-import { addRelationshipFields } from './relationship-fields.js';
+import { addRelationshipFields, addSchemaJoinFields } from './relationship-fields.js';
+import type { SchemaJoin } from './schema-joins.js';
 import type { RemoteView } from './view.js';
 import { stitchSdl } from './stitch.js';
 
@@ -20,12 +21,17 @@ export class RemoteServing {
   private readonly hasRelationships: boolean;
 
   constructor(readonly views: readonly RemoteView[], private readonly roleViews: ReadonlyMap<string, readonly RemoteView[]> | null,
-    private readonly model: BundleModel) {
-    this.hasRelationships = Object.values(model.tables).some((t) => t.remoteRelationships?.length);
+    private readonly model: BundleModel, readonly joins: readonly SchemaJoin[] = []) {
+    this.hasRelationships = joins.length > 0 || Object.values(model.tables).some((t) => t.remoteRelationships?.length);
     for (const v of views) {
       for (const f of v.roots.query) this.byRoot.set(`query\u0000${f.name.value}`, v);
       for (const f of v.roots.mutation) this.byRoot.set(`mutation\u0000${f.name.value}`, v);
     }
+  }
+
+  /** The relationships from a remote's types to tables. */
+  joinsOf(remote: string): readonly SchemaJoin[] {
+    return this.joins.filter((j) => j.remote === remote);
   }
 
   /** The views a role sees. */
@@ -54,7 +60,7 @@ export class RemoteServing {
     const key = `${this.roleKey(role)}\u0000${createHash('sha1').update(base).digest('hex')}`;
     let s = this.stitched.get(key);
     if (s === undefined) {
-      s = addRelationshipFields(stitchSdl(base, views).sdl, role, this.model, views);
+      s = addSchemaJoinFields(addRelationshipFields(stitchSdl(base, views).sdl, role, this.model, views), role, this.model, views, this.joins);
       if (this.stitched.size > 256) this.stitched.clear();
       this.stitched.set(key, s);
     }

@@ -10,6 +10,7 @@ import {
 import type { HttpStep } from '../sql/index.js';
 import { applyPresets, type WithPresets } from './presets.js';
 import { toRemoteNames } from './rename.js';
+import { stripSchemaJoins, type SchemaJoin, type SchemaJoinSite } from './schema-joins.js';
 import type { RemoteView } from './view.js';
 
 /** The remote part of an operation: one call, the response keys it answers. */
@@ -30,6 +31,8 @@ export interface RemotePart {
   readonly namespaces?: readonly NamespaceAsk[];
   /** The role's presets in this call (remote schema permissions). */
   readonly presets?: WithPresets;
+  /** Relationships from the remote's types to tables asked in this call, joined once it answers. */
+  readonly joins?: readonly SchemaJoinSite[];
 }
 
 /** One namespace field of a request, rebuilt from the remote's root fields. */
@@ -50,7 +53,8 @@ export interface SplitOperation {
 export type RootOwner = (operation: 'query' | 'mutation', field: string) => RemoteView | undefined;
 
 /** Splits `operation`; null when no root field belongs to a remote. */
-export function splitOperation(document: DocumentNode, operation: OperationDefinitionNode, owner: RootOwner): SplitOperation | null {
+export function splitOperation(document: DocumentNode, operation: OperationDefinitionNode, owner: RootOwner,
+  joinsFor: (view: RemoteView) => readonly SchemaJoin[] = () => []): SplitOperation | null {
   if (operation.operation === 'subscription') return null;
   const op = operation.operation;
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -73,7 +77,7 @@ export function splitOperation(document: DocumentNode, operation: OperationDefin
     part.fields.push(f);
     if (!part.keys.includes(key)) part.keys.push(key);
   }
-  const remotes = [...byRemote.values()].map((p) => remotePart(p.view, p.fields, p.keys, operation, fragments));
+  const remotes = [...byRemote.values()].map((p) => remotePart(p.view, p.fields, p.keys, operation, fragments, joinsFor(p.view)));
   const localOp = local.length === 0 ? null : { ...operation, selectionSet: { kind: Kind.SELECTION_SET, selections: local } as SelectionSetNode };
   return { local: localOp, remotes, keys };
 }
@@ -123,9 +127,15 @@ function unwrapNamespaces(view: RemoteView, fields: readonly FieldNode[], fragme
 }
 
 function remotePart(view: RemoteView, asked: readonly FieldNode[], keys: readonly string[], operation: OperationDefinitionNode,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>): RemotePart {
-  const namespaced = view.def.customization?.rootFieldsNamespace ? unwrapNamespaces(view, asked, fragments, operation.operation === 'mutation') : null;
-  const fields = namespaced ? namespaced.fields : asked;
+  allFragments: ReadonlyMap<string, FragmentDefinitionNode>, joins: readonly SchemaJoin[]): RemotePart {
+  const mutation = operation.operation === 'mutation';
+  const namespaced = view.def.customization?.rootFieldsNamespace ? unwrapNamespaces(view, asked, allFragments, mutation) : null;
+  // Relationships to tables are not the remote's: taken out, their join fields asked instead.
+  const remoteRoot = (mutation ? view.schema.getMutationType() : view.schema.getQueryType())?.name ?? null;
+  const root = namespaced ? (remoteRoot === null ? null : view.renaming.typeToClient(remoteRoot)) : mutation ? 'mutation_root' : 'query_root';
+  const stripped = stripSchemaJoins(view, joins, namespaced ? namespaced.fields : asked, root, allFragments);
+  const fields = stripped.fields;
+  const fragments = stripped.fragments;
   const usedFragments = new Set<string>();
   const usedVariables = new Set<string>();
   const typenameKeys = new Set<string>(['__typename']);
@@ -162,5 +172,5 @@ function remotePart(view: RemoteView, asked: readonly FieldNode[], keys: readonl
     ]),
   };
   return { view, step, keys, variables, renamesTypenames: !view.renaming.identity, typenameKeys, ...(namespaced ? { namespaces: namespaced.namespaces } : {}),
-    ...(presets ? { presets } : {}) };
+    ...(presets ? { presets } : {}), ...(stripped.sites.length > 0 ? { joins: stripped.sites } : {}) };
 }

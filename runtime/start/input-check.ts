@@ -140,8 +140,9 @@ export function checkServeInput<T extends RawServeInput>(o: T): T & { port: numb
 }
 
 /** `kiln compile`. */
-export function checkCompileInput(o: { metadata: string; databaseUrl?: string; introspection?: string; out: string }): void {
+export function checkCompileInput(o: { metadata: string; databaseUrl?: string; introspection?: string; out: string; remoteSnapshot?: string }): void {
   existingPath(o.metadata, { flag: '--metadata' }, 'either');
+  if (o.remoteSnapshot !== undefined) existingPath(o.remoteSnapshot, { flag: '--remote-snapshot' }, 'directory');
   if (o.introspection !== undefined) existingPath(o.introspection, { flag: '--introspection' }, 'file');
   else if (o.databaseUrl) databaseUrlInput(o.databaseUrl, DATABASE_URL);
   outputDirInput(o.out, { flag: '--out' });

@@ -18,6 +18,7 @@ import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type
 import { detailOf, StartError } from './start-error.js';
 import { KILN_VERSION } from './version.js';
 import { observability, type Observability } from './observability.js';
+import { servedRemotes } from './remotes.js';
 
 /** A model and the SDL of each role, ready to serve. */
 export interface ServableModel {
@@ -27,6 +28,8 @@ export interface ServableModel {
   readonly sdlKey?: { readonly [role: string]: string };
   /** A bundle's schema file of each role (its types are read from it when needed). */
   readonly sdlFiles?: { readonly [role: string]: string };
+  /** Each remote schema's SDL as compiled, by remote name (the definitions are the model's `remoteSchemas`). */
+  readonly remoteSdl?: { readonly [name: string]: string };
 }
 
 /** Opens (once) the database of a named source; what an in-process compile introspects with. */
@@ -51,7 +54,8 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     return d;
   };
   try {
-    const { model, sdl, sdlKey, sdlFiles } = await modelOf(origin, open, log);
+    const { model, sdl, sdlKey, sdlFiles, remoteSdl } = await modelOf(origin, open, log);
+    const remote = servedRemotes(model, () => sdl['admin'], remoteSdl ?? {}, log);
     obs.tracing.configure(model.openTelemetry);
     const wrap = obs.engineDrivers();
     const driverFor = (source: string): Driver => {
@@ -64,7 +68,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     // Asynchronous actions log their calls in the metadata database, as the events do.
     const actionCatalog = model.actions?.actions.some((a) => a.kind === 'asynchronous') ? await dbs.metadata() : undefined;
     const engine = new Engine({ model, sdl, ...(sdlKey ? { sdlKey } : {}), ...(sdlFiles ? { sdlFiles } : {}), stringifyNumeric: o.stringifyNumericTypes, allowlist: o.enableAllowlist ?? false, ...limits, driverFor,
-      ...actionsOf(model, o.stringifyNumericTypes, actionCatalog),
+      ...(remote ? { remote } : {}), ...actionsOf(model, o.stringifyNumericTypes, actionCatalog),
       readerFor: (source) => {
         const r = readers.get(source);
         return r ? wrap(r, source) : driverFor(source);
@@ -106,7 +110,7 @@ async function modelOf(origin: ModelOrigin, open: SourceOpener, log: Log): Promi
   const b = await loadBundle(origin.dir);
   for (const s of b.model.sources) await open(s.name, s.databaseUrl, s.bigquery);
   log(`loaded bundle ${origin.dir}: ${b.model.roles.length} role(s), ${Object.keys(b.model.tables).length} table(s)`);
-  return { model: b.model, sdl: b.sdl, sdlKey: b.sdlKey, ...(b.sdlFiles ? { sdlFiles: b.sdlFiles } : {}) };
+  return { model: b.model, sdl: b.sdl, sdlKey: b.sdlKey, ...(b.sdlFiles ? { sdlFiles: b.sdlFiles } : {}), remoteSdl: b.remoteSdl };
 }
 
 /**

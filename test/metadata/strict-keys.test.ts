@@ -69,12 +69,20 @@ describe('unknown metadata keys', () => {
   });
 });
 
+describe('relationships of a remote schema', () => {
+  const doc = (group: Record<string, unknown>) => ({ ...v3(source({})), remote_schemas: [{ name: 'r', definition: { url: 'http://x' }, remote_relationships: [group] }] });
+  it('are read in Hasura\'s shape, and an unknown key in them is refused with its path', () => {
+    expect(problems(doc({ type_name: 'T', relationships: [{ name: 'x', definition: { to_source: {} } }] }))).toEqual([]);
+    const ps = problems(doc({ type_name: 'T', relationships: [{ name: 'x', definition: {}, bogus: 1 }] }));
+    expect(ps.map((p) => p.path)).toEqual(['$.remote_schemas[0].remote_relationships[0].relationships[0].bogus']);
+  });
+});
+
 describe('keys Hasura takes that Kiln does not implement', () => {
   it.each([
     [v3(source({ configuration: { connection_info: { database_url: 'x' }, connection_template: {} } })), '$.sources[0].configuration.connection_template', /dynamic routing/],
     [v3(source({ configuration: { connection_info: { database_url: 'x', ssl_configuration: {} } } })), '$.sources[0].configuration.connection_info.ssl_configuration', /TLS/],
     [v3(source({ native_queries: [] })), '$.sources[0].native_queries', /native queries/],
-    [{ ...v3(source({})), remote_schemas: [{ name: 'r', definition: { url: 'http://x' }, remote_relationships: [] }] }, '$.remote_schemas[0].remote_relationships', /remote relationships/],
     [v3(source({ tables: [{ table: 'a', update_permissions: [{ role: 'u', permission: { columns: '*', filter: {}, validate_input: { type: 'http' } } }] }] })),
       '$.sources[0].tables[0].update_permissions[0].permission.validate_input', /validate_input would accept unchecked input/],
   ])('%#: refused as not implemented', (doc, path, reason) => {

@@ -27,7 +27,7 @@ describe('remote schema customization', () => {
   const gql = (query: string, variables?: unknown) => postJson(base(), '/v1/graphql', { query, variables });
 
   beforeAll(async () => {
-    db = await createTestDatabase('rcust', "CREATE TABLE author (id int PRIMARY KEY); INSERT INTO author VALUES (1);");
+    db = await createTestDatabase('rcust', "CREATE TABLE author (id int PRIMARY KEY, country text); INSERT INTO author VALUES (1, 'JP'), (2, 'NO'), (3, NULL);");
     server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4,
       stringifyNumericTypes: false, console: false });
     remote = await startRemote(SDL, ROOT);
@@ -45,10 +45,10 @@ describe('remote schema customization', () => {
 
   it('serves the namespace with renamed types and fields, and calls the remote in its own names', async () => {
     remote.received.length = 0;
-    const r = await gql(`query Q($f: geo_Filter) { author { id } geo { __typename all: q_countries(filter: $f) { __typename ...C continent_field { __typename name } }
+    const r = await gql(`query Q($f: geo_Filter) { author(order_by: {id: asc}) { id } geo { __typename all: q_countries(filter: $f) { __typename ...C continent_field { __typename name } }
       one: q_country(code: "JP") { iso kind: __typename } } }
       fragment C on geo_Country { iso name_field }`, { f: { prefix: 'N' } });
-    expect(r.body).toEqual({ data: { author: [{ id: 1 }], geo: { __typename: 'geo_Query',
+    expect(r.body).toEqual({ data: { author: [{ id: 1 }, { id: 2 }, { id: 3 }], geo: { __typename: 'geo_Query',
       all: [{ __typename: 'geo_Country', iso: 'NO', name_field: 'Norway', continent_field: { __typename: 'Landmass', name: 'Europe' } }],
       one: { iso: 'JP', kind: 'geo_Country' } } } });
     expect(remote.calls()).toHaveLength(1);
@@ -65,5 +65,25 @@ describe('remote schema customization', () => {
     expect(r.body.data.__type.fields.map((f: { name: string }) => f.name)).toEqual(['iso', 'name_field', 'continent_field']);
     expect(r.body.data.q.fields.map((f: { name: string }) => f.name)).toContain('geo');
     expect(r.body.data.q.fields.map((f: { name: string }) => f.name)).not.toContain('q_countries');
+  });
+
+  it('renames inside a remote relationship: the selection sent in the remote\'s names, __typename answered in the client\'s', async () => {
+    const rel = await postJson(base(), '/v1/metadata', { type: 'pg_create_remote_relationship', args: { name: 'land', source: 'default', table: 'author',
+      definition: { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['country'], remote_field: { country: { arguments: { code: '$country' } } } } } } });
+    expect(rel).toEqual({ status: 200, body: { message: 'success' } });
+    remote.received.length = 0;
+    const r = await gql(`{ author(order_by: {id: asc}) { id land { __typename ...C t: __typename continent_field { __typename name } } } }
+      fragment C on geo_Country { iso name_field }`);
+    expect(r.body).toEqual({ data: { author: [
+      { id: 1, land: { __typename: 'geo_Country', iso: 'JP', name_field: 'Japan', t: 'geo_Country', continent_field: { __typename: 'Landmass', name: 'Asia' } } },
+      { id: 2, land: { __typename: 'geo_Country', iso: 'NO', name_field: 'Norway', t: 'geo_Country', continent_field: { __typename: 'Landmass', name: 'Europe' } } },
+      { id: 3, land: null },
+    ] } });
+    expect(remote.calls()).toHaveLength(1);
+    const sent = remote.calls()[0]!.body.query;
+    expect(sent).toContain('fragment C on Country');
+    expect(sent).toMatch(/iso: code/);
+    expect(sent).toMatch(/continent_field: continent/);
+    expect(sent).not.toMatch(/geo_[A-Z]|Landmass/);
   });
 });

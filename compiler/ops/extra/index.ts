@@ -17,6 +17,7 @@ import {
 } from './query-collections.js';
 import {
   addRemoteSchema, addRemoteSchemaPermissions, dropRemoteSchemaPermissions, reloadRemoteSchema, removeRemoteSchema,
+  createRemoteSchemaRemoteRelationship, updateRemoteSchemaRemoteRelationship, deleteRemoteSchemaRemoteRelationship,
   updateRemoteSchema,
 } from './remote-schemas.js';
 import { createRestEndpoint, dropRestEndpoint } from './rest-endpoints.js';
@@ -57,6 +58,9 @@ export const extraOperations: OpTable = {
   reload_remote_schema: op(reloadRemoteSchema),
   add_remote_schema_permissions: op(addRemoteSchemaPermissions),
   drop_remote_schema_permissions: op(dropRemoteSchemaPermissions),
+  create_remote_schema_remote_relationship: op(createRemoteSchemaRemoteRelationship),
+  update_remote_schema_remote_relationship: op(updateRemoteSchemaRemoteRelationship),
+  delete_remote_schema_remote_relationship: op(deleteRemoteSchemaRemoteRelationship),
 
   pg_create_event_trigger: op(createEventTrigger, METADATA),
   pg_delete_event_trigger: op(deleteEventTrigger, METADATA),

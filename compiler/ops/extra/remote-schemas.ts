@@ -162,3 +162,97 @@ export const dropRemoteSchemaPermissions: OpHandler = (input) => {
   return dropped(md, false);
 };
 
+
+// --- Relationships from a remote schema's types (create_remote_schema_remote_relationship) ---
+// Stored as `remote_relationships: [{type_name, relationships: [{name, definition}]}]` on the
+// remote schema. `to_source` joins an object type's fields to a table's columns; that the type
+// and fields exist in the remote, and the columns in the table, is checked when the document is
+// compiled and stitched (a relationship that does not fit is inconsistent, and the edit refused).
+
+/** The name of such a relationship as an inconsistent object (`get_inconsistent_metadata`). */
+export function remoteSchemaRelationshipName(remote: string, typeName: string, name: string): string {
+  return `remote_schema_remote_relationship ${name} on type ${typeName} in remote schema ${remote}`;
+}
+
+type RelationshipGroup = { readonly type_name: string; readonly relationships: readonly JsonObject[] };
+
+function relationshipGroups(rs: JsonObject): RelationshipGroup[] {
+  const v = rs['remote_relationships'];
+  return (Array.isArray(v) ? v : []).filter((g): g is JsonObject => g !== null && typeof g === 'object' && !Array.isArray(g) && typeof g['type_name'] === 'string')
+    .map((g) => ({ type_name: g['type_name'] as string, relationships: (Array.isArray(g['relationships']) ? g['relationships'] : []) as JsonObject[] }));
+}
+
+function withGroups(md: Metadata, remote: string, rs: JsonObject, groups: readonly RelationshipGroup[]): Metadata {
+  const kept = groups.filter((g) => g.relationships.length > 0);
+  const next: JsonObject = kept.length > 0 ? { ...rs, remote_relationships: kept as unknown as Json[] }
+    : Object.fromEntries(Object.entries(rs).filter(([k]) => k !== 'remote_relationships'));
+  return withRemotes(md, upsert(listOf(md, 'remote_schemas'), 'name', remote, next));
+}
+
+// `{to_source: {source, table, relationship_type, field_mapping}}`, the target tracked in the document.
+function readSchemaRelationshipDef(md: Metadata, r: ArgsReader): JsonObject {
+  const def = r.object('definition');
+  if (def.has('to_remote_schema')) {
+    throw new ApiError('not-supported', 'relationships from a remote schema to another remote schema are not supported yet; use to_source', 400, def.at('to_remote_schema'));
+  }
+  const to = def.object('to_source');
+  const source = to.name('source');
+  const table = to.required('table');
+  const t = typeof table === 'string' ? { schema: 'public', name: table }
+    : table !== null && typeof table === 'object' && !Array.isArray(table) && typeof table['name'] === 'string'
+      ? { schema: typeof table['schema'] === 'string' ? table['schema'] : 'public', name: table['name'] } : null;
+  if (t === null) throw parseFailed(to.at('table'), 'expected a table name or {schema, name}');
+  const type = to.string('relationship_type');
+  if (type !== 'object' && type !== 'array') throw parseFailed(to.at('relationship_type'), 'relationship_type must be "object" or "array"');
+  const mapping = to.object('field_mapping');
+  if (Object.keys(mapping.value).length === 0) throw parseFailed(to.at('field_mapping'), 'field_mapping must map at least one field');
+  for (const k of Object.keys(mapping.value)) asString(mapping.value[k], mapping.at(k));
+  const s = md.sources.find((x) => x.name === source);
+  if (!s) throw new ApiError('not-exists', `source with name ${q(source)} does not exist`, 400, to.at('source'));
+  if (!s.tables.some((x) => x.table.schema === t.schema && x.table.name === t.name)) {
+    throw new ApiError('not-exists', `table ${q(t.name)} does not exist in source: ${source}`, 400, to.at('table'));
+  }
+  return { to_source: { source, table: t, relationship_type: type, field_mapping: mapping.value } };
+}
+
+function schemaRelationshipEdit(input: Parameters<OpHandler>[0], kind: 'create' | 'update') {
+  const r = ArgsReader.args(input);
+  const remote = r.name('remote_schema');
+  const typeName = r.name('type_name');
+  const name = r.name('name');
+  const rs = findRemote(input.metadata, remote);
+  if (rs === undefined) throw new ApiError('not-exists', `remote schema with name ${q(remote)} does not exist`, 400, ['args', 'remote_schema']);
+  const definition = readSchemaRelationshipDef(input.metadata, r);
+  const groups = relationshipGroups(rs);
+  const group = groups.find((g) => g.type_name === typeName);
+  const exists = group?.relationships.some((x) => x['name'] === name) ?? false;
+  if (kind === 'create' && exists) {
+    throw new ApiError('already-exists', `remote relationship with name ${q(name)} on type ${q(typeName)} already exists in remote schema ${q(remote)}`, 400, ['args', 'name']);
+  }
+  if (kind === 'update' && !exists) {
+    throw new ApiError('not-exists', `remote relationship with name ${q(name)} on type ${q(typeName)} does not exist in remote schema ${q(remote)}`, 400, ['args', 'name']);
+  }
+  const entry: JsonObject = { name, definition };
+  const next = group
+    ? groups.map((g) => (g === group ? { ...g, relationships: kind === 'create' ? [...g.relationships, entry] : g.relationships.map((x) => (x['name'] === name ? entry : x)) } : g))
+    : [...groups, { type_name: typeName, relationships: [entry] }];
+  return created(withGroups(input.metadata, remote, rs, next), 'remote_schema_remote_relationship', remoteSchemaRelationshipName(remote, typeName, name));
+}
+
+export const createRemoteSchemaRemoteRelationship: OpHandler = (input) => schemaRelationshipEdit(input, 'create');
+export const updateRemoteSchemaRemoteRelationship: OpHandler = (input) => schemaRelationshipEdit(input, 'update');
+
+export const deleteRemoteSchemaRemoteRelationship: OpHandler = (input) => {
+  const r = ArgsReader.args(input);
+  const remote = r.name('remote_schema');
+  const typeName = r.name('type_name');
+  const name = r.name('name');
+  const rs = findRemote(input.metadata, remote);
+  if (rs === undefined) throw new ApiError('not-exists', `remote schema with name ${q(remote)} does not exist`, 400, ['args', 'remote_schema']);
+  const groups = relationshipGroups(rs);
+  if (!groups.some((g) => g.type_name === typeName && g.relationships.some((x) => x['name'] === name))) {
+    throw new ApiError('not-exists', `remote relationship with name ${q(name)} on type ${q(typeName)} does not exist in remote schema ${q(remote)}`, 400, ['args', 'name']);
+  }
+  const next = groups.map((g) => (g.type_name === typeName ? { ...g, relationships: g.relationships.filter((x) => x['name'] !== name) } : g));
+  return dropped(withGroups(input.metadata, remote, rs, next), false);
+};
