@@ -5,7 +5,7 @@
 
 import type { BundleModel, TableId } from '../bundle/index.js';
 import { Alias, readsOf, type Cond, type JsonValue, type LiveQuery, type Source, type Stream, type TableRead } from '../sql/index.js';
-import { boolCond } from './bool.js';
+import { selectFilter } from './bool.js';
 import type { PlanContext } from './context.js';
 
 /** What is wrong with the reads of `values` for the role `ctx.role` (empty: every read is guarded). */
@@ -29,7 +29,7 @@ export function readGaps(reads: readonly TableRead[], ctx: PlanContext): string[
 function checkRead(read: TableRead, table: TableId, ctx: PlanContext): string | null {
   const perm = ctx.model.select[ctx.role]?.[table];
   if (!perm) return `role "${ctx.role}" has no select permission`;
-  const expected = canonical(boolCond(perm.filter, read.row, ctx), read.row);
+  const expected = canonical(selectFilter(ctx, table, read.row), read.row);
   if (!read.permission) return 'no permission on the rows read';
   if (canonical(read.permission.filter, read.row) !== expected) return 'the permission node is not the role\'s filter';
   if (read.limited && read.permission.limit !== perm.limit) return `row limit ${read.permission.limit} instead of ${perm.limit}`;
