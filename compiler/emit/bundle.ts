@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { storedLayout, type BundleModel, type StoredLayout } from '../../runtime/bundle/index.js';
+import { templateText } from '../../runtime/sql/index.js';
 import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql, tableDialect } from '../sql/index.js';
 import { engineModule } from './module.js';
@@ -68,7 +69,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewSql(model, schemas[role]!, role, field, root);
         const query = previewQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
+          `-- query: ${query}`, ...permissionHeader(model, role, root.table), ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
       files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);
@@ -81,7 +82,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
       const { text } = once(role, permKey(role, field, root, 'subscription'), () => {
         const m = previewSubscriptionSql(model, schemas[role]!, role, field, root);
         const header = [`-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`,
+          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`, ...permissionHeader(model, role, root.table),
           ...(m.header ?? ['-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
             ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
               (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))])];
@@ -120,6 +121,15 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   layout.files.set('manifest.json', manifestText);
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { model, sdl, schemas, files: sorted, stored: layout.files, inconsistencies, summary };
+}
+
+/**
+ * The role's filter on the root field's table as the template engine.mjs holds and the statement
+ * below completes (slots in braces); nothing for a role that reads every row.
+ */
+function permissionHeader(model: BundleModel, role: string, table: string): string[] {
+  const t = model.templates?.roles[role]?.[table]?.select;
+  return t ? [`-- permission (precompiled in engine.mjs): ${templateText(t)}`] : [];
 }
 
 // `album_by_pk` -> `AlbumByPk`: the operation (and so the generated type) named after its root field.
