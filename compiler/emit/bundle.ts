@@ -111,7 +111,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   say('writing engine.mjs');
   files.set('engine.mjs', engineModule(model));
   say('writing engine.d.ts');
-  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas));
+  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas, model.templates));
   say('writing report.html');
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
