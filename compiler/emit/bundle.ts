@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { storedLayout, type BundleModel, type StoredLayout } from '../../runtime/bundle/index.js';
+import { storedLayout, type BundleModel, type MutationKind, type PermissionRule, type StoredLayout } from '../../runtime/bundle/index.js';
 import { templateText } from '../../runtime/sql/index.js';
 import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql, tableDialect } from '../sql/index.js';
@@ -97,7 +97,8 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewMutationSql(model, schemas[role]!, role, field, root);
         const query = previewMutationQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed',
+          `-- query: ${query}`, ...permissionHeader(model, role, root.table, WRITE_RULES[root.kind]),
+          '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed',
           ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
@@ -127,10 +128,23 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
  * The role's filter on the root field's table as the template engine.mjs holds and the statement
  * below completes (slots in braces); nothing for a role that reads every row.
  */
-function permissionHeader(model: BundleModel, role: string, table: string): string[] {
-  const t = model.templates?.roles[role]?.[table]?.select;
-  return t ? [`-- permission (precompiled in engine.mjs): ${templateText(t)}`] : [];
+function permissionHeader(model: BundleModel, role: string, table: string, rules: readonly PermissionRule[] = ['select']): string[] {
+  return rules.flatMap((rule) => {
+    const t = model.templates?.roles[role]?.[table]?.[rule];
+    return t ? [`-- ${RULE_NAMES[rule]} (precompiled in engine.mjs): ${templateText(t)}`] : [];
+  });
 }
+
+const RULE_NAMES: { readonly [rule in PermissionRule]: string } = {
+  select: 'permission', insertCheck: 'insert check', updateFilter: 'update filter', updateCheck: 'update check', deleteFilter: 'delete filter',
+};
+
+/** The predicates of the role's write permission a mutation root field's statement completes. */
+const WRITE_RULES: { readonly [kind in MutationKind]: readonly PermissionRule[] } = {
+  insert: ['insertCheck'], insert_one: ['insertCheck'],
+  update: ['updateFilter', 'updateCheck'], update_by_pk: ['updateFilter', 'updateCheck'], update_many: ['updateFilter', 'updateCheck'],
+  delete: ['deleteFilter'], delete_by_pk: ['deleteFilter'],
+};
 
 // `album_by_pk` -> `AlbumByPk`: the operation (and so the generated type) named after its root field.
 function operationName(field: string): string {

@@ -1,4 +1,4 @@
-import type { BundleModel, TemplatesModel } from '../../runtime/bundle/index.js';
+import { PERMISSION_RULES, type BundleModel, type TemplatesModel } from '../../runtime/bundle/index.js';
 import type { SqlTemplate } from '../../runtime/sql/index.js';
 
 /**
@@ -65,7 +65,8 @@ function templateLines(templates: TemplatesModel | undefined): string[] {
     return i;
   };
   const roles = Object.fromEntries(Object.entries(templates.roles).map(([role, tables]) => [role,
-    JSON.stringify(Object.fromEntries(Object.entries(tables).map(([table, p]) => [table, { select: ref(p.select) }])))]));
+    JSON.stringify(Object.fromEntries(Object.entries(tables).map(([table, p]) => [table,
+      Object.fromEntries(PERMISSION_RULES.filter((r) => p[r] !== undefined).map((r) => [r, ref(p[r])]))])))]));
   return [
     '// Permission predicates as SQL templates of their source\'s dialect, each distinct one written once.',
     'const templateText = [',
@@ -73,12 +74,13 @@ function templateLines(templates: TemplatesModel | undefined): string[] {
     '];',
     'const templateCache = [];',
     'const template = (i) => (i === null || i === undefined ? i : (templateCache[i] ??= JSON.parse(templateText[i])));',
-    '// Per role: table -> { select: index of its filter\'s template (null: every row) }, read on first use.',
+    '// Per role: table -> { select, insertCheck, updateFilter, updateCheck, deleteFilter: index of its template (null: every row) }, read on first use.',
     `const roleTemplateText = ${JSON.stringify(roles)};`,
     'const templateRoles = {};',
     'for (const role of Object.keys(roleTemplateText)) {',
     '  Object.defineProperty(templateRoles, role, { enumerable: true, configurable: true, get() {',
-    '    const value = Object.fromEntries(Object.entries(JSON.parse(roleTemplateText[role])).map(([table, p]) => [table, { select: template(p.select) }]));',
+    '    const value = Object.fromEntries(Object.entries(JSON.parse(roleTemplateText[role])).map(([table, p]) =>',
+    '      [table, Object.fromEntries(Object.entries(p).map(([rule, i]) => [rule, template(i)]))]));',
     '    Object.defineProperty(templateRoles, role, { value, enumerable: true });',
     '    return value;',
     '  } });',

@@ -1,9 +1,9 @@
 // Every role's permission predicates precompiled (DESIGN.md "the bundle"): per role and table, the
-// select filter lowered by the planners' own lowering and rendered for the table's source's dialect
+// select filter, the insert check, the update filter and check and the delete filter, each lowered by the planners' own lowering and rendered for the table's source's dialect
 // into a template (runtime/sql/template.ts). Identical templates are one object, whatever role has
 // them, so a bundle writes each once.
 
-import type { BundleModel, PermissionTemplates, TemplatesModel } from '../../runtime/bundle/index.js';
+import { PERMISSION_RULES, permissionRule, type BundleModel, type PermissionRule, type PermissionTemplates, type TemplatesModel } from '../../runtime/bundle/index.js';
 import { boolCond, type PlanContext } from '../../runtime/graphql/index.js';
 import { Alias, makeTemplate, type SqlTemplate } from '../../runtime/sql/index.js';
 import { tableDialect } from './source-dialect.js';
@@ -21,23 +21,26 @@ export function compileTemplates(model: BundleModel): TemplatesModel {
   const roles: { [role: string]: { [table: string]: PermissionTemplates } } = {};
   for (const role of model.roles) {
     const part: { [table: string]: PermissionTemplates } = {};
-    for (const [table, perm] of Object.entries(model.select[role] ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const tables = [...new Set([...Object.keys(model.select[role] ?? {}), ...Object.keys(model.mutations?.[role] ?? {})])].sort();
+    for (const table of tables) {
       const dialect = tableDialect(model, table);
       const ctx: PlanContext = { model, role, dialect, stringifyNumeric: model.options.stringifyNumeric,
         fragments: new Map(), hints: { valueSensitive: false }, variables: {}, structural: new Set() };
       const row = new Alias(model.tables[table]?.name ?? 't');
-      const cond = boolCond(perm.filter, row, ctx);
-      if (cond.kind === 'true') { part[table] = { select: null }; continue; }
-      let template: SqlTemplate;
-      try {
-        template = makeTemplate(cond, row, row, dialect);
-      } catch {
-        // A predicate the dialect cannot write (an operator BigQuery lacks): not precompiled, so a
-        // request that reaches it gets the renderer's own error, as without templates.
-        part[table] = {};
-        continue;
+      const templates: { [rule in PermissionRule]?: SqlTemplate | null } = {};
+      for (const rule of PERMISSION_RULES) {
+        const ir = permissionRule(model, role, table, rule);
+        if (ir === undefined) continue;
+        const cond = boolCond(ir, row, ctx);
+        if (cond.kind === 'true') { templates[rule] = null; continue; }
+        try {
+          templates[rule] = once(makeTemplate(cond, row, row, dialect));
+        } catch {
+          // A predicate the dialect cannot write (an operator BigQuery lacks): not precompiled, so a
+          // request that reaches it gets the renderer's own error, as without templates.
+        }
       }
-      part[table] = { select: once(template) };
+      part[table] = templates;
     }
     roles[role] = part;
   }

@@ -59,7 +59,18 @@ export interface TemplatesModel {
 export interface PermissionTemplates {
   /** The select permission's filter. */
   readonly select?: SqlTemplate | null;
+  /** The insert permission's check, on every inserted row. */
+  readonly insertCheck?: SqlTemplate | null;
+  /** The update permission's filter (rows it may update) and check (on every updated row). */
+  readonly updateFilter?: SqlTemplate | null;
+  readonly updateCheck?: SqlTemplate | null;
+  /** The delete permission's filter. */
+  readonly deleteFilter?: SqlTemplate | null;
 }
+
+/** The predicates of a permission a template is made of. */
+export type PermissionRule = 'select' | 'insertCheck' | 'updateFilter' | 'updateCheck' | 'deleteFilter';
+
 
 /**
  * Hasura's `opentelemetry` metadata, checked: traces go to `tracesEndpoint` over OTLP/HTTP when

@@ -1,5 +1,5 @@
-import type { BoolIr, TableModel, ValueIr } from '../bundle/index.js';
-import { typeNameOf } from '../bundle/index.js';
+import type { BoolIr, PermissionRule, TableModel, ValueIr } from '../bundle/index.js';
+import { permissionRule, typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, isCompareOp, type CompareOp, type Cond, type Expr, type Sql } from '../sql/index.js';
 import { computedCall } from './call.js';
@@ -141,13 +141,20 @@ export function boolCond(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alias
  * statement writes (nested inserts), which a template compiled for the tables cannot know.
  */
 export function selectFilter(ctx: PlanContext, table: string, row: Alias, root: Alias = row): Cond {
-  const t = ctx.relations === undefined ? ctx.model.templates?.roles[ctx.role]?.[table]?.select : undefined;
+  return permissionCond(ctx, table, 'select', row, root);
+}
+
+/** The role's predicate `rule` (a select or write filter, an insert or update check) on the rows of `table` at `row`, as selectFilter. */
+export function permissionCond(ctx: PlanContext, table: string, rule: PermissionRule, row: Alias, root: Alias = row): Cond {
+  const t = ctx.relations === undefined ? ctx.model.templates?.roles[ctx.role]?.[table]?.[rule] : undefined;
   if (t === null) return { kind: 'true' };
   if (t !== undefined && t.dialect === ctx.dialect.name) {
     // The root matters only to a filter that names it: the same filter on the same row is the same node.
     return { kind: 'template', template: t, row, root: t.slots.some((s) => s.kind === 'root') ? root : row };
   }
-  return boolCond(permissionOf(ctx, table).filter, row, ctx, root);
+  const ir = rule === 'select' ? permissionOf(ctx, table).filter : permissionRule(ctx.model, ctx.role, table, rule);
+  if (ir === undefined) throw new ApiError('permission-denied', `no ${rule} permission on table "${table}" for role "${ctx.role}"`);
+  return boolCond(ir, row, ctx, root);
 }
 
 /**
