@@ -9,10 +9,11 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle, writeBundle, type Bundle } from '../../compiler/emit/index.js';
 import { introspectionFromJson } from '../../compiler/introspect/index.js';
-import { loadMetadata, parseMetadata } from '../../compiler/metadata/index.js';
+import { parseMetadata } from '../../compiler/metadata/index.js';
 import { loadBundle, type PermissionTemplates } from '../../runtime/bundle/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
+import { runV1Data } from '../../runtime/metadata-api/v1-data.js';
 import { createServer } from '../../runtime/server/index.js';
 import { postgres, templateText, type SqlTemplate } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -203,6 +204,17 @@ describe('the runtime serves from the bundle\'s templates', () => {
     // The object relationship's rows carry the invoice template too, on their own alias.
     const nested = complete(await templateOf(INVOICE), text.replace(c.text, ''));
     expect(nested.row).not.toBe(c.row);
+  });
+
+  it('the /v1/query data operations serve from the same templates (a select as the customer)', async () => {
+    ran.length = 0;
+    const loaded = await loadBundle(dir);
+    const rows = await runV1Data('select', { table: 'invoice', columns: ['invoice_id', 'customer_id'], order_by: ['invoice_id'] }, ['args'],
+      { model: loaded.model, runner: driver, source: 'default', session: { role: 'customer', variables: { 'x-svc-customer-id': '9' }, isAdmin: false } }) as { customer_id: number }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.customer_id === 9)).toBe(true);
+    const c = complete(await templateOf(INVOICE), ran[0]!.text);
+    expect(String(ran[0]!.params[c.params[0]! - 1])).toBe('9');
   });
 
   it('runs what engine.mjs holds: a template edited in the file is what the statement completes', async () => {
