@@ -40,6 +40,15 @@ export function engineModule(model: BundleModel): string {
     ...templateLines(templates),
     '/** The resolved model: tables, roots and every role\'s permission predicates. */',
     `export const model = { ...${json(JSON.stringify(rest))}, ${pick('roots')}, ${pick('select')}${mutations ? `, ${pick('mutations')}` : ''}${templates ? ', templates' : ''} };`,
+    ...(templates ? [
+      '/** The templates a root field\'s statement completes for a role: the role\'s predicates on the field\'s table (undefined: no such field). */',
+      'export function rootFieldTemplates(role, field) {',
+      '  const r = Object.hasOwn(model.roots, role) ? model.roots[role] : undefined;',
+      '  const root = r && ((Object.hasOwn(r.query, field) && r.query[field]) || (Object.hasOwn(r.subscription, field) && r.subscription[field])',
+      '    || (r.mutation && Object.hasOwn(r.mutation, field) && r.mutation[field]));',
+      '  return root ? permissionTemplates(role)?.[root.table] : undefined;',
+      '}',
+    ] : []),
     'export const bundleFormat = 1;',
     '',
   ].join('\n');

@@ -145,5 +145,7 @@ function templateDeclarations(templates: TemplatesModel): string[] {
     '/** A role\'s permission predicates per table (read from the module when the role is first asked for). */',
     'export declare function permissionTemplates<R extends keyof RoleTemplates>(role: R): RoleTemplates[R];',
     'export declare function permissionTemplates(role: string): { readonly [table: string]: PermissionTemplates } | undefined;',
+    '/** The templates a root field\'s statement completes for a role (its predicates on the field\'s table). */',
+    'export declare function rootFieldTemplates(role: string, field: string): PermissionTemplates | undefined;',
   ];
 }

@@ -24,6 +24,7 @@ const INVOICE_LINE = 'default:public.invoice_line';
 
 interface EngineModule {
   permissionTemplates(role: string): { readonly [table: string]: PermissionTemplates } | undefined;
+  rootFieldTemplates(role: string, field: string): PermissionTemplates | undefined;
   model: { templates: { roles: object } };
 }
 
@@ -71,6 +72,11 @@ describe('engine.mjs carries each role\'s permission predicates as SQL', () => {
     expect(Object.keys(admin).length).toBe(Object.keys(bundle.model.tables).length);
     for (const t of Object.values(admin)) expect(t.select).toBeNull();
     expect(mod.permissionTemplates('nobody')).toBeUndefined();
+    // By root field: the templates its statement completes.
+    expect(mod.rootFieldTemplates('customer', 'invoice_by_pk')!.select).toBe(customer[INVOICE]!.select);
+    expect(mod.rootFieldTemplates('customer', 'invoice_line')!.select).toBe(customer[INVOICE_LINE]!.select);
+    expect(mod.rootFieldTemplates('customer', 'artist')).toBeUndefined();
+    expect(mod.rootFieldTemplates('admin', 'insert_artist')).toEqual({ select: null, insertCheck: null, updateFilter: null, updateCheck: null, deleteFilter: null });
   });
 
   it('writes a template several roles share once, and gives both roles the same object', async () => {
