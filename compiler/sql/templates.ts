@@ -33,6 +33,9 @@ export function compileTemplates(model: BundleModel): TemplatesModel {
         if (ir === undefined) continue;
         const cond = boolCond(ir, row, ctx);
         if (cond.kind === 'true') { templates[rule] = null; continue; }
+        // Hasura's "null operand is no condition" as the whole filter: renderers drop it from a
+        // conjunction (SQL Server) where a template would stay; left to the planner's lowering.
+        if (cond.kind === 'no_condition') continue;
         try {
           templates[rule] = once(makeTemplate(cond, row, row, dialect));
         } catch {
