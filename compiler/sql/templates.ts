@@ -31,17 +31,18 @@ export function compileTemplates(model: BundleModel): TemplatesModel {
       for (const rule of PERMISSION_RULES) {
         const ir = permissionRule(model, role, table, rule);
         if (ir === undefined) continue;
-        const cond = boolCond(ir, row, ctx);
-        if (cond.kind === 'true') { templates[rule] = null; continue; }
-        // Hasura's "null operand is no condition" as the whole filter: renderers drop it from a
-        // conjunction (SQL Server) where a template would stay; left to the planner's lowering.
-        if (cond.kind === 'no_condition') continue;
+        let made: SqlTemplate | null | undefined;
         try {
-          templates[rule] = once(makeTemplate(cond, row, row, dialect));
+          const cond = boolCond(ir, row, ctx);
+          // Hasura's "null operand is no condition" as the whole filter: renderers drop it from a
+          // conjunction (SQL Server) where a template would stay; left to the planner's lowering.
+          made = cond.kind === 'true' ? null : cond.kind === 'no_condition' ? undefined : once(makeTemplate(cond, row, row, dialect));
         } catch {
           // A predicate the dialect cannot write (an operator BigQuery lacks): not precompiled, so a
-          // request that reaches it gets the renderer's own error, as without templates.
+          // request that reaches it gets the planner's or the renderer's own error, as without templates.
+          made = undefined;
         }
+        if (made !== undefined) templates[rule] = made;
       }
       part[table] = templates;
     }
