@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBundleDir } from '../../compiler/cli/bundle-dir.js';
+import { checkBundle } from '../../compiler/cli/check.js';
 import { buildBundle, writeBundle, type Bundle } from '../../compiler/emit/index.js';
 import { introspectionFromJson } from '../../compiler/introspect/index.js';
 import { parseMetadata } from '../../compiler/metadata/index.js';
@@ -250,6 +252,13 @@ describe('the runtime serves from the bundle\'s templates', () => {
       } finally {
         await server.close();
       }
+      // `kiln check` compiles every template again from the permissions and names the one that differs.
+      expect(checkBundle(await readBundleDir(dir)).templates).toEqual({ checked: expect.any(Number), problems: [] });
+      const report = checkBundle(await readBundleDir(edited));
+      expect(report.ok).toBe(false);
+      // The template is written once for both roles whose filter it is: both read the edit.
+      expect(report.templates.problems).toEqual(['auditor', 'customer'].map((role) =>
+        `role ${role}, public.invoice, select: engine.mjs has ${templateText(changed)}; the permission compiles to ${templateText(original)}`));
     } finally {
       await rm(edited, { recursive: true, force: true });
     }
