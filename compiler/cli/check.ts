@@ -4,6 +4,7 @@ import { paramHeader } from '../sql/index.js';
 import { FilterProver, type ReferenceProof } from './check-filters.js';
 import { checkHashes, checkPersisted } from './check-persisted.js';
 import { proveOnIr, type IrProof } from './check-ir.js';
+import { checkTemplates, type TemplateProof } from './check-templates.js';
 import { tableLabel } from '../emit/index.js';
 import { readBundleDir, roleOfFile, type BundleDir } from './bundle-dir.js';
 import { CliError } from './project.js';
@@ -32,6 +33,8 @@ export interface CheckReport {
   readonly hashes: { readonly checked: number; readonly problems: readonly string[] };
   /** The proof on the IR: every read of every query root field's plan carries the role's filter and limit. */
   readonly ir: IrProof;
+  /** engine.mjs's permission templates, each the role's predicate compiled again. */
+  readonly templates: TemplateProof;
   /** With --remote: the bundle's remote schemas compared with their live servers. */
   readonly remote?: RemoteCheck;
   /** Role -> table -> `ok` | `MISSING` (tables no statement of the role touches are left out). */
@@ -41,7 +44,7 @@ export interface CheckReport {
   readonly references: number;
 }
 
-/** Runs the three checks over a bundle directory. */
+/** Runs the checks over a bundle directory. */
 export function checkBundle(b: BundleDir): CheckReport {
   const prover = new FilterProver(b.model);
   const filters: { [role: string]: { [table: string]: 'ok' | 'MISSING' } } = {};
@@ -71,8 +74,9 @@ export function checkBundle(b: BundleDir): CheckReport {
   const persisted = checkPersisted(b);
   const hashes = checkHashes(b);
   const ir = proveOnIr(b);
-  const ok = missing.length === 0 && persisted.problems.length === 0 && hashes.problems.length === 0 && ir.problems.length === 0;
-  return { ok, persisted, hashes, ir, filters, missing, statements, references };
+  const templates = checkTemplates(b.model);
+  const ok = missing.length === 0 && persisted.problems.length === 0 && hashes.problems.length === 0 && ir.problems.length === 0 && templates.problems.length === 0;
+  return { ok, persisted, hashes, ir, templates, filters, missing, statements, references };
 }
 
 // The statement files of the bundle, then the stored plans engine.mjs runs for persisted queries
@@ -105,7 +109,8 @@ export async function checkCommand(o: CheckOptions): Promise<void> {
   const r: CheckReport = remote ? { ...local, ok: local.ok && remote.problems.length === 0, remote } : local;
   process.stdout.write(o.json ? JSON.stringify(r, null, 2) + '\n' : printReport(b, r));
   if (!r.ok) {
-    const n = r.missing.length + r.persisted.problems.length + r.hashes.problems.length + r.ir.problems.length + (r.remote?.problems.length ?? 0);
+    const n = r.missing.length + r.persisted.problems.length + r.hashes.problems.length + r.ir.problems.length + r.templates.problems.length
+      + (r.remote?.problems.length ?? 0);
     throw new CliError(`check failed: ${n} problem(s) in ${o.bundle}`, 1);
   }
 }
@@ -128,6 +133,8 @@ function printReport(b: BundleDir, r: CheckReport): string {
   for (const m of r.missing) out.push(`MISSING ${m.file}: ${m.table} (${m.operation}): ${m.problem}`);
   out.push(`plans proved on the IR: ${r.ir.checked} root field plan(s), every read carries its role's filter and limit; ${r.ir.problems.length} gap(s)`);
   for (const p of r.ir.problems) out.push(`  UNGUARDED ${p}`);
+  out.push(`permission templates in engine.mjs: ${r.templates.checked} compared with the permissions compiled again; ${r.templates.problems.length} differ`);
+  for (const p of r.templates.problems) out.push(`  TEMPLATE ${p}`);
   out.push(...remoteLines(b, r.remote));
   out.push(r.ok ? 'check passed' : 'check FAILED', '');
   return out.join('\n');

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { remoteSdlFile, storedLayout, type BundleModel, type StoredLayout } from '../../runtime/bundle/index.js';
+import { remoteSdlFile, storedLayout, type BundleModel, type MutationKind, type PermissionRule, type StoredLayout } from '../../runtime/bundle/index.js';
+import { templateText } from '../../runtime/sql/index.js';
 import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql, tableDialect } from '../sql/index.js';
 import { engineModule } from './module.js';
@@ -68,7 +69,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewSql(model, schemas[role]!, role, field, root);
         const query = previewQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
+          `-- query: ${query}`, ...permissionHeader(model, role, root.table), ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
       files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);
@@ -81,7 +82,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
       const { text } = once(role, permKey(role, field, root, 'subscription'), () => {
         const m = previewSubscriptionSql(model, schemas[role]!, role, field, root);
         const header = [`-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`,
+          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`, ...permissionHeader(model, role, root.table),
           ...(m.header ?? ['-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
             ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
               (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))])];
@@ -96,7 +97,8 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewMutationSql(model, schemas[role]!, role, field, root);
         const query = previewMutationQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed',
+          `-- query: ${query}`, ...permissionHeader(model, role, root.table, WRITE_RULES[root.kind]),
+          '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed',
           ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
@@ -117,7 +119,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   say('writing engine.mjs');
   files.set('engine.mjs', engineModule(model));
   say('writing engine.d.ts');
-  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas));
+  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas, model.templates));
   say('writing report.html');
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
@@ -128,6 +130,28 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { model, sdl, schemas, files: sorted, stored: layout.files, inconsistencies, summary };
 }
+
+/**
+ * The role's filter on the root field's table as the template engine.mjs holds and the statement
+ * below completes (slots in braces); nothing for a role that reads every row.
+ */
+function permissionHeader(model: BundleModel, role: string, table: string, rules: readonly PermissionRule[] = ['select']): string[] {
+  return rules.flatMap((rule) => {
+    const t = model.templates?.roles[role]?.[table]?.[rule];
+    return t ? [`-- ${RULE_NAMES[rule]} (precompiled in engine.mjs): ${templateText(t)}`] : [];
+  });
+}
+
+const RULE_NAMES: { readonly [rule in PermissionRule]: string } = {
+  select: 'permission', insertCheck: 'insert check', updateFilter: 'update filter', updateCheck: 'update check', deleteFilter: 'delete filter',
+};
+
+/** The predicates of the role's write permission a mutation root field's statement completes. */
+const WRITE_RULES: { readonly [kind in MutationKind]: readonly PermissionRule[] } = {
+  insert: ['insertCheck'], insert_one: ['insertCheck'],
+  update: ['updateFilter', 'updateCheck'], update_by_pk: ['updateFilter', 'updateCheck'], update_many: ['updateFilter', 'updateCheck'],
+  delete: ['deleteFilter'], delete_by_pk: ['deleteFilter'],
+};
 
 // `album_by_pk` -> `AlbumByPk`: the operation (and so the generated type) named after its root field.
 function operationName(field: string): string {

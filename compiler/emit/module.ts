@@ -1,4 +1,5 @@
-import type { BundleModel } from '../../runtime/bundle/index.js';
+import { PERMISSION_RULES, type BundleModel, type TemplatesModel } from '../../runtime/bundle/index.js';
+import type { SqlTemplate } from '../../runtime/sql/index.js';
 
 /**
  * engine.mjs: the model as an ES module, written as text. The model is JSON (an object literal is
@@ -24,7 +25,7 @@ export function engineModule(model: BundleModel): string {
   const roots = perRole(model.roots);
   const select = perRole(model.select);
   const mutations = model.mutations ? perRole(model.mutations) : null;
-  const { roots: _r, select: _s, mutations: _m, ...rest } = model;
+  const { roots: _r, select: _s, mutations: _m, templates, ...rest } = model;
   // JSON.parse of a string literal: V8 reads a large model that way several times faster than
   // the same object literal (which it parses as JavaScript).
   const json = (text: string): string => `JSON.parse(${JSON.stringify(text)})`;
@@ -36,9 +37,65 @@ export function engineModule(model: BundleModel): string {
     `const roots = ${JSON.stringify(roots)};`,
     `const select = ${JSON.stringify(select)};`,
     ...(mutations ? [`const mutations = ${JSON.stringify(mutations)};`] : []),
+    ...templateLines(templates),
     '/** The resolved model: tables, roots and every role\'s permission predicates. */',
-    `export const model = { ...${json(JSON.stringify(rest))}, ${pick('roots')}, ${pick('select')}${mutations ? `, ${pick('mutations')}` : ''} };`,
+    `export const model = { ...${json(JSON.stringify(rest))}, ${pick('roots')}, ${pick('select')}${mutations ? `, ${pick('mutations')}` : ''}${templates ? ', templates' : ''} };`,
+    ...(templates ? [
+      '/** The templates a root field\'s statement completes for a role: the role\'s predicates on the field\'s table (undefined: no such field). */',
+      'export function rootFieldTemplates(role, field) {',
+      '  const r = Object.hasOwn(model.roots, role) ? model.roots[role] : undefined;',
+      '  const root = r && ((Object.hasOwn(r.query, field) && r.query[field]) || (Object.hasOwn(r.subscription, field) && r.subscription[field])',
+      '    || (r.mutation && Object.hasOwn(r.mutation, field) && r.mutation[field]));',
+      '  return root ? permissionTemplates(role)?.[root.table] : undefined;',
+      '}',
+    ] : []),
     'export const bundleFormat = 1;',
     '',
   ].join('\n');
+}
+
+/**
+ * The permission predicates precompiled per role and table (runtime/sql/template.ts): each distinct
+ * template once, as JSON text parsed when first used; each role's part (table -> the indices of its
+ * templates, null for no condition) parsed when the role is first used. `permissionTemplates(role)`
+ * and `model.templates.roles[role]` give the same objects.
+ */
+function templateLines(templates: TemplatesModel | undefined): string[] {
+  if (!templates) return [];
+  const index = new Map<SqlTemplate, number>();
+  const texts: string[] = [];
+  const ref = (t: SqlTemplate | null | undefined): number | null | undefined => {
+    if (t === null || t === undefined) return t;
+    let i = index.get(t);
+    if (i === undefined) {
+      index.set(t, (i = texts.length));
+      texts.push(JSON.stringify(t));
+    }
+    return i;
+  };
+  const roles = Object.fromEntries(Object.entries(templates.roles).map(([role, tables]) => [role,
+    JSON.stringify(Object.fromEntries(Object.entries(tables).map(([table, p]) => [table,
+      Object.fromEntries(PERMISSION_RULES.filter((r) => p[r] !== undefined).map((r) => [r, ref(p[r])]))])))]));
+  return [
+    '// Permission predicates as SQL templates of their source\'s dialect, each distinct one written once.',
+    'const templateText = [',
+    ...texts.map((t) => `  ${JSON.stringify(t)},`),
+    '];',
+    'const templateCache = [];',
+    'const template = (i) => (i === null || i === undefined ? i : (templateCache[i] ??= JSON.parse(templateText[i])));',
+    '// Per role: table -> { select, insertCheck, updateFilter, updateCheck, deleteFilter: index of its template (null: every row) }, read on first use.',
+    `const roleTemplateText = ${JSON.stringify(roles)};`,
+    'const templateRoles = {};',
+    'for (const role of Object.keys(roleTemplateText)) {',
+    '  Object.defineProperty(templateRoles, role, { enumerable: true, configurable: true, get() {',
+    '    const value = Object.fromEntries(Object.entries(JSON.parse(roleTemplateText[role])).map(([table, p]) =>',
+    '      [table, Object.fromEntries(Object.entries(p).map(([rule, i]) => [rule, template(i)]))]));',
+    '    Object.defineProperty(templateRoles, role, { value, enumerable: true });',
+    '    return value;',
+    '  } });',
+    '}',
+    'const templates = { roles: templateRoles };',
+    '/** A role\'s permission predicates per table, as SQL templates (undefined: no such role). */',
+    'export function permissionTemplates(role) { return Object.hasOwn(templateRoles, role) ? templateRoles[role] : undefined; }',
+  ];
 }

@@ -1,5 +1,7 @@
-// The compile pipeline, written once: resolve the metadata against the database catalog, build
-// each role's schema, compile the plans of stored queries; `buildBundle` then emits the files.
+// The compile pipeline, written once: resolve the metadata against the database catalog,
+// precompile each role's permission predicates for its sources' dialects (the templates the
+// planners serve from), build each role's schema, compile the plans of stored queries;
+// `buildBundle` then emits the files.
 // `kiln compile`, `kiln serve --metadata`, the metadata API on every write (through the compiler
 // the command line wires in) and the tests all run these same stages.
 
@@ -9,6 +11,7 @@ import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject } from '../model/index.js';
 import { buildRoleSchemas, collectionUse, printSchemas, validateCollections } from '../schema/index.js';
+import { compileTemplates } from '../sql/index.js';
 import { compilePersisted, type CompiledPersisted } from './persisted.js';
 
 export interface BundleInput {
@@ -40,7 +43,9 @@ export function compileModel(input: BundleInput): CompiledModel {
   const say = input.progress ?? (() => {});
   say('resolving metadata against the database catalog');
   const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection });
-  const base: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
+  const resolvedModel: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
+  say(`precompiling the permission predicates of ${resolvedModel.roles.length} role(s)`);
+  const base: BundleModel = { ...resolvedModel, templates: compileTemplates(resolvedModel) };
   say(`building schemas for ${base.roles.length} role(s)`);
   const schemas = buildRoleSchemas(base);
   // Stored queries compiled whole: the allow-list and REST endpoints run them.

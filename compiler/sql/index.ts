@@ -8,3 +8,5 @@ export { previewMutationQuery, previewMutationSql } from './mutation-preview.js'
 export { compileStoredQuery, type CompiledStoredQuery } from './persisted.js';
 /** The dialect a table's statements are rendered in. */
 export { tableDialect } from './source-dialect.js';
+/** Every role's permission predicates precompiled per dialect (the bundle's templates). */
+export { compileTemplates } from './templates.js';

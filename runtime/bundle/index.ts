@@ -14,3 +14,5 @@ export type { GraphQLRequest, Session } from './request.js';
 export { contentHash, expandLayout, remoteSdlFile, storedLayout, type StoredLayout } from './layout.js';
 /** Where each definition of an SDL text sits, to build a role's schema a type at a time. */
 export { indexSdl, membersOf, rangeOf, sdlFromFile, sdlFromText, type SdlIndex, type SdlSource } from './sdl-index.js';
+/** A role's permission predicates by rule (select filter, insert check, update filter and check, delete filter). */
+export { PERMISSION_RULES, permissionRule } from './rules.js';

@@ -2,7 +2,7 @@
 // immutable. Permission predicates are already resolved to BoolIr with session variables as slots.
 
 import type { ErrorCode } from '../errors/index.js';
-import type { CompiledSql } from '../sql/index.js';
+import type { CompiledSql, SqlTemplate } from '../sql/index.js';
 import type { ActionsModel } from './actions.js';
 import type { Json } from './json.js';
 
@@ -45,7 +45,39 @@ export interface BundleModel {
   readonly actions?: ActionsModel;
   /** The OpenTelemetry export (set_opentelemetry_config); absent when none is set. */
   readonly openTelemetry?: OpenTelemetryModel;
+  /**
+   * Every role's permission predicates precompiled for their source's dialect: what the planners
+   * put in a plan in place of the role's filter (absent in a model built without the compiler's
+   * last stage, where the planners lower `select[role][table].filter` themselves).
+   */
+  readonly templates?: TemplatesModel;
 }
+
+/**
+ * Per role and table, its permission predicates as SQL templates (runtime/sql/template.ts). A
+ * template several roles share is one object; in a bundle's engine.mjs it is written once, and a
+ * role's part is read when the role is first used.
+ */
+export interface TemplatesModel {
+  readonly roles: { readonly [role: string]: { readonly [id: TableId]: PermissionTemplates } };
+}
+
+/** A role's predicates on one table; null: no condition (every row); absent: not precompiled (the planner lowers the model's). */
+export interface PermissionTemplates {
+  /** The select permission's filter. */
+  readonly select?: SqlTemplate | null;
+  /** The insert permission's check, on every inserted row. */
+  readonly insertCheck?: SqlTemplate | null;
+  /** The update permission's filter (rows it may update) and check (on every updated row). */
+  readonly updateFilter?: SqlTemplate | null;
+  readonly updateCheck?: SqlTemplate | null;
+  /** The delete permission's filter. */
+  readonly deleteFilter?: SqlTemplate | null;
+}
+
+/** The predicates of a permission a template is made of. */
+export type PermissionRule = 'select' | 'insertCheck' | 'updateFilter' | 'updateCheck' | 'deleteFilter';
+
 
 /**
  * Hasura's `opentelemetry` metadata, checked: traces go to `tracesEndpoint` over OTLP/HTTP when

@@ -1,5 +1,5 @@
-import type { BoolIr, TableModel, ValueIr } from '../bundle/index.js';
-import { typeNameOf } from '../bundle/index.js';
+import type { BoolIr, PermissionRule, TableModel, ValueIr } from '../bundle/index.js';
+import { permissionRule, typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, isCompareOp, type CompareOp, type Cond, type Expr, type Sql } from '../sql/index.js';
 import { computedCall } from './call.js';
@@ -134,6 +134,30 @@ export function boolCond(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alias
 }
 
 /**
+ * The role's select filter on the rows of `table` at `row` (`root` for root references): the
+ * bundle's precompiled template of it, which the renderer completes. The planner lowers the
+ * model's filter itself only where there is no template of the plan's dialect (a model built
+ * without the compiler's templates stage) or where the plan reads tables through the rows its own
+ * statement writes (nested inserts), which a template compiled for the tables cannot know.
+ */
+export function selectFilter(ctx: PlanContext, table: string, row: Alias, root: Alias = row): Cond {
+  return permissionCond(ctx, table, 'select', row, root);
+}
+
+/** The role's predicate `rule` (a select or write filter, an insert or update check) on the rows of `table` at `row`, as selectFilter. */
+export function permissionCond(ctx: PlanContext, table: string, rule: PermissionRule, row: Alias, root: Alias = row): Cond {
+  const t = ctx.relations === undefined ? ctx.model.templates?.roles[ctx.role]?.[table]?.[rule] : undefined;
+  if (t === null) return { kind: 'true' };
+  if (t !== undefined && t.dialect === ctx.dialect.name) {
+    // The root matters only to a filter that names it: the same filter on the same row is the same node.
+    return { kind: 'template', template: t, row, root: t.slots.some((s) => s.kind === 'root') ? root : row };
+  }
+  const ir = rule === 'select' ? permissionOf(ctx, table).filter : permissionRule(ctx.model, ctx.role, table, rule);
+  if (ir === undefined) throw new ApiError('permission-denied', `no ${rule} permission on table "${table}" for role "${ctx.role}"`);
+  return boolCond(ir, row, ctx, root);
+}
+
+/**
  * The permission and the condition of an EXISTS over `target`: a request's relationship filter is
  * `and[<the role's filter on target>, <where>]` (whereToIr puts the permission's own BoolIr
  * first); a permission filter's relationship reads what it names, with no permission of its own.
@@ -141,7 +165,7 @@ export function boolCond(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alias
 function guarded(where: BoolIr, target: string, b: Alias, ctx: PlanContext, root: Alias): { permission: Cond | null; where: Cond } {
   const perm = ctx.model.select[ctx.role]?.[target]?.filter;
   if (where.kind === 'and' && where.items.length === 2 && perm !== undefined && where.items[0] === perm) {
-    return { permission: boolCond(perm, b, ctx, root), where: boolCond(where.items[1]!, b, ctx, root) };
+    return { permission: selectFilter(ctx, target, b, root), where: boolCond(where.items[1]!, b, ctx, root) };
   }
   return { permission: null, where: boolCond(where, b, ctx, root) };
 }

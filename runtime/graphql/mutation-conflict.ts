@@ -6,7 +6,7 @@ import type { BoolIr, TableModel } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { Alias, Conflict } from '../sql/index.js';
-import { boolCond, whereToIr } from './bool.js';
+import { boolCond, permissionCond, whereToIr } from './bool.js';
 import type { PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
 import { mutationPermsOf, presetExpr } from './mutation-perms.js';
@@ -44,7 +44,7 @@ export function onConflictClause(t: TableModel, input: Input, ctx: PlanContext, 
     conflict: (a) => ({ target: { kind: 'constraint', name: constraint.name }, update: {
       set: [...columns.filter((c) => !(c.name in update.set)).map((c) => ({ column: c.name, value: { kind: 'excluded' as const, column: c.name } })),
         ...Object.entries(update.set).map(([name, preset]) => ({ column: name, value: presetExpr(preset, t.columns.find((c) => c.name === name)!) }))],
-      permission: boolCond(update.filter, a, ctx),
+      permission: permissionCond(ctx, t.id, 'updateFilter', a),
       where: where ? boolCond(where, a, ctx) : null,
     } }),
     updateCheck: update.check,

@@ -5,7 +5,7 @@
 import type { TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias } from '../sql/index.js';
-import { boolCond, whereToIr } from './bool.js';
+import { boolCond, permissionCond, whereToIr } from './bool.js';
 import type { PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
 import { isNull, type Input } from './input.js';
@@ -26,7 +26,7 @@ export function planDelete(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
     : where && !isNull(where, ctx) ? whereToIr(where, t, ctx, [...path, 'args', 'where']) : { kind: 'true' as const };
   const b = new StatementBuilder();
   const cte = b.cte(t.name, { kind: 'delete', table: { schema: t.schema, name: t.name }, row: a,
-    permission: boolCond(perm.filter, a, ctx), selector: boolCond(selector, a, ctx) });
+    permission: permissionCond(ctx, t.id, 'deleteFilter', a), selector: boolCond(selector, a, ctx) });
   const rows = rowsOf(t, cte);
   const json = byPk ? singleRowJson(t, f, rows, ctx, path) : responseJson(t, f, [cte], rows, ctx, path);
   return finishStatement(b, json, ctx);

@@ -9,7 +9,7 @@ import type { BoolIr, ColumnModel, InsertPermissionModel, RelationshipModel, Tab
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, type ReadThrough, type WriteExpr, type WrittenRows } from '../sql/index.js';
-import { boolCond } from './bool.js';
+import { permissionCond } from './bool.js';
 import { tableOf, type PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
 import { entriesOf, isNull, itemsOf, leafExpr, type Input } from './input.js';
@@ -189,16 +189,16 @@ function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], pe
 function checkGuard(st: InsertState, t: TableModel, cte: Alias, perm: InsertPermissionModel, conflict: ConflictPlan | null, any: boolean): void {
   if (!any) return;
   const error = new ApiError('permission-error', 'check constraint of an insert/update permission has failed', 400, st.checkPath);
-  const test = (check: BoolIr, rows: WrittenRows): void => {
+  const test = (check: BoolIr, rule: 'insertCheck' | 'updateCheck', rows: WrittenRows): void => {
     if (check.kind === 'true') return;
     st.checks.push((ctx) => {
       const r = new Alias(t.name);
-      st.b.guard({ kind: 'all_rows', rows, row: r, check: boolCond(check, r, ctx) }, error);
+      st.b.guard({ kind: 'all_rows', rows, row: r, check: permissionCond(ctx, t.id, rule, r) }, error);
     });
   };
-  if (!conflict) { test(perm.check, rowsOf(t, cte)); return; }
-  test(perm.check, rowsOf(t, cte, 'inserted'));
-  if (conflict.updateCheck) test(conflict.updateCheck, rowsOf(t, cte, 'updated'));
+  if (!conflict) { test(perm.check, 'insertCheck', rowsOf(t, cte)); return; }
+  test(perm.check, 'insertCheck', rowsOf(t, cte, 'inserted'));
+  if (conflict.updateCheck) test(conflict.updateCheck, 'updateCheck', rowsOf(t, cte, 'updated'));
 }
 
 function cellValue(c: ColumnModel, r: RowInput, perm: InsertPermissionModel, linked: Linked, ctx: PlanContext): WriteExpr {

@@ -3,21 +3,20 @@
 // the insert and update checks as guards on every row written) and every read in the statement
 // carries the role's select permission (permission-proof.ts). No SQL is parsed.
 
-import type { BundleModel, BoolIr, TableId } from '../bundle/index.js';
+import type { BundleModel, BoolIr, PermissionRule, TableId } from '../bundle/index.js';
 import { readsOfMutation, type Alias, type Cond, type Guard, type MutationStatement, type QualifiedName } from '../sql/index.js';
-import { boolCond } from './bool.js';
 import type { PlanContext } from './context.js';
 import { planMutation } from './mutation-plan.js';
-import { canonical, readGaps } from './permission-proof.js';
+import { isRoleRule, readGaps } from './permission-proof.js';
 import type { PlanInput } from './plan.js';
 
 /** What is wrong with the writes and reads of a mutation statement for the role `ctx.role` (empty: all guarded). */
 export function mutationGaps(m: MutationStatement, ctx: PlanContext): string[] {
   const gaps: string[] = [];
-  const same = (found: Cond | null, rule: BoolIr, row: Alias): boolean => found !== null && canonical(found, row) === canonical(boolCond(rule, row, ctx), row);
   // The insert or update check must be a guard on every row the write part returned (`only` those inserted/updated by an upsert).
-  const checked = (write: Alias, only: 'inserted' | 'updated' | null, rule: BoolIr): boolean => rule.kind === 'true'
-    || m.guards.some((g: Guard) => g.kind === 'all_rows' && g.rows.kind === 'written' && g.rows.write === write && g.rows.only === only && same(g.check, rule, g.row));
+  const checked = (table: TableId, write: Alias, only: 'inserted' | 'updated' | null, check: BoolIr, rule: PermissionRule): boolean => check.kind === 'true'
+    || m.guards.some((g: Guard) => g.kind === 'all_rows' && g.rows.kind === 'written' && g.rows.write === write && g.rows.only === only && isRoleRule(g.check, table, rule, g.row, ctx));
+  const same = (found: Cond | null, table: TableId, rule: PermissionRule, row: Alias): boolean => found !== null && isRoleRule(found, table, rule, row, ctx);
   for (const { name, body } of m.writes) {
     if (body.kind === 'none' || body.kind === 'union') continue;
     const table = tableOf(ctx.model, body.table);
@@ -28,22 +27,22 @@ export function mutationGaps(m: MutationStatement, ctx: PlanContext): string[] {
       case 'insert': {
         if (!perms.insert) { gap(`role "${ctx.role}" has no insert permission`); break; }
         const upsert = body.conflict !== null;
-        if (!checked(name, upsert ? 'inserted' : null, perms.insert.check)) gap('an inserted row is not checked by the insert check');
+        if (!checked(table, name, upsert ? 'inserted' : null, perms.insert.check, 'insertCheck')) gap('an inserted row is not checked by the insert check');
         const update = body.conflict?.update;
         if (!update) break;
         if (!perms.update) { gap(`role "${ctx.role}" has no update permission (upsert)`); break; }
-        if (!same(update.permission, perms.update.filter, body.target)) gap('the upsert\'s update is not filtered by the role\'s update filter');
-        if (!checked(name, 'updated', perms.update.check)) gap('a row the upsert updated is not checked by the update check');
+        if (!same(update.permission, table, 'updateFilter', body.target)) gap('the upsert\'s update is not filtered by the role\'s update filter');
+        if (!checked(table, name, 'updated', perms.update.check, 'updateCheck')) gap('a row the upsert updated is not checked by the update check');
         break;
       }
       case 'update':
         if (!perms.update) { gap(`role "${ctx.role}" has no update permission`); break; }
-        if (!same(body.permission, perms.update.filter, body.row)) gap('the update is not filtered by the role\'s update filter');
-        if (body.set.length > 0 && !checked(name, null, perms.update.check)) gap('an updated row is not checked by the update check');
+        if (!same(body.permission, table, 'updateFilter', body.row)) gap('the update is not filtered by the role\'s update filter');
+        if (body.set.length > 0 && !checked(table, name, null, perms.update.check, 'updateCheck')) gap('an updated row is not checked by the update check');
         break;
       case 'delete':
         if (!perms.delete) { gap(`role "${ctx.role}" has no delete permission`); break; }
-        if (!same(body.permission, perms.delete.filter, body.row)) gap('the delete is not filtered by the role\'s delete filter');
+        if (!same(body.permission, table, 'deleteFilter', body.row)) gap('the delete is not filtered by the role\'s delete filter');
         break;
     }
   }

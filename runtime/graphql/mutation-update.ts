@@ -6,7 +6,7 @@ import type { BoolIr, ColumnModel, TableModel, UpdatePermissionModel, ValueIr } 
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, type Assignment, type UpdateOp, type WriteExpr } from '../sql/index.js';
-import { boolCond, whereToIr } from './bool.js';
+import { boolCond, permissionCond, whereToIr } from './bool.js';
 import type { PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
 import { entriesOf, isNull, leafExpr, valueOf, type Input } from './input.js';
@@ -41,7 +41,7 @@ export function planUpdate(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
   const a = new Alias(t.name);
   const sets = setList(t, args, perm, a, ctx, argPath);
   const b = new StatementBuilder();
-  const permission = boolCond(perm.filter, a, ctx);
+  const permission = permissionCond(ctx, t.id, 'updateFilter', a);
   const selectorCond = boolCond(selectorIr(t, selector, ctx, argPath), a, ctx);
   const table = { schema: t.schema, name: t.name };
   // Nothing to set (`_set: {}`): no row changes, as Hasura answers it (corpus: update/basic/author_empty_set).
@@ -49,7 +49,7 @@ export function planUpdate(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
   if (perm.check.kind !== 'true' && sets.length > 0) {
     // Hasura reports a failed update check at `$` (corpus: update/permissions/user_cannot_publish).
     const r = new Alias(t.name);
-    b.guard({ kind: 'all_rows', rows: rowsOf(t, cte), row: r, check: boolCond(perm.check, r, ctx) },
+    b.guard({ kind: 'all_rows', rows: rowsOf(t, cte), row: r, check: permissionCond(ctx, t.id, 'updateCheck', r) },
       new ApiError('permission-error', 'check constraint of an insert/update permission has failed', 400, []));
   }
   const rows = rowsOf(t, cte);

@@ -5,7 +5,7 @@ import type { TableModel } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, isAggregateFn, type Cond, type Expr, type OrderDir, type Source } from '../sql/index.js';
-import { boolCond, guardedField, joinConds } from './bool.js';
+import { guardedField, joinConds, selectFilter } from './bool.js';
 import { computedCall } from './call.js';
 import { columnByField, computedFieldOf, permissionOf, tableOf, tableSource, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
@@ -66,7 +66,7 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
       const target = tableOf(ctx, setCf.returns.table);
       const b = new Alias(target.name);
       const rows: Rows = { from: { kind: 'function', call: computedCall(setCf, a, undefined, ctx, p) }, row: b,
-        where: [], permission: boolCond(permissionOf(ctx, target.id).filter, b, ctx) };
+        where: [], permission: selectFilter(ctx, target.id, b) };
       aggregateItems(v, target, rows, wrap, ctx, p, out);
       continue;
     }
@@ -77,7 +77,7 @@ function collect(input: Input, t: TableModel, a: Alias, wrap: Wrap, top: boolean
     if (isNull(v, ctx)) continue;
     const target = tableOf(ctx, rel.target);
     const b = new Alias(target.name);
-    const rows: Rows = { from: tableSource(target), row: b, where: joinConds(rel.mapping, b, a), permission: boolCond(permissionOf(ctx, rel.target).filter, b, ctx) };
+    const rows: Rows = { from: tableSource(target), row: b, where: joinConds(rel.mapping, b, a), permission: selectFilter(ctx, rel.target, b) };
     if (rel.kind === 'object') {
       collect(v, target, b, (inner) => wrap({ kind: 'subquery', ...rows, value: inner, single: true }), false, ctx, p, out);
       continue;

@@ -3,9 +3,9 @@
 // Reads inside a permission filter are what the filter names and are exempt, as in Hasura. No SQL
 // is parsed, so it holds for every dialect's renderer.
 
-import type { BundleModel, TableId } from '../bundle/index.js';
+import { permissionRule, type BundleModel, type PermissionRule, type TableId } from '../bundle/index.js';
 import { Alias, readsOf, type Cond, type JsonValue, type LiveQuery, type Source, type Stream, type TableRead } from '../sql/index.js';
-import { boolCond } from './bool.js';
+import { boolCond, permissionCond } from './bool.js';
 import type { PlanContext } from './context.js';
 
 /** What is wrong with the reads of `values` for the role `ctx.role` (empty: every read is guarded). */
@@ -29,9 +29,8 @@ export function readGaps(reads: readonly TableRead[], ctx: PlanContext): string[
 function checkRead(read: TableRead, table: TableId, ctx: PlanContext): string | null {
   const perm = ctx.model.select[ctx.role]?.[table];
   if (!perm) return `role "${ctx.role}" has no select permission`;
-  const expected = canonical(boolCond(perm.filter, read.row, ctx), read.row);
   if (!read.permission) return 'no permission on the rows read';
-  if (canonical(read.permission.filter, read.row) !== expected) return 'the permission node is not the role\'s filter';
+  if (!isRoleRule(read.permission.filter, table, 'select', read.row, ctx)) return 'the permission node is not the role\'s filter';
   if (read.limited && read.permission.limit !== perm.limit) return `row limit ${read.permission.limit} instead of ${perm.limit}`;
   return null;
 }
@@ -51,6 +50,17 @@ function tableRead(model: BundleModel, s: Source): TableId | null {
     }
     case 'written': case 'read_through': return null;
   }
+}
+
+/**
+ * True when `found` is the role's predicate `rule` on `table` at `row`: the bundle's template of it,
+ * or (where the planner lowers it itself: no template, reads through written rows) its lowering.
+ */
+export function isRoleRule(found: Cond, table: TableId, rule: PermissionRule, row: Alias, ctx: PlanContext): boolean {
+  const text = canonical(found, row);
+  if (text === canonical(permissionCond(ctx, table, rule, row), row)) return true;
+  const ir = permissionRule(ctx.model, ctx.role, table, rule);
+  return ir !== undefined && text === canonical(boolCond(ir, row, ctx), row);
 }
 
 // A condition as text with aliases numbered by first appearance, `row` first: equal conditions on

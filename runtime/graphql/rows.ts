@@ -5,7 +5,7 @@ import type { TableModel } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { Alias, Cond, Expr, Limit, RowSet, Source } from '../sql/index.js';
-import { boolCond, whereToIr } from './bool.js';
+import { boolCond, selectFilter, whereToIr } from './bool.js';
 import { columnByField, permissionOf, type PlanContext } from './context.js';
 import { isNull, leafExpr, valueOf, type Input } from './input.js';
 import { orderItems, type OrderItem } from './order.js';
@@ -23,7 +23,7 @@ export function rowSet(t: TableModel, from: Source, args: ReadonlyMap<string, In
   const perm = permissionOf(ctx, t.id);
   const argPath = [...path, 'args'];
   const join = joins.flatMap((c) => c(b));
-  const filter = boolCond(perm.filter, b, ctx);
+  const filter = selectFilter(ctx, t.id, b);
   const whereIn = args.get('where');
   const where = whereIn && !isNull(whereIn, ctx) ? boolCond(whereToIr(whereIn, t, ctx, [...argPath, 'where']), b, ctx) : null;
   const orderArg = args.get('order_by');

@@ -6,7 +6,7 @@ import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, type JsonObject, type JsonValue, type ListSelect, type ObjectSelect, type Source } from '../sql/index.js';
 import { aggregateSelect } from './aggregate.js';
-import { joinConds, boolCond, guardedField } from './bool.js';
+import { joinConds, guardedField, selectFilter } from './bool.js';
 import { computedCall } from './call.js';
 import { columnByField, computedFieldOf, permissionOf, sourceOf, tableOf, type PlanContext } from './context.js';
 import { argsOf, collectFields, scalarOutput, type FieldSel } from './fields.js';
@@ -86,7 +86,7 @@ export function objectSelect(t: TableModel, from: Source, f: FieldSel, ctx: Plan
   const b = new Alias(t.name);
   const perm = permissionOf(ctx, t.id);
   const join = joins.flatMap((c) => c(b));
-  const permission = { filter: boolCond(perm.filter, b, ctx), limit: perm.limit };
+  const permission = { filter: selectFilter(ctx, t.id, b), limit: perm.limit };
   const shape = rowShape(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet']);
   return { kind: 'one', from, row: b, join, permission, shape };
 }

@@ -4,7 +4,7 @@
 
 import type { BoolIr, RelationshipModel, SelectPermissionModel, TableModel } from '../bundle/index.js';
 import type { JsonPath } from '../errors/index.js';
-import { boolCond } from '../graphql/index.js';
+import { permissionCond } from '../graphql/index.js';
 import type { Alias, Cond } from '../sql/index.js';
 import { fail, shownName, type DataContext } from './v1-data-context.js';
 
@@ -39,11 +39,11 @@ export function relationshipPermission(ctx: DataContext, rel: RelationshipModel,
     `role ${JSON.stringify(role)} does not have permission to read relationship ${JSON.stringify(rel.name)}; no permission on table ${JSON.stringify(shownName(target))}`, at);
 }
 
-/** The permission's filter on rows at alias `a` (the GraphQL engine's lowering), or null for admin. */
-export function permissionFilter(ctx: DataContext, perm: SelectPermissionModel | null, a: Alias): Cond | null {
+/** The role's select filter on rows of `t` at alias `a` (the bundle's template, as the GraphQL engine uses it), or null for admin. */
+export function permissionFilter(ctx: DataContext, perm: SelectPermissionModel | null, t: TableModel, a: Alias): Cond | null {
   if (perm === null || ctx.access.kind === 'admin') return null;
   if (perm.filter.kind === 'true') return null;
-  return boolCond(perm.filter, a, ctx.access.plan);
+  return permissionCond(ctx.access.plan, t.id, 'select', a);
 }
 
 /** The row limit: the request's, capped by the permission's (Hasura's applyPermLimit). */

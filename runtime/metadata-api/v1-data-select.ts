@@ -32,7 +32,7 @@ export function countValue(ctx: DataContext, args: unknown): JsonValue {
   const t = tableArg(ctx, o['table'], ['table']);
   const perm = tablePermission(ctx, t, 'count');
   const a = new Alias(t.name);
-  const permission = permissionFilter(ctx, perm, a);
+  const permission = permissionFilter(ctx, perm, t, a);
   const where: Cond[] = has(o, 'where') ? [whereCond(ctx, o['where'], t, a, ['where'])] : permission ? [] : [{ kind: 'true' }];
   const distinct = optional(o, 'distinct', [], asArray);
   let count: Expr;
@@ -50,8 +50,8 @@ function has(o: Obj, key: string): boolean {
 }
 
 // The role's filter and row limit on the rows read (none for admin).
-function permissionOf(ctx: DataContext, perm: SelectPermissionModel | null, b: Alias): Permission {
-  return { filter: permissionFilter(ctx, perm, b) ?? { kind: 'true' }, limit: perm?.limit ?? null };
+function permissionOf(ctx: DataContext, perm: SelectPermissionModel | null, t: TableModel, b: Alias): Permission {
+  return { filter: permissionFilter(ctx, perm, t, b) ?? { kind: 'true' }, limit: perm?.limit ?? null };
 }
 
 /**
@@ -62,7 +62,7 @@ function listSelect(ctx: DataContext, t: TableModel, perm: SelectPermissionModel
   const b = new Alias(t.name);
   const join = joins.flatMap((j) => j(b));
   const where = has(o, 'where') ? whereCond(ctx, o['where'], t, b, [...at, 'where']) : null;
-  const permission = permissionOf(ctx, perm, b);
+  const permission = permissionOf(ctx, perm, t, b);
   const order = has(o, 'order_by') ? orderBy(ctx, t, o['order_by'], [...at, 'order_by']).map((item) => item(b)) : [];
   const limit = pageValue(ctx, o, 'limit', at);
   const offset = pageValue(ctx, o, 'offset', at);
@@ -115,7 +115,7 @@ function relationshipField(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath
   if (rel.kind === 'array') return { key: alias, value: listSelect(ctx, target, perm, o, at, [on]) };
   const b = new Alias(target.name);
   const join = [...on(b), ...(has(o, 'where') ? [whereCond(ctx, o['where'], target, b, [...at, 'where'])] : [])];
-  const permission = permissionOf(ctx, perm, b);
+  const permission = permissionOf(ctx, perm, target, b);
   return { key: alias, value: { kind: 'one', from: tableRef(target), row: b, join, permission, shape: rowShape(ctx, target, o, at, b) } };
 }
 
@@ -167,7 +167,7 @@ function valueThrough(ctx: DataContext, t: TableModel, parts: readonly string[],
   const inner = valueThrough(ctx, target, rest, at);
   return (a) => {
     const b = new Alias(target.name);
-    const filter = permissionFilter(ctx, perm, b);
+    const filter = permissionFilter(ctx, perm, target, b);
     return { kind: 'subquery', from: tableRef(target), row: b, where: joinOn(rel, a, b), permission: filter, value: inner(b), single: true };
   };
 }

@@ -69,7 +69,7 @@ function existsCond(ctx: DataContext, value: unknown, scope: Scope, at: JsonPath
   const perm = tablePermission(ctx, t, 'select', [...at, '_table']);
   const b = new Alias(t.name);
   const inner = boolExp(ctx, o['_where'] ?? {}, { ...scope, table: t, alias: b }, [...at, '_where']);
-  const filter = permissionFilter(ctx, perm, b);
+  const filter = permissionFilter(ctx, perm, t, b);
   return { kind: 'exists', from: tableRef(t), row: b, join: [], permission: filter, where: inner };
 }
 
@@ -86,7 +86,7 @@ function fieldCond(ctx: DataContext, key: string, value: unknown, scope: Scope, 
   const perm = relationshipPermission(ctx, rel, target, at);
   const b = new Alias(target.name);
   const inner = boolExp(ctx, value, { ...scope, table: target, alias: b }, at);
-  const filter = permissionFilter(ctx, perm, b);
+  const filter = permissionFilter(ctx, perm, target, b);
   return { kind: 'exists', from: tableRef(target), row: b, join: joinOn(rel, scope.alias, b), permission: filter, where: inner };
 }
 

@@ -6,7 +6,7 @@
 
 import type { BoolIr, ColumnModel, InsertPermissionModel, TableModel, UpdatePermissionModel } from '../bundle/index.js';
 import type { ApiError, JsonPath } from '../errors/index.js';
-import { boolCond, presetExpr } from '../graphql/index.js';
+import { permissionCond, presetExpr } from '../graphql/index.js';
 import type { Alias, Cond, Expr } from '../sql/index.js';
 import { refuseWrite } from './v1-data-access.js';
 import { fail, type DataContext } from './v1-data-context.js';
@@ -41,16 +41,16 @@ export function presets(perm: InsertPermissionModel | UpdatePermissionModel | nu
   return t.columns.filter((c) => c.name in perm.set).map((c) => [c, presetExpr(perm.set[c.name]!, c)] as const);
 }
 
-/** The permission's row filter on `a` (null when it has none, or for admin). */
-export function permissionRows(ctx: DataContext, filter: BoolIr | undefined, a: Alias): Cond | null {
+/** The permission's row filter `rule` on rows of `t` at `a` (the bundle's template; null when it has none, or for admin). */
+export function permissionRows(ctx: DataContext, filter: BoolIr | undefined, t: TableModel, rule: 'updateFilter' | 'deleteFilter', a: Alias): Cond | null {
   if (!filter || filter.kind === 'true' || ctx.access.kind === 'admin') return null;
-  return boolCond(filter, a, ctx.access.plan);
+  return permissionCond(ctx.access.plan, t.id, rule, a);
 }
 
-/** The role's check on the row at `r` (null when there is nothing to check). */
-export function rowCheck(ctx: DataContext, check: BoolIr | undefined, r: Alias): Cond | null {
+/** The role's check `rule` on the row of `t` at `r` (the bundle's template; null when there is nothing to check). */
+export function rowCheck(ctx: DataContext, check: BoolIr | undefined, t: TableModel, rule: 'insertCheck' | 'updateCheck', r: Alias): Cond | null {
   if (!check || check.kind === 'true' || ctx.access.kind === 'admin') return null;
-  return boolCond(check, r, ctx.access.plan);
+  return permissionCond(ctx.access.plan, t.id, rule, r);
 }
 
 /** The error of a failed check. */

@@ -53,7 +53,7 @@ export function insertStatement(ctx: DataContext, args: unknown): WriteStatement
   const write: WriteBody = { kind: 'insert', table: { schema: t.schema, name: t.name }, target: a,
     columns: target.map((c) => c.name), firstColumn: t.columns[0]!.name, rows, conflict,
     ...(target.some((c) => c.identity) ? { identityInsert: true as const } : {}) };
-  return answer(ctx, t, write, returning, perm?.check);
+  return answer(ctx, t, write, returning, perm?.check, 'insertCheck');
 }
 
 /** `{table, where, $set, $inc, $mul, $default, returning?}` (`values` is an old name of `$set`). */
@@ -80,8 +80,8 @@ export function updateStatement(ctx: DataContext, args: unknown): WriteStatement
   if (sets.length === 0 && preset.length === 0) throw fail(ctx, 'unexpected-payload', 'atleast one of $set, $inc, $mul has to be present', []);
   for (const [c, v] of preset) sets.push({ column: c.name, value: v });
   const returning = returningColumns(ctx, t, o);
-  const permission = permissionRows(ctx, perm?.filter, a) ?? { kind: 'true' };
-  return answer(ctx, t, { kind: 'update', table: { schema: t.schema, name: t.name }, row: a, set: sets, permission, selector: where }, returning, perm?.check);
+  const permission = permissionRows(ctx, perm?.filter, t, 'updateFilter', a) ?? { kind: 'true' };
+  return answer(ctx, t, { kind: 'update', table: { schema: t.schema, name: t.name }, row: a, set: sets, permission, selector: where }, returning, perm?.check, 'updateCheck');
 }
 
 /** `{table, where, returning?}`. */
@@ -92,8 +92,8 @@ export function deleteStatement(ctx: DataContext, args: unknown): WriteStatement
   const a = new Alias(t.name);
   const where = whereCond(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
   const returning = returningColumns(ctx, t, o);
-  const permission = permissionRows(ctx, perm?.filter, a) ?? { kind: 'true' };
-  return answer(ctx, t, { kind: 'delete', table: { schema: t.schema, name: t.name }, row: a, permission, selector: where }, returning, undefined);
+  const permission = permissionRows(ctx, perm?.filter, t, 'deleteFilter', a) ?? { kind: 'true' };
+  return answer(ctx, t, { kind: 'delete', table: { schema: t.schema, name: t.name }, row: a, permission, selector: where }, returning, undefined, 'updateCheck');
 }
 
 function has(o: Obj, key: string): boolean {
@@ -154,16 +154,17 @@ function onConflict(ctx: DataContext, t: TableModel, args: OnConflictArgs, cols:
   const perm = writePermission(ctx, 'update', t);
   const set = cols.filter((c) => perm === null || perm.columns.includes(c.name)).map((c): Assignment => ({ column: c.name, value: { kind: 'excluded', column: c.name } }));
   if (set.length === 0) return { target, update: null };
-  return { target, update: { set, permission: permissionRows(ctx, perm?.filter, a), where: null } };
+  return { target, update: { set, permission: permissionRows(ctx, perm?.filter, t, 'updateFilter', a), where: null } };
 }
 
 // `{affected_rows, returning?}` built by the database from the written rows.
 // With a role's `check`, a guard holds it on every written row.
-function answer(ctx: DataContext, t: TableModel, body: WriteBody, returning: readonly ColumnModel[] | null, check: BoolIr | undefined): WriteStatement {
+function answer(ctx: DataContext, t: TableModel, body: WriteBody, returning: readonly ColumnModel[] | null, check: BoolIr | undefined,
+  rule: 'insertCheck' | 'updateCheck'): WriteStatement {
   const w = new Alias('changed');
   const written = { kind: 'written' as const, write: w, columns: t.columns.map((c) => c.name), only: null };
   const checked = new Alias('checked');
-  const cond = rowCheck(ctx, check, checked);
+  const cond = rowCheck(ctx, check, t, rule, checked);
   const guards: Guard[] = cond ? [{ kind: 'all_rows', rows: written, row: checked, check: cond }] : [];
   const fields: { key: string; value: MutationJson }[] = [{ key: 'affected_rows', value: { kind: 'affected', writes: [w] } }];
   if (returning) {

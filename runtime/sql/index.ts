@@ -20,3 +20,5 @@ export { closingQuote, formatSql, paramHeader } from './format.js';
 export { mssql } from './dialects/mssql.js';
 /** The dialects by name. */
 export { dialectNamed } from './dialects/registry.js';
+/** Precompiled conditions: made once per role and table at compile time, completed per statement. */
+export { makeTemplate, templateSql, templateText } from './template.js';

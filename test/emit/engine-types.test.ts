@@ -27,3 +27,24 @@ describe('engine.d.ts', async () => {
     expect(dts).toMatch(/export type SearchArticlesQueryVariables = Exact<\{\s+search: string;\s+\}>;/);
   });
 });
+
+describe('engine.d.ts types the permission templates of engine.mjs', async () => {
+  const bundle = await compileFixture('chinook');
+  const dts = bundle.files.get('engine.d.ts')!;
+
+  it('a consumer reads a role\'s filter template by role and table, type-checked under strict settings', () => {
+    const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true, noEmit: true } });
+    project.createSourceFile('engine.d.ts', dts);
+    project.createSourceFile('use.ts', [
+      "import { permissionTemplates, type SqlTemplate } from './engine';",
+      "const t: SqlTemplate | null | undefined = permissionTemplates('customer')['default:public.invoice'].select;",
+      "const text: readonly string[] | undefined = t?.text;",
+      "const other = permissionTemplates('someone');",
+      'export { text, other };',
+    ].join('\n'));
+    expect(project.getPreEmitDiagnostics().map((d) => d.getMessageText().toString())).toEqual([]);
+    // A table the role may not read is no member of its type.
+    project.createSourceFile('wrong.ts', "import { permissionTemplates } from './engine';\nexport const t = permissionTemplates('customer')['default:public.artist'];\n");
+    expect(project.getPreEmitDiagnostics().length).toBeGreaterThan(0);
+  });
+});

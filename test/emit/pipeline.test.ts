@@ -31,6 +31,10 @@ describe('the compile pipeline', () => {
     expect(onWrite.model).toEqual(bundle.model);
     expect(onWrite.sdl).toEqual(bundle.sdl);
     expect(onWrite.inconsistencies).toEqual(bundle.inconsistencies);
+    // The metadata API's compile holds the permission templates engine.mjs carries, which its engine serves from.
+    const invoice = bundle.model.templates?.roles['customer']?.['default:public.invoice']?.select;
+    expect(invoice?.text.join('')).toContain('"customer_id" = ');
+    expect(onWrite.model.templates?.roles['customer']?.['default:public.invoice']?.select).toEqual(invoice);
     // The bundle's schema files are the SDL the pipeline printed.
     for (const role of bundle.model.roles) expect(bundle.files.get(`schema/${role}.graphql`)).toBe(staged.sdl[role]);
   });

@@ -83,8 +83,17 @@ describe('mutation proof on the IR finds what is missing', async () => {
   it('a delete without its filter, and a write by a role without the permission', () => {
     const { ir, ctx } = planned('user', 'mutation { delete_article_by_pk(id: 1) { id } }');
     expect(mutationGaps(ir, ctx)).toEqual([]);
-    const unfiltered = withWrite(ir, (w) => (w.body.kind === 'delete' && w.body.permission.kind === 'and' ? { ...w, body: { ...w.body, permission: w.body.permission.items[0]! } } : w));
+    // The bundle's template of the delete filter is in the plan; one part of it taken out is found.
+    expect(ir.writes.some((w) => w.body.kind === 'delete' && w.body.permission.kind === 'template')).toBe(true);
+    const unfiltered = withWrite(ir, (w) => {
+      if (w.body.kind !== 'delete' || w.body.permission.kind !== 'template') return w;
+      const t = w.body.permission.template;
+      const weaker = { ...t, text: [...t.text.slice(0, -1), `${t.text.at(-1)!} OR true`] };
+      return { ...w, body: { ...w.body, permission: { ...w.body.permission, template: weaker } } };
+    });
     expect(mutationGaps(unfiltered, ctx)).toEqual(["default:public.article: the delete is not filtered by the role's delete filter"]);
+    const dropped = withWrite(ir, (w) => (w.body.kind === 'delete' ? { ...w, body: { ...w.body, permission: { kind: 'true' } } } : w));
+    expect(mutationGaps(dropped, ctx)).toEqual(["default:public.article: the delete is not filtered by the role's delete filter"]);
   });
 
   it('a role without the permission is refused by the planner and found by the proof', () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindParams } from '../../runtime/graphql/index.js';
 import {
-  Alias, compileSql, multiplexParams, multiplexValue, postgres, readsOf, subscriberCohort, type Cond, type LiveQuery, type Stream, type Expr, type JsonObject, type JsonValue, type Permission, type RowSet, type Slot, type Source,
+  Alias, bigquery, compileSql, makeTemplate, mssql, templateText, multiplexParams, multiplexValue, postgres, readsOf, subscriberCohort, type Cond, type LiveQuery, type Stream, type Expr, type JsonObject, type JsonValue, type Permission, type RowSet, type Slot, type Source,
 } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
@@ -199,6 +199,68 @@ describe('query IR rendered for PostgreSQL', () => {
     expect(await authorsWhere((a) => ({ kind: 'has_key', left: col(a, 'meta'), mode: 'any', value: lit(['a', 'k'], 'text[]') }))).toEqual([1, 2]);
     expect(await authorsWhere((a) => ({ kind: 'has_key', left: col(a, 'meta'), mode: 'all', value: lit(['a', 'k'], 'text[]') }))).toEqual([1]);
     expect(await authorsWhere((a) => ({ kind: 'compare', left: col(a, 'meta'), op: 'contains', right: lit({ k: 2 }, 'jsonb') }))).toEqual([2]);
+  });
+
+  it('template: a precompiled condition completed on the statement\'s row, with its own aliases and parameters', async () => {
+    // An article by the session's author with a rating of at least 3, precompiled on a row of its own.
+    const pre = new Alias('author');
+    const inner = new Alias('article');
+    const cond: Cond = { kind: 'and', items: [
+      { kind: 'compare', left: col(pre, 'id'), op: 'lte', right: slot({ kind: 'session', name: 'x-svc-user-id' }, 'int4') },
+      { kind: 'exists', from: table('article'), row: inner, join: [{ kind: 'equals', left: col(inner, 'author_id'), right: col(pre, 'id') }],
+        permission: null, where: { kind: 'compare', left: col(inner, 'rating'), op: 'gte', right: lit(3, 'int4') } },
+    ] };
+    const template = makeTemplate(cond, pre, pre, postgres);
+    expect(templateText(template)).toBe('(({row}."id" <= {session x-svc-user-id :: int4}) AND EXISTS (SELECT 1 FROM "public"."article" AS {alias article #1}'
+      + ' WHERE {alias article #1}."author_id" = {row}."id" AND ({alias article #1}."rating" >= {value 3 :: int4})))');
+    let text = '';
+    const ids = async (user: string): Promise<number[]> => {
+      const a = new Alias('author');
+      const rc = { dialect: postgres, hints: { valueSensitive: false } };
+      const list: JsonValue = { kind: 'list', shape: shape({ id: json(col(a, 'id')) }),
+        rows: rows(a, table('author'), { permission: { filter: { kind: 'template', template, row: a, root: a }, limit: null }, order: [{ expr: col(a, 'id'), dir: 'asc_nulls_last' }] }) };
+      const compiled = compileSql(postgres.render.statement([{ key: 'l', value: list }], rc), postgres);
+      text = compiled.text;
+      const out = await db.query(compiled.text, bindParams(compiled.params, {}, { ...SESSION, variables: { 'x-svc-user-id': user } }));
+      return (JSON.parse(Object.values(out[0]!)[0] as string) as { l: { id: number }[] }).l.map((r) => r.id);
+    };
+    expect(await ids('1')).toEqual([1]);
+    expect(await ids('3')).toEqual([1, 2]);
+    // The statement holds the template's text with the aliases named and the slots numbered.
+    expect(text).toContain('(("_author_1"."id" <= ($1)::int4) AND EXISTS (SELECT 1 FROM "public"."article" AS "_article_1"'
+      + ' WHERE "_article_1"."author_id" = "_author_1"."id" AND ("_article_1"."rating" >= ($2)::int4)))');
+    // A template of another dialect is refused.
+    expect(() => mssql.render.cond({ kind: 'template', template, row: pre, root: pre }, { dialect: mssql, hints: { valueSensitive: false } })).toThrow(/postgres template rendered as mssql/);
+  });
+
+  it('template: completing one renders what the condition itself renders, in every dialect', () => {
+    for (const dialect of [postgres, mssql, bigquery]) {
+      const a = new Alias('author');
+      const root = new Alias('root');
+      const b = new Alias('article');
+      const cond: Cond = { kind: 'or', items: [
+        { kind: 'compare', left: col(a, 'id'), op: 'eq', right: slot({ kind: 'session', name: 'x-svc-user-id' }, 'int4') },
+        { kind: 'compare', left: col(a, 'name'), op: 'eq', right: col(root, 'name') },
+        { kind: 'exists', from: table('article'), row: b, join: [{ kind: 'equals', left: col(b, 'author_id'), right: col(a, 'id') }], permission: null,
+          where: { kind: 'compare', left: col(b, 'title'), op: 'eq', right: lit('one', 'text') } },
+      ] };
+      const rc = { dialect, hints: { valueSensitive: false } };
+      const direct = compileSql(dialect.render.cond(cond, rc), dialect);
+      // Made on other aliases, completed on the statement's: the same text and parameters.
+      const pre = new Alias('x');
+      const preRoot = new Alias('y');
+      const preInner = new Alias('article');
+      const preCond: Cond = { kind: 'or', items: [
+        { kind: 'compare', left: col(pre, 'id'), op: 'eq', right: slot({ kind: 'session', name: 'x-svc-user-id' }, 'int4') },
+        { kind: 'compare', left: col(pre, 'name'), op: 'eq', right: col(preRoot, 'name') },
+        { kind: 'exists', from: table('article'), row: preInner, join: [{ kind: 'equals', left: col(preInner, 'author_id'), right: col(pre, 'id') }], permission: null,
+          where: { kind: 'compare', left: col(preInner, 'title'), op: 'eq', right: lit('one', 'text') } },
+      ] };
+      const template = makeTemplate(preCond, pre, preRoot, dialect);
+      expect(new Set(template.slots.map((x) => x.kind))).toEqual(new Set(['row', 'session', 'root', 'alias', 'literal']));
+      const completed = compileSql(dialect.render.cond({ kind: 'template', template, row: a, root }, rc), dialect);
+      expect(completed).toEqual(direct);
+    }
   });
 
   it('conditions: exists over a relationship and over a computed field, with a session value', async () => {

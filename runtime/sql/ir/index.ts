@@ -4,6 +4,8 @@
 export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type ReadThrough, type Slot, type Source, type WrittenRows } from './scalar.js';
 /** Boolean conditions: permission filters, `where`, joins and `_exists`. */
 export { isCompareOp, type CompareOp, type Cond, type SpatialOp } from './scalar.js';
+/** Precompiled conditions: a permission predicate rendered for a dialect, with slots. */
+export type { SqlTemplate, TemplateSlot } from './template.js';
 /** Selects: JSON shapes over permitted, ordered, limited rows. */
 export type {
   AggregateColumn, AggregateFnField, AggregatePart, AggregateSelect, JsonField, JsonObject, JsonValue, Limit, ListSelect,

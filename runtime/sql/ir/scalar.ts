@@ -3,6 +3,7 @@
 // dialect turns these nodes into fragments (runtime/sql/render/<dialect>).
 
 import type { Alias } from '../fragment.js';
+import type { SqlTemplate } from './template.js';
 
 /**
  * Where a value comes from. A variable (or a part of one) and a session value are bound per
@@ -163,4 +164,9 @@ export type Cond =
    * rows (null inside a permission filter, which reads what it names) and `where` (relationships,
    * `_exists`, computed tables).
    */
-  | { readonly kind: 'exists'; readonly from: Source; readonly row: Alias; readonly join: readonly Cond[]; readonly permission: Cond | null; readonly where: Cond | null };
+  | { readonly kind: 'exists'; readonly from: Source; readonly row: Alias; readonly join: readonly Cond[]; readonly permission: Cond | null; readonly where: Cond | null }
+  /**
+   * A role's permission predicate precompiled for the source's dialect (the bundle's template),
+   * on the row at `row` (and `root` for root references): the renderer only fills its slots in.
+   */
+  | { readonly kind: 'template'; readonly template: SqlTemplate; readonly row: Alias; readonly root: Alias };

@@ -3,6 +3,7 @@
 // written `` `dataset.table` ``. What BigQuery has no form for is refused with `not-supported`.
 
 import { slotSql, unreachable } from '../../render-slots.js';
+import { templateSql } from '../../template.js';
 import { ApiError } from '../../../errors/index.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../../fragment.js';
 import type { AggregateFn, CompareOp, Cond, Expr, Slot, Source } from '../../ir/index.js';
@@ -97,6 +98,7 @@ export function condSql(c: Cond): Sql {
     case 'in': return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} UNNEST(${exprSql(c.list)}))`;
     case 'in_list': return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} (${join(c.items.map(exprSql), ', ')}))`;
     case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(existsWhere(c))})`;
+    case 'template': return templateSql(c.template, c.row, c.root, 'bigquery');
     case 'row_present': return refuse('a single-row function');
     case 'in_arrays': return refuse('_in on an array column');
     case 'has_key': return refuse('a JSON key operator');

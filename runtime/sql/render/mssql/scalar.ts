@@ -4,6 +4,7 @@
 // do (regular expressions, jsonb, PostGIS, functions taking a row) is refused by `unsupported`.
 
 import { slotSql, unreachable } from '../../render-slots.js';
+import { templateSql } from '../../template.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../../fragment.js';
 import { ApiError } from '../../../errors/index.js';
 import { writeTable } from './write-tables.js';
@@ -140,6 +141,7 @@ export function condSql(c: Cond): Sql {
     case 'in': return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} (SELECT [value] FROM OPENJSON(${exprSql(c.list)})))`;
     case 'in_list': return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} (${join(c.items.map(exprSql), ', ')}))`;
     case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(existsWhere(c))})`;
+    case 'template': return templateSql(c.template, c.row, c.root, 'mssql');
     case 'row_present': return unsupported('a single-row function');
     case 'in_arrays': return unsupported('"_in" on an array column');
     case 'has_key': return unsupported('a jsonb key operator');

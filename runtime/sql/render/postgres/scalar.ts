@@ -2,6 +2,7 @@
 // Expressions and conditions nest in each other (subqueries, EXISTS), so they share this file.
 
 import { slotSql, unreachable } from '../../render-slots.js';
+import { templateSql } from '../../template.js';
 import { Alias, aliasRef, ident, join, param, raw, session, sql, variable, type Sql } from '../../fragment.js';
 import type { AggregateFn, ReadThrough, CallExpr, CompareOp, Cond, Expr, Slot, Source, SpatialOp } from '../../ir/index.js';
 
@@ -139,6 +140,7 @@ export function condSql(c: Cond): Sql {
     case 'spatial': return spatialSql(c.op, c.left, c.operand, c.distance, c.spheroid);
     case 'raster_intersects': return sql`${ident('st_intersects')}(${join([c.left, ...c.args].map(exprSql), ', ')})`;
     case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(existsWhere(c))})`;
+    case 'template': return templateSql(c.template, c.row, c.root, 'postgres');
     default: return unreachable(c);
   }
 }

@@ -1,6 +1,7 @@
 -- role: customer
 -- root field: chinook_invoice (select on chinook.invoice)
 -- query: query { chinook_invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- permission (precompiled in engine.mjs): ({row}.`customer_id` = {session x-svc-customer-id :: bigquery.INT64})
 -- @p0 = session x-svc-customer-id :: bigquery.INT64
 SELECT (
   SELECT `_g_1`.`__v`

@@ -1,6 +1,7 @@
 -- role: customer
 -- root field: invoice (select on dbo.invoice)
 -- query: query { invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- permission (precompiled in engine.mjs): ({row}.[customer_id] = {session x-svc-customer-id :: int})
 -- @p1 = session x-svc-customer-id :: int
 SELECT (
   SELECT JSON_QUERY(ISNULL((

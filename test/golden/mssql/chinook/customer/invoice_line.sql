@@ -1,6 +1,7 @@
 -- role: customer
 -- root field: invoice_line (select on dbo.invoice_line)
 -- query: query { invoice_line { invoice_line_id invoice_id track_id unit_price quantity } }
+-- permission (precompiled in engine.mjs): EXISTS (SELECT 1 FROM [dbo].[invoice] AS {alias invoice #1} WHERE ({alias invoice #1}.[invoice_id] = {row}.[invoice_id]) AND ({alias invoice #1}.[customer_id] = {session x-svc-customer-id :: int}))
 -- @p1 = session x-svc-customer-id :: int
 SELECT (
   SELECT JSON_QUERY(ISNULL((

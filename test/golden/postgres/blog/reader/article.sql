@@ -1,6 +1,7 @@
 -- role: reader
 -- root field: article (select on public.article)
 -- query: query { article { id title views tags published_on } }
+-- permission (precompiled in engine.mjs): (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
 -- $1 = constant "published" :: text
 -- $2 = constant true :: bool
 -- $3 = constant 2 :: int4

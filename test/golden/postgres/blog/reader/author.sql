@@ -1,6 +1,7 @@
 -- role: reader
 -- root field: author (select on public.author)
 -- query: query { author { id name } }
+-- permission (precompiled in engine.mjs): ({row}."is_public" = {value true :: bool})
 -- $1 = constant true :: bool
 SELECT (json_build_object('author', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)

@@ -1,6 +1,7 @@
 -- role: reader
 -- root field: author_aggregate (select_aggregate on public.author)
 -- query: query { author_aggregate { aggregate { count } nodes { id name } } }
+-- permission (precompiled in engine.mjs): ({row}."is_public" = {value true :: bool})
 -- $1 = constant true :: bool
 SELECT (json_build_object('author_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))

@@ -1,6 +1,7 @@
 -- role: reader
 -- subscription: author_aggregate (live query, select_aggregate on public.author)
 -- query: subscription { author_aggregate { aggregate { count } nodes { id name } } }
+-- permission (precompiled in engine.mjs): ({row}."is_public" = {value true :: bool})
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = constant true, one per cohort :: text[] (read as bool)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

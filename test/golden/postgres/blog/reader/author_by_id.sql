@@ -1,6 +1,7 @@
 -- role: reader
 -- root field: author_by_id (select_by_pk on public.author)
 -- query: query ($id: Int!) { author_by_id(id: $id) { id name } }
+-- permission (precompiled in engine.mjs): ({row}."is_public" = {value true :: bool})
 -- $1 = variable $id :: int4
 -- $2 = constant true :: bool
 SELECT (json_build_object('author_by_id', (

@@ -1,6 +1,7 @@
 -- role: user
 -- root field: article (select on public.article)
 -- query: query { article { id title body author_id status views tags published_on } }
+-- permission (precompiled in engine.mjs): (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
 -- $1 = session x-svc-user-id :: int4
 -- $2 = constant "published" :: text
 SELECT (json_build_object('article', (

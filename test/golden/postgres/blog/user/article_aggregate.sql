@@ -1,6 +1,7 @@
 -- role: user
 -- root field: article_aggregate (select_aggregate on public.article)
 -- query: query { article_aggregate { aggregate { count } nodes { id title body author_id status views tags published_on } } }
+-- permission (precompiled in engine.mjs): (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
 -- $1 = session x-svc-user-id :: int4
 -- $2 = constant "published" :: text
 SELECT (json_build_object('article_aggregate', (

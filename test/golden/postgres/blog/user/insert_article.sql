@@ -1,6 +1,7 @@
 -- role: user
 -- root field: insert_article (insert on public.article)
 -- query: mutation ($title: String, $body: String, $tags: _text, $published_on: date) { insert_article(objects: [{title: $title, body: $body, tags: $tags, published_on: $published_on}]) { affected_rows returning { id title body author_id status views tags published_on } } }
+-- insert check (precompiled in engine.mjs): ({row}."author_id" = {session x-svc-user-id :: int4})
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $title :: text
 -- $2 = variable $body :: text

@@ -1,6 +1,7 @@
 -- role: user
 -- root field: search_articles (function on public.article)
 -- query: query ($search: String!) { search_articles(args: {search: $search}) { id title body author_id status views tags published_on } }
+-- permission (precompiled in engine.mjs): (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
 -- $1 = variable $search :: text
 -- $2 = session x-svc-user-id :: int4
 -- $3 = constant "published" :: text

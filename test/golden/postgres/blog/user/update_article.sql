@@ -1,6 +1,8 @@
 -- role: user
 -- root field: update_article (update on public.article)
 -- query: mutation ($title: String, $body: String, $status: article_status_enum, $tags: _text) { update_article(where: {}, _set: {title: $title, body: $body, status: $status, tags: $tags}) { affected_rows returning { id title body author_id status views tags published_on } } }
+-- update filter (precompiled in engine.mjs): ({row}."author_id" = {session x-svc-user-id :: int4})
+-- update check (precompiled in engine.mjs): ({row}."status" = ANY({value ["draft","published"] :: text[]}))
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $title :: text
 -- $2 = variable $body :: text

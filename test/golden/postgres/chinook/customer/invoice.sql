@@ -1,6 +1,7 @@
 -- role: customer
 -- root field: invoice (select on public.invoice)
 -- query: query { invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- permission (precompiled in engine.mjs): ({row}."customer_id" = {session x-svc-customer-id :: int4})
 -- $1 = session x-svc-customer-id :: int4
 SELECT (json_build_object('invoice', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
