@@ -12,7 +12,7 @@ import { Alias, type ReadThrough, type WriteExpr, type WrittenRows } from '../sq
 import { boolCond } from './bool.js';
 import { tableOf, type PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
-import { entriesOf, isNull, itemsOf, leafExpr, type Input } from './input.js';
+import { columnValueExpr, entriesOf, isNull, itemsOf, type Input } from './input.js';
 import { responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql, finishStatement } from './mutation-output.js';
 import { onConflictClause, type ConflictPlan } from './mutation-conflict.js';
 import { ifMatchedClause } from './mutation-if-matched.js';
@@ -208,5 +208,5 @@ function cellValue(c: ColumnModel, r: RowInput, perm: InsertPermissionModel, lin
   if (link) return link;
   const v = r.columns.get(c.name);
   if (!v) return { kind: 'default' };
-  return leafExpr(v, c.type, ctx, [...r.path, c.field]);
+  return columnValueExpr(v, c.type, c.scalar, ctx, [...r.path, c.field]);
 }

@@ -20,3 +20,5 @@ export { closingQuote, formatSql, paramHeader } from './format.js';
 export { mssql } from './dialects/mssql.js';
 /** The dialects by name. */
 export { dialectNamed } from './dialects/registry.js';
+/** The text of a decimal as Hasura sends it: Haskell's `show` (mutations) or a binary numeric (queries, v1 DML). */
+export { binaryNumericText, scientificText } from './numeric-text.js';
