@@ -1,6 +1,6 @@
 import { Kind, type ValueNode } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { scientificText, type Expr, type Slot } from '../sql/index.js';
+import { plainDecimalText, scientificText, type Expr, type Slot } from '../sql/index.js';
 import { geoJsonParam, isGeoType } from './geojson.js';
 
 /** An argument value while planning: still in the document, or already a JS value of a variable. */
@@ -100,7 +100,12 @@ export function leafExpr(input: Input, type: string | null, ctx: InputContext, p
  * the scale PostgreSQL stores and answers (runtime/sql/numeric-text.ts); PostgreSQL sources only.
  */
 export function columnValueExpr(input: Input, type: string | null, scalar: string, ctx: InputContext & { readonly dialect: { readonly name: string } }, path: readonly (string | number)[]): Expr {
-  if (scalar !== 'numeric' || ctx.dialect.name !== 'postgres') return leafExpr(input, type, ctx, path);
+  if (ctx.dialect.name !== 'postgres') return leafExpr(input, type, ctx, path);
+  // A money literal is a number for Hasura; PostgreSQL's money input takes it without an exponent.
+  if (scalar === 'money' && input.kind === 'ast' && (input.node.kind === Kind.FLOAT || input.node.kind === Kind.INT)) {
+    return { kind: 'param', value: { kind: 'literal', value: plainDecimalText(input.node.value) }, type };
+  }
+  if (scalar !== 'numeric') return leafExpr(input, type, ctx, path);
   if (input.kind === 'ast' && input.node.kind === Kind.VARIABLE) {
     return { kind: 'param', value: { kind: 'variable', name: input.node.name.value, path: [], shown: true }, type };
   }

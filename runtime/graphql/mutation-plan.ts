@@ -29,6 +29,7 @@ export type MutationFieldPlan =
 /** A guarded statement with the name it is prepared under. */
 export interface NamedSql extends GuardedSql {
   readonly name: string;
+  readonly output?: NamedSql;
 }
 
 /** A planned mutation operation. */
@@ -147,5 +148,7 @@ function mayCapture(model: BundleModel, kind: MutationKind, table: string): bool
 }
 
 function named(s: GuardedSql): NamedSql {
-  return { ...s, name: `kiln_${createHash('sha1').update(s.sql.text).digest('hex').slice(0, 20)}` };
+  const name = `kiln_${createHash('sha1').update(s.sql.text).digest('hex').slice(0, 20)}`;
+  const { output, ...rest } = s;
+  return { ...rest, name, ...(output ? { output: named(output) } : {}) };
 }

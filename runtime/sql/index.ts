@@ -21,4 +21,4 @@ export { mssql } from './dialects/mssql.js';
 /** The dialects by name. */
 export { dialectNamed } from './dialects/registry.js';
 /** The text of a decimal as Hasura sends it: Haskell's `show` (mutations) or a binary numeric (queries, v1 DML). */
-export { binaryNumericText, scientificText } from './numeric-text.js';
+export { binaryNumericText, plainDecimalText, scientificText } from './numeric-text.js';

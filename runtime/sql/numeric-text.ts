@@ -59,3 +59,17 @@ export function binaryNumericText(value: number | string): number | string {
   const whole = padded.slice(0, padded.length + d.exponent);
   return `${sign}${whole}.${padded.slice(whole.length).padEnd(scale, '0')}`;
 }
+
+/**
+ * A number written without an exponent (`-2E-2` is `-0.02`): what PostgreSQL's money input reads
+ * (it refuses exponents; Hasura's money values reach it as numbers). Other text is left as it is.
+ */
+export function plainDecimalText(value: number | string): number | string {
+  const d = decimalOf(value);
+  if (!d) return value;
+  const sign = d.negative ? '-' : '';
+  if (d.digits === '') return '0';
+  if (d.exponent >= 0) return `${sign}${d.digits}${'0'.repeat(d.exponent)}`;
+  const padded = d.digits.padStart(-d.exponent + 1, '0');
+  return `${sign}${padded.slice(0, padded.length + d.exponent)}.${padded.slice(padded.length + d.exponent)}`;
+}

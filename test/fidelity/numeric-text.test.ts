@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
-import { binaryNumericText, scientificText } from '../../runtime/sql/index.js';
+import { binaryNumericText, plainDecimalText, scientificText } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 describe('numeric text as Hasura sends it', () => {
@@ -16,6 +16,7 @@ describe('numeric text as Hasura sends it', () => {
   it('pads a binary numeric to a multiple of 4 decimals', () => {
     expect([3.5, 42, -0.125, 1e-6, 7.12345].map(binaryNumericText)).toEqual(['3.5000', '42', '-0.1250', '0.00000100', '7.12345000']);
     expect(binaryNumericText('3.5')).toBe('3.5');
+    expect(['-2E-2', '1.5e3', 7, 'abc'].map(plainDecimalText)).toEqual(['-0.02', '1500', '7', 'abc']);
   });
 });
 
@@ -31,7 +32,7 @@ describe('scale of numeric values written over HTTP', () => {
   const gql = (query: string, variables: Record<string, unknown> = {}) => post('/v1/graphql', { query, variables });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidnum', 'CREATE TABLE ledger (id serial PRIMARY KEY, amount numeric, rate numeric(10,3), note text);');
+    db = await createTestDatabase('fidnum', 'CREATE TABLE ledger (id serial PRIMARY KEY, amount numeric, rate numeric(10,3), note text, fee money);');
     const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
       pgConnections: 4, stringifyNumericTypes: true, console: false } as never);
     url = `http://127.0.0.1:${s.port}`;
@@ -55,6 +56,9 @@ describe('scale of numeric values written over HTTP', () => {
     const upd = await gql(`mutation($d: numeric) { a: update_ledger(where: {amount: {_eq: 40}}, _inc: {amount: $d}) { returning { amount } }
       b: update_ledger(where: {amount: {_eq: 0.5}}, _set: {amount: 3E-9}) { returning { amount } } }`, { d: -1E-6 });
     expect(upd).toEqual({ data: { a: { returning: [{ amount: '39.9999990' }] }, b: { returning: [{ amount: '0.0000000030' }] } } });
+    // Money takes a number written in any form (PostgreSQL's money input refuses exponents).
+    const fee = await gql('mutation { a: insert_ledger_one(object: {fee: 25E-1}) { id } b: update_ledger(where: {fee: {_eq: 2.5}}, _inc: {fee: -5E-2}) { returning { fee } } }');
+    expect(fee).toMatchObject({ data: { b: { returning: [{ fee: '$2.45' }] } } });
     // A string is passed to PostgreSQL as written.
     const str = await gql('mutation($s: numeric) { insert_ledger_one(object: {amount: $s}) { amount } }', { s: '1.10' });
     expect(str).toEqual({ data: { insert_ledger_one: { amount: '1.10' } } });
