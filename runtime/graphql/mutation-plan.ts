@@ -115,7 +115,8 @@ export function planMutation(input: PlanInput): MutationPlan {
   const recordsSession = writtenRoots.some(([kind, id]) => mayCapture(input.model, kind, id));
   return {
     kind: 'mutation', source: source ?? input.model.sources[0]?.name ?? 'default', fields,
-    transactional: recordsSession || all.length !== 1 || all[0]!.errors.length > 0,
+    // A response read in a second statement (`output`) belongs to the writes' transaction.
+    transactional: recordsSession || all.length !== 1 || all[0]!.errors.length > 0 || all[0]!.output !== undefined,
     ...(recordsSession ? { recordsSession: true as const } : {}),
     ...(ctx.remoteJoins?.length ? { joins: [...ctx.remoteJoins] } : {}),
   };
