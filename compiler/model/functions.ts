@@ -3,7 +3,7 @@ import type { Introspection, IntrospectedFunction } from '../introspect/index.js
 import type { Source, TableEntry } from '../metadata/index.js';
 import type { Issues } from './issues.js';
 import { computedFieldDefinition, functionObjectName, tableChildName } from './names.js';
-import { scalarFor } from './scalars.js';
+import { isGraphqlName, scalarFor } from './scalars.js';
 import { rootFieldName, tableId } from './tables.js';
 
 function findFunction(db: Introspection, schema: string, name: string): IntrospectedFunction | string {
@@ -73,24 +73,77 @@ export function resolveComputedFields(source: string, entry: TableEntry, table: 
       definition: computedFieldDefinition(source, entry.table, cf) as Json, reason: `in table ${JSON.stringify(table.name)}: in computed field ${JSON.stringify(cf.name)}: ${reason}` });
     const f = findFunction(db, cf.definition.function.schema, cf.definition.function.name);
     if (typeof f === 'string') { fail(f); continue; }
-    const tIdx = cf.definition.table_argument ? f.args.findIndex((a) => a.name === cf.definition.table_argument) : 0;
-    const tArg = f.args[tIdx];
-    if (!tArg || tArg.type !== table.name || tArg.typeSchema !== table.schema) {
-      fail(`the computed field "${cf.name}" cannot be added to table "${table.name}": its first argument (or table_argument) must be of type "${table.schema}.${table.name}"`); continue;
-    }
-    const sIdx = cf.definition.session_argument ? f.args.findIndex((a) => a.name === cf.definition.session_argument) : -1;
+    const checked = checkComputedField(cf, f, table, db, tables, source);
+    if (typeof checked === 'string') { fail(checked); continue; }
+    const { tIdx, sIdx, returns } = checked;
     const skip = new Set([tIdx, ...(sIdx >= 0 ? [sIdx] : [])]);
-    let returns: ComputedFieldModel['returns'];
-    if (f.returnKind === 'table') {
-      const target = tables.get(tableId(source, f.returnTypeSchema, f.returnType));
-      if (!target) { fail(`the computed field "${cf.name}" returns table "${f.returnType}" which is not tracked`); continue; }
-      returns = { kind: 'table', table: target.id, set: f.returnsSet };
-    } else if (f.returnKind === 'scalar' && !f.returnsSet) {
-      const info = scalarFor(f.returnType, f.returnType.startsWith('_'));
-      returns = { kind: 'scalar', type: f.returnType, scalar: info.scalar, category: info.category };
-    } else { fail(`the computed field "${cf.name}" must return a scalar or a tracked table`); continue; }
     out.push({ name: cf.name, function: { schema: f.schema, name: f.name }, tableArgument: tIdx,
       sessionArgument: sIdx >= 0 ? sIdx : null, args: userArgs(f, skip, db), returns, comment: cf.comment ?? f.comment });
   }
   return out;
+}
+
+// A name as Hasura writes a schema-qualified object: the schema left out when it is `public`.
+function qualified(schema: string, name: string): string {
+  return schema === 'public' ? name : `${schema}.${name}`;
+}
+
+type CheckedComputedField = { readonly tIdx: number; readonly sIdx: number; readonly returns: ComputedFieldModel['returns'] };
+
+/**
+ * A computed field's function judged as Hasura judges it (RQL/DDL/ComputedField.hs,
+ * buildComputedFieldInfo): the field's name, the function's volatility, its return type, its
+ * table argument and its session argument, every problem reported in Hasura's words ("the
+ * computed field "x" cannot be added to table "t" because ..." or "for the following
+ * reasons: ..."). A named argument that does not exist ends the checks there, as in Hasura.
+ */
+function checkComputedField(cf: NonNullable<TableEntry['computed_fields']>[number], f: IntrospectedFunction, table: TableModel,
+  db: Introspection, tables: ReadonlyMap<string, TableModel>, source: string): CheckedComputedField | string {
+  const reasons: string[] = [];
+  const fn = `"${qualified(f.schema, f.name)}"`;
+  const explain = (): string => `the computed field "${cf.name}" cannot be added to table "${qualified(table.schema, table.name)}" `
+    + (reasons.length === 1 ? `because ${reasons[0]}` : `for the following reasons:\n${reasons.map((r) => `  • ${r}\n`).join('')}`);
+  if (!isGraphqlName(cf.name)) reasons.push(`"${cf.name}" is not valid GraphQL name`);
+  if (f.volatility === 'volatile') reasons.push(`the function ${fn} is of type VOLATILE; cannot be added as a computed field`);
+  let returns: ComputedFieldModel['returns'] | null = null;
+  const returnTypeKind = (db.types ?? []).find((t) => t.schema === f.returnTypeSchema && t.name === f.returnType)?.kind ?? 'base';
+  if (f.returnKind === 'table') {
+    const target = tables.get(tableId(source, f.returnTypeSchema, f.returnType));
+    if (target) returns = { kind: 'table', table: target.id, set: f.returnsSet };
+    else reasons.push(`the function ${fn} returning set of table "${qualified(f.returnTypeSchema, f.returnType)}" is not tracked or not found in database`);
+  } else if (f.returnKind === 'scalar' && returnTypeKind === 'base') {
+    const info = scalarFor(f.returnType, f.returnType.startsWith('_'));
+    returns = { kind: 'scalar', type: f.returnType, scalar: info.scalar, category: info.category };
+  } else {
+    reasons.push(`the function ${fn} returning type ${f.returnType} is not a BASE type`);
+  }
+  const isComposite = (a: IntrospectedFunction['args'][number]): boolean => db.tables.some((t) => t.schema === a.typeSchema && t.name === a.type)
+    || (db.types ?? []).some((t) => t.kind === 'composite' && t.schema === a.typeSchema && t.name === a.type);
+  const checkTableArg = (what: string, a: IntrospectedFunction['args'][number]): void => {
+    if (!isComposite(a)) reasons.push(`${what} is not COMPOSITE type`);
+    if (a.typeSchema !== table.schema || a.type !== table.name) {
+      reasons.push(`${what} of type "${qualified(a.typeSchema, a.type)}" is not the table to which the computed field is being added`);
+    }
+  };
+  let tIdx = 0;
+  const tableArg = cf.definition.table_argument;
+  if (tableArg) {
+    tIdx = f.args.findIndex((a) => a.name === tableArg);
+    if (tIdx < 0) { reasons.push(`"${tableArg}" is not an input argument of the function ${fn}`); return explain(); }
+    checkTableArg(`"${tableArg}" argument of the function ${fn}`, f.args[tIdx]!);
+  } else if (f.args.length === 0) {
+    reasons.push(`the function ${fn} has no input arguments`);
+  } else {
+    checkTableArg(`first argument of the function ${fn}`, f.args[0]!);
+  }
+  const sessionArg = cf.definition.session_argument;
+  const sIdx = sessionArg ? f.args.findIndex((a) => a.name === sessionArg) : -1;
+  if (sessionArg && sIdx < 0) { reasons.push(`"${sessionArg}" is not an input argument of the function ${fn}`); return explain(); }
+  if (sessionArg && f.args[sIdx]!.type !== 'json' && f.args[sIdx]!.type !== 'jsonb') {
+    reasons.push(`"${sessionArg}" argument of the function ${fn} is not of type JSON`);
+  }
+  if (reasons.length > 0 || !returns) return explain();
+  // Kiln serves a scalar computed field of one value, not a set of them.
+  if (returns.kind === 'scalar' && f.returnsSet) return `the computed field "${cf.name}" must return a scalar or a tracked table`;
+  return { tIdx, sIdx, returns };
 }

@@ -4,6 +4,7 @@ import type { Introspection, IntrospectedTable } from '../introspect/index.js';
 import type { Source, TableEntry, Json } from '../metadata/index.js';
 import type { Issues } from './issues.js';
 import { tableObjectName } from './names.js';
+import { enumTableProblem } from './enum-table.js';
 import { isGraphqlName } from './scalars.js';
 import { defaultTableName, isBuiltinTypeSchema, isIdentityColumn, scalarOf } from './dialect-names.js';
 
@@ -142,9 +143,8 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
   let enumValues: TableModel['enumValues'] = null;
   if (entry.is_enum) {
     const values = db.enumValues.find((e) => e.schema === t.schema && e.name === t.name);
-    if (!values) return fail(`the table "${t.name}" cannot be used as an enum because it does not have a single-column text primary key`);
-    const bad = values.values.find((v) => !isGraphqlName(v.value));
-    if (bad) return fail(`the table "${t.name}" cannot be used as an enum because the value "${bad.value}" is not a valid GraphQL enum value name`);
+    const problem = enumTableProblem(t, values?.values ?? null);
+    if (problem || !values) return fail(problem ?? `the table "${t.name}" cannot be used as an enum`);
     enumValues = values.values;
   }
   const typeAffix = typeAffixOf(source);

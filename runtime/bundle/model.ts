@@ -466,5 +466,7 @@ export type StoredPlanModel =
 export type StoredMutationFieldModel =
   | { readonly kind: 'static'; readonly key: string; readonly json: string }
   | { readonly kind: 'sql'; readonly key: string; readonly list: boolean;
-    readonly statements: readonly { readonly sql: CompiledSql; readonly name: string; readonly errors: readonly ErrorModel[] }[] }
+    readonly statements: readonly { readonly sql: CompiledSql; readonly name: string; readonly errors: readonly ErrorModel[];
+      /** The statement that answers the response after the writes, from the rows this one kept. */
+      readonly output?: { readonly sql: CompiledSql; readonly name: string } }[] }
   | { readonly kind: 'group'; readonly key: string; readonly fields: readonly StoredMutationFieldModel[] };

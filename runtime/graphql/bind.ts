@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/index.js';
-import type { ParamSlot } from '../sql/index.js';
+import { scientificText, type ParamSlot } from '../sql/index.js';
 import type { Session } from '../bundle/index.js';
 
 /** Values for a plan's parameter slots: plan-time values, variables and session values, encoded for the driver. */
@@ -13,6 +13,7 @@ export function bindParams(slots: readonly ParamSlot[], variables: { readonly [k
     else if (src.kind === 'variable') {
       v = variables[src.name];
       for (const k of src.path) v = v == null ? v : (v as Record<string | number, unknown>)[k];
+      if (src.shown && typeof v === 'number') v = scientificText(v);
     } else if (src.name === '*') {
       v = JSON.stringify({ ...session.variables, 'x-svc-role': session.role });
     } else {

@@ -227,7 +227,7 @@ export class Engine {
     if (plan.kind !== 'mutation') return plan;
     // A mutation shows as its statements in order (each answers `<failed guard>:<json>`).
     const statementsOf = (f: MutationFieldPlan): readonly NamedSql[] => (f.kind === 'sql' ? f.statements : f.kind === 'group' ? f.fields.flatMap(statementsOf) : []);
-    const parts = plan.fields.flatMap(statementsOf)
+    const parts = plan.fields.flatMap(statementsOf).flatMap((s) => (s.output ? [s, s.output] : [s]))
       .map((s): SqlPlan => ({ kind: 'sql', source: plan.source, sql: s.sql, name: s.name, valueSensitive: false }));
     return parts.length === 1 ? parts[0]! : { kind: 'multi', parts, keys: plan.fields.map((f) => f.key) };
   }

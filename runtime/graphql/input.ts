@@ -1,6 +1,6 @@
 import { Kind, type ValueNode } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import type { Expr, Slot } from '../sql/index.js';
+import { plainDecimalText, scientificText, type Expr, type Slot } from '../sql/index.js';
 import { geoJsonParam, isGeoType } from './geojson.js';
 
 /** An argument value while planning: still in the document, or already a JS value of a variable. */
@@ -92,4 +92,23 @@ export function leafExpr(input: Input, type: string | null, ctx: InputContext, p
     if (value !== null && value !== undefined) return geoJsonParam(value, type, path);
   }
   return { kind: 'param', value: leafSlot(input, ctx), type };
+}
+
+/**
+ * A column's new value in a mutation (an inserted object, `_set`, `_inc`, ...). Hasura sends
+ * these as text, a numeric as Haskell shows it (`5` as `5.0`, `-1E-30` as `-1.0e-30`), which fixes
+ * the scale PostgreSQL stores and answers (runtime/sql/numeric-text.ts); PostgreSQL sources only.
+ */
+export function columnValueExpr(input: Input, type: string | null, scalar: string, ctx: InputContext & { readonly dialect: { readonly name: string } }, path: readonly (string | number)[]): Expr {
+  if (ctx.dialect.name !== 'postgres') return leafExpr(input, type, ctx, path);
+  // A money literal is a number for Hasura; PostgreSQL's money input takes it without an exponent.
+  if (scalar === 'money' && input.kind === 'ast' && (input.node.kind === Kind.FLOAT || input.node.kind === Kind.INT)) {
+    return { kind: 'param', value: { kind: 'literal', value: plainDecimalText(input.node.value) }, type };
+  }
+  if (scalar !== 'numeric') return leafExpr(input, type, ctx, path);
+  if (input.kind === 'ast' && input.node.kind === Kind.VARIABLE) {
+    return { kind: 'param', value: { kind: 'variable', name: input.node.name.value, path: [], shown: true }, type };
+  }
+  const v = input.kind === 'js' ? input.value : astToJs(input.node, ctx, false);
+  return { kind: 'param', value: { kind: 'literal', value: typeof v === 'number' || (typeof v === 'string' && input.kind === 'ast' && input.node.kind !== Kind.STRING) ? scientificText(v) : v }, type };
 }

@@ -12,8 +12,8 @@ import { Alias, type ReadThrough, type WriteExpr, type WrittenRows } from '../sq
 import { permissionCond } from './bool.js';
 import { tableOf, type PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
-import { entriesOf, isNull, itemsOf, leafExpr, type Input } from './input.js';
-import { responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql, finishStatement } from './mutation-output.js';
+import { columnValueExpr, entriesOf, isNull, itemsOf, type Input } from './input.js';
+import { finishReadingAfter, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql, finishStatement } from './mutation-output.js';
 import { onConflictClause, type ConflictPlan } from './mutation-conflict.js';
 import { ifMatchedClause } from './mutation-if-matched.js';
 import { mutationPermsOf, presetExpr } from './mutation-perms.js';
@@ -58,7 +58,15 @@ export function planInsert(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
   for (const check of st.checks) check(out);
   const rows = rowsOf(t, top);
   const affected = st.written.map((w) => w.cte);
-  const json = one ? singleRowJson(t, f, rows, out, path) : responseJson(t, f, affected, rows, out, path);
+  const respond = (c: PlanContext) => (one ? singleRowJson(t, f, rows, c, path) : responseJson(t, f, affected, rows, c, path));
+  // Rows inserted through relationships are visible to Hasura's response (it inserts object by
+  // object, then selects). Relationships read them here through `relations`; a function (a
+  // computed field) cannot, so then the response is read in a second statement after the writes.
+  const json = respond(out);
+  if (st.written.length > 1 && ctx.dialect.name === 'postgres' && callsFunction(json)) {
+    const split = finishReadingAfter(st.b, respond(ctx), ctx);
+    if (split) return split;
+  }
   return finishStatement(st.b, json, out);
 }
 
@@ -208,5 +216,14 @@ function cellValue(c: ColumnModel, r: RowInput, perm: InsertPermissionModel, lin
   if (link) return link;
   const v = r.columns.get(c.name);
   if (!v) return { kind: 'default' };
-  return leafExpr(v, c.type, ctx, [...r.path, c.field]);
+  return columnValueExpr(v, c.type, c.scalar, ctx, [...r.path, c.field]);
+}
+
+// True when a response calls a database function (a computed field, scalar or set-returning).
+function callsFunction(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(callsFunction);
+  if (v === null || typeof v !== 'object' || v instanceof Alias) return false;
+  const kind = (v as { kind?: unknown }).kind;
+  if (kind === 'call' || kind === 'function') return true;
+  return Object.values(v).some(callsFunction);
 }

@@ -6,7 +6,7 @@
 // the first guard that failed; the runtime then rolls the transaction back and answers that
 // guard's error. So a check costs no extra round trip.
 
-import type { TableModel } from '../bundle/index.js';
+import type { BundleModel, TableModel } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import type { ApiError } from '../errors/index.js';
 import { Alias, compileSql, type CompiledSql, type Guard, type MutationJson, type MutationStatement, type Write, type WriteBody, type WrittenRows } from '../sql/index.js';
@@ -39,12 +39,57 @@ export interface GuardedSql {
   /** The statement as IR (what the permission proof reads); absent on plans restored from a persisted form. */
   readonly ir?: MutationStatement;
   readonly errors: readonly ApiError[];
+  /**
+   * The statement answering the response, run after this one on the rows it kept (its JSON is the
+   * variable KEPT_ROWS); absent when this statement answers the response itself.
+   */
+  readonly output?: GuardedSql;
 }
+
+/** The variable a later statement reads the kept rows from: not a GraphQL name, so no request can send it. */
+export const KEPT_ROWS = '$kept_rows';
 
 /** The statement of the writes, guards and response, rendered by the source's dialect. */
 export function finishStatement(b: StatementBuilder, result: MutationJson, ctx: PlanContext): GuardedSql {
   const ir: MutationStatement = { writes: b.writes, guards: b.guards.map((g) => g.guard), result };
   return { sql: compileSql(ctx.dialect.render.mutation(ir, ctx), ctx.dialect), ir, errors: b.guards.map((g) => g.error) };
+}
+
+/**
+ * The writes and guards as one statement that answers the written rows, and the response read in a
+ * second statement from those rows given back, after the writes: there every read (relationships,
+ * computed fields, aggregates of `returning`) sees the rows the first statement wrote, as in
+ * Hasura, whose nested inserts write object by object and then select the response from the
+ * inserted rows (Backends/Postgres/Execute/Mutation.hs, executeMutationOutputQuery over the rows'
+ * values). `later` is planned without read-through relations: the tables hold the rows by then.
+ * PostgreSQL sources; `null` when a write's table is not in the model.
+ */
+export function finishReadingAfter(b: StatementBuilder, later: MutationJson, ctx: PlanContext): GuardedSql | null {
+  const kept = b.writes.flatMap((w) => {
+    const body = w.body;
+    if (body.kind === 'union') return [];
+    if (body.kind === 'restored') return [null];
+    const t = tableNamed(ctx.model, body.table.schema, body.table.name);
+    return [t ? { write: w.name, table: body.table, columns: t.columns.map((c) => c.name), flagged: body.kind === 'insert' && body.conflict !== null } : null];
+  });
+  if (kept.some((k) => k === null)) return null;
+  const keptWrites = kept as NonNullable<(typeof kept)[number]>[];
+  const first: MutationStatement = { writes: b.writes, guards: b.guards.map((g) => g.guard), result: { kind: 'kept_rows', writes: keptWrites } };
+  const restored: MutationStatement = {
+    writes: b.writes.map((w) => {
+      const i = keptWrites.findIndex((k) => k.write === w.name);
+      if (i < 0) return w;
+      const k = keptWrites[i]!;
+      return { name: w.name, body: { kind: 'restored', table: k.table, flagged: k.flagged, value: { kind: 'variable', name: KEPT_ROWS, path: [i] } } };
+    }),
+    guards: [], result: later,
+  };
+  const output: GuardedSql = { sql: compileSql(ctx.dialect.render.mutation(restored, ctx), ctx.dialect), ir: restored, errors: [] };
+  return { sql: compileSql(ctx.dialect.render.mutation(first, ctx), ctx.dialect), ir: first, errors: b.guards.map((g) => g.error), output };
+}
+
+function tableNamed(model: BundleModel, schema: string, name: string): TableModel | undefined {
+  return Object.values(model.tables).find((t) => t.schema === schema && t.name === name);
 }
 
 /** The table's columns of the rows a write part returned: read like the table's rows (computed fields take them). */

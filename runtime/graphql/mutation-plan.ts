@@ -29,6 +29,7 @@ export type MutationFieldPlan =
 /** A guarded statement with the name it is prepared under. */
 export interface NamedSql extends GuardedSql {
   readonly name: string;
+  readonly output?: NamedSql;
 }
 
 /** A planned mutation operation. */
@@ -114,7 +115,8 @@ export function planMutation(input: PlanInput): MutationPlan {
   const recordsSession = writtenRoots.some(([kind, id]) => mayCapture(input.model, kind, id));
   return {
     kind: 'mutation', source: source ?? input.model.sources[0]?.name ?? 'default', fields,
-    transactional: recordsSession || all.length !== 1 || all[0]!.errors.length > 0,
+    // A response read in a second statement (`output`) belongs to the writes' transaction.
+    transactional: recordsSession || all.length !== 1 || all[0]!.errors.length > 0 || all[0]!.output !== undefined,
     ...(recordsSession ? { recordsSession: true as const } : {}),
     ...(ctx.remoteJoins?.length ? { joins: [...ctx.remoteJoins] } : {}),
   };
@@ -147,5 +149,7 @@ function mayCapture(model: BundleModel, kind: MutationKind, table: string): bool
 }
 
 function named(s: GuardedSql): NamedSql {
-  return { ...s, name: `kiln_${createHash('sha1').update(s.sql.text).digest('hex').slice(0, 20)}` };
+  const name = `kiln_${createHash('sha1').update(s.sql.text).digest('hex').slice(0, 20)}`;
+  const { output, ...rest } = s;
+  return { ...rest, name, ...(output ? { output: named(output) } : {}) };
 }

@@ -9,6 +9,7 @@ import { compileSql } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { errorPathFor } from './mutation-error-path.js';
 import type { MutationFieldPlan, MutationPlan, NamedSql } from './mutation-plan.js';
+import { KEPT_ROWS } from './mutation-output.js';
 
 // The codes mapDatabaseError gives a statement's failure (connection failures are 500s, left at `$`).
 const DATABASE_CODES: ReadonlySet<string> = new Set(['constraint-violation', 'data-exception', 'permission-error', 'constraint-error', 'bad-request']);
@@ -29,7 +30,11 @@ export async function runMutation(plan: MutationPlan, driver: Driver, variables:
         if (f.kind === 'group') { parts.push(`${JSON.stringify(f.key)}:${await object(f.fields)}`); continue; }
         const values: string[] = [];
         try {
-          for (const s of f.statements) values.push(await runOne(tx, s, variables, session));
+          for (const s of f.statements) {
+            const answer = await runOne(tx, s, variables, session);
+            // The response read after the writes, from the rows the first statement kept.
+            values.push(s.output ? await runOne(tx, s.output, { ...variables, [KEPT_ROWS]: JSON.parse(answer) as unknown }, session) : answer);
+          }
         } catch (e) {
           // A database error of an insert is reported at the insert that failed (Hasura's paths).
           if (!(e instanceof ApiError) || e.path.length > 0 || !f.errorPaths || !DATABASE_CODES.has(e.code)) throw e;

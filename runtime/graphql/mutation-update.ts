@@ -9,7 +9,7 @@ import { Alias, type Assignment, type UpdateOp, type WriteExpr } from '../sql/in
 import { boolCond, permissionCond, whereToIr } from './bool.js';
 import type { PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
-import { entriesOf, isNull, leafExpr, valueOf, type Input } from './input.js';
+import { columnValueExpr, entriesOf, isNull, valueOf, type Input } from './input.js';
 import { finishStatement, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql } from './mutation-output.js';
 import { mutationPermsOf, presetExpr } from './mutation-perms.js';
 
@@ -98,7 +98,7 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePe
         throw new ApiError('validation-failed', `field "${field}" not found in type: '${typeNameOf(t, op === '_set' ? '_set_input' : `${op}_input`)}'`, 400, [...path, op, field]);
       }
       if (assigned.has(c.name)) { twice.add(c.name); continue; }
-      const v = leafExpr(value, typeOf(c), ctx, [...path, op, field]);
+      const v = columnValueExpr(value, typeOf(c), c.scalar, ctx, [...path, op, field]);
       assigned.set(c.name, updateOp ? { kind: 'update_op', op: updateOp, current: { kind: 'column', row: a, column: c.name }, value: v } : v);
     }
   }

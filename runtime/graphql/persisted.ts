@@ -107,7 +107,8 @@ export function planToModel(plan: Plan | MutationPlan): StoredPlanModel {
 function fieldToModel(f: MutationFieldPlan): StoredMutationFieldModel {
   if (f.kind === 'static') return f;
   if (f.kind === 'group') return { kind: 'group', key: f.key, fields: f.fields.map(fieldToModel) };
-  return { kind: 'sql', key: f.key, list: f.list, statements: f.statements.map((s) => ({ sql: s.sql, name: s.name, errors: s.errors.map(errorToModel) })) };
+  return { kind: 'sql', key: f.key, list: f.list, statements: f.statements.map((s) => ({ sql: s.sql, name: s.name, errors: s.errors.map(errorToModel),
+    ...(s.output ? { output: { sql: s.output.sql, name: s.output.name } } : {}) })) };
 }
 
 function fieldFromModel(f: StoredMutationFieldModel): MutationFieldPlan {
@@ -115,7 +116,8 @@ function fieldFromModel(f: StoredMutationFieldModel): MutationFieldPlan {
   if (f.kind === 'group') return { kind: 'group', key: f.key, fields: f.fields.map(fieldFromModel) };
   return {
     kind: 'sql', key: f.key, list: f.list,
-    statements: f.statements.map((s) => ({ sql: s.sql, name: s.name, errors: s.errors.map((x) => new ApiError(x.code, x.message, x.status, x.path)) })),
+    statements: f.statements.map((s) => ({ sql: s.sql, name: s.name, errors: s.errors.map((x) => new ApiError(x.code, x.message, x.status, x.path)),
+      ...(s.output ? { output: { sql: s.output.sql, name: s.output.name, errors: [] } } : {}) })),
   };
 }
 

@@ -4,7 +4,7 @@
 import type { BundleModel, ColumnModel, RelationshipModel, Session, TableModel } from '../bundle/index.js';
 import { ApiError, type ErrorCode, type JsonPath } from '../errors/index.js';
 import type { PlanContext } from '../graphql/index.js';
-import type { Alias, Cond, Dialect, Expr, JsonValue, Source } from '../sql/index.js';
+import { binaryNumericText, type Alias, type Cond, type Dialect, type Expr, type JsonValue, type Source } from '../sql/index.js';
 import { readTableName } from './v1-data-args.js';
 
 /** One operation being planned. Paths in it are relative to `args`; errors about meaning get `base` in front. */
@@ -137,6 +137,9 @@ export function valueFor(c: ColumnModel, v: unknown): Expr {
   if (b === 'json' || b === 'jsonb') return paramOf(v, c.type);
   if (isGeo(c) && typeof v === 'object') return { kind: 'from_geojson', geojson: paramOf(JSON.stringify(v), 'text'), type: c.type };
   if (typeof v === 'object' && !Array.isArray(v)) return paramOf(JSON.stringify(v), c.type);
+  // Hasura binds these values as binary parameters: a JSON number for a numeric column keeps a
+  // scale rounded up to a multiple of 4 (`12345.67` is stored as `12345.6700`; numeric-text.ts).
+  if (b === 'numeric' && typeof v === 'number') return paramOf(binaryNumericText(v), c.type);
   return paramOf(v, c.type);
 }
 

@@ -4,7 +4,8 @@
 /** Where a parameter's value comes from when a plan runs. */
 export type ParamSource =
   | { readonly kind: 'value'; readonly value: unknown }                 // fixed at plan time
-  | { readonly kind: 'variable'; readonly name: string; readonly path: readonly (string | number)[] }
+  // `shown`: a number is sent as Haskell shows it (a numeric column's value in a mutation, numeric-text.ts).
+  | { readonly kind: 'variable'; readonly name: string; readonly path: readonly (string | number)[]; readonly shown?: true }
   | { readonly kind: 'session'; readonly name: string };                // x-svc-* value, bound per request
 
 export type Sql =
@@ -62,8 +63,8 @@ export function param(value: unknown, type: string | null = null): Sql {
 }
 
 /** A GraphQL variable (or a part of one) bound per request. */
-export function variable(name: string, path: readonly (string | number)[], type: string | null): Sql {
-  return mark({ kind: 'param', source: { kind: 'variable', name, path }, type });
+export function variable(name: string, path: readonly (string | number)[], type: string | null, shown = false): Sql {
+  return mark({ kind: 'param', source: { kind: 'variable', name, path, ...(shown ? { shown: true as const } : {}) }, type });
 }
 
 /** A session variable slot (`x-svc-user-id`), bound per request, never inlined. */

@@ -22,3 +22,5 @@ export { mssql } from './dialects/mssql.js';
 export { dialectNamed } from './dialects/registry.js';
 /** Precompiled conditions: made once per role and table at compile time, completed per statement. */
 export { makeTemplate, templateSql, templateText } from './template.js';
+/** The text of a decimal as Hasura sends it: Haskell's `show` (mutations) or a binary numeric (queries, v1 DML). */
+export { binaryNumericText, plainDecimalText, scientificText } from './numeric-text.js';

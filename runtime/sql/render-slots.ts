@@ -8,7 +8,7 @@ import type { Slot } from './ir/index.js';
 export function slotSql(slot: Slot, type: string | null): Sql {
   switch (slot.kind) {
     case 'literal': return param(slot.value, type);
-    case 'variable': return variable(slot.name, slot.path, type);
+    case 'variable': return variable(slot.name, slot.path, type, slot.shown === true);
     case 'session': return session(slot.name, type);
     default: return unreachable(slot);
   }

@@ -2,7 +2,7 @@
 // evaluates on the written rows, and the response JSON built from those rows.
 
 import type { Alias } from '../fragment.js';
-import type { Cond, Expr, QualifiedName, WrittenRows } from './scalar.js';
+import type { Cond, Expr, QualifiedName, Slot, WrittenRows } from './scalar.js';
 import type { JsonObject, JsonValue } from './select.js';
 
 /** A new column value of an update: an operator applied to the current value (or a plain value for `_set`). */
@@ -51,7 +51,21 @@ export type WriteBody =
   /** Writes nothing: no row of `table` (an insert of no object, an update that sets nothing). */
   | { readonly kind: 'none'; readonly table: QualifiedName }
   /** The rows of several earlier parts together. */
-  | { readonly kind: 'union'; readonly parts: readonly Alias[]; readonly columns: readonly string[] };
+  | { readonly kind: 'union'; readonly parts: readonly Alias[]; readonly columns: readonly string[] }
+  /**
+   * Rows an earlier statement wrote, given back (`value`: the JSON array `kept_rows` answered for
+   * this part): a statement that reads after the writes (kept.ts). `flagged`: the rows say whether
+   * an upsert inserted them.
+   */
+  | { readonly kind: 'restored'; readonly table: QualifiedName; readonly flagged: boolean; readonly value: Slot };
+
+/** A write part whose rows a statement answers as `kept_rows`: its table's columns, in order. */
+export interface KeptWrite {
+  readonly write: Alias;
+  readonly table: QualifiedName;
+  readonly columns: readonly string[];
+  readonly flagged: boolean;
+}
 
 export interface Write {
   readonly name: Alias;
@@ -72,7 +86,9 @@ export type MutationJson =
   | { readonly kind: 'affected'; readonly writes: readonly Alias[] }
   /** The written rows as a JSON array (`returning`), or the first as an object (`_one`, `_by_pk`); no permission filter: they are the rows the role wrote. */
   | { readonly kind: 'returning'; readonly rows: WrittenRows; readonly row: Alias; readonly shape: JsonObject; readonly single: boolean }
-  | { readonly kind: 'response'; readonly fields: readonly { readonly key: string; readonly value: MutationJson }[] };
+  | { readonly kind: 'response'; readonly fields: readonly { readonly key: string; readonly value: MutationJson }[] }
+  /** A JSON array with, for each part, the rows it wrote as text of the table's row type (and the upsert flag): what `restored` reads. */
+  | { readonly kind: 'kept_rows'; readonly writes: readonly KeptWrite[] };
 
 /** One statement: the writes in order, the guards, and the response. */
 export interface MutationStatement {

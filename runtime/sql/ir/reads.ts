@@ -50,7 +50,7 @@ export function readsOfMutation(m: MutationStatement): TableRead[] {
         break;
       case 'update': for (const a of body.set) value(a.value); cond(body.permission, out, true); cond(body.selector, out, false); break;
       case 'delete': cond(body.permission, out, true); cond(body.selector, out, false); break;
-      case 'none': case 'union': break;
+      case 'none': case 'union': case 'restored': break;
       default: unreachable(body);
     }
   }
@@ -61,7 +61,7 @@ export function readsOfMutation(m: MutationStatement): TableRead[] {
 
 function mutationJson(v: MutationJson, out: TableRead[]): void {
   switch (v.kind) {
-    case 'affected': return;
+    case 'affected': case 'kept_rows': return;
     case 'returning': json(v.shape, out); return;
     case 'response': for (const f of v.fields) mutationJson(f.value, out); return;
     default: json(v, out);

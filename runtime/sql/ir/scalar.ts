@@ -12,7 +12,8 @@ import type { SqlTemplate } from './template.js';
  */
 export type Slot =
   | { readonly kind: 'literal'; readonly value: unknown }
-  | { readonly kind: 'variable'; readonly name: string; readonly path: readonly (string | number)[] }
+  // `shown`: a number is sent as Haskell shows it (a numeric column's value in a mutation, numeric-text.ts).
+  | { readonly kind: 'variable'; readonly name: string; readonly path: readonly (string | number)[]; readonly shown?: true }
   | { readonly kind: 'session'; readonly name: string };
 
 /** A schema-qualified database name (a table, a view, a function). */

@@ -54,6 +54,8 @@ function writeSteps(w: Write): Sql[] {
       return [shapeOf(b.table, into),
         sql`UPDATE ${aliasRef(b.row)} SET ${assignments(b.set)} OUTPUT INSERTED.* INTO ${into} FROM ${ident(b.table.schema, b.table.name)} AS ${aliasRef(b.row)} WHERE ${conjunction([b.permission, b.selector])}`];
     case 'insert': return identityInsert(b, b.conflict ? mergeSteps(b, b.conflict, into) : [shapeOf(b.table, into), insertSql(b, into)]);
+    // The PostgreSQL planner alone reads after its writes in a later statement (graphql/mutation-output.ts).
+    case 'restored': return unsupported('rows of an earlier statement');
     default: return unreachable(b);
   }
 }
@@ -153,6 +155,7 @@ function fieldValue(v: MutationJson, rc: RenderContext): Sql {
   switch (v.kind) {
     case 'affected': return join(v.writes.map((w) => sql`(SELECT COUNT(*) FROM ${writeTable(w)})`), ' + ');
     case 'returning': case 'response': return sql`JSON_QUERY(${mutationJson(v, rc)})`;
+    case 'kept_rows': return unsupported('rows kept for a later statement');
     default: return jsonSql(v, rc);
   }
 }

@@ -2,9 +2,10 @@
 // every guard holds, else the number of the first that failed (the engine rolls back and answers
 // that guard's error), so a check costs no extra round trip.
 
-import { aliasRef, ident, join, raw, sql, type Sql } from '../../fragment.js';
+import { Alias, aliasRef, ident, join, raw, sql, type Sql } from '../../fragment.js';
 import type { RenderContext } from '../../dialect.js';
 import type { Assignment, Conflict, Guard, MutationJson, MutationStatement, UpdateOp, WriteBody, WriteExpr } from '../../ir/index.js';
+import { slotSql } from '../../render-slots.js';
 import { columnList, conjunction, condSql, exprSql, sourceSql, unreachable } from './scalar.js';
 import { jsonSql, keySql } from './select.js';
 
@@ -38,6 +39,12 @@ function writeSql(w: WriteBody): Sql {
   switch (w.kind) {
     case 'none': return sql`SELECT * FROM ${ident(w.table.schema, w.table.name)} WHERE false`;
     case 'union': return join(w.parts.map((p) => sql`SELECT ${columnList(w.columns)} FROM ${aliasRef(p)}`), ' UNION ALL ');
+    case 'restored': {
+      // Each item is [row text, inserted?]: the row text cast back to the table's row type.
+      const k = new Alias('kept');
+      const flag = w.flagged ? sql`, (${aliasRef(k)}.value->>1)::boolean AS "__kiln_inserted"` : raw('');
+      return sql`SELECT (CAST(${aliasRef(k)}.value->>0 AS ${ident(w.table.schema, w.table.name)})).*${flag} FROM json_array_elements(${slotSql(w.value, 'json')}) AS ${aliasRef(k)}`;
+    }
     case 'delete':
       return sql`DELETE FROM ${ident(w.table.schema, w.table.name)} AS ${aliasRef(w.row)} WHERE ${condSql(w.permission)} AND ${condSql(w.selector)} RETURNING ${aliasRef(w.row)}.*`;
     case 'update':
@@ -101,6 +108,12 @@ function mutationJson(v: MutationJson, rc: RenderContext): Sql {
       return sql`(SELECT coalesce(${rc.dialect.jsonArrayAgg(row, null)}, ${rc.dialect.emptyJsonArray()}) FROM ${sourceSql(v.rows)} AS ${aliasRef(v.row)})`;
     }
     case 'response': return rc.dialect.jsonObject(v.fields.map((f): readonly [Sql, Sql] => [keySql(f.key), mutationJson(f.value, rc)]));
+    case 'kept_rows': return sql`json_build_array(${join(v.writes.map((w) => {
+      const x = new Alias('kept');
+      const row = sql`CAST(ROW(${join(w.columns.map((c) => sql`${aliasRef(x)}.${ident(c)}`), ', ')}) AS ${ident(w.table.schema, w.table.name)})::text`;
+      const item = w.flagged ? sql`json_build_array(${row}, ${aliasRef(x)}."__kiln_inserted")` : sql`json_build_array(${row})`;
+      return sql`(SELECT coalesce(json_agg(${item}), '[]'::json) FROM ${aliasRef(w.write)} AS ${aliasRef(x)})`;
+    }), ', ')})`;
     default: return jsonSql(v, rc);
   }
 }
