@@ -15,9 +15,11 @@ CREATE ROLE ${ROLE} LOGIN;
 GRANT CREATE, CONNECT ON DATABASE :db TO ${ROLE};
 GRANT CREATE, USAGE ON SCHEMA public TO ${ROLE};
 SET ROLE ${ROLE};
-CREATE TABLE message (id serial PRIMARY KEY, user_id int NOT NULL, body text NOT NULL);
+CREATE TABLE message (id serial PRIMARY KEY, user_id int NOT NULL, body text NOT NULL, at timestamptz NOT NULL DEFAULT now());
 CREATE TABLE other (id serial PRIMARY KEY, note text NOT NULL);
+CREATE TABLE author (id int PRIMARY KEY, name text NOT NULL);
 INSERT INTO message (user_id, body) VALUES (1, 'u1-a'), (2, 'u2-a');
+INSERT INTO author VALUES (1, 'ann'), (2, 'bob');
 RESET ROLE;
 -- Not the server role's: it may read the table but not put a trigger on it.
 CREATE TABLE notice (id serial PRIMARY KEY, body text NOT NULL);
@@ -31,7 +33,9 @@ const METADATA = {
   sources: [{
     name: 'default', kind: 'postgres', configuration: {}, functions: [],
     tables: [
-      table('message', [{ role: 'user', permission: { columns: ['id', 'user_id', 'body'], filter: { user_id: { _eq: 'X-Svc-User-Id' } } } }]),
+      { ...table('message', [{ role: 'user', permission: { columns: ['id', 'user_id', 'body'], filter: { user_id: { _eq: 'X-Svc-User-Id' } } } }]),
+        object_relationships: [{ name: 'author', using: { manual_configuration: { remote_table: { schema: 'public', name: 'author' }, column_mapping: { user_id: 'id' } } } }] },
+      table('author', []),
       table('other', []),
       table('notice', []),
     ],
@@ -127,6 +131,18 @@ describe('live queries on the change feed, with a 10 s poll interval', () => {
     c.close();
   });
 
+  it('refetches when a table read through a relationship changes', async () => {
+    const c = await subscribe(kiln, ADMIN, 'subscription { message(where: {user_id: {_eq: 1}}, order_by: {id: asc}) { body author { name } } }');
+    await until('the trigger on author', async () => (await db.query(`SELECT 1 FROM pg_trigger WHERE tgname = 'svc_live_change' AND tgrelid = 'author'::regclass`)).length > 0);
+    await sleep(150);
+    kiln.resetStatements();
+    await db.exec(`UPDATE author SET name = 'ann-2' WHERE id = 1`);
+    const pushed = await c.next((m) => m.id === 's', 1000);
+    expect(JSON.stringify(pushed.payload)).toContain('ann-2');
+    expect(kiln.statements()).toHaveLength(1);
+    c.close();
+  });
+
   it('refetches with each role\'s filter: a change of user 1\'s rows reaches user 1 only', async () => {
     const a = await subscribe(kiln, user(1));
     const b = await subscribe(kiln, user(2));
@@ -181,6 +197,20 @@ describe('the interval poll as the fallback', () => {
   afterAll(async () => {
     await db.exec(`ALTER ROLE ${ROLE} CONNECTION LIMIT -1`);
     await kiln?.close();
+  });
+
+  it('polls a plan whose value is relative to the clock (now()): its result changes with no commit', async () => {
+    const c = await Client.open(kiln.wsUrl, 'graphql-transport-ws');
+    await c.init(ADMIN);
+    c.send({ type: 'subscribe', id: 's', payload: { query: 'subscription { message_aggregate(where: {at: {_gt: "now()"}}) { aggregate { count } } }' } });
+    await c.next((m) => m.id === 's');
+    kiln.resetStatements();
+    await sleep(1200);
+    // On the interval (500 ms), not on the feed: it watches no table, so no LISTEN is opened for it.
+    expect(kiln.statements().length).toBeGreaterThanOrEqual(2);
+    expect(await listenerPid()).toBeNull();
+    c.close();
+    await sleep(100);
   });
 
   it('polls while the LISTEN connection is gone, and stops polling once LISTEN holds again', async () => {
