@@ -46,6 +46,9 @@ export const TABLE_STATES = `SELECT n.nspname::text, c.relname::text, c.relkind:
   JOIN pg_namespace n ON n.nspname = w.schema_name
   JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = w.table_name`;
 
+/** How long creating a trigger may wait for the table's lock (its transaction only). */
+export const LOCK_TIMEOUT = `SET LOCAL lock_timeout = '2s'`;
+
 /** The change trigger of one table. */
 export function createTrigger(t: QualifiedName): string {
   return `CREATE TRIGGER ${id(CHANGE_TRIGGER)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${id(t.schema, t.name)}

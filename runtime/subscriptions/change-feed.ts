@@ -7,7 +7,7 @@
 import type { ChannelListener, Driver } from '../drivers/index.js';
 import type { QualifiedName } from '../sql/index.js';
 import {
-  CHANGE_CHANNEL, CHANGE_TRIGGER, FUNCTION_PRESENT, FUNCTION_SIGNATURE, INSTALL_FUNCTION, TABLE_STATES, createTrigger, keyOfPayload, tableKey,
+  CHANGE_CHANNEL, CHANGE_TRIGGER, FUNCTION_PRESENT, FUNCTION_SIGNATURE, INSTALL_FUNCTION, LOCK_TIMEOUT, TABLE_STATES, createTrigger, keyOfPayload, tableKey,
 } from './change-feed-sql.js';
 
 /** What a watching poller is told. */
@@ -149,8 +149,12 @@ export class ChangeFeed {
     };
     try {
       if (!this.functionReady) {
-        const present = await this.driver.query(FUNCTION_PRESENT, [FUNCTION_SIGNATURE]);
-        if (present.rows[0]?.[0] !== true) await this.driver.transaction(async (tx) => { for (const s of INSTALL_FUNCTION) await tx.query(s); });
+        const present = async (): Promise<boolean> => (await this.driver.query(FUNCTION_PRESENT, [FUNCTION_SIGNATURE])).rows[0]?.[0] === true;
+        if (!await present()) {
+          // Another instance creating it at the same moment may make this fail ("tuple concurrently updated"): look again.
+          await this.driver.transaction(async (tx) => { for (const s of INSTALL_FUNCTION) await tx.query(s); })
+            .catch(async (e: unknown) => { if (!await present()) throw e; });
+        }
         this.functionReady = true;
       }
     } catch (e) {
@@ -175,7 +179,12 @@ export class ChangeFeed {
       for (const t of plain) {
         if (before.get(tableKey(t.schema, t.name))!.has) continue;
         // Another instance may create it at the same moment: the state read after decides.
-        await this.driver.query(createTrigger(t)).catch((e: unknown) => { failures.push(`${t.schema}.${t.name}: ${messageOf(e)}`); });
+        // CREATE TRIGGER waits for the transactions using the table, and writers queue behind it:
+        // it gives up after LOCK_TIMEOUT rather than stall them (the table is polled then).
+        await this.driver.transaction(async (tx) => {
+          await tx.query(LOCK_TIMEOUT);
+          await tx.query(createTrigger(t));
+        }).catch((e: unknown) => { failures.push(`${t.schema}.${t.name}: ${messageOf(e)}`); });
       }
       const after = failures.length ? await states() : before;
       for (const t of plain) {

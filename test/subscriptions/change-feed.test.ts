@@ -243,6 +243,29 @@ describe('the interval poll as the fallback', () => {
     c.close();
   });
 
+  it('gives up a trigger that waits for a busy table after 2 s (writers queued behind it wait no longer), and polls the table', async () => {
+    const holder = new pg.Client({ connectionString: `${PG_ROOT}/${db.name}` });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query(`INSERT INTO other (note) VALUES ('held')`);
+    const c = await Client.open(kiln.wsUrl, 'graphql-transport-ws');
+    await c.init(ADMIN);
+    c.send({ type: 'subscribe', id: 'o', payload: { query: 'subscription { other(order_by: {id: asc}) { note } }' } });
+    await c.next((m) => m.id === 'o');
+    await sleep(300); // CREATE TRIGGER is waiting for the holder's transaction now
+    // A writer arriving meanwhile queues behind it, but only until its lock timeout, not until the holder commits.
+    const t0 = Date.now();
+    await db.exec(`INSERT INTO other (note) VALUES ('free')`);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    await until('the warning', async () => logged.some((l) => l.includes('public.other')), 3000);
+    await holder.query('COMMIT');
+    await holder.end();
+    expect(await db.query(`SELECT 1 FROM pg_trigger WHERE tgname = 'svc_live_change' AND tgrelid = 'other'::regclass`)).toEqual([]);
+    const seen = async () => c.results('o').some((m) => JSON.stringify(m.payload).includes('held'));
+    await until('the held row by polling', seen, 3000);
+    c.close();
+  });
+
   it('polls a table it may not put a trigger on, and says so once', async () => {
     const c = await Client.open(kiln.wsUrl, 'graphql-transport-ws');
     await c.init(ADMIN);
