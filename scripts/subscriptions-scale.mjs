@@ -11,6 +11,7 @@
 //   --stream   streaming subscriptions (`item_stream`, cursor on id, where grp = $g): each change
 //              inserts a row of a group, and every subscriber of the group must receive it
 //   --idle S   seconds with no change before the changes, whose statements are counted (default 5)
+//   SCALE_DEBUG=1 (env) prints how many subscribers each change reached
 //
 // The server is `kiln serve --metadata` in a child process (so its CPU and RSS are its own);
 // statements are counted twice: by the server (svc_subscription_statements_total in /v1/metrics,
