@@ -69,8 +69,11 @@ export class ChangeFeed {
       set.add(watch);
     }
     tables.forEach((t, i) => {
-      if (this.states.has(keys[i]!)) return;
-      this.states.set(keys[i]!, this.disabled ? 'unwatchable' : 'pending');
+      const state = this.states.get(keys[i]!);
+      if (state === 'unwatchable' || state === 'pending') return;
+      // A table already watched is checked again (one catalog query per new poller, not per
+      // subscriber): it may have been dropped and created again since, without its trigger.
+      if (state === undefined) this.states.set(keys[i]!, this.disabled ? 'unwatchable' : 'pending');
       if (!this.disabled) this.pending.push(t);
     });
     this.start();
@@ -132,7 +135,7 @@ export class ChangeFeed {
   private async install(): Promise<void> {
     if (this.installing || this.pending.length === 0) return;
     this.installing = true;
-    const batch = this.pending;
+    const batch = [...new Map(this.pending.map((t) => [tableKey(t.schema, t.name), t])).values()];
     this.pending = [];
     try {
       await this.installBatch(batch);
@@ -176,8 +179,11 @@ export class ChangeFeed {
       // Views, partitioned and foreign tables: a trigger on them would not see every change.
       mark('unwatchable', batch.filter((t) => !plain.includes(t)));
       const failures: string[] = [];
-      for (const t of plain) {
-        if (before.get(tableKey(t.schema, t.name))!.has) continue;
+      const missing = plain.filter((t) => !before.get(tableKey(t.schema, t.name))!.has);
+      // A table found without its trigger is not watched until it has it again: its pollers poll.
+      mark('pending', missing);
+      if (missing.length) this.recheck();
+      for (const t of missing) {
         // Another instance may create it at the same moment: the state read after decides.
         // CREATE TRIGGER waits for the transactions using the table, and writers queue behind it:
         // it gives up after LOCK_TIMEOUT rather than stall them (the table is polled then).

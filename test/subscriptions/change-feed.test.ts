@@ -143,6 +143,15 @@ describe('live queries on the change feed, with a 10 s poll interval', () => {
     c.close();
   });
 
+  it('puts back a trigger dropped meanwhile when a new plan reads the table', async () => {
+    await db.exec('DROP TRIGGER svc_live_change ON message');
+    const c = await subscribe(kiln, ADMIN, 'subscription { message(order_by: {id: desc}, limit: 1) { body } }');
+    kiln.resetStatements();
+    await db.exec(`INSERT INTO message (user_id, body) VALUES (3, 'after-drop')`);
+    expect(bodies(await c.next((m) => m.id === 's', 1000))).toEqual(['after-drop']);
+    c.close();
+  });
+
   it('refetches with each role\'s filter: a change of user 1\'s rows reaches user 1 only', async () => {
     const a = await subscribe(kiln, user(1));
     const b = await subscribe(kiln, user(2));
