@@ -64,6 +64,11 @@ export interface Driver {
   transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** The pool's figures now, for /v1/metrics; drivers without a pool leave it out. */
   poolStats?(): PoolStats;
+  /**
+   * Listens on a notification channel over a dedicated connection of its own, opened again
+   * (and LISTEN sent again) after it is lost. Drivers without notifications leave it out.
+   */
+  listen?(channel: string, handlers: ListenHandlers): ChannelListener;
   close(): Promise<void>;
 }
 
@@ -78,4 +83,18 @@ export interface PoolStats {
   /** Checkouts so far that had to wait (no idle connection, pool full), and their total wait in seconds. */
   readonly waits: number;
   readonly waitSeconds: number;
+}
+
+/** What a channel listener reports: each notification's payload, and when listening starts and stops holding. */
+export interface ListenHandlers {
+  notify(payload: string): void;
+  /** LISTEN holds (after the first connect and after every reconnect). */
+  up(): void;
+  /** The connection was lost: notifications may be missed until the next `up`. */
+  down(): void;
+}
+
+/** A running listener. */
+export interface ChannelListener {
+  close(): Promise<void>;
 }

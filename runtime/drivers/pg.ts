@@ -7,6 +7,7 @@ import { lastScriptResult } from './script-result.js';
 import { PlanChoices } from './plan-choice.js';
 import { connectionFailed, createPool, type PoolSettings } from './pg-pool.js';
 import { sessionTimeoutFor, transactionTimeouts } from './pg-timeout.js';
+import { listenOn } from './pg-listen.js';
 
 /** Settings of a PostgreSQL source. */
 export interface PgDriverOptions {
@@ -232,6 +233,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
       waits: waited.count,
       waitSeconds: waited.seconds,
     }),
+    listen: (channel, handlers) => listenOn(settings.url, channel, handlers, settings.log),
     close: async () => {
       await pool.end();
       await customPool?.end();

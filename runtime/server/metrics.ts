@@ -138,6 +138,12 @@ export class ServerMetrics {
       collect() { this.set(self.feeds.subscriptions?.()?.pollers ?? 0); } });
     new Counter({ name: 'svc_subscription_polls_total', help: 'Polls of live queries and streams', registers,
       collect() { mirror(self.last, 'polls', self.feeds.subscriptions?.()?.polls ?? 0, (n) => this.inc(n)); } });
+    new Counter({ name: 'svc_subscription_statements_total', help: 'Statements run by the pollers of live queries and streams (one per batch of cohorts per poll)', registers,
+      collect() { mirror(self.last, 'statements', self.feeds.subscriptions?.()?.statements ?? 0, (n) => this.inc(n)); } });
+    new Gauge({ name: 'svc_live_query_pollers_on_change_feed', help: 'Pollers now refetching on change notifications (the others poll on their interval)', registers,
+      collect() { this.set(self.feeds.subscriptions?.()?.fedPollers ?? 0); } });
+    new Counter({ name: 'svc_change_feed_notifications_total', help: 'Change notifications received from the sources (a committed statement on a table a live query reads)', registers,
+      collect() { mirror(self.last, 'notifications', self.feeds.subscriptions?.()?.notifications ?? 0, (n) => this.inc(n)); } });
     new Counter({ name: 'svc_subscription_poll_seconds_total', help: 'Seconds spent in polls (divide by svc_subscription_polls_total for the mean poll time)', registers,
       collect() { mirror(self.last, 'pollSeconds', self.feeds.subscriptions?.()?.pollSeconds ?? 0, (n) => this.inc(n)); } });
     new Counter({ name: 'svc_plan_cache_hits_total', help: 'GraphQL requests whose parsed and validated operation came from the plan cache', registers,

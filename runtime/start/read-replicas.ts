@@ -49,6 +49,11 @@ export class ReadReplicas {
   }
 
   /** Closes every replica pool. */
+  /** True when `source`'s reads go to its replicas now. */
+  has(source: string): boolean {
+    return this.readers.has(source);
+  }
+
   async close(): Promise<void> {
     const all = [...this.readers.values()];
     this.readers = new Map();

@@ -105,7 +105,9 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     management: (call) => api.handle(call),
     health: () => api.health(),
     // `engine` is replaced on every metadata change; subscriptions look it up at every poll.
-    subscriptions: { engine: () => engine!, settings: subscriptionSettingsFromEnv(process.env), log },
+    // The change feed runs on a source's primary; a source read from replicas polls (a replica may lag the notification).
+    subscriptions: { engine: () => engine!, settings: subscriptionSettingsFromEnv(process.env), log,
+      sources: () => new Map([...api.current.drivers].filter(([source]) => !replicas.has(source))) },
     metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => api.current.drivers, tracing: obs.tracing,
   });
   const { port } = await server.listen(o.port, o.host);

@@ -80,7 +80,9 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
       engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
       enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
       ...await serverAuth(o, log),
-      subscriptions: { engine: () => engine, settings: subscriptionSettingsFromEnv(process.env), log },
+      // The change feed runs on a source's primary; a source read from replicas polls (a replica may lag the notification).
+      subscriptions: { engine: () => engine, settings: subscriptionSettingsFromEnv(process.env), log,
+        sources: () => new Map([...drivers].filter(([source]) => !readers.has(source))) },
       metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => drivers, tracing: obs.tracing,
     });
     const { port } = await server.listen(o.port, o.host);

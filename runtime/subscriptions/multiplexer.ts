@@ -5,7 +5,8 @@
 
 import type { Driver } from '../drivers/index.js';
 import type { ApiError } from '../errors/index.js';
-import type { MultiplexedSql } from '../sql/index.js';
+import type { MultiplexedSql, QualifiedName } from '../sql/index.js';
+import type { ChangeFeed } from './change-feed.js';
 import { newCohortId, Poller, type Cohort } from './poller.js';
 import type { SubscriptionSettings } from './settings.js';
 import { splitStreamResult } from './stream.js';
@@ -30,6 +31,12 @@ export interface Registration {
   readonly role: string;
   /** True once the engine that planned it was replaced. */
   readonly isStale: () => boolean;
+  /**
+   * The tables whose changes may change its result, when the IR names them all (runtime/sql
+   * relationsRead); null when it does not (a function's rows) or when the subscriber's values
+   * depend on the clock (`now()`): such a plan polls every refetch interval.
+   */
+  readonly tables: readonly QualifiedName[] | null;
 }
 
 /** Figures of the running pollers. */
@@ -38,6 +45,10 @@ export interface MultiplexerStats {
   readonly cohorts: number;
   readonly statements: number;
   readonly polls: number;
+  /** Pollers refetching on the change feed now (the others poll on their interval). */
+  readonly fedPollers: number;
+  /** Change notifications received so far. */
+  readonly notifications: number;
   /** Seconds spent polling so far. */
   readonly pollSeconds: number;
   /** Subscriptions (live and stream) served now. */
@@ -112,12 +123,13 @@ export class Multiplexer {
   private retired = { statements: 0, polls: 0, pollSeconds: 0 };
   private subscribers = 0;
 
+  /** `feedFor`: the change feed of a source, null when it has none (off, or not PostgreSQL). */
   constructor(private readonly settings: SubscriptionSettings, private readonly errorText: (e: ApiError) => string,
-    private readonly log: (line: string) => void) {}
+    private readonly log: (line: string) => void, private readonly feedFor: (source: string) => ChangeFeed | null = () => null) {}
 
   /** Adds a live-query subscriber with its parameter values (text form); answers its unsubscribe. */
   live(reg: Registration, values: readonly (string | null)[], sink: SubscriberSink, lastSent?: string): () => void {
-    const poller = this.poller(`live\u0000${reg.role}\u0000${reg.source}\u0000${reg.statement.text}`, reg, this.settings.liveRefetchMs, this.settings.liveBatchSize);
+    const poller = this.poller(`live\u0000${reg.role}\u0000${reg.source}\u0000${reg.tables ? 'fed' : 'polled'}\u0000${reg.statement.text}`, reg, this.settings.liveRefetchMs, this.settings.liveBatchSize);
     const key = JSON.stringify(values);
     const cohort = poller.join(key, () => new LiveCohort(values)) as LiveCohort;
     const state = { last: lastSent };
@@ -133,7 +145,7 @@ export class Multiplexer {
 
   /** Adds a stream subscriber whose values depend on its cursor; answers its unsubscribe. */
   stream(reg: Registration, bind: (cursor: unknown) => readonly (string | null)[], cursor: unknown, sink: SubscriberSink): () => void {
-    const poller = this.poller(`stream\u0000${reg.role}\u0000${reg.source}\u0000${reg.statement.text}`, reg, this.settings.streamRefetchMs, this.settings.streamBatchSize);
+    const poller = this.poller(`stream\u0000${reg.role}\u0000${reg.source}\u0000${reg.tables ? 'fed' : 'polled'}\u0000${reg.statement.text}`, reg, this.settings.streamRefetchMs, this.settings.streamBatchSize);
     const cohort = new StreamCohort(bind, cursor, sink);
     const key = `#${cohort.id}`;
     poller.join(key, () => cohort);
@@ -152,14 +164,19 @@ export class Multiplexer {
     let statements = this.retired.statements;
     let polls = this.retired.polls;
     let pollSeconds = this.retired.pollSeconds;
+    let fedPollers = 0;
     for (const p of this.pollers.values()) {
+      if (p.fed) fedPollers++;
       cohorts += p.size;
       statements += p.statements;
       polls += p.polls;
       pollSeconds += p.pollSeconds;
     }
-    return { pollers: this.pollers.size, cohorts, statements, polls, pollSeconds, subscribers: this.subscribers };
+    return { pollers: this.pollers.size, cohorts, statements, polls, fedPollers, notifications: this.notifications(), pollSeconds, subscribers: this.subscribers };
   }
+
+  /** Notifications the change feeds received (a hook the service fills in). */
+  notifications: () => number = () => 0;
 
   /** Stops every poller. */
   close(): void {
@@ -169,8 +186,11 @@ export class Multiplexer {
   private poller(key: string, reg: Registration, refetchMs: number, batchSize: number): Poller {
     const existing = this.pollers.get(key);
     if (existing && !existing.spec.isStale()) return existing;
+    const feed = reg.tables ? this.feedFor(reg.source) : null;
+    const tables = reg.tables;
     const p = new Poller({
       key, statement: reg.statement, driver: reg.driver, refetchMs, batchSize, isStale: reg.isStale, errorText: this.errorText,
+      safetyMs: this.settings.safetyRefetchMs, watch: feed && tables ? (w) => feed.watch(tables, w) : null,
       onUnexpected: (e) => this.log(`kiln: subscription poll failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`),
     }, (stopped) => {
       this.retired = { statements: this.retired.statements + stopped.statements, polls: this.retired.polls + stopped.polls,

@@ -6,7 +6,7 @@ import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'gr
 import type { BundleModel, GraphQLRequest, Session } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { bindParams, type StreamCursor, type SubscriptionPlan } from '../graphql/index.js';
-import { multiplexValue } from '../sql/index.js';
+import { multiplexValue, relationsRead, type MultiplexedSql } from '../sql/index.js';
 import type { Multiplexer, Registration, SubscriberSink } from './multiplexer.js';
 import { CURSOR_VARIABLE, streamQuery } from './stream.js';
 import { pollActionResult } from './action-poll.js';
@@ -84,27 +84,39 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     if (plan.kind === 'multi') throw new ApiError('not-supported', 'a subscription may read only one source', 400, []);
     const driver = planned.driverFor(plan.source);
     if (!driver.dialect.can.multiplexing) throw new ApiError('not-supported', `subscriptions on a ${driver.dialect.name} source are not supported`, 400, []);
+    const subscriber: SubscriberSink = { push: (payload) => sink.next(payload), replan: () => sink.replan() };
+    const bind = (variables: { readonly [k: string]: unknown }): (string | null)[] =>
+      bindParams(plan.statement.slots, variables, session).map(multiplexValue);
+    const withCursor = (cursor: unknown): (string | null)[] => bind({ ...planned.variables, [CURSOR_VARIABLE]: cursor });
+    const values = stream ? withCursor(stream.initialCursor) : bind(planned.variables);
+    const relations = relationsRead(plan.query);
     const reg: Registration = {
       source: plan.source,
       statement: plan.statement,
       driver: () => planned.driverFor(plan.source),
       role: session.role,
       isStale: () => ctx.engine() !== engine,
+      tables: relations.opaque || readsClock(plan.statement, values) ? null : relations.tables,
     };
-    const subscriber: SubscriberSink = { push: (payload) => sink.next(payload), replan: () => sink.replan() };
-    const bind = (variables: { readonly [k: string]: unknown }): (string | null)[] =>
-      bindParams(plan.statement.slots, variables, session).map(multiplexValue);
-    if (stream) {
-      const withCursor = (cursor: unknown): (string | null)[] => bind({ ...planned.variables, [CURSOR_VARIABLE]: cursor });
-      withCursor(stream.initialCursor);
-      return { stop: multiplexer.stream(reg, withCursor, stream.initialCursor, subscriber) };
-    }
-    return { stop: multiplexer.live(reg, bind(planned.variables), subscriber, lastSent) };
+    if (stream) return { stop: multiplexer.stream(reg, withCursor, stream.initialCursor, subscriber) };
+    return { stop: multiplexer.live(reg, values, subscriber, lastSent) };
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     sink.error(e);
     return DONE;
   }
+}
+
+// PostgreSQL reads these words as a date/time value relative to the clock ('now()' as a
+// permission's value, Hasura's idiom, among them): a result using one changes with no commit.
+const CLOCK_WORDS = /^\s*(now(\(\))?|today|tomorrow|yesterday|current_(date|time|timestamp))\s*$/i;
+
+// True when a value bound to a date/time slot is relative to the clock.
+function readsClock(statement: MultiplexedSql, values: readonly (string | null)[]): boolean {
+  return statement.slots.some((slot, i) => {
+    const v = values[i];
+    return v !== null && v !== undefined && (slot.type === null || /date|time/i.test(slot.type)) && CLOCK_WORDS.test(v);
+  });
 }
 
 // The operation a request names, when its text parses; otherwise the engine reports the problem.

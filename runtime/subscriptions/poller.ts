@@ -3,10 +3,17 @@
 // poller runs ONE statement per batch of cohorts per poll, every cohort's parameter values in
 // arrays, and hands each cohort its row. Fetches of one poller never overlap, so a cohort sees
 // its results in commit order.
+//
+// When the source's change feed is healthy for the tables the plan reads (change-feed.ts), a poll
+// runs when a commit notified one of them, and otherwise only every safety interval (none when
+// it is 0): no statement runs while nothing changes. A burst of notifications costs at most one
+// poll running and one waiting. Without the feed the poll runs every refetch interval, as
+// before. Either way a timer ticks every refetch interval to notice a replaced engine (no SQL).
 
 import { ApiError } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 import { multiplexParams, type MultiplexedSql } from '../sql/index.js';
+import type { FeedWatch, FeedWatcher } from './change-feed.js';
 
 /** One row of the statement's relation: a set of parameter values and what receives its result. */
 export interface Cohort {
@@ -27,6 +34,10 @@ export interface PollerSpec {
   readonly statement: MultiplexedSql;
   readonly driver: () => Driver;
   readonly refetchMs: number;
+  /** While the change feed is healthy: poll anyway after this long without a poll (0: never). */
+  readonly safetyMs: number;
+  /** Watches the tables the plan reads on the source's change feed; null: no feed, poll every refetch interval. */
+  readonly watch: ((w: FeedWatcher) => FeedWatch) | null;
   readonly batchSize: number;
   /** Called when a poll failed with something that is not an ApiError (logged once per poll). */
   readonly onUnexpected: (e: unknown) => void;
@@ -52,15 +63,24 @@ export class Poller {
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private freshScheduled = false;
-  private polling = false;
+  /** A poll is queued and has not started: a change arriving now is covered by it. */
+  private pollQueued = false;
+  private lastPollStart = Date.now();
   private stopped = false;
+  private readonly watch: FeedWatch | null;
   /** Statements run so far (for the scale figures and tests). */
   statements = 0;
   polls = 0;
   /** Seconds spent in polls so far (statement time, for /v1/metrics). */
   pollSeconds = 0;
 
-  constructor(readonly spec: PollerSpec, private readonly onEmpty: (p: Poller) => void) {}
+  constructor(readonly spec: PollerSpec, private readonly onEmpty: (p: Poller) => void) {
+    this.watch = spec.watch?.({
+      changed: () => this.poll(),
+      // Healthy again: what changed while it was not is fetched now. Not healthy: the tick polls.
+      health: (healthy) => { if (healthy) this.poll(); },
+    }) ?? null;
+  }
 
   /** The cohort of `valuesKey`, created with `make` (and fetched at once) when new. */
   join(valuesKey: string, make: () => Cohort): Cohort {
@@ -70,7 +90,7 @@ export class Poller {
     this.cohorts.set(valuesKey, c);
     this.fresh.push(c);
     this.scheduleFresh();
-    if (this.timer === null && !this.polling && !this.stopped) this.arm(this.spec.refetchMs);
+    if (this.timer === null && !this.stopped) this.arm(this.spec.refetchMs);
     return c;
   }
 
@@ -91,6 +111,7 @@ export class Poller {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.watch?.close();
     this.onEmpty(this);
   }
 
@@ -108,26 +129,52 @@ export class Poller {
   }
 
   private arm(wait: number): void {
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.poll();
+      this.tick();
     }, wait);
   }
 
-  // A poll every refetch interval, counted from the start of the last one; a slow poll delays
-  // the next one rather than overlapping it.
-  private poll(): void {
+  /** True while the change feed is healthy for this poller's tables. */
+  get fed(): boolean {
+    return this.watch?.healthy() ?? false;
+  }
+
+  // Every refetch interval: a replaced engine replans; a poll runs when one is due (always
+  // without a healthy feed, after the safety interval with one). Otherwise nothing runs.
+  private tick(): void {
     if (this.stopped) return;
     if (this.spec.isStale()) {
-      const cohorts = [...this.cohorts.values()];
-      this.cohorts.clear();
-      this.stop();
-      for (const c of cohorts) c.replan();
+      this.replanAll();
       return;
     }
-    const started = Date.now();
-    this.polling = true;
+    const every = this.fed ? this.spec.safetyMs : this.spec.refetchMs;
+    // A timer may fire a little early; a poll within a tenth of the interval (at most 50 ms) is due.
+    const due = every > 0 && Date.now() - this.lastPollStart >= every - Math.min(50, every / 10);
+    if (due) this.poll();
+    else this.arm(this.spec.refetchMs);
+  }
+
+  private replanAll(): void {
+    const cohorts = [...this.cohorts.values()];
+    this.cohorts.clear();
+    this.stop();
+    for (const c of cohorts) c.replan();
+  }
+
+  // Polls every cohort now, unless a poll is already queued (it will see this change too). The
+  // next tick is counted from the start of the poll; a slow poll delays it rather than overlapping it.
+  private poll(): void {
+    if (this.stopped || this.pollQueued) return;
+    if (this.spec.isStale()) {
+      this.replanAll();
+      return;
+    }
+    this.pollQueued = true;
     void this.enqueue(async () => {
+      this.pollQueued = false;
+      this.lastPollStart = Date.now();
       this.polls++;
       const t0 = performance.now();
       try {
@@ -136,9 +183,8 @@ export class Poller {
         this.pollSeconds += (performance.now() - t0) / 1000;
       }
     }).finally(() => {
-      this.polling = false;
-      if (this.stopped || this.cohorts.size === 0) return;
-      this.arm(Math.max(0, this.spec.refetchMs - (Date.now() - started)));
+      if (this.stopped || this.cohorts.size === 0 || this.pollQueued) return;
+      this.arm(Math.max(0, this.spec.refetchMs - (Date.now() - this.lastPollStart)));
     });
   }
 

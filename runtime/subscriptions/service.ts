@@ -6,6 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AuthOptions } from '../auth/index.js';
+import type { Driver } from '../drivers/index.js';
+import { ChangeFeed } from './change-feed.js';
 import { Connection } from './connection.js';
 import { Multiplexer, type MultiplexerStats } from './multiplexer.js';
 import type { SubscriptionEngine } from './operation.js';
@@ -21,6 +23,11 @@ export interface SubscriptionOptions {
   readonly log?: (line: string) => void;
   /** websocket-log lines (Hasura's shape); absent when that log type is off. */
   readonly wsLog?: WebsocketLog;
+  /**
+   * The primary driver of each source: where the change feed installs its triggers and LISTENs
+   * (drivers that cannot listen have no feed). Absent: no change feed, every subscription polls.
+   */
+  readonly sources?: () => ReadonlyMap<string, Driver>;
 }
 
 /** The running WebSocket service. */
@@ -37,7 +44,24 @@ export interface SubscriptionService {
 export function createSubscriptionService(opts: SubscriptionOptions, auth: AuthOptions): SubscriptionService {
   const settings: SubscriptionSettings = { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...opts.settings };
   const log = opts.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
-  const multiplexer = new Multiplexer(settings, errorsPayload, log);
+  const feeds = new Map<string, ChangeFeed>();
+  const sources = opts.sources;
+  // One feed per source (a new one when the source's driver was replaced by a metadata change).
+  const feedFor = (source: string): ChangeFeed | null => {
+    if (!settings.changeFeed || !sources) return null;
+    const driver = sources().get(source);
+    if (!driver?.listen || !driver.dialect.can.multiplexing) return null;
+    const key = source;
+    const existing = feeds.get(key);
+    if (existing?.driver === driver) return existing;
+    void existing?.close();
+    const feed = new ChangeFeed(source, driver, log);
+    feeds.set(key, feed);
+    return feed;
+  };
+  const multiplexer = new Multiplexer(settings, errorsPayload, log, feedFor);
+  let retiredNotifications = 0;
+  multiplexer.notifications = () => retiredNotifications + [...feeds.values()].reduce((n, f) => n + f.notifications, 0);
   const connections = new Set<Connection>();
   const wss = new WebSocketServer({
     noServer: true,
@@ -68,6 +92,11 @@ export function createSubscriptionService(opts: SubscriptionOptions, auth: AuthO
       for (const c of connections) c.close(CLOSE.goingAway, 'server shutting down');
       connections.clear();
       multiplexer.close();
+      for (const f of feeds.values()) {
+        retiredNotifications += f.notifications;
+        await f.close();
+      }
+      feeds.clear();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

@@ -14,29 +14,37 @@ export interface SubsServer {
   readonly wsUrl: string;
   /** Multiplexed statements the driver ran since the start (or the last reset). */
   statements(): string[];
+  /** Every statement the engine's driver ran since the start (or the last reset). */
+  allStatements(): string[];
   resetStatements(): void;
   close(): Promise<void>;
 }
 
 export async function startSubsServer(o: { metadata: unknown; databaseUrl: string; adminSecret?: string;
-  settings?: Partial<SubscriptionSettings>; authenticators?: readonly Authenticator[] }): Promise<SubsServer> {
+  settings?: Partial<SubscriptionSettings>; authenticators?: readonly Authenticator[];
+  /** Gives the service the source's driver, so the change feed can run (when settings.changeFeed is not false). */
+  changeFeed?: boolean; log?: (line: string) => void }): Promise<SubsServer> {
   const parsed = parseMetadata(o.metadata);
   if (!parsed.value) throw new Error(`test metadata is invalid: ${JSON.stringify(parsed.errors)}`);
   const inner = createPgDriver({ url: o.databaseUrl, max: 4 });
   const seen: string[] = [];
-  const driver: Driver = { ...inner, query: (text, params) => { seen.push(text); return inner.query(text, params); } };
+  const driver: Driver = { ...inner, query: (text, params, co) => { seen.push(text); return inner.query(text, params, co); },
+    queryText: (text, params, ...rest) => { seen.push(text); return inner.queryText(text, params, ...rest); },
+    runScript: (text, co) => { seen.push(text); return inner.runScript(text, co); } };
   const introspection = { default: await introspectPostgres(inner) };
   const bundle = await buildBundle({ metadata: parsed.value, introspection, engineVersion: 'test' });
   if (bundle.inconsistencies.length) throw new Error(`inconsistent: ${JSON.stringify(bundle.inconsistencies)}`);
   const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: () => driver });
   const server = createServer({
     engine, version: 'test', adminSecret: o.adminSecret ?? null, consoleEnabled: false, authenticators: o.authenticators ?? [],
-    subscriptions: { engine: () => engine, settings: { liveRefetchMs: 100, streamRefetchMs: 100, ...o.settings }, log: () => undefined },
+    subscriptions: { engine: () => engine, settings: { liveRefetchMs: 100, streamRefetchMs: 100, ...o.settings }, log: o.log ?? (() => undefined),
+      ...(o.changeFeed ? { sources: () => new Map([['default', inner]]) } : {}) },
   });
   const { port } = await server.listen(0, '127.0.0.1');
   return {
     wsUrl: `ws://127.0.0.1:${port}/v1/graphql`,
     statements: () => seen.filter((t) => t.includes('unnest(')),
+    allStatements: () => [...seen],
     resetStatements: () => { seen.length = 0; },
     async close() {
       await server.close();

@@ -16,6 +16,6 @@ export type { Assignment, Conflict, Guard, KeptWrite, MutationJson, MutationStat
 /** Subscriptions: a live query over a relation of per-cohort values, and a stream cursor. */
 export { subscriberCohort, type Cohort, type LiveQuery, type Stream } from './live.js';
 /** Every read of rows in a plan and what guards it (permission proofs on the IR). */
-export { readsOf, readsOfMutation, type TableRead } from './reads.js';
+export { readsOf, readsOfMutation, relationsRead, type RelationsRead, type TableRead } from './reads.js';
 /** Plans: SQL steps, HTTP steps and joins between them. */
 export type { HttpStep, JoinStep, QueryPlan, SqlStep, Step } from './plan.js';

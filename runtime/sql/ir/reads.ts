@@ -4,7 +4,7 @@
 import type { Alias } from '../fragment.js';
 import type { LiveQuery, Stream } from './live.js';
 import type { MutationJson, MutationStatement, WriteExpr } from './mutation.js';
-import type { Cond, Expr, Source } from './scalar.js';
+import type { Cond, Expr, QualifiedName, Source } from './scalar.js';
 import type { JsonValue, Permission, RowSet } from './select.js';
 
 /** One read of rows: what is read at which alias, and what guards it. */
@@ -19,13 +19,50 @@ export interface TableRead {
   readonly inPermission: boolean;
 }
 
-/** Every read of rows in a JSON value of a plan (or in a live query's or stream's select), outermost first. */
-export function readsOf(v: JsonValue | LiveQuery | Stream): TableRead[] {
-  const out: TableRead[] = [];
+// What a walk collects: the reads of rows, and the functions called in scalar expressions.
+interface Collected {
+  readonly reads: TableRead[];
+  readonly calls: QualifiedName[];
+}
+
+function collect(v: JsonValue | LiveQuery | Stream): Collected {
+  const out: Collected = { reads: [], calls: [] };
   const live = v.kind === 'stream' ? v.live : v.kind === 'live' ? v : null;
   if (live) for (const f of live.fields) json(f.value, out);
   else json(v as JsonValue, out);
   return out;
+}
+
+/** Every read of rows in a JSON value of a plan (or in a live query's or stream's select), outermost first. */
+export function readsOf(v: JsonValue | LiveQuery | Stream): TableRead[] {
+  return collect(v).reads;
+}
+
+/**
+ * The relations whose rows a live query's or stream's statement depends on: every table it reads
+ * (its permission filters' tables too), each once. `opaque` when it also depends on what the IR
+ * cannot name: a function's rows or a function called on a value (its body may read any table).
+ */
+export interface RelationsRead {
+  readonly tables: readonly QualifiedName[];
+  readonly opaque: boolean;
+}
+
+/** The relations `v` reads, for refetching it when one of them changes. */
+export function relationsRead(v: JsonValue | LiveQuery | Stream): RelationsRead {
+  const { reads, calls } = collect(v);
+  const tables = new Map<string, QualifiedName>();
+  let opaque = calls.length > 0;
+  for (const r of reads) {
+    switch (r.from.kind) {
+      case 'table': tables.set(JSON.stringify([r.from.table.schema, r.from.table.name]), r.from.table); break;
+      case 'function': opaque = true; break;
+      case 'read_through': tables.set(JSON.stringify([r.from.table.schema, r.from.table.name]), r.from.table); break;
+      case 'written': break;
+      default: unreachable(r.from);
+    }
+  }
+  return { tables: [...tables.values()], opaque };
 }
 
 /**
@@ -33,7 +70,7 @@ export function readsOf(v: JsonValue | LiveQuery | Stream): TableRead[] {
  * response, and (as reads of a permission) in the role's write filters and checks.
  */
 export function readsOfMutation(m: MutationStatement): TableRead[] {
-  const out: TableRead[] = [];
+  const out: Collected = { reads: [], calls: [] };
   const value = (e: WriteExpr): void => {
     if (e.kind === 'update_op') { value(e.current); expr(e.value, out, false); return; }
     if (e.kind !== 'written_value' && e.kind !== 'excluded' && e.kind !== 'default') expr(e, out, false);
@@ -56,10 +93,10 @@ export function readsOfMutation(m: MutationStatement): TableRead[] {
   }
   for (const g of m.guards) if (g.kind === 'all_rows') cond(g.check, out, true);
   mutationJson(m.result, out);
-  return out;
+  return out.reads;
 }
 
-function mutationJson(v: MutationJson, out: TableRead[]): void {
+function mutationJson(v: MutationJson, out: Collected): void {
   switch (v.kind) {
     case 'affected': case 'kept_rows': return;
     case 'returning': json(v.shape, out); return;
@@ -68,13 +105,13 @@ function mutationJson(v: MutationJson, out: TableRead[]): void {
   }
 }
 
-function json(v: JsonValue, out: TableRead[]): void {
+function json(v: JsonValue, out: Collected): void {
   switch (v.kind) {
     case 'scalar': expr(v.expr, out, false); return;
     case 'name': case 'json_text': return;
     case 'object': for (const f of v.fields) json(f.value, out); return;
     case 'one':
-      out.push({ from: v.from, row: v.row, permission: v.permission, limited: true, inPermission: false });
+      out.reads.push({ from: v.from, row: v.row, permission: v.permission, limited: true, inPermission: false });
       source(v.from, out, false);
       for (const c of v.join) cond(c, out, false);
       cond(v.permission.filter, out, true);
@@ -93,8 +130,8 @@ function json(v: JsonValue, out: TableRead[]): void {
   }
 }
 
-function rows(r: RowSet, out: TableRead[]): void {
-  out.push({ from: r.from, row: r.row, permission: r.permission, limited: !r.countsAllRows, inPermission: false });
+function rows(r: RowSet, out: Collected): void {
+  out.reads.push({ from: r.from, row: r.row, permission: r.permission, limited: !r.countsAllRows, inPermission: false });
   source(r.from, out, false);
   for (const c of r.join) cond(c, out, false);
   cond(r.permission.filter, out, true);
@@ -104,11 +141,11 @@ function rows(r: RowSet, out: TableRead[]): void {
   if (r.offset) expr(r.offset, out, false);
 }
 
-function source(s: Source, out: TableRead[], inPermission: boolean): void {
+function source(s: Source, out: Collected, inPermission: boolean): void {
   if (s.kind === 'function') for (const a of s.call.args) expr(a.value, out, inPermission);
 }
 
-function cond(c: Cond, out: TableRead[], inPermission: boolean): void {
+function cond(c: Cond, out: Collected, inPermission: boolean): void {
   switch (c.kind) {
     case 'true': case 'no_condition': case 'row_present': return;
     case 'and': case 'or': for (const i of c.items) cond(i, out, inPermission); return;
@@ -122,7 +159,7 @@ function cond(c: Cond, out: TableRead[], inPermission: boolean): void {
     case 'spatial': for (const e of [c.left, c.operand, c.distance, c.spheroid]) if (e) expr(e, out, inPermission); return;
     case 'raster_intersects': for (const e of [c.left, ...c.args]) expr(e, out, inPermission); return;
     case 'exists':
-      out.push({ from: c.from, row: c.row, permission: c.permission && { filter: c.permission, limit: null }, limited: false, inPermission });
+      out.reads.push({ from: c.from, row: c.row, permission: c.permission && { filter: c.permission, limit: null }, limited: false, inPermission });
       source(c.from, out, inPermission);
       for (const j of c.join) cond(j, out, inPermission);
       if (c.permission) cond(c.permission, out, true);
@@ -134,10 +171,10 @@ function cond(c: Cond, out: TableRead[], inPermission: boolean): void {
   }
 }
 
-function expr(e: Expr, out: TableRead[], inPermission: boolean): void {
+function expr(e: Expr, out: Collected, inPermission: boolean): void {
   switch (e.kind) {
     case 'column': case 'row': case 'param': case 'session_json': return;
-    case 'call': for (const a of e.args) expr(a.value, out, inPermission); return;
+    case 'call': out.calls.push(e.fn); for (const a of e.args) expr(a.value, out, inPermission); return;
     case 'text': case 'cast': expr(e.expr, out, inPermission); return;
     case 'json_path': expr(e.expr, out, inPermission); expr(e.path, out, inPermission); return;
     case 'aggregate': expr(e.arg, out, inPermission); return;
@@ -145,7 +182,7 @@ function expr(e: Expr, out: TableRead[], inPermission: boolean): void {
     case 'from_geojson': expr(e.geojson, out, inPermission); return;
     case 'when': cond(e.cond, out, true); expr(e.expr, out, inPermission); return;
     case 'distinct_count': case 'subquery':
-      out.push({ from: e.from, row: e.row, permission: e.permission && { filter: e.permission, limit: null }, limited: false, inPermission });
+      out.reads.push({ from: e.from, row: e.row, permission: e.permission && { filter: e.permission, limit: null }, limited: false, inPermission });
       source(e.from, out, inPermission);
       for (const w of e.where) cond(w, out, inPermission);
       if (e.permission) cond(e.permission, out, true);
