@@ -38,7 +38,7 @@ afterAll(async () => {
   await db?.drop();
 }, 60_000);
 
-interface Tally { cases: number; databaseErrors: number; rows: number; emptyAnswers: number; kilnMs: number; oracleMs: number; slowest: number; slowestCase: string }
+interface Tally { cases: number; databaseErrors: number; inconclusive: number; rows: number; emptyAnswers: number; kilnMs: number; oracleMs: number; slowest: number; slowestCase: string }
 
 // Sends a case to Kiln and to the oracle; throws with everything needed to reproduce when they differ.
 async function check(c: Case, role: (typeof ROLES)[number], tally: Tally): Promise<void> {
@@ -67,6 +67,13 @@ async function check(c: Case, role: (typeof ROLES)[number], tally: Tally): Promi
       tally.databaseErrors++;
       return;
     }
+    // Whether PostgreSQL meets such a value at all depends on its plan (the oracle's statement may
+    // evaluate a filter on rows that Kiln's drops first, by an offset, say): when Kiln answered
+    // rows instead, the case proves nothing either way.
+    if ((e as { code?: string }).code?.startsWith('22') && body.errors === undefined && body.data !== undefined) {
+      tally.inconclusive++;
+      return;
+    }
     throw new Error(`the oracle failed: ${message}\n${sql.text}\nparams: ${JSON.stringify(sql.params)}${context()}`);
   }
   if (body.errors || body.data === undefined) throw new Error(`errors for a valid query${context()}`);
@@ -83,10 +90,10 @@ describe('random operations per role answer exactly what the SQL oracle computes
   for (const role of ROLES) {
     it.concurrent(`${role.name}: ${RUNS} cases`, async () => {
       const gen = new Generators(role);
-      const tally: Tally = { cases: 0, databaseErrors: 0, rows: 0, emptyAnswers: 0, kilnMs: 0, oracleMs: 0, slowest: 0, slowestCase: '' };
+      const tally: Tally = { cases: 0, databaseErrors: 0, inconclusive: 0, rows: 0, emptyAnswers: 0, kilnMs: 0, oracleMs: 0, slowest: 0, slowestCase: '' };
       const started = Date.now();
       await fc.assert(fc.asyncProperty(gen.request(), (c) => check(c, role, tally)), { numRuns: RUNS, seed: SEED, endOnFailure: false });
-      console.log(`oracle fuzz ${role.name}: ${RUNS} cases, 0 differences (${tally.rows} objects compared, ${tally.emptyAnswers} all-empty answers, ${tally.databaseErrors} database errors answered as the oracle's) in ${Date.now() - started} ms; Kiln ${Math.round(tally.kilnMs)} ms (slowest ${Math.round(tally.slowest)}), oracle ${Math.round(tally.oracleMs)} ms`);
+      console.log(`oracle fuzz ${role.name}: ${RUNS} cases, 0 differences (${tally.rows} objects compared, ${tally.emptyAnswers} all-empty answers, ${tally.databaseErrors} database errors answered as the oracle's, ${tally.inconclusive} inconclusive: the oracle's plan met a value PostgreSQL refuses that Kiln's did not) in ${Date.now() - started} ms; Kiln ${Math.round(tally.kilnMs)} ms (slowest ${Math.round(tally.slowest)}), oracle ${Math.round(tally.oracleMs)} ms`);
       if (process.env.KILN_ORACLE_VERBOSE) console.log(`slowest case of ${role.name}:\n${tally.slowestCase}`);
       // The generator must produce answers with rows, not mostly empty ones (member sees one
       // organisation of five, or none, so about half its answers are empty).
