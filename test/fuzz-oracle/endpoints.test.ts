@@ -10,41 +10,24 @@
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
 import { coreOperations } from '../../compiler/ops/registry.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { postJson } from '../helpers/http.js';
-import { fixtureMetadata, fixtureSql, ROLES, TABLES } from './fixture.js';
+import { ROLES, TABLES } from './fixture.js';
+import { startFuzzServer, type FuzzServer } from './served.js';
 import { hostile } from './text-gen.js';
 
 const RUNS = Number(process.env.KILN_ENDPOINT_FUZZ_RUNS ?? 60);
 const SEED = Number(process.env.KILN_ENDPOINT_FUZZ_SEED ?? 977);
 const ANSWER_WITHIN = 20_000;
 
-let db: TestDatabase;
 let base: string;
-let close: () => Promise<void>;
-const crashes: unknown[] = [];
-const onCrash = (e: unknown): void => { crashes.push(e); };
+let server: FuzzServer;
+let crashes: unknown[] = [];
 
 beforeAll(async () => {
-  process.on('uncaughtException', onCrash);
-  process.on('unhandledRejection', onCrash);
-  db = await createTestDatabase('fuzzends', fixtureSql());
-  process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES = 'startup';
-  process.env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT = '5';
-  const server = await serveCommand({
-    databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false,
-    eventsFetchInterval: 1000, eventsHttpPoolSize: 2, eventsFetchBatchSize: 10,
-  });
-  base = `http://127.0.0.1:${server.port}`;
-  close = () => server.close();
-  delete process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES;
-  const exported = await postJson(base, '/v1/metadata', { type: 'export_metadata', args: {} });
-  const md = exported.body as { sources: { tables: unknown[] }[] };
-  md.sources[0]!.tables = (fixtureMetadata() as typeof md).sources[0]!.tables;
-  const replaced = await postJson(base, '/v1/metadata', { type: 'replace_metadata', args: md });
-  if (replaced.status !== 200) throw new Error(`replace_metadata: ${JSON.stringify(replaced.body)}`);
+  server = await startFuzzServer('fuzzends');
+  base = server.base;
+  crashes = server.crashes;
   // REST endpoints over the fixture: one without variables, one with an Int and a String.
   const steps = [
     { type: 'create_query_collection', args: { name: 'fz', definition: { queries: [
@@ -63,11 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`endpoint fuzz: ${RUNS} cases per endpoint, 0 crashes; answers by route and status ${JSON.stringify(statuses)}; metadata errors by code ${JSON.stringify(metadataCodes)}; RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`);
-  await close?.();
-  await db?.drop();
-  delete process.env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT;
-  process.off('uncaughtException', onCrash);
-  process.off('unhandledRejection', onCrash);
+  await server?.close();
 }, 60_000);
 
 // ---------- what an answer may be ----------

@@ -9,10 +9,7 @@
 // KILN_TEXT_FUZZ_RUNS: requests (default 200). KILN_TEXT_FUZZ_SEED: fast-check's seed.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
-import { fixtureMetadata, fixtureSql } from './fixture.js';
+import { startFuzzServer, type FuzzServer } from './served.js';
 import { hostile, type Hostile } from './text-gen.js';
 
 const RUNS = Number(process.env.KILN_TEXT_FUZZ_RUNS ?? 200);
@@ -24,40 +21,17 @@ const ANSWER_WITHIN = 20_000;
 const CODES = new Set(['validation-failed', 'parse-failed', 'invalid-json', 'bad-request', 'invalid-headers', 'access-denied',
   'permission-error', 'data-exception', 'not-supported', 'unexpected-payload', 'invalid-params', 'coercion-error', 'not-found']);
 
-let db: TestDatabase;
 let base: string;
-let close: () => Promise<void>;
-const crashes: unknown[] = [];
-const onCrash = (e: unknown): void => { crashes.push(e); };
+let server: FuzzServer;
+let crashes: unknown[] = [];
 
 beforeAll(async () => {
-  process.on('uncaughtException', onCrash);
-  process.on('unhandledRejection', onCrash);
-  db = await createTestDatabase('fuzztext', fixtureSql());
-  // Thousands of http-log lines would bury the report; startup lines stay.
-  process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES = 'startup';
-  // As an operator would: fragment bombs over article -> author -> articles are legitimately
-  // exponential in their answer (each level multiplies the rows), and only a timeout bounds them.
-  process.env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT = '5';
-  const server = await serveCommand({
-    databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false,
-    eventsFetchInterval: 1000, eventsHttpPoolSize: 2, eventsFetchBatchSize: 10,
-  });
-  base = `http://127.0.0.1:${server.port}`;
-  close = () => server.close();
-  delete process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES;
-  const exported = await postJson(base, '/v1/metadata', { type: 'export_metadata', args: {} });
-  const md = exported.body as { sources: { tables: unknown[] }[] };
-  md.sources[0]!.tables = (fixtureMetadata() as typeof md).sources[0]!.tables;
-  const replaced = await postJson(base, '/v1/metadata', { type: 'replace_metadata', args: md });
-  if (replaced.status !== 200) throw new Error(`replace_metadata: ${JSON.stringify(replaced.body)}`);
+  server = await startFuzzServer('fuzztext');
+  base = server.base;
+  crashes = server.crashes;
 });
 afterAll(async () => {
-  await close?.();
-  await db?.drop();
-  delete process.env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT;
-  process.off('uncaughtException', onCrash);
-  process.off('unhandledRejection', onCrash);
+  await server?.close();
 }, 60_000);
 
 // The problems with one answer to a hostile request (none when it is well formed).
