@@ -5,15 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
 
 describe('returning of a nested insert reads after the writes', () => {
   let db: TestDatabase;
   let close: () => Promise<void>;
   let url: string;
   const post = async (path: string, body: unknown): Promise<unknown> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await postJson(url, path, body);
     expect(res.status).toBe(200);
-    return res.json();
+    return res.body;
   };
   const gql = (query: string, variables: Record<string, unknown> = {}) => post('/v1/graphql', { query, variables });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { binaryNumericText, plainDecimalText, scientificText } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
 
 describe('numeric text as Hasura sends it', () => {
   it('shows a number as Haskell does, fixed from 0.1 to 10^7 and with an exponent outside', () => {
@@ -25,9 +26,9 @@ describe('scale of numeric values written over HTTP', () => {
   let close: () => Promise<void>;
   let url: string;
   const post = async (path: string, body: unknown): Promise<unknown> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await postJson(url, path, body);
     expect(res.status).toBe(200);
-    return res.json();
+    return res.body;
   };
   const gql = (query: string, variables: Record<string, unknown> = {}) => post('/v1/graphql', { query, variables });
 
