@@ -38,8 +38,25 @@ export function connectionFailed(client: pg.PoolClient): boolean {
   return failed.has(client);
 }
 
-/** Creates a pool whose clients always have an error listener; `options` are extra `-c` settings. */
+// The `options` parameter of a connection URL (PostgreSQL's `-c name=value` settings of every
+// session, e.g. `?options=-c%20statement_timeout%3D5000`): a source's own settings, kept beside Kiln's.
+function urlOptions(url: string): string {
+  try {
+    return new URL(url).searchParams.get('options')?.trim() ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Creates a pool whose clients always have an error listener; `options` are extra `-c` settings,
+ * added to those of the URL's `options` parameter. A `statement_timeout` set there is the
+ * source's own and wins over the default of every source (SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT).
+ */
 export function createPool(s: PoolSettings, options?: string): pg.Pool {
+  const own = urlOptions(s.url);
+  const allOptions = [own, options ?? ''].filter((o) => o !== '').join(' ');
+  const sourceTimeout = /\bstatement_timeout\b/.test(own);
   const pool = new pg.Pool({
     connectionString: s.url,
     max: s.max,
@@ -50,8 +67,8 @@ export function createPool(s: PoolSettings, options?: string): pg.Pool {
     // Rows over the cap close their connection instead of ending the process (pg-guard.ts).
     Client: guardedClient(s.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES),
     // A startup parameter: no round trip, and RESET statement_timeout comes back to it.
-    ...(s.statementTimeoutMs > 0 ? { statement_timeout: s.statementTimeoutMs } : {}),
-    ...(options ? { options } : {}),
+    ...(s.statementTimeoutMs > 0 && !sourceTimeout ? { statement_timeout: s.statementTimeoutMs } : {}),
+    ...(allOptions ? { options: allOptions } : {}),
   });
   pool.on('connect', (client) => {
     client.on('error', (e: Error) => {

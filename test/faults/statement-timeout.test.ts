@@ -22,7 +22,9 @@ const options = (url: string) => ({
 });
 
 beforeAll(async () => {
-  db = await createTestDatabase('stmttimeout', 'CREATE TABLE item (id int PRIMARY KEY); INSERT INTO item VALUES (1);');
+  db = await createTestDatabase('stmttimeout', `CREATE TABLE item (id int PRIMARY KEY); INSERT INTO item VALUES (1);
+    CREATE FUNCTION nap(seconds float8) RETURNS SETOF item LANGUAGE sql STABLE AS $$ SELECT i.* FROM item i, pg_sleep(seconds) $$;
+    CREATE FUNCTION nap_here(seconds float8) RETURNS SETOF item LANGUAGE sql STABLE AS $$ SELECT i.* FROM item i, pg_sleep(seconds) $$;`);
   process.env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT = '0.5';
   try {
     server = await serveCommand(options(db.url));
@@ -76,6 +78,24 @@ describe('SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT', () => {
       throw e;
     }
   });
+
+  it('a source whose database URL sets its own statement_timeout (options=-c ...) keeps it, over the default', async () => {
+    // The same database as a second source, its URL carrying a 3 s timeout of its own.
+    const own = `${db.url}?options=${encodeURIComponent('-c statement_timeout=3000')}`;
+    expect(await post('/v1/metadata', { type: 'pg_add_source', args: { name: 'patient', configuration: { connection_info: { database_url: own } } } }))
+      .toEqual({ message: 'success' });
+    expect(await post('/v1/metadata', { type: 'pg_track_table', args: { source: 'patient', table: 'item', configuration: { custom_name: 'patient_item' } } }))
+      .toEqual({ message: 'success' });
+    expect(await post('/v1/metadata', { type: 'pg_track_function', args: { source: 'patient', function: 'nap' } })).toEqual({ message: 'success' });
+    expect(await post('/v1/metadata', { type: 'pg_track_function', args: { function: 'nap_here' } })).toEqual({ message: 'success' });
+    // 1 s: past the default of every source (0.5 s), within the patient source's own 3 s.
+    expect(await post('/v1/graphql', { query: '{ nap(args: {seconds: 1}) { id } }' })).toEqual({ data: { nap: [{ id: 1 }] } });
+    expect(await post('/v1/graphql', { query: '{ nap_here(args: {seconds: 1}) { id } }' }))
+      .toEqual({ errors: [{ message: 'canceling statement due to statement timeout', extensions: { path: '$', code: 'postgres-error' } }] });
+    // Its own 3 s still bounds it.
+    expect(await post('/v1/graphql', { query: '{ nap(args: {seconds: 4}) { id } }' }))
+      .toEqual({ errors: [{ message: 'canceling statement due to statement timeout', extensions: { path: '$', code: 'postgres-error' } }] });
+  }, 30_000);
 
   it('refuses a value that is not a number of seconds before opening anything', async () => {
     process.env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT = 'soon';
