@@ -24,3 +24,7 @@ export { dialectNamed } from './dialects/registry.js';
 export { makeTemplate, templateSql, templateText } from './template.js';
 /** The text of a decimal as Hasura sends it: Haskell's `show` (mutations) or a binary numeric (queries, v1 DML). */
 export { binaryNumericText, plainDecimalText, scientificText } from './numeric-text.js';
+/** The change feed's DDL and catalog queries on PostgreSQL (live queries refetched on a commit's notification). */
+export {
+  CHANGE_CHANNEL, CHANGE_TRIGGER, FUNCTION_PRESENT, FUNCTION_SIGNATURE, INSTALL_FUNCTION, LOCK_TIMEOUT, TABLE_STATES, createTrigger,
+} from './render/postgres/change-feed.js';

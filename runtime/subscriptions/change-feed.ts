@@ -1,14 +1,14 @@
 // The change feed of one PostgreSQL source: the tables live queries read carry a statement-level
-// trigger that notifies a channel (change-feed-sql.ts), and one dedicated connection LISTENs on
+// trigger that notifies a channel (its SQL: runtime/sql/render/postgres/change-feed.ts), and one dedicated connection LISTENs on
 // it. A poller watches the tables its plan reads and refetches when one of them changed; it
 // relies on the feed only while the feed is healthy for it (LISTEN holds and every one of its
 // tables carries the trigger), and polls on its interval otherwise.
 
 import type { ChannelListener, Driver } from '../drivers/index.js';
-import type { QualifiedName } from '../sql/index.js';
 import {
-  CHANGE_CHANNEL, CHANGE_TRIGGER, FUNCTION_PRESENT, FUNCTION_SIGNATURE, INSTALL_FUNCTION, LOCK_TIMEOUT, TABLE_STATES, createTrigger, keyOfPayload, tableKey,
-} from './change-feed-sql.js';
+  CHANGE_CHANNEL, CHANGE_TRIGGER, FUNCTION_PRESENT, FUNCTION_SIGNATURE, INSTALL_FUNCTION, LOCK_TIMEOUT, TABLE_STATES, createTrigger, type QualifiedName,
+} from '../sql/index.js';
+import { keyOfPayload, tableKey } from './change-keys.js';
 
 /** What a watching poller is told. */
 export interface FeedWatcher {

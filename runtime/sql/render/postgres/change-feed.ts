@@ -6,8 +6,11 @@
 //
 // DDL takes no parameters: every name goes through the postgres dialect's identifier quoting.
 
-import { assert } from '../errors/index.js';
-import { compileSql, ident, postgres, type QualifiedName } from '../sql/index.js';
+import { assert } from '../../../errors/index.js';
+import { compileSql } from '../../compile.js';
+import { ident } from '../../fragment.js';
+import { postgres } from '../../dialects/postgres.js';
+import type { QualifiedName } from '../../ir/index.js';
 
 /** The channel the triggers notify. */
 export const CHANGE_CHANNEL = 'svc_live_change';
@@ -53,19 +56,4 @@ export const LOCK_TIMEOUT = `SET LOCAL lock_timeout = '2s'`;
 export function createTrigger(t: QualifiedName): string {
   return `CREATE TRIGGER ${id(CHANGE_TRIGGER)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${id(t.schema, t.name)}
   FOR EACH STATEMENT EXECUTE PROCEDURE ${id(...FUNCTION)}()`;
-}
-
-/** The key of a table in the feed: what a notification's payload parses to, printed the same way. */
-export function tableKey(schema: string, name: string): string {
-  return JSON.stringify([schema, name]);
-}
-
-/** The table key a notification names; null for a payload that is not ours. */
-export function keyOfPayload(payload: string): string | null {
-  try {
-    const v = JSON.parse(payload) as unknown;
-    return Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' ? tableKey(v[0], v[1]) : null;
-  } catch {
-    return null;
-  }
 }
