@@ -215,13 +215,19 @@ function readSchemaRelationshipDef(md: Metadata, r: ArgsReader): JsonObject {
   return { to_source: { source, table: t, relationship_type: type, field_mapping: mapping.value } };
 }
 
-function schemaRelationshipEdit(input: Parameters<OpHandler>[0], kind: 'create' | 'update') {
+// The remote schema, type and relationship names a schema relationship edit names (the remote must exist).
+function schemaRelationshipArgs(input: Parameters<OpHandler>[0]) {
   const r = ArgsReader.args(input);
   const remote = r.name('remote_schema');
   const typeName = r.name('type_name');
   const name = r.name('name');
   const rs = findRemote(input.metadata, remote);
   if (rs === undefined) throw new ApiError('not-exists', `remote schema with name ${q(remote)} does not exist`, 400, ['args', 'remote_schema']);
+  return { r, remote, typeName, name, rs };
+}
+
+function schemaRelationshipEdit(input: Parameters<OpHandler>[0], kind: 'create' | 'update') {
+  const { r, remote, typeName, name, rs } = schemaRelationshipArgs(input);
   const definition = readSchemaRelationshipDef(input.metadata, r);
   const groups = relationshipGroups(rs);
   const group = groups.find((g) => g.type_name === typeName);
@@ -243,12 +249,7 @@ export const createRemoteSchemaRemoteRelationship: OpHandler = (input) => schema
 export const updateRemoteSchemaRemoteRelationship: OpHandler = (input) => schemaRelationshipEdit(input, 'update');
 
 export const deleteRemoteSchemaRemoteRelationship: OpHandler = (input) => {
-  const r = ArgsReader.args(input);
-  const remote = r.name('remote_schema');
-  const typeName = r.name('type_name');
-  const name = r.name('name');
-  const rs = findRemote(input.metadata, remote);
-  if (rs === undefined) throw new ApiError('not-exists', `remote schema with name ${q(remote)} does not exist`, 400, ['args', 'remote_schema']);
+  const { remote, typeName, name, rs } = schemaRelationshipArgs(input);
   const groups = relationshipGroups(rs);
   if (!groups.some((g) => g.type_name === typeName && g.relationships.some((x) => x['name'] === name))) {
     throw new ApiError('not-exists', `remote relationship with name ${q(name)} on type ${q(typeName)} does not exist in remote schema ${q(remote)}`, 400, ['args', 'name']);
