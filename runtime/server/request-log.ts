@@ -38,24 +38,32 @@ export function logSettingsFromEnv(env: NodeJS.ProcessEnv, write: (line: string)
 }
 
 // Lines are gathered and written together, at most FLUSH_MS after the first of them, or at once
-// when FLUSH_LINES are waiting: a write per request was a system call per request, and a write
-// per turn of the event loop still was one for nearly every request under light load.
+// when the buffer is nearly full: a write per request was a system call per request, and a write
+// per turn of the event loop still was one for nearly every request under light load. Each line is
+// encoded straight into one reused buffer (no string per line kept, no joined text made), and a
+// flush hands process.stdout one copy of what the buffer holds.
 const FLUSH_MS = 20;
-const FLUSH_LINES = 512;
-let pending: string[] = [];
+const BUFFER_BYTES = 128 * 1024;
+let buffer: Buffer | null = null;
+let used = 0;
 let timer: NodeJS.Timeout | null = null;
 
 function flushLines(): void {
   if (timer !== null) { clearTimeout(timer); timer = null; }
-  if (pending.length === 0) return;
-  const text = pending.join('');
-  pending = [];
-  process.stdout.write(text);
+  if (used === 0 || buffer === null) return;
+  const chunk = Buffer.from(buffer.subarray(0, used));
+  used = 0;
+  process.stdout.write(chunk);
 }
 
 function stdoutLine(line: string): void {
-  pending.push(`${line}\n`);
-  if (pending.length >= FLUSH_LINES) { flushLines(); return; }
+  buffer ??= Buffer.allocUnsafe(BUFFER_BYTES);
+  // A UTF-16 unit takes at most 3 bytes in UTF-8, and the newline one more.
+  const most = line.length * 3 + 1;
+  if (used + most > BUFFER_BYTES) flushLines();
+  if (most > BUFFER_BYTES) { process.stdout.write(`${line}\n`); return; }
+  used += buffer.write(line, used, 'utf8');
+  buffer[used++] = 10;
   if (timer !== null) return;
   // Unreferenced: waiting lines never keep the process alive; what is pending at exit is written
   // then (stdout to a file or a pipe is written synchronously on Linux).

@@ -15,6 +15,16 @@ describe('POST /v1/graphql', () => {
     expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
   });
 
+  it('counts the content-length in bytes when the answer holds multi-byte characters', async () => {
+    const query = 'query { \u00e9t\u00e9: a } # \u65e5\u672c \u2713 \ud83d\ude00';
+    const res = await post(srv.url('/v1/graphql'), { query });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get('content-length')).toBe(String(bytes.length));
+    expect(bytes.length).toBeGreaterThan(bytes.toString('utf8').length);
+    const { request: seen } = (JSON.parse(bytes.toString('utf8')) as { data: { request: { query: string } } }).data;
+    expect(seen.query).toBe(query);
+  });
+
   it('passes query, variables and operationName to the engine', async () => {
     const request = { query: 'query Q($id: Int) { a }', variables: { id: 1 }, operationName: 'Q' };
     const { request: seen } = await echoed(await post(srv.url('/v1/graphql'), request));
