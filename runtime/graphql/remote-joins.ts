@@ -49,7 +49,7 @@ export async function resolveJoins(data: Row, sites: readonly RemoteJoinSite[], 
     }
     if (live.length === 0) return;
     if (site.relationship.kind === 'source') await joinSource(site, live, env);
-    else errors.push(...await joinRemote(site, live, env));
+    else errors.push(...await joinRemote(site.relationship, site.field.node, `join:${site.id}`, live, env));
   }));
   return errors;
 }
@@ -178,13 +178,13 @@ function substitute(v: Json, keys: Row): unknown {
   return v;
 }
 
-async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: JoinEnv): Promise<unknown[]> {
-  const rel = site.relationship;
-  if (rel.kind !== 'remote_schema') return [];
+type ToRemoteSchema = Extract<RemoteJoinSite['relationship'], { kind: 'remote_schema' }>;
+
+// One call of the remote for every hole: `node` is the client's field, `callId` names the call in traces.
+async function joinRemote(rel: ToRemoteSchema, node: FieldNode, callId: string, holes: readonly Hole[], env: JoinEnv): Promise<unknown[]> {
   const view = env.remote?.viewsFor(env.session.role).find((v) => v.def.name === rel.remoteSchema);
   if (!view) { for (const h of holes) h.parent[h.key] = null; return []; }
   const steps = remoteFieldPath(rel.remoteField);
-  const node = site.field.node;
   // One aliased field per distinct key set.
   const byTuple = new Map<string, Hole[]>();
   for (const h of holes) {
@@ -242,16 +242,16 @@ async function joinRemote(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
     values = presetValues(withPresets, view.schema, view.presets, values, env.session);
   }
   const body = print(doc);
-  const answer = await callRemote(view.def, { kind: 'http', id: `join:${site.id}`, target: { kind: 'remote_schema', name: view.def.name }, body, variables: {} },
+  const answer = await callRemote(view.def, { kind: 'http', id: callId, target: { kind: 'remote_schema', name: view.def.name }, body, variables: {} },
     values, env.session, env.headers, null);
-  if (stripped?.sites.length) await resolveSchemaJoins(answer.data as Row | null, stripped.sites, env);
+  const nested = stripped?.sites.length ? await resolveSchemaJoins(answer.data as Row | null, stripped.sites, env) : [];
   for (const [alias, group] of aliases) {
     let value: unknown = answer.data?.[alias] ?? null;
     for (const step of steps.slice(1)) value = pick(value, step.name);
     value = typenamesToClient(value, typenameKeys, view);
     for (const h of group) h.parent[h.key] = value;
   }
-  return [...answer.errors];
+  return [...answer.errors, ...nested];
 }
 
 function pick(v: unknown, key: string): unknown {
@@ -260,12 +260,13 @@ function pick(v: unknown, key: string): unknown {
 }
 
 /**
- * Relationships from a remote's types to tables (runtime/remote schema-joins.ts): each object of
- * the remote's answer that carries a site's join fields is a row; one query of the target table,
- * as the role, answers all of a site's rows; the join fields are taken out of the answer.
+ * Relationships from a remote's types (runtime/remote schema-joins.ts): each object of the remote's
+ * answer that carries a site's join fields is a row; one query of the target table, as the role,
+ * or one call of the other remote (an aliased field per distinct key set) answers all of a site's
+ * rows; the join fields are taken out of the answer. Answers the other remotes' errors.
  */
-export async function resolveSchemaJoins(data: Row | null, sites: readonly SchemaJoinSite[], env: JoinEnv): Promise<void> {
-  if (data === null || sites.length === 0) return;
+export async function resolveSchemaJoins(data: Row | null, sites: readonly SchemaJoinSite[], env: JoinEnv): Promise<unknown[]> {
+  if (data === null || sites.length === 0) return [];
   const holes = new Map<SchemaJoinSite, Hole[]>();
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) { for (const x of v) walk(x); return; }
@@ -273,17 +274,28 @@ export async function resolveSchemaJoins(data: Row | null, sites: readonly Schem
     const o = v as Row;
     for (const site of sites) {
       if (!(`${site.prefix}0` in o)) continue;
+      // Keys by join field for a remote target (its `$field` arguments name them), by position for a table.
+      const names = site.join.kind === 'remote_schema' ? site.join.lhsFields : site.join.mapping.map((_m, i) => `k${i}`);
       const keys: Row = {};
-      site.join.mapping.forEach((_m, i) => { keys[`k${i}`] = o[`${site.prefix}${i}`]; delete o[`${site.prefix}${i}`]; });
+      names.forEach((k, i) => { keys[k] = o[`${site.prefix}${i}`]; delete o[`${site.prefix}${i}`]; });
       if (Object.values(keys).some((k) => k === null || k === undefined)) o[site.key] = null;
       else holes.set(site, [...(holes.get(site) ?? []), { parent: o, key: site.key, keys }]);
     }
     for (const x of Object.values(o)) walk(x);
   };
   walk(data);
-  await Promise.all([...holes].map(([site, list]) => joinSource({
-    id: -1, table: env.model.tables[site.join.target]!, field: { node: site.node } as RemoteJoinSite['field'],
-    relationship: { kind: 'source', name: site.join.name, cardinality: site.join.cardinality, target: site.join.target,
-      mapping: site.join.mapping.map(([, column], i) => [`k${i}`, column] as const) },
-  }, list, env)));
+  const errors = await Promise.all([...holes].map(async ([site, list]): Promise<unknown[]> => {
+    const j = site.join;
+    if (j.kind === 'remote_schema') {
+      return joinRemote({ kind: 'remote_schema', name: j.name, remoteSchema: j.remoteSchema, lhsColumns: j.lhsFields, remoteField: j.remoteField },
+        site.node, `join:${j.remote}.${j.typeName}.${j.name}`, list, env);
+    }
+    await joinSource({
+      id: -1, table: env.model.tables[j.target]!, field: { node: site.node } as RemoteJoinSite['field'],
+      relationship: { kind: 'source', name: j.name, cardinality: j.cardinality, target: j.target,
+        mapping: j.mapping.map(([, column], i) => [`k${i}`, column] as const) },
+    }, list, env);
+    return [];
+  }));
+  return errors.flat();
 }

@@ -38,9 +38,10 @@ export async function runWithRemotes(s: PreparedSplit, variables: { readonly [k:
   headers: ClientHeaders | null, operationName: string | null, runLocal: (p: Prepared) => Promise<string>, joinEnv: JoinEnv): Promise<string> {
   const remote = async (): Promise<Awaited<ReturnType<typeof runRemoteParts>>> => {
     const answers = await runRemoteParts(s.split, variables, session, headers, operationName);
-    // Relationships from the remotes' types to tables: joined into each answer.
-    await Promise.all(s.split.remotes.map((p, i) => (p.joins ? resolveSchemaJoins(answers[i]!.data as Record<string, unknown> | null, p.joins, joinEnv) : undefined)));
-    return answers;
+    // Relationships from the remotes' types to tables and other remotes: joined into each answer,
+    // with the other remotes' errors added to it.
+    const joined = await Promise.all(s.split.remotes.map((p, i) => (p.joins ? resolveSchemaJoins(answers[i]!.data as Record<string, unknown> | null, p.joins, joinEnv) : [])));
+    return answers.map((a, i) => (joined[i]!.length > 0 ? { ...a, errors: [...a.errors, ...joined[i]!] } : a));
   };
   const local = (): Promise<string | null> => (s.local ? runLocal(s.local) : Promise.resolve(null));
   const [localText, answers] = s.sequential ? [await local(), await remote()] : await Promise.all([local(), remote()]);

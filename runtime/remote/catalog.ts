@@ -101,8 +101,9 @@ export function serveRemotes(metadata: Json, snapshots: RemoteIntrospections, ad
   return { serving: new RemoteServing(views, perRole, model, joins), inconsistencies };
 }
 
-// The relationships from the remotes' types to tables that fit: the type is an object type of the
-// remote with every mapped field, the table is tracked with every mapped column, the name is free.
+// The relationships from the remotes' types that fit: the type is an object type of the remote
+// with every join field, a scalar each, and the name is free; a table target is tracked with every
+// mapped column; a remote target serves, has the field path, and its `$field` arguments name join fields.
 function schemaJoins(metadata: Json, views: readonly RemoteView[], model: BundleModel, inconsistencies: RemoteInconsistency[]): SchemaJoin[] {
   const out: SchemaJoin[] = [];
   for (const def of remoteDefinitions(metadata)) {
@@ -117,16 +118,41 @@ function schemaJoins(metadata: Json, views: readonly RemoteView[], model: Bundle
       if (!type || !isObjectType(type)) { bad(`object type ${JSON.stringify(rel.typeName)} does not exist in remote schema ${JSON.stringify(def.name)}`); continue; }
       const fields = type.getFields();
       if (rel.name in fields) { bad(`field with name ${JSON.stringify(rel.name)} already exists in type ${JSON.stringify(rel.typeName)}`); continue; }
-      const missing = rel.mapping.find(([f]) => !(f in fields));
-      if (missing) { bad(`field ${JSON.stringify(missing[0])} does not exist in type ${JSON.stringify(rel.typeName)}`); continue; }
-      const nonScalar = rel.mapping.find(([f]) => !isLeafType(getNamedType(fields[f]!.type)));
-      if (nonScalar) { bad(`field ${JSON.stringify(nonScalar[0])} of type ${JSON.stringify(rel.typeName)} is not a scalar`); continue; }
+      const joinFields = rel.kind === 'source' ? rel.mapping.map(([f]) => f) : rel.lhsFields;
+      const missing = joinFields.find((f) => !(f in fields));
+      if (missing !== undefined) { bad(`field ${JSON.stringify(missing)} does not exist in type ${JSON.stringify(rel.typeName)}`); continue; }
+      const nonScalar = joinFields.find((f) => !isLeafType(getNamedType(fields[f]!.type)));
+      if (nonScalar !== undefined) { bad(`field ${JSON.stringify(nonScalar)} of type ${JSON.stringify(rel.typeName)} is not a scalar`); continue; }
+      if (rel.kind === 'remote_schema') {
+        const problem = remoteTargetProblem(rel.remoteSchema, rel.remoteField, rel.lhsFields, views.find((v) => v.def.name === rel.remoteSchema));
+        if (problem !== null) { bad(problem); continue; }
+        out.push({ kind: 'remote_schema', remote: def.name, typeName: rel.typeName, name: rel.name, remoteSchema: rel.remoteSchema,
+          lhsFields: rel.lhsFields, remoteField: rel.remoteField });
+        continue;
+      }
       const table = Object.values(model.tables).find((t) => t.source === rel.source && t.schema === rel.table.schema && t.name === rel.table.name);
       if (!table) { bad(`table ${JSON.stringify(rel.table.name)} is not tracked in source ${JSON.stringify(rel.source)}`); continue; }
       const col = rel.mapping.find(([, c]) => !table.columns.some((x) => x.name === c));
       if (col) { bad(`column ${JSON.stringify(col[1])} does not exist in table ${JSON.stringify(table.name)}`); continue; }
-      out.push({ remote: def.name, typeName: rel.typeName, name: rel.name, target: table.id, cardinality: rel.cardinality, mapping: rel.mapping });
+      out.push({ kind: 'source', remote: def.name, typeName: rel.typeName, name: rel.name, target: table.id, cardinality: rel.cardinality, mapping: rel.mapping });
     }
   }
   return out;
+}
+
+// Why a call of another remote cannot be served: the remote is missing or down, the field path is
+// not in it, or an argument names a `$field` that is not among the join fields.
+function remoteTargetProblem(remoteSchema: string, remoteField: Json, lhsFields: readonly string[], target: RemoteView | undefined): string | null {
+  const problem = remoteRelationshipProblem({ kind: 'remote_schema', name: '', remoteSchema, lhsColumns: lhsFields, remoteField }, target);
+  if (problem !== null) return problem;
+  const unknown = fieldReferences(remoteField).find((f) => !lhsFields.includes(f));
+  return unknown === undefined ? null : `the argument value ${JSON.stringify(`$${unknown}`)} names a field that is not in lhs_fields`;
+}
+
+// The `$field` strings in the arguments of a `remote_field` tree.
+function fieldReferences(v: Json): string[] {
+  if (typeof v === 'string') return v.startsWith('$') ? [v.slice(1)] : [];
+  if (Array.isArray(v)) return v.flatMap(fieldReferences);
+  if (v !== null && typeof v === 'object') return Object.values(v).flatMap(fieldReferences);
+  return [];
 }

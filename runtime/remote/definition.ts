@@ -34,18 +34,30 @@ export interface RemotePermission {
 }
 
 /**
- * A relationship from an object type of the remote schema (its own name) to a table of a source
- * (`create_remote_schema_remote_relationship` with `to_source`): `mapping` pairs a field of the
- * type with a column of the table.
+ * A relationship from an object type of the remote schema (its own name), made with
+ * `create_remote_schema_remote_relationship`: `to_source` pairs fields of the type with columns of a
+ * table (`mapping`); `to_remote_schema` calls a field of another remote schema with arguments that
+ * may name the type's fields (`$field`), which the type's `lhsFields` fetch.
  */
-export interface RemoteSchemaRelationship {
-  readonly typeName: string;
-  readonly name: string;
-  readonly source: string;
-  readonly table: { readonly schema: string; readonly name: string };
-  readonly cardinality: 'object' | 'array';
-  readonly mapping: readonly (readonly [field: string, column: string])[];
-}
+export type RemoteSchemaRelationship =
+  | {
+    readonly kind: 'source';
+    readonly typeName: string;
+    readonly name: string;
+    readonly source: string;
+    readonly table: { readonly schema: string; readonly name: string };
+    readonly cardinality: 'object' | 'array';
+    readonly mapping: readonly (readonly [field: string, column: string])[];
+  }
+  | {
+    readonly kind: 'remote_schema';
+    readonly typeName: string;
+    readonly name: string;
+    readonly remoteSchema: string;
+    readonly lhsFields: readonly string[];
+    /** The `remote_field` tree as stored. */
+    readonly remoteField: Json;
+  };
 
 /** A remote schema definition as the runtime uses it. */
 export interface RemoteDefinition {
@@ -127,8 +139,8 @@ export function remoteDefinitions(metadata: Json): RemoteDefinition[] {
   return out;
 }
 
-// `remote_relationships: [{type_name, relationships: [{name, definition: {to_source}}]}]`; entries
-// of another shape (the metadata API checked them on write) are skipped.
+// `remote_relationships: [{type_name, relationships: [{name, definition: {to_source | to_remote_schema}}]}]`;
+// entries of another shape (the metadata API checked them on write) are skipped.
 function schemaRelationships(v: Json | undefined): RemoteSchemaRelationship[] {
   const out: RemoteSchemaRelationship[] = [];
   for (const group of Array.isArray(v) ? v : []) {
@@ -136,14 +148,24 @@ function schemaRelationships(v: Json | undefined): RemoteSchemaRelationship[] {
     if (typeName === null || !isObj(group) || !Array.isArray(group['relationships'])) continue;
     for (const rel of group['relationships']) {
       const name = isObj(rel) ? str(rel['name']) : null;
-      const to = isObj(rel) && isObj(rel['definition']) ? rel['definition']['to_source'] : undefined;
-      if (name === null || !isObj(to)) continue;
+      const def = isObj(rel) && isObj(rel['definition']) ? rel['definition'] : null;
+      if (name === null || def === null) continue;
+      const toRemote = def['to_remote_schema'];
+      if (isObj(toRemote)) {
+        const remoteSchema = str(toRemote['remote_schema']);
+        const lhs = Array.isArray(toRemote['lhs_fields']) ? toRemote['lhs_fields'].flatMap((f) => (typeof f === 'string' ? [f] : [])) : [];
+        if (remoteSchema === null || !isObj(toRemote['remote_field'])) continue;
+        out.push({ kind: 'remote_schema', typeName, name, remoteSchema, lhsFields: lhs, remoteField: toRemote['remote_field'] });
+        continue;
+      }
+      const to = def['to_source'];
+      if (!isObj(to)) continue;
       const t = to['table'];
       const table = typeof t === 'string' ? { schema: 'public', name: t } : isObj(t) && typeof t['name'] === 'string'
         ? { schema: str(t['schema']) ?? 'public', name: t['name'] } : null;
       const mapping = isObj(to['field_mapping']) ? Object.entries(to['field_mapping']).flatMap(([f, c]) => (typeof c === 'string' ? [[f, c] as const] : [])) : [];
       if (table === null) continue;
-      out.push({ typeName, name, source: str(to['source']) ?? 'default', table, cardinality: to['relationship_type'] === 'array' ? 'array' : 'object', mapping });
+      out.push({ kind: 'source', typeName, name, source: str(to['source']) ?? 'default', table, cardinality: to['relationship_type'] === 'array' ? 'array' : 'object', mapping });
     }
   }
   return out;

@@ -8,7 +8,7 @@ import {
   type GraphQLSchema, type GraphQLType, type InputValueDefinitionNode, type ObjectTypeDefinitionNode,
 } from 'graphql';
 import { typeNameOf, type BundleModel, type Json, type RemoteRelationshipModel, type TableModel } from '../bundle/index.js';
-import type { SchemaJoin } from './schema-joins.js';
+import { joinFieldsOf, type SchemaJoin } from './schema-joins.js';
 import type { RemoteView } from './view.js';
 
 type Obj = { readonly [k: string]: Json };
@@ -111,8 +111,9 @@ export function remoteRelationshipOf(t: TableModel, field: string): RemoteRelati
 }
 
 /**
- * `sdl` with the relationships from remote types to tables the role may use added to those types
- * (in client names): the role sees the remote type with every join field, and may select the table.
+ * `sdl` with the relationships from remote types the role may use added to those types (in client
+ * names): the role sees the remote type with every join field, and may select the target table, or
+ * sees the target remote with the called field.
  */
 export function addSchemaJoinFields(sdl: string, role: string, model: BundleModel, views: readonly RemoteView[], joins: readonly SchemaJoin[]): string {
   if (joins.length === 0) return sdl;
@@ -124,10 +125,18 @@ export function addSchemaJoinFields(sdl: string, role: string, model: BundleMode
     const type = view?.schema.getType(j.typeName);
     if (!view || !type || !('getFields' in type)) continue;
     const fields = type.getFields() as Record<string, unknown>;
-    // The role may select the table and its join columns (the join filters on them, as the role).
-    const perm = model.select[role]?.[j.target];
-    if (!j.mapping.every(([f]) => f in fields) || !perm || !j.mapping.every(([, c]) => perm.columns.includes(c))) continue;
-    const text = fieldText({ kind: 'source', name: j.name, cardinality: j.cardinality, target: j.target, mapping: [] }, doc, model, undefined, queryRoot);
+    if (!joinFieldsOf(j).every((f) => f in fields)) continue;
+    let text: string | null;
+    if (j.kind === 'source') {
+      // The role may select the table and its join columns (the join filters on them, as the role).
+      const perm = model.select[role]?.[j.target];
+      if (!perm || !j.mapping.every(([, c]) => perm.columns.includes(c))) continue;
+      text = fieldText({ kind: 'source', name: j.name, cardinality: j.cardinality, target: j.target, mapping: [] }, doc, model, undefined, queryRoot);
+    } else {
+      // The role sees the other remote (with permissions on, its own view of it: the field path must be in it).
+      const target = views.find((v) => v.def.name === j.remoteSchema);
+      text = fieldText({ kind: 'remote_schema', name: j.name, remoteSchema: j.remoteSchema, lhsColumns: j.lhsFields, remoteField: j.remoteField }, doc, model, target, queryRoot);
+    }
     if (text === null) continue;
     const field = (parse(`type X { ${text} }`, { noLocation: true }).definitions[0] as ObjectTypeDefinitionNode).fields![0]!;
     const client = view.renaming.typeToClient(j.typeName);

@@ -1,23 +1,44 @@
-// Relationships from a remote schema's object types to tables (`create_remote_schema_remote_relationship`
-// with `to_source`): the field is not the remote's, so a call leaves it out and asks instead for the
-// type's join fields under reserved aliases; once the remote has answered, every object carrying
-// them is a row to join, and one query of the target table (as the role) answers them all.
+// Relationships from a remote schema's object types (`create_remote_schema_remote_relationship`)
+// to tables (`to_source`) or to another remote's field (`to_remote_schema`): the field is not the
+// remote's, so a call leaves it out and asks instead for the type's join fields under reserved
+// aliases; once the remote has answered, every object carrying them is a row to join, and one
+// query of the target table (as the role), or one call of the other remote, answers them all.
 
 import { isObjectType, Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type SelectionNode, type SelectionSetNode } from 'graphql';
-import type { TableId } from '../bundle/index.js';
+import type { Json, TableId } from '../bundle/index.js';
 import { clientSchemaOf } from './rename.js';
 import type { RemoteView } from './view.js';
 
-/** A relationship of a remote's type, checked against the remote and the model. */
-export interface SchemaJoin {
+/** A relationship of a remote's type, checked against the remote and the model: to a table, or to another remote's field. */
+export type SchemaJoin = SchemaJoinToTable | SchemaJoinToRemote;
+
+interface SchemaJoinBase {
   readonly remote: string;
   /** The type's name in the remote's own names. */
   readonly typeName: string;
   readonly name: string;
+}
+
+export interface SchemaJoinToTable extends SchemaJoinBase {
+  readonly kind: 'source';
   readonly target: TableId;
   readonly cardinality: 'object' | 'array';
   /** The type's field (remote name) -> the table's column. */
   readonly mapping: readonly (readonly [string, string])[];
+}
+
+export interface SchemaJoinToRemote extends SchemaJoinBase {
+  readonly kind: 'remote_schema';
+  /** The remote schema called. */
+  readonly remoteSchema: string;
+  /** The type's fields (remote names) whose values the call's `$field` arguments take. */
+  readonly lhsFields: readonly string[];
+  readonly remoteField: Json;
+}
+
+/** The fields of the remote's type a join reads, in order (the `<prefix><i>` aliases follow it). */
+export function joinFieldsOf(j: SchemaJoin): readonly string[] {
+  return j.kind === 'source' ? j.mapping.map(([f]) => f) : j.lhsFields;
 }
 
 /** One place a request asks a schema relationship: the answer's objects with `<prefix><i>` keys are its rows. */
@@ -71,7 +92,7 @@ function stripper(view: RemoteView, joins: readonly SchemaJoin[]) {
     if (join) {
       const prefix = `kiln__rj${sites.length}_`;
       sites.push({ prefix, join, node: f, key: f.alias?.value ?? f.name.value });
-      return join.mapping.map(([remoteField], i) => ({ kind: Kind.FIELD, alias: { kind: Kind.NAME, value: `${prefix}${i}` },
+      return joinFieldsOf(join).map((remoteField, i) => ({ kind: Kind.FIELD, alias: { kind: Kind.NAME, value: `${prefix}${i}` },
         name: { kind: Kind.NAME, value: clientField(parent!.name, remoteField) } }));
     }
     if (!f.selectionSet || !parent || !('getFields' in parent)) return [f];

@@ -93,9 +93,6 @@ describe('relationships from a remote schema to tables', () => {
     expect((await rel('author', 'authors', 'object', { author_id: 'id' })).body).toMatchObject({ code: 'already-exists' });
     const untracked = await rel('x', 'nothere', 'object', { author_id: 'id' });
     expect(untracked.body).toMatchObject({ code: 'not-exists', path: '$.args.definition.to_source.table' });
-    const toRemote = await md({ type: 'create_remote_schema_remote_relationship', args: { remote_schema: 'forum', type_name: 'Post', name: 'x',
-      definition: { to_remote_schema: { remote_schema: 'forum', lhs_fields: ['id'], remote_field: { post: { arguments: { id: '$id' } } } } } } });
-    expect(toRemote.body).toMatchObject({ code: 'not-supported' });
     const exported = await md({ type: 'export_metadata', args: {} });
     expect(exported.body.remote_schemas[0].remote_relationships).toEqual([{ type_name: 'Post', relationships: [
       { name: 'author', definition: { to_source: { source: 'default', table: { schema: 'public', name: 'authors' }, relationship_type: 'object', field_mapping: { author_id: 'id' } } } },

@@ -165,9 +165,11 @@ export const dropRemoteSchemaPermissions: OpHandler = (input) => {
 
 // --- Relationships from a remote schema's types (create_remote_schema_remote_relationship) ---
 // Stored as `remote_relationships: [{type_name, relationships: [{name, definition}]}]` on the
-// remote schema. `to_source` joins an object type's fields to a table's columns; that the type
-// and fields exist in the remote, and the columns in the table, is checked when the document is
-// compiled and stitched (a relationship that does not fit is inconsistent, and the edit refused).
+// remote schema. `to_source` joins an object type's fields to a table's columns; `to_remote_schema`
+// calls another remote's field with arguments taken from the type's fields. That the type and
+// fields exist in the remote, the columns in the table and the field in the other remote, is
+// checked when the document is compiled and stitched (a relationship that does not fit is
+// inconsistent, and the edit refused).
 
 /** The name of such a relationship as an inconsistent object (`get_inconsistent_metadata`). */
 export function remoteSchemaRelationshipName(remote: string, typeName: string, name: string): string {
@@ -189,11 +191,22 @@ function withGroups(md: Metadata, remote: string, rs: JsonObject, groups: readon
   return withRemotes(md, upsert(listOf(md, 'remote_schemas'), 'name', remote, next));
 }
 
-// `{to_source: {source, table, relationship_type, field_mapping}}`, the target tracked in the document.
+// `{to_source: {source, table, relationship_type, field_mapping}}`, the target tracked in the
+// document, or `{to_remote_schema: {remote_schema, lhs_fields, remote_field}}`, the remote there.
 function readSchemaRelationshipDef(md: Metadata, r: ArgsReader): JsonObject {
   const def = r.object('definition');
   if (def.has('to_remote_schema')) {
-    throw new ApiError('not-supported', 'relationships from a remote schema to another remote schema are not supported yet; use to_source', 400, def.at('to_remote_schema'));
+    const to = def.object('to_remote_schema');
+    const remote = to.name('remote_schema');
+    const lhs = to.required('lhs_fields');
+    if (!Array.isArray(lhs) || lhs.length === 0) throw parseFailed(to.at('lhs_fields'), 'lhs_fields must list at least one field of the type');
+    lhs.forEach((f, i) => asString(f, [...to.at('lhs_fields'), i]));
+    const field = to.object('remote_field');
+    if (Object.keys(field.value).length !== 1) throw parseFailed(to.at('remote_field'), 'remote_field must name exactly one field of the remote schema');
+    if (findRemote(md, remote) === undefined) {
+      throw new ApiError('not-exists', `remote schema with name ${q(remote)} does not exist`, 400, to.at('remote_schema'));
+    }
+    return { to_remote_schema: { remote_schema: remote, lhs_fields: lhs, remote_field: field.value } };
   }
   const to = def.object('to_source');
   const source = to.name('source');
