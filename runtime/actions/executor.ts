@@ -31,11 +31,13 @@ type RootKind = OperationDefinitionNode['operation'];
 export class ActionExecutor implements ActionHook {
   private readonly actions: ReadonlyMap<string, ActionModel>;
   private readonly objects: ReadonlyMap<string, CustomObjectModel>;
+  private readonly enums: ReadonlyMap<string, ReadonlySet<string>>;
   private readonly env: Environment;
 
   constructor(private readonly opts: ActionExecutorOptions) {
     this.actions = new Map((opts.model.actions?.actions ?? []).map((a) => [a.name, a]));
     this.objects = new Map((opts.model.actions?.objects ?? []).map((o) => [o.name, o]));
+    this.enums = new Map((opts.model.actions?.enums ?? []).map((e) => [e.name, new Set(e.values.map((v) => v.value))]));
     this.env = opts.env ?? process.env;
   }
 
@@ -124,7 +126,7 @@ export class ActionExecutor implements ActionHook {
   // An output cut to the field's selection, its relationships read under the role's permission.
   private async shaped(body: Json, type: string, f: FieldSel, ctx: PlanContext, internal: Json, req: ActionRequest): Promise<Json> {
     const pending: PendingRelationship[] = [];
-    const out = shapeOutput(body, type, f, { objects: this.objects, plan: ctx, internal, pending });
+    const out = shapeOutput(body, type, f, { objects: this.objects, enums: this.enums, plan: ctx, internal, pending });
     await fillRelationships(pending, ctx, req.session, req.readerFor);
     return out;
   }
