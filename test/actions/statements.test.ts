@@ -83,3 +83,76 @@ describe('relationships from action output', () => {
     expect(kiln.statements('default')).toEqual([]);
   });
 });
+
+describe('relationships from action output to a second PostgreSQL source', () => {
+  let main: TestDatabase;
+  let second: TestDatabase;
+  let handler: HandlerServer;
+  let kiln: CountingServer;
+  const gql = (query: string, headers: Record<string, string> = {}) => postJson(kiln.url, '/v1/graphql', { query }, headers);
+
+  beforeAll(async () => {
+    handler = await startHandler();
+    handler.route('/orders', (b) => ({ body: b.input.ids.map((id: number) => ({ order_id: id, customer_id: id % 4, line: { sku: `s${id % 3}` } })) }));
+    main = await createTestDatabase('actions_src1', `CREATE TABLE product (sku text PRIMARY KEY, title text NOT NULL, hidden boolean NOT NULL);
+      INSERT INTO product VALUES ('s0', 'zero', false), ('s1', 'one', true), ('s2', 'two', false);`);
+    second = await createTestDatabase('actions_src2', `CREATE TABLE customer (id int PRIMARY KEY, name text NOT NULL, owner text NOT NULL);
+      INSERT INTO customer VALUES (0, 'c0', '7'), (1, 'c1', '7'), (2, 'c2', '8'), (3, 'c3', '7');
+      CREATE TABLE visit (id int PRIMARY KEY, customer_id int NOT NULL, at int NOT NULL);
+      INSERT INTO visit SELECT i, i % 4, i FROM generate_series(1, 20) i;`);
+    kiln = await startCountingServer({ databases: { default: main.url, crm: second.url }, metadata: { version: 3,
+      sources: [
+        { name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: main.url } }, tables: [
+          { table: { schema: 'public', name: 'product' }, select_permissions: [{ role: 'user', permission: { columns: ['sku', 'title'], filter: { hidden: { _eq: false } } } }] }] },
+        { name: 'crm', kind: 'postgres', configuration: { connection_info: { database_url: second.url } }, tables: [
+          { table: { schema: 'public', name: 'customer' }, select_permissions: [{ role: 'user', permission: { columns: ['id', 'name'], filter: { owner: { _eq: 'X-Svc-User-Id' } } } }] },
+          { table: { schema: 'public', name: 'visit' }, select_permissions: [{ role: 'user', permission: { columns: ['at'], filter: {}, limit: 3 } }] }] },
+      ],
+      custom_types: { objects: [
+        { name: 'Order', fields: [{ name: 'order_id', type: 'Int!' }, { name: 'customer_id', type: 'Int' }, { name: 'line', type: 'Line' }],
+          relationships: [{ name: 'customer', type: 'object', source: 'crm', remote_table: { schema: 'public', name: 'customer' }, field_mapping: { customer_id: 'id' } },
+            { name: 'visits', type: 'array', source: 'crm', remote_table: 'visit', field_mapping: { customer_id: 'customer_id' } }] },
+        { name: 'Line', fields: [{ name: 'sku', type: 'String!' }],
+          relationships: [{ name: 'product', type: 'object', remote_table: 'product', field_mapping: { sku: 'sku' } }] },
+      ] },
+      actions: [{ name: 'orders', definition: { type: 'query', handler: `${handler.base}/orders`, output_type: '[Order!]!', arguments: [{ name: 'ids', type: '[Int!]!' }] },
+        permissions: [{ role: 'user' }, { role: 'guest' }] }],
+    } });
+  });
+  afterAll(async () => {
+    await kiln?.close();
+    await handler?.close();
+    await main?.drop();
+    await second?.drop();
+  });
+
+  it('reads each source\'s relationships in one statement on that source, under the role\'s permission there', async () => {
+    const query = '{ orders(ids: [1, 2, 3, 4, 5, 6]) { order_id customer { name } visits(order_by: {at: desc}) { at } line { sku product { title } } } }';
+    kiln.resetStatements();
+    const r = await gql(query, { 'x-svc-role': 'user', 'x-svc-user-id': '7' });
+    expect(r.body.errors).toBeUndefined();
+    const customer = (id: number) => (id % 4 === 2 ? null : { name: `c${id % 4}` });
+    const product = (id: number) => (id % 3 === 1 ? null : { title: id % 3 === 0 ? 'zero' : 'two' });
+    const visits = (c: number) => Array.from({ length: 20 }, (_, i) => 20 - i).filter((at) => at % 4 === c).slice(0, 3).map((at) => ({ at }));
+    expect(r.body.data.orders).toEqual([1, 2, 3, 4, 5, 6].map((id) => ({ order_id: id, customer: customer(id), visits: visits(id % 4),
+      line: { sku: `s${id % 3}`, product: product(id) } })));
+    expect(kiln.statements('crm')).toHaveLength(1);
+    expect(kiln.statements('default')).toHaveLength(1);
+    expect(kiln.statements('crm')[0]).toContain('"customer"');
+    expect(kiln.statements('default')[0]).toContain('"product"');
+    // Admin sees every row of both sources.
+    const admin = await gql('{ orders(ids: [2]) { customer { name } line { product { title } } } }');
+    expect(admin.body).toEqual({ data: { orders: [{ customer: { name: 'c2' }, line: { product: { title: 'two' } } }] } });
+  });
+
+  it('shows a relationship on the second source only to roles that may select its table', async () => {
+    const fields = async (role: string) => (await gql('{ __type(name: "Order") { fields { name } } }', { 'x-svc-role': role })).body.data.__type.fields.map((f: any) => f.name);
+    expect(await fields('user')).toEqual(expect.arrayContaining(['order_id', 'customer', 'visits']));
+    const guest = await fields('guest');
+    expect(guest).toContain('order_id');
+    expect(guest).not.toContain('customer');
+    expect(guest).not.toContain('visits');
+    const r = await gql('{ orders(ids: [1]) { customer { name } } }', { 'x-svc-role': 'guest' });
+    expect(r.body.errors[0].message).toBe('field "customer" not found in type: \'Order\'');
+  });
+});
