@@ -10,7 +10,7 @@ import type { Driver } from '../drivers/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import { collectFields, type ActionHook, type ActionRequest, type FieldSel, type PlanContext, type Prepared } from '../graphql/index.js';
 import { ActionFailure } from './failure.js';
-import { logCall, readCall } from './async-log.js';
+import { CallReader, logCall } from './async-log.js';
 import { forwardable, type Environment } from './handler.js';
 import { invokeAction } from './invoke.js';
 import { shapeOutput, type PendingRelationship } from './output.js';
@@ -33,8 +33,10 @@ export class ActionExecutor implements ActionHook {
   private readonly objects: ReadonlyMap<string, CustomObjectModel>;
   private readonly enums: ReadonlyMap<string, ReadonlySet<string>>;
   private readonly env: Environment;
+  private readonly reader: CallReader | null;
 
   constructor(private readonly opts: ActionExecutorOptions) {
+    this.reader = opts.catalog ? new CallReader(opts.catalog) : null;
     this.actions = new Map((opts.model.actions?.actions ?? []).map((a) => [a.name, a]));
     this.objects = new Map((opts.model.actions?.objects ?? []).map((o) => [o.name, o]));
     this.enums = new Map((opts.model.actions?.enums ?? []).map((e) => [e.name, new Set(e.values.map((v) => v.value))]));
@@ -144,7 +146,8 @@ export class ActionExecutor implements ActionHook {
   private async readAsync(action: ActionModel, f: FieldSel, root: GraphQLObjectType, ctx: PlanContext, req: ActionRequest): Promise<Json> {
     const id = inputOf(f, root, req)['id'];
     if (typeof id !== 'string' || !UUID.test(id)) throw new ApiError('validation-failed', `invalid uuid: ${JSON.stringify(id)}`, 400, ['selectionSet', f.key, 'args', 'id']);
-    const call = await readCall(this.requireCatalog(), action.name, id);
+    this.requireCatalog();
+    const call = await this.reader!.read(action.name, id);
     if (!call || (req.session.role !== 'admin' && !sameSession(call.sessionVariables, sessionVariables(req.session)))) return null;
     const out: { [k: string]: Json } = {};
     for (const sub of collectFields(f.node.selectionSet, action.name, ctx)) {

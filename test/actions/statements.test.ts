@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { postJson } from '../helpers/http.js';
+import { Client } from '../subscriptions/helpers.js';
 import { startCountingServer, type CountingServer } from './counting-server.js';
 import { startHandler, type HandlerServer } from './handler-server.js';
 
@@ -154,5 +155,67 @@ describe('relationships from action output to a second PostgreSQL source', () =>
     expect(guest).not.toContain('visits');
     const r = await gql('{ orders(ids: [1]) { customer { name } } }', { 'x-svc-role': 'guest' });
     expect(r.body.errors[0].message).toBe('field "customer" not found in type: \'Order\'');
+  });
+});
+
+describe('subscriptions to asynchronous action results', () => {
+  let db: TestDatabase;
+  let handler: HandlerServer;
+  let kiln: CountingServer;
+  const gql = (query: string, headers: Record<string, string> = {}) => postJson(kiln.url, '/v1/graphql', { query }, headers);
+  const user = (id: number) => ({ 'x-svc-role': 'user', 'x-svc-user-id': String(id) });
+
+  beforeAll(async () => {
+    handler = await startHandler();
+    handler.route('/slow', (b) => ({ body: { n: b.input.n * 10 }, delayMs: 2500 }));
+    db = await createTestDatabase('actions_subs', 'CREATE TABLE t (id int PRIMARY KEY)');
+    kiln = await startCountingServer({ databases: { default: db.url }, metadata: { version: 3,
+      sources: [{ name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: db.url } }, tables: [] }],
+      custom_types: { objects: [{ name: 'Slow', fields: [{ name: 'n', type: 'Int!' }] }] },
+      actions: [{ name: 'slow', definition: { kind: 'asynchronous', handler: `${handler.base}/slow`, output_type: 'Slow', arguments: [{ name: 'n', type: 'Int!' }] },
+        permissions: [{ role: 'user' }] }],
+    } });
+  });
+  afterAll(async () => {
+    await kiln?.close();
+    await handler?.close();
+    await db?.drop();
+  });
+
+  it('reads the results of N subscribers in one statement per poll interval, and pushes each its own result', async () => {
+    const subscribers = 6;
+    const clients: Client[] = [];
+    const ids: string[] = [];
+    try {
+      for (let i = 0; i < subscribers; i++) {
+        const id = (await gql(`mutation { slow(n: ${i}) }`, user(i % 3))).body.data.slow as string;
+        ids.push(id);
+        const c = await Client.open(kiln.wsUrl, i % 2 ? 'graphql-ws' : 'graphql-transport-ws');
+        await c.init(user(i % 3));
+        c.send({ id: 's', type: i % 2 ? 'start' : 'subscribe', payload: { query: `subscription { slow(id: "${id}") { id output { n } } }` } });
+        const first = await c.next((m) => m.id === 's');
+        expect(first.payload).toEqual({ data: { slow: { id, output: null } } });
+        clients.push(c);
+      }
+      const reads = () => kiln.catalogStatements().filter((t) => t.includes('hdb_action_log WHERE id = ANY'));
+      kiln.resetStatements();
+      await new Promise((resolve) => setTimeout(resolve, 2200)); // two polls at 1 s
+      const polled = reads().length;
+      expect(polled).toBeGreaterThanOrEqual(1);
+      expect(polled).toBeLessThanOrEqual(3);
+      // Each subscriber gets its own call's output once the worker stored it.
+      for (let i = 0; i < subscribers; i++) {
+        const pushed = await clients[i]!.next((m) => m.id === 's' && (m.payload as any)?.data?.slow?.output !== null, 6000);
+        expect(pushed.payload).toEqual({ data: { slow: { id: ids[i], output: { n: i * 10 } } } });
+      }
+      // A subscriber of another user's call reads null, in the same batched read.
+      const other = await Client.open(kiln.wsUrl, 'graphql-transport-ws');
+      clients.push(other);
+      await other.init(user(9));
+      other.send({ id: 'x', type: 'subscribe', payload: { query: `subscription { slow(id: "${ids[0]}") { id } }` } });
+      expect((await other.next((m) => m.id === 'x')).payload).toEqual({ data: { slow: null } });
+    } finally {
+      for (const c of clients) c.close();
+    }
   });
 });
