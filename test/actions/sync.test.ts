@@ -193,6 +193,33 @@ describe('synchronous actions', () => {
     expect((await md('drop_action', { name: 'count_it' })).status).toBe(200);
   });
 
+  it('runs a mutation mixing actions and table fields in order, the action outside the fields\' transactions', async () => {
+    handler.route('/count-notes', async (b) => {
+      if (b.input.note < 0) return { status: 400, body: { message: 'refused' } };
+      const rows = await db.query<{ n: string }>('SELECT count(*) AS n FROM note WHERE id = $1', [b.input.note]);
+      return { body: { id: Number(rows[0]!.n) } };
+    });
+    expect((await md('create_action', { name: 'count_notes', definition: { type: 'mutation', handler: '{{KILN_TEST_ACTIONS_BASE}}/count-notes', output_type: 'UserOut',
+      arguments: [{ name: 'note', type: 'Int!' }] } })).status).toBe(200);
+    // The action sees the row the field before it wrote (committed), and the field after it runs after it.
+    const r = await gql(`mutation { ins: insert_note_one(object: {id: 20, account_id: 1, body: "x"}) { id }
+      seen: count_notes(note: 20) { id } del: delete_note(where: {id: {_eq: 20}}) { affected_rows } after: count_notes(note: 20) { id } }`);
+    expect(r.body).toEqual({ data: { ins: { id: 20 }, seen: { id: 1 }, del: { affected_rows: 1 }, after: { id: 0 } } });
+    // A failing action ends the mutation: what ran before it stays, what follows does not run.
+    const failed = await gql(`mutation { a: insert_note_one(object: {id: 21, account_id: 1, body: "y"}) { id }
+      no: count_notes(note: -1) { id } b: insert_note_one(object: {id: 22, account_id: 1, body: "z"}) { id } }`);
+    expect(failed.body).toEqual({ errors: [{ message: 'refused', extensions: { path: '$', code: 'unexpected' } }] });
+    expect((await db.query<{ id: number }>('SELECT id FROM note WHERE id IN (21, 22) ORDER BY id')).map((x) => x.id)).toEqual([21]);
+    // A failing table field ends it too: the action after it is not called.
+    handler.received.length = 0;
+    const dup = await gql('mutation { a: insert_note_one(object: {id: 21, account_id: 1, body: "y"}) { id } c: count_notes(note: 21) { id } }');
+    expect(dup.body.errors[0].extensions.code).toBe('constraint-violation');
+    expect(dup.body.data).toBeUndefined();
+    expect(handler.received.filter((x) => x.path === '/count-notes')).toEqual([]);
+    await db.exec('DELETE FROM note WHERE id = 21');
+    expect((await md('drop_action', { name: 'count_notes' })).status).toBe(200);
+  });
+
   it('gives up on a handler slower than the action timeout', async () => {
     const started = Date.now();
     const r = await probe('slow');
