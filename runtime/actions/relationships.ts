@@ -110,7 +110,7 @@ async function fillMultiplexed(sql: MultiplexedSql, sites: readonly Site[], ctx:
       if (list) list.push({ site, p }); else byObject.set(p.target, [{ site, p }]);
     }
   }
-  const cohorts: { id: number; values: (string | null)[] }[] = [];
+  const cohorts: (string | null)[][] = [];
   const cohortOf = new Map<object, number>();
   const byKey = new Map<string, number>();
   for (const [object, asked] of byObject) {
@@ -122,15 +122,78 @@ async function fillMultiplexed(sql: MultiplexedSql, sites: readonly Site[], ctx:
     if (id === undefined) {
       id = cohorts.length;
       byKey.set(key, id);
-      cohorts.push({ id, values });
+      cohorts.push(values);
     }
     cohortOf.set(object, id);
   }
-  const rows = (await driver.query(sql.text, multiplexParams(cohorts, sql.slots.length))).rows;
-  const results = new Map<number, { [k: string]: Json }>();
-  for (const row of rows) results.set(Number(row[0]), JSON.parse(String(row[1])) as { [k: string]: Json });
+  const results = await runCohorts(driver, sql, cohorts);
   for (const [object, asked] of byObject) {
-    const result = results.get(cohortOf.get(object)!);
+    const result = results[cohortOf.get(object)!];
     for (const { site, p } of asked) p.target[p.key] = result?.[`s${site.index}`] ?? empty(p);
   }
+}
+
+type CohortResult = { readonly [k: string]: Json } | undefined;
+
+// Requests whose relationship statements have the same text on the same driver in one turn of the
+// event loop (the action result subscriptions polled together, concurrent requests asking the same)
+// share one run of it: their cohorts are rows of one relation. A batch that fails is run again
+// request by request, so one request's bad keys fail only that request.
+interface Waiting {
+  readonly cohorts: readonly (readonly (string | null)[])[];
+  resolve(r: CohortResult[]): void;
+  reject(e: unknown): void;
+}
+
+const batches = new WeakMap<Driver, Map<string, Waiting[]>>();
+
+function runCohorts(driver: Driver, sql: MultiplexedSql, cohorts: readonly (readonly (string | null)[])[]): Promise<CohortResult[]> {
+  return new Promise((resolve, reject) => {
+    let byText = batches.get(driver);
+    if (!byText) batches.set(driver, byText = new Map());
+    let waiting = byText.get(sql.text);
+    if (!waiting) {
+      const list: Waiting[] = waiting = [];
+      byText.set(sql.text, list);
+      setImmediate(() => {
+        byText!.delete(sql.text);
+        void flush(driver, sql, list);
+      });
+    }
+    waiting.push({ cohorts, resolve, reject });
+  });
+}
+
+async function flush(driver: Driver, sql: MultiplexedSql, waiting: readonly Waiting[]): Promise<void> {
+  try {
+    const all = await runOnce(driver, sql, waiting.flatMap((w) => w.cohorts));
+    let at = 0;
+    for (const w of waiting) { w.resolve(all.slice(at, at + w.cohorts.length)); at += w.cohorts.length; }
+  } catch (e) {
+    if (waiting.length === 1) { waiting[0]!.reject(e); return; }
+    await Promise.all(waiting.map(async (w) => {
+      try { w.resolve(await runOnce(driver, sql, w.cohorts)); } catch (err) { w.reject(err); }
+    }));
+  }
+}
+
+// One statement for these cohorts (equal ones sent once); each cohort's result, in order.
+async function runOnce(driver: Driver, sql: MultiplexedSql, cohorts: readonly (readonly (string | null)[])[]): Promise<CohortResult[]> {
+  const ids: number[] = [];
+  const sent: { id: number; values: readonly (string | null)[] }[] = [];
+  const byKey = new Map<string, number>();
+  for (const values of cohorts) {
+    const key = JSON.stringify(values);
+    let id = byKey.get(key);
+    if (id === undefined) {
+      id = sent.length;
+      byKey.set(key, id);
+      sent.push({ id, values });
+    }
+    ids.push(id);
+  }
+  const rows = (await driver.query(sql.text, multiplexParams(sent, sql.slots.length))).rows;
+  const results = new Map<number, { [k: string]: Json }>();
+  for (const row of rows) results.set(Number(row[0]), JSON.parse(String(row[1])) as { [k: string]: Json });
+  return ids.map((id) => results.get(id));
 }

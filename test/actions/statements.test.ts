@@ -167,12 +167,18 @@ describe('subscriptions to asynchronous action results', () => {
 
   beforeAll(async () => {
     handler = await startHandler();
-    handler.route('/slow', (b) => ({ body: { n: b.input.n * 10 }, delayMs: 2500 }));
-    db = await createTestDatabase('actions_subs', 'CREATE TABLE t (id int PRIMARY KEY)');
+    handler.route('/slow', (b) => ({ body: { n: b.input.n * 10, ref: b.input.n }, delayMs: 2500 }));
+    handler.route('/coded', (b) => ({ body: { code: b.input.code } }));
+    db = await createTestDatabase('actions_subs', "CREATE TABLE t (id int PRIMARY KEY, label text NOT NULL); INSERT INTO t SELECT i, 't' || i FROM generate_series(0, 9) i");
     kiln = await startCountingServer({ databases: { default: db.url }, metadata: { version: 3,
-      sources: [{ name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: db.url } }, tables: [] }],
-      custom_types: { objects: [{ name: 'Slow', fields: [{ name: 'n', type: 'Int!' }] }] },
+      sources: [{ name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: db.url } }, tables: [
+        { table: { schema: 'public', name: 't' }, select_permissions: [{ role: 'user', permission: { columns: ['label'], filter: {} } }] }] }],
+      custom_types: { objects: [{ name: 'Slow', fields: [{ name: 'n', type: 'Int!' }, { name: 'ref', type: 'Int' }],
+        relationships: [{ name: 'thing', type: 'object', remote_table: 't', field_mapping: { ref: 'id' } }] },
+        { name: 'Coded', fields: [{ name: 'code', type: 'String' }], relationships: [{ name: 'thing', type: 'object', remote_table: 't', field_mapping: { code: 'id' } }] }] },
       actions: [{ name: 'slow', definition: { kind: 'asynchronous', handler: `${handler.base}/slow`, output_type: 'Slow', arguments: [{ name: 'n', type: 'Int!' }] },
+        permissions: [{ role: 'user' }] },
+      { name: 'coded', definition: { kind: 'asynchronous', handler: `${handler.base}/coded`, output_type: 'Coded', arguments: [{ name: 'code', type: 'String!' }] },
         permissions: [{ role: 'user' }] }],
     } });
   });
@@ -180,6 +186,43 @@ describe('subscriptions to asynchronous action results', () => {
     await kiln?.close();
     await handler?.close();
     await db?.drop();
+  });
+
+  it('runs the shared relationship statement again subscriber by subscriber when one\'s keys make it fail', async () => {
+    const clients: Client[] = [];
+    try {
+      const open = async (code: string): Promise<{ c: Client; first: any }> => {
+        const id = (await gql(`mutation { coded(code: "${code}") }`, user(1))).body.data.coded as string;
+        let done = false;
+        for (let i = 0; i < 50 && !done; i++) {
+          done = (await gql(`{ coded(id: "${id}") { errors output { code } } }`, user(1))).body.data.coded.output !== null;
+          if (!done) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const c = await Client.open(kiln.wsUrl, 'graphql-transport-ws');
+        clients.push(c);
+        await c.init(user(1));
+        c.send({ id: 's', type: 'subscribe', payload: { query: `subscription { coded(id: "${id}") { output { code thing { label } } } }` } });
+        const first = await c.next((m) => m.id === 's');
+        return { c, first: first.payload as any };
+      };
+      const { c: good } = await open('9');
+      const { c: bad, first } = await open('x');
+      expect(first.errors[0].message).toMatch(/invalid input syntax for type integer/);
+      // Both are polled in one tick: "x" is no int4, so the shared statement fails and each runs alone.
+      kiln.resetStatements();
+      await db.exec("UPDATE t SET label = 'nine' WHERE id = 9");
+      const pushed = await good.next((m) => m.id === 's', 3000);
+      expect(pushed.payload).toEqual({ data: { coded: { output: { code: '9', thing: { label: 'nine' } } } } });
+      const ticks = kiln.catalogStatements().filter((t) => t.includes('hdb_action_log WHERE id = ANY')).length;
+      // Three statements per tick (a tick may have read the log just before the counts were reset).
+      const statements = kiln.statements('default').length;
+      expect(statements % 3).toBe(0);
+      expect(statements).toBeGreaterThanOrEqual(3);
+      expect(statements).toBeLessThanOrEqual(3 * (ticks + 1));
+      expect(bad.results('s')).toEqual([]);
+    } finally {
+      for (const c of clients) c.close();
+    }
   });
 
   it('reads the results of N subscribers in one statement per poll interval, and pushes each its own result', async () => {
@@ -192,7 +235,7 @@ describe('subscriptions to asynchronous action results', () => {
         ids.push(id);
         const c = await Client.open(kiln.wsUrl, i % 2 ? 'graphql-ws' : 'graphql-transport-ws');
         await c.init(user(i % 3));
-        c.send({ id: 's', type: i % 2 ? 'start' : 'subscribe', payload: { query: `subscription { slow(id: "${id}") { id output { n } } }` } });
+        c.send({ id: 's', type: i % 2 ? 'start' : 'subscribe', payload: { query: `subscription { slow(id: "${id}") { id output { n thing { label } } } }` } });
         const first = await c.next((m) => m.id === 's');
         expect(first.payload).toEqual({ data: { slow: { id, output: null } } });
         clients.push(c);
@@ -203,11 +246,22 @@ describe('subscriptions to asynchronous action results', () => {
       const polled = reads().length;
       expect(polled).toBeGreaterThanOrEqual(1);
       expect(polled).toBeLessThanOrEqual(3);
-      // Each subscriber gets its own call's output once the worker stored it.
+      // Each subscriber gets its own call's output once the worker stored it, with its relationship.
       for (let i = 0; i < subscribers; i++) {
         const pushed = await clients[i]!.next((m) => m.id === 's' && (m.payload as any)?.data?.slow?.output !== null, 6000);
-        expect(pushed.payload).toEqual({ data: { slow: { id: ids[i], output: { n: i * 10 } } } });
+        expect(pushed.payload).toEqual({ data: { slow: { id: ids[i], output: { n: i * 10, thing: { label: `t${i}` } } } } });
       }
+      // Delivered results keep being read (the table may change): one log read and one relationship statement per interval.
+      kiln.resetStatements();
+      await new Promise((resolve) => setTimeout(resolve, 2200));
+      expect(reads().length).toBeGreaterThanOrEqual(1);
+      expect(reads().length).toBeLessThanOrEqual(3);
+      // One relationship statement per tick (a tick may have read the log just before the counts were reset).
+      expect(kiln.statements('default').length).toBeGreaterThanOrEqual(reads().length);
+      expect(kiln.statements('default').length).toBeLessThanOrEqual(reads().length + 1);
+      await db.exec("UPDATE t SET label = 'changed' WHERE id = 2");
+      const changed = await clients[2]!.next((m) => m.id === 's', 3000);
+      expect(changed.payload).toEqual({ data: { slow: { id: ids[2], output: { n: 20, thing: { label: 'changed' } } } } });
       // A subscriber of another user's call reads null, in the same batched read.
       const other = await Client.open(kiln.wsUrl, 'graphql-transport-ws');
       clients.push(other);
