@@ -5,8 +5,9 @@
 // objects are the rows of the relation a live query reads its subscribers' values from
 // (runtime/sql LiveQuery): one row per distinct set of an object's key values, sent as arrays, so the
 // statement's text is the same for one output object as for ten thousand and no object costs a
-// subquery of its own. A row the role may not see reads as null (or is missing from the array).
-// Dialects that cannot multiplex get one JSON field per object instead, still in one statement.
+// subquery of its own; requests that ask the same statement in the same turn of the event loop
+// share one run (runCohorts). A row the role may not see reads as null (or is missing from the
+// array). Dialects that cannot multiplex get one JSON field per object instead, still in one statement.
 
 import type { Json, Session } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
