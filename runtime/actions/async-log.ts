@@ -93,11 +93,47 @@ export interface CallResult {
   readonly sessionVariables: { readonly [k: string]: string };
 }
 
-export async function readCall(db: Runner, action: string, id: string): Promise<CallResult | null> {
-  const r = await db.query(`SELECT json_build_object('id', id, 'created_at', created_at, 'status', status, 'output', response_payload,
+/** Reads calls by id (those of other actions are left out by the caller): one statement for them all. */
+export async function readCalls(db: Runner, ids: readonly string[]): Promise<Map<string, CallResult & { readonly action: string }>> {
+  const r = await db.query(`SELECT json_build_object('id', id, 'action', action_name, 'created_at', created_at, 'status', status, 'output', response_payload,
       'errors', errors, 'session_variables', session_variables)::text
-    FROM svc_catalog.hdb_action_log WHERE id = $1::uuid AND action_name = $2`, [id, action]);
-  if (r.rows.length === 0) return null;
-  const o = JSON.parse(String(r.rows[0]![0])) as { id: string; created_at: string; status: CallResult['status']; output: Json; errors: Json; session_variables: { [k: string]: string } };
-  return { id: o.id, createdAt: o.created_at, status: o.status, output: o.output, errors: o.errors, sessionVariables: o.session_variables };
+    FROM svc_catalog.hdb_action_log WHERE id = ANY($1::uuid[])`, [ids]);
+  const out = new Map<string, CallResult & { readonly action: string }>();
+  for (const row of r.rows) {
+    const o = JSON.parse(String(row[0])) as { id: string; action: string; created_at: string; status: CallResult['status']; output: Json; errors: Json; session_variables: { [k: string]: string } };
+    out.set(o.id, { id: o.id, action: o.action, createdAt: o.created_at, status: o.status, output: o.output, errors: o.errors, sessionVariables: o.session_variables });
+  }
+  return out;
+}
+
+/**
+ * Reads of logged calls asked for at about the same moment (the result queries of one request, the
+ * subscriptions to results polled together) made in one statement: the ids asked before the event
+ * loop next turns are read at once.
+ */
+export class CallReader {
+  private waiting: { id: string; action: string; resolve(r: CallResult | null): void; reject(e: unknown): void }[] = [];
+
+  constructor(private readonly db: Runner) {}
+
+  read(action: string, id: string): Promise<CallResult | null> {
+    return new Promise((resolve, reject) => {
+      if (this.waiting.length === 0) setImmediate(() => void this.flush());
+      this.waiting.push({ id, action, resolve, reject });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.waiting;
+    this.waiting = [];
+    try {
+      const calls = await readCalls(this.db, [...new Set(batch.map((w) => w.id.toLowerCase()))]);
+      for (const w of batch) {
+        const call = calls.get(w.id.toLowerCase());
+        w.resolve(call && call.action === w.action ? call : null);
+      }
+    } catch (e) {
+      for (const w of batch) w.reject(e);
+    }
+  }
 }

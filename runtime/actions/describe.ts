@@ -1,7 +1,7 @@
 // `kiln inspect --query` for action fields: the handler call as configured (URL template and
 // header names; no environment value is read) and, for every relationship the selection reaches,
-// the SQL that reads it for the role (one output object's mapped fields as its parameters; the
-// engine puts every output row's in one statement).
+// the one statement per source that reads them all for the role (relationships.ts: the output
+// objects' keys are rows of the relation the statement reads).
 
 import { Kind, parseType, type TypeNode } from 'graphql';
 import type { ActionModel, CustomObjectModel } from '../bundle/index.js';
@@ -26,10 +26,17 @@ export function describeAction(action: ActionModel, kind: string, f: FieldSel, c
   if (!output) return lines;
   const pending: PendingRelationship[] = [];
   collect(parseType(action.outputType), output, ctx, objects, pending);
+  const bySource = new Map<string, PendingRelationship[]>();
   for (const p of pending) {
-    const st = relationshipStatement([p], ctx);
+    const source = ctx.model.tables[p.relationship.target]!.source;
+    bySource.set(source, [...(bySource.get(source) ?? []), p]);
+  }
+  for (const [source, group] of bySource) {
+    const st = relationshipStatement(group, ctx);
     if (!st) continue;
-    lines.push(`-- relationship ${p.field.key} (${p.relationship.kind}, ${p.relationship.target}); parameters: the output's ${p.relationship.mapping.map(([from]) => from).join(', ')}`);
+    lines.push(`-- source ${source}, one statement for:`);
+    for (const p of group) lines.push(`-- relationship ${p.field.key} (${p.relationship.kind}, ${p.relationship.target}); keys: the output's ${p.relationship.mapping.map(([from]) => from).join(', ')}`);
+    if (st.kind === 'multiplexed') lines.push('-- one row of the relation per output object: $1 the row ids, then one array per slot (the objects\' keys, the session values)');
     lines.push(`${st.sql.text};`);
   }
   return lines;

@@ -10,7 +10,7 @@ import type { Driver } from '../drivers/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import { collectFields, type ActionHook, type ActionRequest, type FieldSel, type PlanContext, type Prepared } from '../graphql/index.js';
 import { ActionFailure } from './failure.js';
-import { logCall, readCall } from './async-log.js';
+import { CallReader, logCall } from './async-log.js';
 import { forwardable, type Environment } from './handler.js';
 import { invokeAction } from './invoke.js';
 import { shapeOutput, type PendingRelationship } from './output.js';
@@ -31,11 +31,15 @@ type RootKind = OperationDefinitionNode['operation'];
 export class ActionExecutor implements ActionHook {
   private readonly actions: ReadonlyMap<string, ActionModel>;
   private readonly objects: ReadonlyMap<string, CustomObjectModel>;
+  private readonly enums: ReadonlyMap<string, ReadonlySet<string>>;
   private readonly env: Environment;
+  private readonly reader: CallReader | null;
 
   constructor(private readonly opts: ActionExecutorOptions) {
+    this.reader = opts.catalog ? new CallReader(opts.catalog) : null;
     this.actions = new Map((opts.model.actions?.actions ?? []).map((a) => [a.name, a]));
     this.objects = new Map((opts.model.actions?.objects ?? []).map((o) => [o.name, o]));
+    this.enums = new Map((opts.model.actions?.enums ?? []).map((e) => [e.name, new Set(e.values.map((v) => v.value))]));
     this.env = opts.env ?? process.env;
   }
 
@@ -70,12 +74,14 @@ export class ActionExecutor implements ActionHook {
     const fields = collectFields(prepared.operation.selectionSet, rootType, ctx);
     const values = new Map<string, Json>();
     const others = fields.filter((f) => f.name !== '__typename' && !this.actionAt(kind, f.name, session.role));
+    // The operation's other root fields, run by the engine: their values, or the response that failed.
+    const runOthers = async (selected: readonly FieldSel[]): Promise<string | null> => {
+      const rest = JSON.parse(await req.runOthers(onlyFields(prepared, selected))) as { data?: { [k: string]: Json }; errors?: Json };
+      if (rest.errors !== undefined) return JSON.stringify(rest);
+      for (const f of selected) values.set(f.key, rest.data?.[f.key] ?? null);
+      return null;
+    };
     try {
-      if (others.length > 0) {
-        const rest = JSON.parse(await req.runOthers(onlyFields(prepared, others))) as { data?: { [k: string]: Json }; errors?: Json };
-        if (rest.errors !== undefined) return JSON.stringify(rest);
-        for (const f of others) values.set(f.key, rest.data?.[f.key] ?? null);
-      }
       const rootObject = req.schema.getRootType(kind) as GraphQLObjectType;
       const valueOf = (action: ActionModel, f: FieldSel): Promise<Json> => (action.kind === 'synchronous' ? this.callSync(action, f, rootObject, ctx, req)
         : kind === 'mutation' ? this.callAsync(action, f, rootObject, req) : this.readAsync(action, f, rootObject, ctx, req));
@@ -84,9 +90,26 @@ export class ActionExecutor implements ActionHook {
         return action ? [{ f, action }] : [];
       });
       if (fields.some((f) => f.name === '__typename')) for (const f of fields) if (f.name === '__typename') values.set(f.key, rootType);
-      // A mutation's fields run one after the other, in order; a query's at once.
-      if (kind === 'mutation') for (const c of calls) values.set(c.f.key, await valueOf(c.action, c.f));
-      else (await Promise.all(calls.map((c) => valueOf(c.action, c.f)))).forEach((v, i) => values.set(calls[i]!.f.key, v));
+      if (kind === 'mutation') {
+        // As Hasura v2 runs a mutation that mixes actions with table fields: every root field in
+        // the operation's order, each table field in a transaction of its own (the action is not
+        // inside one: it may see, and act on, what the fields before it wrote), stopping at the
+        // first error, which is the whole answer (what ran before it stays done).
+        for (const f of fields) {
+          if (f.name === '__typename') continue;
+          const action = this.actionAt(kind, f.name, session.role);
+          if (action) { values.set(f.key, await valueOf(action, f)); continue; }
+          const failed = await runOthers([f]);
+          if (failed !== null) return failed;
+        }
+      } else {
+        // A query's table fields run together, its actions at once.
+        if (others.length > 0) {
+          const failed = await runOthers(others);
+          if (failed !== null) return failed;
+        }
+        (await Promise.all(calls.map((c) => valueOf(c.action, c.f)))).forEach((v, i) => values.set(calls[i]!.f.key, v));
+      }
     } catch (e) {
       if (e instanceof ActionFailure) return JSON.stringify({ errors: [e.body(session.role === 'admin')] });
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
@@ -124,7 +147,7 @@ export class ActionExecutor implements ActionHook {
   // An output cut to the field's selection, its relationships read under the role's permission.
   private async shaped(body: Json, type: string, f: FieldSel, ctx: PlanContext, internal: Json, req: ActionRequest): Promise<Json> {
     const pending: PendingRelationship[] = [];
-    const out = shapeOutput(body, type, f, { objects: this.objects, plan: ctx, internal, pending });
+    const out = shapeOutput(body, type, f, { objects: this.objects, enums: this.enums, plan: ctx, internal, pending });
     await fillRelationships(pending, ctx, req.session, req.readerFor);
     return out;
   }
@@ -142,7 +165,8 @@ export class ActionExecutor implements ActionHook {
   private async readAsync(action: ActionModel, f: FieldSel, root: GraphQLObjectType, ctx: PlanContext, req: ActionRequest): Promise<Json> {
     const id = inputOf(f, root, req)['id'];
     if (typeof id !== 'string' || !UUID.test(id)) throw new ApiError('validation-failed', `invalid uuid: ${JSON.stringify(id)}`, 400, ['selectionSet', f.key, 'args', 'id']);
-    const call = await readCall(this.requireCatalog(), action.name, id);
+    this.requireCatalog();
+    const call = await this.reader!.read(action.name, id);
     if (!call || (req.session.role !== 'admin' && !sameSession(call.sessionVariables, sessionVariables(req.session)))) return null;
     const out: { [k: string]: Json } = {};
     for (const sub of collectFields(f.node.selectionSet, action.name, ctx)) {

@@ -18,9 +18,11 @@ export interface PendingRelationship {
   readonly values: readonly (readonly [string, Json])[];
 }
 
-/** What shaping reads: the custom object types, the planning context (fragments, variables), the failure details. */
+/** What shaping reads: the custom object and enum types, the planning context (fragments, variables), the failure details. */
 export interface ShapeContext {
   readonly objects: ReadonlyMap<string, CustomObjectModel>;
+  /** Each custom enum's values. */
+  readonly enums: ReadonlyMap<string, ReadonlySet<string>>;
   readonly plan: PlanContext;
   /** The `internal` of a failure (request and response). */
   readonly internal: Json;
@@ -33,22 +35,23 @@ export function shapeOutput(value: Json, type: string, field: FieldSel, ctx: Sha
 }
 
 // The GraphQL built-in scalars a value must fit (database and custom scalars take any JSON, as the
-// columns of those types do).
+// columns of those types do). Int is GraphQL's: a whole number of 32 bits.
 const BUILT_IN: { readonly [name: string]: (v: Json) => boolean } = {
-  Int: (v) => typeof v === 'number' && Number.isInteger(v),
+  Int: (v) => typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647,
   Float: (v) => typeof v === 'number',
   String: (v) => typeof v === 'string',
   Boolean: (v) => typeof v === 'boolean',
   ID: (v) => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)),
 };
 
+// What a JSON value is, in the words of Hasura's checks ("got scalar String", "got object", "got array").
 function jsonKind(v: Json): string {
   if (Array.isArray(v)) return 'array';
   if (v === null) return 'null';
   switch (typeof v) {
-    case 'string': return 'String';
-    case 'number': return 'Number';
-    case 'boolean': return 'Boolean';
+    case 'string': return 'scalar String';
+    case 'number': return 'scalar Number';
+    case 'boolean': return 'scalar Boolean';
     default: return 'object';
   }
 }
@@ -61,9 +64,17 @@ function typeText(node: TypeNode): string {
   }
 }
 
+// Hasura's sentence for a value of the wrong shape, naming the field below the top of the answer.
+function mismatch(value: Json, expected: string, field: FieldSel, top: boolean, ctx: ShapeContext): ActionFailure {
+  const where = top ? 'the action webhook response' : `field ${JSON.stringify(field.name)} of the action webhook response`;
+  return new ActionFailure(`got ${jsonKind(value)} for ${where}, expecting ${expected}`, 'unexpected', ctx.internal);
+}
+
 function shape(value: Json | undefined, type: TypeNode, field: FieldSel, ctx: ShapeContext, top: boolean): Json {
   if (type.kind === Kind.NON_NULL_TYPE) {
-    if (value === null || value === undefined) throw new ActionFailure(`expecting not null value for field ${JSON.stringify(field.name)}`, 'unexpected', ctx.internal);
+    if (value === null || value === undefined) {
+      throw new ActionFailure(top ? 'got null for the action webhook response' : `expecting not null value for field ${JSON.stringify(field.name)}`, 'unexpected', ctx.internal);
+    }
     return shape(value, type.type, field, ctx, top);
   }
   if (value === null || value === undefined) return null;
@@ -71,30 +82,40 @@ function shape(value: Json | undefined, type: TypeNode, field: FieldSel, ctx: Sh
     if (!Array.isArray(value)) throw new ActionFailure(top ? 'expecting array for the action webhook response' : `expecting array for field ${JSON.stringify(field.name)}`, 'unexpected', ctx.internal);
     return value.map((v) => shape(v, type.type, field, ctx, top));
   }
-  const object = ctx.objects.get(type.name.value);
+  const name = type.name.value;
+  const object = ctx.objects.get(name);
   if (!object) {
-    const fits = BUILT_IN[type.name.value];
-    if (fits && !fits(value)) throw new ActionFailure(`got scalar ${jsonKind(value)} for the action webhook response, expecting ${type.name.value}`, 'unexpected', ctx.internal);
+    const fits = BUILT_IN[name];
+    if (fits && !fits(value)) throw mismatch(value, name, field, top, ctx);
+    const values = ctx.enums.get(name);
+    if (values && !(typeof value === 'string' && values.has(value))) {
+      const where = top ? 'the action webhook response' : `field ${JSON.stringify(field.name)} of the action webhook response`;
+      throw new ActionFailure(`got ${typeof value === 'string' ? JSON.stringify(value) : jsonKind(value)} for ${where}, expecting a value of enum ${name}`, 'unexpected', ctx.internal);
+    }
     return value;
   }
-  if (Array.isArray(value)) throw new ActionFailure('expecting object for action webhook response but got array', 'unexpected', ctx.internal);
-  if (typeof value !== 'object') {
-    throw new ActionFailure(`got scalar ${jsonKind(value)} for the action webhook response, expecting ${typeText(type)}`, 'unexpected', ctx.internal);
+  if (Array.isArray(value)) {
+    if (top) throw new ActionFailure('expecting object for action webhook response but got array', 'unexpected', ctx.internal);
+    throw mismatch(value, typeText(type), field, top, ctx);
   }
+  if (typeof value !== 'object') throw mismatch(value, typeText(type), field, top, ctx);
   return shapeObject(value, object, field, ctx);
 }
 
 function shapeObject(value: { readonly [k: string]: Json }, object: CustomObjectModel, field: FieldSel, ctx: ShapeContext): Json {
+  // Every non-null field of the type must be there, asked or not (Hasura's validateResponseObject).
+  for (const f of object.fields) {
+    if (f.type.endsWith('!') && (value[f.name] === undefined || value[f.name] === null)) {
+      throw new ActionFailure(f.name in value ? `expecting not null value for field ${JSON.stringify(f.name)}` : `field ${JSON.stringify(f.name)} expected in webhook response, but not found`,
+        'unexpected', ctx.internal);
+    }
+  }
   const out: { [k: string]: Json } = {};
   for (const sub of collectFields(field.node.selectionSet, object.name, ctx.plan)) {
     if (sub.name === '__typename') { out[sub.key] = object.name; continue; }
     const f = object.fields.find((x) => x.name === sub.name);
     if (f) {
-      const type = parseType(f.type);
-      if (!(sub.name in value) && type.kind === Kind.NON_NULL_TYPE) {
-        throw new ActionFailure(`field ${JSON.stringify(sub.name)} expected in webhook response, but not found`, 'unexpected', { webhook_response: value });
-      }
-      out[sub.key] = shape(value[sub.name], type, sub, ctx, false);
+      out[sub.key] = shape(value[sub.name], parseType(f.type), sub, ctx, false);
       continue;
     }
     const rel = object.relationships.find((r) => r.name === sub.name);

@@ -85,8 +85,9 @@ describe('actions in a bundle', () => {
     expect(text).toContain('-- action hello (query, synchronous)');
     expect(text).toContain('-- POST {{KILN_TEST_BUNDLE_HANDLER}}/h (timeout 30 s)');
     expect(text).toContain('-- relationship account (object, default:public.account)');
-    // The role's filter is in the statement, its session value a parameter.
-    expect(text).toMatch(/"name" = \(\$\d\)::text/);
+    // The role's filter is in the statement, its session value a parameter (a column of the relation of output objects).
+    expect(text).toMatch(/"name" = \("_subs"\."p\d+"\)::text/);
+    expect(text).toMatch(/FROM unnest\(\$1::int4\[\], \$2::text\[\]/);
     expect(text).not.toContain('X-Svc-User-Id');
   });
 

@@ -9,7 +9,9 @@ export interface Received {
   readonly body: any;
 }
 
-export type Route = (body: any) => { status?: number; body: unknown; raw?: boolean; delayMs?: number; headers?: Record<string, string> };
+export interface Answer { status?: number; body: unknown; raw?: boolean; delayMs?: number; headers?: Record<string, string> }
+/** A route answers at once or after looking something up (a promise). */
+export type Route = (body: any) => Answer | Promise<Answer>;
 
 export interface HandlerServer {
   readonly base: string;
@@ -24,14 +26,20 @@ export async function startHandler(): Promise<HandlerServer> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const text = Buffer.concat(chunks).toString('utf8');
       let body: unknown = null;
       try { body = text ? JSON.parse(text) : null; } catch { body = text; }
       received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
       const r = routes.get(req.url ?? '');
       if (!r) { res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"no route"}'); return; }
-      const out = r(body);
+      let out: Answer;
+      try {
+        out = await r(body);
+      } catch (e) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(e) }));
+        return;
+      }
       const send = (): void => {
         if (res.destroyed) return;
         res.writeHead(out.status ?? 200, { 'content-type': 'application/json', 'set-cookie': 'abcd', ...out.headers });
