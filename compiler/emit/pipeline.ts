@@ -26,7 +26,25 @@ export interface BundleInput {
   readonly remoteSdl?: { readonly [name: string]: string };
   /** Progress lines for long compiles. */
   readonly progress?: (line: string) => void;
+  /**
+   * How each role's schema and SDL are made (default: every schema built, then printed). The
+   * metadata API passes one that reuses the previous compile's SDL and builds a schema only when
+   * something asks for it (compiler/metadata-compiler, schema-cache.ts).
+   */
+  readonly roleSchemas?: (model: BundleModel) => RoleSchemas;
 }
+
+/** Each role's schema and SDL text (the schemas may be built when first read). */
+export interface RoleSchemas {
+  readonly schemas: { readonly [role: string]: GraphQLSchema };
+  readonly sdl: () => { readonly [role: string]: string };
+}
+
+const buildAll = (model: BundleModel): RoleSchemas => {
+  const schemas = buildRoleSchemas(model);
+  // Roles that see the same schema share one object, printed once.
+  return { schemas, sdl: () => printSchemas(model.roles, schemas) };
+};
 
 /** What the stages before emit produce: the served model, each role's schema, and what does not fit. */
 export interface CompiledModel {
@@ -47,16 +65,17 @@ export function compileModel(input: BundleInput): CompiledModel {
   say(`precompiling the permission predicates of ${resolvedModel.roles.length} role(s)`);
   const base: BundleModel = { ...resolvedModel, templates: compileTemplates(resolvedModel) };
   say(`building schemas for ${base.roles.length} role(s)`);
-  const schemas = buildRoleSchemas(base);
+  const { schemas, sdl: printed } = (input.roleSchemas ?? buildAll)(base);
   // Stored queries compiled whole: the allow-list and REST endpoints run them.
   const stored = compilePersisted(input.metadata, base, schemas);
   const events = eventDefinitions(input.metadata);
   const remoteSchemas = remoteSchemaDefinitions(input.metadata.remote_schemas);
   const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}),
     ...(remoteSchemas ? { remoteSchemas } : {}) };
-  // Roles that see the same schema share one object, printed once.
-  const sdl = printSchemas(model.roles, schemas);
-  const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
+  const sdl = printed();
+  // Only stored queries need the admin schema (no collection: nothing to check, nothing built).
+  const use = collectionUse(input.metadata);
+  const queryIssues = use.collections.length > 0 && schemas['admin'] ? validateCollections(use, schemas['admin']) : [];
   return { model, sdl, schemas, stored, inconsistencies: [...resolved.inconsistencies, ...queryIssues] };
 }
 
