@@ -6,10 +6,10 @@
 // the command line wires in) and the tests all run these same stages.
 
 import type { GraphQLSchema } from 'graphql';
-import type { BundleModel, Json } from '../../runtime/bundle/index.js';
+import type { BundleModel, Json, TemplatesModel } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
-import { resolveModel, type InconsistentObject } from '../model/index.js';
+import { resolveModel, type InconsistentObject, type ResolveReuse } from '../model/index.js';
 import { buildRoleSchemas, collectionUse, printSchemas, validateCollections } from '../schema/index.js';
 import { compileTemplates } from '../sql/index.js';
 import { compilePersisted, type CompiledPersisted } from './persisted.js';
@@ -32,6 +32,10 @@ export interface BundleInput {
    * something asks for it (compiler/metadata-compiler, schema-cache.ts).
    */
   readonly roleSchemas?: (model: BundleModel) => RoleSchemas;
+  /** How the permission predicates are precompiled (default: compileTemplates, every role); the metadata API's reuses unchanged roles'. */
+  readonly templates?: (model: BundleModel) => TemplatesModel;
+  /** Passed to resolveModel: reuse of earlier resolves' per-role results (the metadata API's compiles). */
+  readonly reuse?: ResolveReuse;
 }
 
 /** Each role's schema and SDL text (the schemas may be built when first read). */
@@ -60,10 +64,10 @@ export interface CompiledModel {
 export function compileModel(input: BundleInput): CompiledModel {
   const say = input.progress ?? (() => {});
   say('resolving metadata against the database catalog');
-  const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection });
+  const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection, ...(input.reuse ? { reuse: input.reuse } : {}) });
   const resolvedModel: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
   say(`precompiling the permission predicates of ${resolvedModel.roles.length} role(s)`);
-  const base: BundleModel = { ...resolvedModel, templates: compileTemplates(resolvedModel) };
+  const base: BundleModel = { ...resolvedModel, templates: (input.templates ?? compileTemplates)(resolvedModel) };
   say(`building schemas for ${base.roles.length} role(s)`);
   const { schemas, sdl: printed } = (input.roleSchemas ?? buildAll)(base);
   // Stored queries compiled whole: the allow-list and REST endpoints run them.

@@ -7,22 +7,22 @@
 // SDL the serving thread does not hold already (model-transfer.ts).
 
 import { parentPort } from 'node:worker_threads';
+import { IncrementalCompiler } from './incremental.js';
 import { packModel, packSdl } from './model-transfer.js';
-import { compileWithCache } from './incremental.js';
-import { SchemaCache } from './schema-cache.js';
 import type { CompileAnswer, CompileRequest } from './worker-messages.js';
 
-const cache = new SchemaCache();
+let compiler: IncrementalCompiler | null = null;
 
 parentPort?.on('message', (req: CompileRequest) => {
   let answer: CompileAnswer;
   try {
     const started = performance.now();
-    const { model, sdl, inconsistencies } = compileWithCache(cache, req.metadata, req.introspection, req.engineVersion, { stringifyNumeric: req.stringifyNumeric });
+    compiler ??= new IncrementalCompiler(req.engineVersion);
+    const { model, sdl, inconsistencies } = compiler.compile(req.metadata, req.introspection, { stringifyNumeric: req.stringifyNumeric });
     const compiled = performance.now();
-    const packed = packModel(model, new Set(req.have.entries));
-    const texts = packSdl(sdl, cache.lastKeys, new Set(req.have.texts));
-    const timings = { compile: compiled - started, pack: performance.now() - compiled, printedSchemas: cache.lastPrinted };
+    const packed = packModel(model, new Set(req.have.entries), (v) => compiler!.reuse.digest(v));
+    const texts = packSdl(sdl, compiler.schemas.lastKeys, new Set(req.have.texts));
+    const timings = { compile: compiled - started, pack: performance.now() - compiled, printedSchemas: compiler.schemas.lastPrinted };
     answer = { id: req.id, model: packed, sdl: texts, inconsistencies, timings };
   } catch (e) {
     answer = { id: req.id, error: { message: e instanceof Error ? e.message : String(e), stack: e instanceof Error ? e.stack ?? '' : '' } };

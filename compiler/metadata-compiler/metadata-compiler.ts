@@ -10,8 +10,7 @@ import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperat
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CompileThread } from './compile-thread.js';
-import { compileWithCache } from './incremental.js';
-import { SchemaCache } from './schema-cache.js';
+import { IncrementalCompiler } from './incremental.js';
 
 const asMetadata = (doc: Json): Metadata => doc as unknown as Metadata;
 const asJson = (md: Metadata): Json => md as unknown as Json;
@@ -33,8 +32,8 @@ function builtWorker(): URL | null {
  */
 export function metadataCompiler(engineVersion: string, worker: URL | null = builtWorker()): MetadataCompiler {
   const thread = worker ? new CompileThread(worker, engineVersion) : null;
-  // The role schemas of earlier compiles on this thread (the worker keeps its own).
-  const cache = new SchemaCache();
+  // What earlier compiles on this thread built (the worker keeps its own).
+  const incremental = new IncrementalCompiler(engineVersion);
   return {
     ...(thread ? { compileAsync: (metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }) =>
       thread.compile(metadata, introspection, opts) } : {}),
@@ -50,7 +49,7 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
     knows: (type, api) => knowsOperation(type, api),
     introspect: async (db) => (await introspectPostgres(db)) as unknown as Json,
     // The pipeline of `kiln compile` minus emit: a change made through the API serves what compiling it would.
-    compile: (metadata, introspection, opts): Compiled => compileWithCache(cache, metadata, introspection, engineVersion, opts),
+    compile: (metadata, introspection, opts): Compiled => incremental.compile(metadata, introspection, opts),
     dropObjects: (metadata, objects) => asJson(dropObjects(asMetadata(metadata), objects as never)),
     describe: (o) => dependentLabel(o as never),
     reconcile: (metadata, source, before, after) => {

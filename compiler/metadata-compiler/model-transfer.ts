@@ -6,7 +6,7 @@
 // role's SDL goes as its schema key (schema-cache.ts), with the text only when it is new.
 
 import type { BundleModel, Json } from '../../runtime/bundle/index.js';
-import { digest } from './schema-cache.js';
+import { digestText } from './reuse.js';
 
 /** The model's maps sent entry by entry: the path of each from the model's top. */
 const SPLIT: readonly (readonly string[])[] = [['tables'], ['roots'], ['select'], ['mutations'], ['templates', 'roles']];
@@ -28,13 +28,13 @@ export interface PackedSdl {
 type Obj = { [k: string]: Json };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Packs `model` for a receiver that holds the entries digested in `have`. */
-export function packModel(model: BundleModel, have: ReadonlySet<string>): PackedModel {
+/** Packs `model` for a receiver that holds the entries digested in `have` (`digest`: a content digest of an entry). */
+export function packModel(model: BundleModel, have: ReadonlySet<string>, digest: (entry: Json) => string = (v) => digestText(JSON.stringify(v))): PackedModel {
   const entries: Obj = {};
   const skeleton = replaceSplit(model as unknown as Json, (map) => {
     const out: { [k: string]: string } = {};
     for (const [k, v] of Object.entries(map)) {
-      const d = digest(JSON.stringify(v));
+      const d = digest(v);
       out[k] = d;
       if (!have.has(d)) entries[d] = v;
     }
@@ -48,7 +48,7 @@ export function packSdl(sdl: { readonly [role: string]: string }, keys: { readon
   const texts: { [key: string]: string } = {};
   const out: { [role: string]: string } = {};
   for (const [role, text] of Object.entries(sdl)) {
-    const key = keys[role] ?? digest(text);
+    const key = keys[role] ?? digestText(text);
     out[role] = key;
     if (!have.has(key)) texts[key] = text;
   }

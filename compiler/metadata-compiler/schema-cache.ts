@@ -6,44 +6,33 @@
 // permissions rebuilds that role's schema alone, and a document compiled again unchanged builds
 // none. GraphQL schema objects are built only when read (stored queries need them), never kept.
 
-import { createHash } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import type { BundleModel } from '../../runtime/bundle/index.js';
 import type { RoleSchemas } from '../emit/index.js';
 import { buildRoleSchema, printRoleSchema, schemaInputs } from '../schema/index.js';
+import { digestText, type CompileReuse } from './reuse.js';
 
-/** The model's per-role parts: what `schemaInputs` covers for one role (and `roles`, the list of them). */
-const PER_ROLE: ReadonlySet<string> = new Set(['roles', 'roots', 'select', 'mutations', 'templates']);
-
-/** A digest of a text (keys and content hashes of the compile's parts). */
-export function digest(text: string): string {
-  return createHash('sha256').update(text).digest('base64url');
-}
-
-/** The key of what every role's schema is built from besides its own inputs. */
-export function sharedInputsKey(model: BundleModel): string {
-  const shared = Object.fromEntries(Object.entries(model).filter(([k]) => !PER_ROLE.has(k)));
-  return digest(JSON.stringify(shared));
-}
-
-/**
- * SDL texts by schema key, from the last two compiles: a compile whose edit fails (and is not
- * served) does not throw away what the served one built. Bounded: a generation holds at most one
- * text per role of its compile.
- */
+/** Each role's SDL, by schema key, through `reuse`; remembers the keys of the last compile. */
 export class SchemaCache {
-  private current = new Map<string, string>();
-  private older = new Map<string, string>();
   /** Each role's schema key in the last compile (the worker sends texts by key). */
   lastKeys: { readonly [role: string]: string } = {};
   /** How many schemas the last compile printed (the others came from earlier compiles). */
   lastPrinted = 0;
 
+  constructor(private readonly reuse: CompileReuse) {}
+
   /** The `roleSchemas` stage of compileModel (compiler/emit) for `model`. */
   readonly roleSchemas = (model: BundleModel): RoleSchemas => {
-    const shared = sharedInputsKey(model);
+    const { reuse } = this;
+    const shared = reuse.sharedDigest(model);
     const keys: { [role: string]: string } = {};
-    for (const role of model.roles) keys[role] = digest(`${shared}\u0000${schemaInputs(model, role)}`);
+    for (const role of model.roles) {
+      // The role's schema inputs are a function of its roots, permissions and the actions; while
+      // those are the same objects or contents, its key is the one computed before.
+      const parts = [model.roots[role] ?? null, model.select[role] ?? {}, model.mutations?.[role] ?? {}, model.actions ?? null].map((p) => reuse.digest(p));
+      keys[role] = reuse.memo(`schema-key\u0000${shared}\u0000${role}\u0000${parts.join('\u0000')}`,
+        () => digestText(`${shared}\u0000${schemaInputs(model, role)}`));
+    }
     const built = new Map<string, GraphQLSchema>();
     const schemaOf = (role: string): GraphQLSchema => {
       const key = keys[role]!;
@@ -54,21 +43,14 @@ export class SchemaCache {
     const schemas: { [role: string]: GraphQLSchema } = {};
     for (const role of model.roles) Object.defineProperty(schemas, role, { enumerable: true, get: () => schemaOf(role) });
     const sdl = (): { [role: string]: string } => {
-      const next = new Map<string, string>();
       const out: { [role: string]: string } = {};
       let printed = 0;
       for (const role of model.roles) {
-        const key = keys[role]!;
-        let text = next.get(key) ?? this.current.get(key) ?? this.older.get(key);
-        if (text === undefined) {
-          text = printRoleSchema(schemaOf(role));
+        out[role] = reuse.memo(`sdl\u0000${keys[role]!}`, () => {
           printed++;
-        }
-        next.set(key, text);
-        out[role] = text;
+          return printRoleSchema(schemaOf(role));
+        });
       }
-      this.older = this.current;
-      this.current = next;
       this.lastKeys = keys;
       this.lastPrinted = printed;
       return out;
