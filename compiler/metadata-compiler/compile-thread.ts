@@ -59,7 +59,6 @@ export class CompileThread {
         return;
       }
       this.lastTimings = a.timings;
-      process.stderr.write(`TIMING worker ${JSON.stringify(a.timings)}\n`);
       try {
         const { model, sdl } = this.held.unpack(a.model, a.sdl);
         waiter.resolve({ model, sdl, inconsistencies: a.inconsistencies });
