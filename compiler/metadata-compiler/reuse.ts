@@ -48,8 +48,23 @@ export class CompileReuse implements ResolveReuse {
 
   /** The digest of what every role shares in `model` (tables, functions, sources, options, actions...): everything but the per-role maps. */
   sharedDigest(model: BundleModel): string {
-    const parts = Object.entries(model).filter(([k]) => !PER_ROLE.has(k)).map(([k, v]) => `${k}=${this.digest(v as Json)}`);
+    const parts = Object.entries(model).filter(([k]) => !PER_ROLE.has(k))
+      .map(([k, v]) => `${k}=${k === 'tables' ? this.entriesDigest(v as object) : this.digest(v as Json)}`);
     return digestText(parts.join('\u0000'));
+  }
+
+  /**
+   * The digest of a map from its keys and its entries' digests: a table's entry is the same object
+   * in the resolver's map, the model and the answer to the serving thread, so each is serialized
+   * once per compile.
+   */
+  entriesDigest(map: object): string {
+    let d = this.digests.get(map);
+    if (d === undefined) {
+      d = digestText(Object.entries(map).map(([k, v]) => `${JSON.stringify(k)}=${this.digest(v as Json)}`).join('\u0000'));
+      this.digests.set(map, d);
+    }
+    return d;
   }
 
   /** The templates stage (compiler/sql compileTemplates), a role at a time, unchanged roles' reused. */

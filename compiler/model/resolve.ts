@@ -85,7 +85,8 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     mutation: buildMutationRoots(r, tables, sortedMutations[r]!, sortedSelect[r]!, into),
   });
   const reuse = opts.reuse;
-  const shared = reuse ? reuse.digest([...tables.values(), ...functions] as unknown as Json) : '';
+  // Each table's entry is digested on its own (the same objects go on into the model and are not digested again).
+  const shared = reuse ? reuse.digest([[...tables.values()].map((t) => reuse.digest(t)), functions] as unknown as Json) : '';
   const roots = Object.fromEntries(roles.map((r): [string, RoleRoots] => {
     if (!reuse) return [r, rolesRoots(r, issues)];
     const limits = [...rootLimits].filter(([k]) => k.startsWith(`${r}\u0000`));
