@@ -17,6 +17,8 @@ export class CompileThread {
   private turn: Promise<unknown> = Promise.resolve();
   private waiting: { id: number; resolve: (c: Compiled) => void; reject: (e: Error) => void } | null = null;
   private readonly held = new ReceivedParts();
+  /** The document text the worker last received (it need not be sent again). */
+  private sentText: string | null = null;
   /** The stage timings of the last answer (milliseconds; `printedSchemas` counts schemas printed). */
   lastTimings: { readonly [stage: string]: number } = {};
 
@@ -26,7 +28,11 @@ export class CompileThread {
     const run = (): Promise<Compiled> => new Promise<Compiled>((resolve, reject) => {
       const id = this.next++;
       const w = this.started();
-      const req: CompileRequest = { id, metadata, introspection, engineVersion: this.engineVersion, stringifyNumeric: opts.stringifyNumeric, have: this.held.have() };
+      const text = JSON.stringify(metadata);
+      const same = text === this.sentText;
+      this.sentText = text;
+      const req: CompileRequest = { id, metadataText: same ? null : text, introspection, engineVersion: this.engineVersion,
+        stringifyNumeric: opts.stringifyNumeric, have: this.held.have() };
       this.waiting = { id, resolve, reject };
       w.ref(); // kept alive while a compile is under way
       w.postMessage(req);
@@ -47,6 +53,7 @@ export class CompileThread {
     if (this.worker) return this.worker;
     const w = new Worker(this.file);
     this.held.clear();
+    this.sentText = null;
     w.on('message', (a: CompileAnswer) => {
       const waiter = this.waiting;
       if (!waiter || waiter.id !== a.id) return;

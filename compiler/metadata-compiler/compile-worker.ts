@@ -7,18 +7,27 @@
 // SDL the serving thread does not hold already (model-transfer.ts).
 
 import { parentPort } from 'node:worker_threads';
+import type { Json } from '../../runtime/bundle/index.js';
 import { IncrementalCompiler } from './incremental.js';
 import { packModel, packSdl } from './model-transfer.js';
 import type { CompileAnswer, CompileRequest } from './worker-messages.js';
 
 let compiler: IncrementalCompiler | null = null;
+// The last document received, as text and as read (a request may say "the same again").
+let lastText: string | null = null;
+let lastDocument: Json = null;
 
 parentPort?.on('message', (req: CompileRequest) => {
   let answer: CompileAnswer;
   try {
     const started = performance.now();
     compiler ??= new IncrementalCompiler(req.engineVersion);
-    const { model, sdl, inconsistencies } = compiler.compile(req.metadata, req.introspection, { stringifyNumeric: req.stringifyNumeric });
+    if (req.metadataText !== null) {
+      lastText = null; // until it is read
+      lastDocument = JSON.parse(req.metadataText) as Json;
+      lastText = req.metadataText;
+    } else if (lastText === null) throw new Error('assertion failed: the compile worker was asked for the same document again, and has none');
+    const { model, sdl, inconsistencies } = compiler.compile(lastDocument, req.introspection, { stringifyNumeric: req.stringifyNumeric });
     const compiled = performance.now();
     const packed = packModel(model, new Set(req.have.entries), (v) => compiler!.reuse.digest(v));
     const texts = packSdl(sdl, compiler.schemas.lastKeys, new Set(req.have.texts));
