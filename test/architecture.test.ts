@@ -46,7 +46,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'compiler/ops': ['runtime/errors', 'runtime/bundle', 'runtime/metadata-api', 'compiler/metadata', 'compiler/introspect', 'compiler/model'],
   'compiler/emit': ['runtime/errors', 'runtime/bundle', 'runtime/sql', 'compiler/metadata', 'compiler/introspect', 'compiler/model', 'compiler/schema', 'compiler/sql'],
   // The compiler behind the metadata API's contract (compile on write): edits and the pipeline.
-  'compiler/metadata-compiler': ['runtime/errors', 'runtime/bundle', 'runtime/metadata-api', 'compiler/metadata', 'compiler/introspect', 'compiler/ops', 'compiler/emit'],
+  'compiler/metadata-compiler': ['runtime/errors', 'runtime/bundle', 'runtime/metadata-api', 'compiler/metadata', 'compiler/introspect', 'compiler/model', 'compiler/schema', 'compiler/sql', 'compiler/ops', 'compiler/emit'],
   // Importing a Hasura CLI project: reads its metadata with the metadata reader, writes files.
   'compiler/import-hasura': ['runtime/errors', 'compiler/metadata'],
   // The command line joins both sides: it starts servers through runtime/index.ts, reads bundles, introspects remote schemas,

@@ -6,10 +6,10 @@
 // the command line wires in) and the tests all run these same stages.
 
 import type { GraphQLSchema } from 'graphql';
-import type { BundleModel, Json } from '../../runtime/bundle/index.js';
+import type { BundleModel, Json, TemplatesModel } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
-import { resolveModel, type InconsistentObject } from '../model/index.js';
+import { resolveModel, type InconsistentObject, type ResolveReuse } from '../model/index.js';
 import { buildRoleSchemas, collectionUse, printSchemas, validateCollections } from '../schema/index.js';
 import { compileTemplates } from '../sql/index.js';
 import { compilePersisted, type CompiledPersisted } from './persisted.js';
@@ -26,7 +26,29 @@ export interface BundleInput {
   readonly remoteSdl?: { readonly [name: string]: string };
   /** Progress lines for long compiles. */
   readonly progress?: (line: string) => void;
+  /**
+   * How each role's schema and SDL are made (default: every schema built, then printed). The
+   * metadata API passes one that reuses the previous compile's SDL and builds a schema only when
+   * something asks for it (compiler/metadata-compiler, schema-cache.ts).
+   */
+  readonly roleSchemas?: (model: BundleModel) => RoleSchemas;
+  /** How the permission predicates are precompiled (default: compileTemplates, every role); the metadata API's reuses unchanged roles'. */
+  readonly templates?: (model: BundleModel) => TemplatesModel;
+  /** Passed to resolveModel: reuse of earlier resolves' per-role results (the metadata API's compiles). */
+  readonly reuse?: ResolveReuse;
 }
+
+/** Each role's schema and SDL text (the schemas may be built when first read). */
+export interface RoleSchemas {
+  readonly schemas: { readonly [role: string]: GraphQLSchema };
+  readonly sdl: () => { readonly [role: string]: string };
+}
+
+const buildAll = (model: BundleModel): RoleSchemas => {
+  const schemas = buildRoleSchemas(model);
+  // Roles that see the same schema share one object, printed once.
+  return { schemas, sdl: () => printSchemas(model.roles, schemas) };
+};
 
 /** What the stages before emit produce: the served model, each role's schema, and what does not fit. */
 export interface CompiledModel {
@@ -42,21 +64,22 @@ export interface CompiledModel {
 export function compileModel(input: BundleInput): CompiledModel {
   const say = input.progress ?? (() => {});
   say('resolving metadata against the database catalog');
-  const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection });
+  const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection, ...(input.reuse ? { reuse: input.reuse } : {}) });
   const resolvedModel: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
   say(`precompiling the permission predicates of ${resolvedModel.roles.length} role(s)`);
-  const base: BundleModel = { ...resolvedModel, templates: compileTemplates(resolvedModel) };
+  const base: BundleModel = { ...resolvedModel, templates: (input.templates ?? compileTemplates)(resolvedModel) };
   say(`building schemas for ${base.roles.length} role(s)`);
-  const schemas = buildRoleSchemas(base);
+  const { schemas, sdl: printed } = (input.roleSchemas ?? buildAll)(base);
   // Stored queries compiled whole: the allow-list and REST endpoints run them.
   const stored = compilePersisted(input.metadata, base, schemas);
   const events = eventDefinitions(input.metadata);
   const remoteSchemas = remoteSchemaDefinitions(input.metadata.remote_schemas);
   const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}),
     ...(remoteSchemas ? { remoteSchemas } : {}) };
-  // Roles that see the same schema share one object, printed once.
-  const sdl = printSchemas(model.roles, schemas);
-  const queryIssues = schemas['admin'] ? validateCollections(collectionUse(input.metadata), schemas['admin']) : [];
+  const sdl = printed();
+  // Only stored queries need the admin schema (no collection: nothing to check, nothing built).
+  const use = collectionUse(input.metadata);
+  const queryIssues = use.collections.length > 0 && schemas['admin'] ? validateCollections(use, schemas['admin']) : [];
   return { model, sdl, schemas, stored, inconsistencies: [...resolved.inconsistencies, ...queryIssues] };
 }
 

@@ -61,7 +61,7 @@ SELECT coalesce(json_agg(json_build_object(
     FROM pg_catalog.pg_attribute a
     JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
     JOIN pg_catalog.pg_namespace tn ON tn.oid = t.typnamespace
-    LEFT JOIN pg_catalog.pg_type el ON el.typarray = t.oid AND t.typtype = 'b'
+    LEFT JOIN pg_catalog.pg_type el ON el.oid = t.typelem AND el.typarray = t.oid AND t.typtype = 'b'
     LEFT JOIN pg_catalog.pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
     LEFT JOIN pg_catalog.pg_description cd
       ON cd.objoid = c.oid AND cd.classoid = 'pg_catalog.pg_class'::regclass AND cd.objsubid = a.attnum

@@ -7,10 +7,10 @@ import type { Compiled, MetadataCompiler, SourceInfo } from '../../runtime/metad
 import { introspectPostgres, type Introspection } from '../introspect/index.js';
 import { databaseUrl, parseMetadata, readReplicas, type Metadata } from '../metadata/index.js';
 import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog } from '../ops/index.js';
-import { compileModel } from '../emit/index.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CompileThread } from './compile-thread.js';
+import { IncrementalCompiler } from './incremental.js';
 
 const asMetadata = (doc: Json): Metadata => doc as unknown as Metadata;
 const asJson = (md: Metadata): Json => md as unknown as Json;
@@ -32,6 +32,8 @@ function builtWorker(): URL | null {
  */
 export function metadataCompiler(engineVersion: string, worker: URL | null = builtWorker()): MetadataCompiler {
   const thread = worker ? new CompileThread(worker, engineVersion) : null;
+  // What earlier compiles on this thread built (the worker keeps its own).
+  const incremental = new IncrementalCompiler(engineVersion);
   return {
     ...(thread ? { compileAsync: (metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }) =>
       thread.compile(metadata, introspection, opts) } : {}),
@@ -46,12 +48,8 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
     },
     knows: (type, api) => knowsOperation(type, api),
     introspect: async (db) => (await introspectPostgres(db)) as unknown as Json,
-    compile(metadata, introspection, opts): Compiled {
-      const present = Object.fromEntries(Object.entries(snapshots(introspection)).filter((e): e is [string, Introspection] => e[1] !== null));
-      // The pipeline of `kiln compile` minus emit: a change made through the API serves what compiling it would.
-      const { model, sdl, inconsistencies } = compileModel({ metadata: asMetadata(metadata), introspection: present, engineVersion, stringifyNumeric: opts.stringifyNumeric });
-      return { model, sdl, inconsistencies };
-    },
+    // The pipeline of `kiln compile` minus emit: a change made through the API serves what compiling it would.
+    compile: (metadata, introspection, opts): Compiled => incremental.compile(metadata, introspection, opts),
     dropObjects: (metadata, objects) => asJson(dropObjects(asMetadata(metadata), objects as never)),
     describe: (o) => dependentLabel(o as never),
     reconcile: (metadata, source, before, after) => {

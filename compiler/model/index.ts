@@ -1,5 +1,5 @@
 /** Joins metadata with introspection into the bundle model. */
-export { resolveModel, type Resolved, type ResolveOptions } from './resolve.js';
+export { resolveModel, type Resolved, type ResolveOptions, type ResolveReuse } from './resolve.js';
 /** Inconsistent objects in get_inconsistent_metadata's shape. */
 export { type InconsistentObject } from './issues.js';
 /** Permission filter JSON to BoolIr; the session variables a predicate reads. */

@@ -32,6 +32,10 @@ export class Issues {
     const prefixed = item.type !== 'root_field' && item.type !== 'source' && item.type !== 'inherited role permission inconsistency';
     this.items.push(prefixed ? { ...item, reason: inconsistent(item.reason) } : item);
   }
+  /** Adds objects another collector listed (already in their final shape). */
+  addListed(items: readonly InconsistentObject[]): void {
+    this.items.push(...items);
+  }
   list(): readonly InconsistentObject[] {
     return [...this.items];
   }

@@ -30,6 +30,19 @@ export interface ResolveOptions {
   readonly engineVersion: string;
   /** Introspection per source name; a source missing here is inconsistent. */
   readonly introspection: { readonly [source: string]: Introspection };
+  /** Reuse of earlier resolves' per-role results (the metadata API's compiles); absent: everything is built. */
+  readonly reuse?: ResolveReuse;
+}
+
+/**
+ * What a compile keeps from earlier ones: `digest` names a plain-JSON value by its content, `memo`
+ * answers what `build` answered for the same key before (or runs it). A role's root fields are a
+ * function of the tables, the functions and that role's permissions: keyed by their digests, the
+ * roles an edit did not touch keep theirs (issue 19: 1,000 tables × 20 roles).
+ */
+export interface ResolveReuse {
+  digest(value: Json | object): string;
+  memo<T>(key: string, build: () => T): T;
 }
 
 type SelectMap = Record<string, Record<string, SelectPermissionModel>>;
@@ -64,17 +77,35 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   const actions = resolveActions(md, tables, databaseScalars(columnScalars(opts.introspection)), roleSet, issues);
   const roles = [...roleSet].sort();
   for (const role of roles) { select[role] ??= {}; mutations[role] ??= {}; }
-  const roots = Object.fromEntries(roles.map((r): [string, RoleRoots] => [r, {
-    ...buildRoots(r, tables, select[r]!, functions, issues, rootLimits),
-    mutation: buildMutationRoots(r, tables, mutations[r]!, select[r]!, issues),
-  }]));
+  // The model's maps, sorted by key (what the roots read is the same either way: lookups by table).
+  const sortedSelect = Object.fromEntries(roles.map((r) => [r, sortKeys(select[r]!)]));
+  const sortedMutations = Object.fromEntries(roles.map((r) => [r, sortKeys(mutations[r]!)]));
+  const rolesRoots = (r: string, into: Issues): RoleRoots => ({
+    ...buildRoots(r, tables, sortedSelect[r]!, functions, into, rootLimits),
+    mutation: buildMutationRoots(r, tables, sortedMutations[r]!, sortedSelect[r]!, into),
+  });
+  const reuse = opts.reuse;
+  // Each table's entry is digested on its own (the same objects go on into the model and are not digested again).
+  const shared = reuse ? reuse.digest([[...tables.values()].map((t) => reuse.digest(t)), functions] as unknown as Json) : '';
+  const roots = Object.fromEntries(roles.map((r): [string, RoleRoots] => {
+    if (!reuse) return [r, rolesRoots(r, issues)];
+    const limits = [...rootLimits].filter(([k]) => k.startsWith(`${r}\u0000`));
+    const key = `roots\u0000${shared}\u0000${r}\u0000${reuse.digest(sortedSelect[r]!)}\u0000${reuse.digest(sortedMutations[r]!)}\u0000${JSON.stringify(limits)}`;
+    // The issues a role's roots raise come back with them, in the order they were raised.
+    const made = reuse.memo(key, () => {
+      const own = new Issues();
+      return { roots: rolesRoots(r, own), issues: own.list() };
+    });
+    issues.addListed(made.issues);
+    return [r, made.roots];
+  }));
   reportActionClashes(md.actions, roots['admin'], issues);
   const sortedTables = Object.fromEntries([...tables.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
   const model: BundleModel = {
     engineVersion: opts.engineVersion, sources, roles, tables: sortedTables, roots,
-    select: Object.fromEntries(roles.map((r) => [r, sortKeys(select[r]!)])),
+    select: sortedSelect,
     functions: Object.fromEntries(functions.map((f) => [f.id, f])),
-    mutations: Object.fromEntries(roles.map((r) => [r, sortKeys(mutations[r]!)])),
+    mutations: sortedMutations,
     options: { stringifyNumeric: false },
     ...requestLimits(md),
     ...(actions ? { actions } : {}),

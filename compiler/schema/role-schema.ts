@@ -39,9 +39,12 @@ export function buildRoleSchemas(model: BundleModel): { [role: string]: GraphQLS
   return out;
 }
 
-// Everything of a role's permissions its schema is built from (createContext and the roots read
-// these): its roots, and its permissions without row filters, checks and limits, which no type shows.
-function schemaInputs(model: BundleModel, role: string): string {
+/**
+ * Everything of a role's permissions its schema is built from (createContext and the roots read
+ * these): its roots, and its permissions without row filters, checks and limits, which no type
+ * shows. Two roles of one model with equal inputs see the same schema.
+ */
+export function schemaInputs(model: BundleModel, role: string): string {
   const select = Object.entries(model.select[role] ?? {}).map(([t, p]) => [t, p.columns, p.computedFields, p.allowAggregations]);
   const writes = Object.entries(model.mutations?.[role] ?? {}).map(([t, p]) => [t,
     p.insert ? [p.insert.columns, p.insert.set, p.insert.backendOnly] : null,

@@ -99,9 +99,9 @@ export class MetadataApi {
     return this.exclusive(async () => {
       let next: ServedState | null = null;
       const result = await this.opts.catalog.transaction(async (tx) => {
-        const stored = await lockCatalog(tx);
+        const stored = await lockCatalog(tx, this.state.resourceVersion);
         let base = this.state;
-        if (stored.resourceVersion !== base.resourceVersion) {
+        if (stored.metadata !== null) {
           // Another instance wrote first and its notification has not arrived yet.
           base = await this.sources.load(stored.metadata, stored.resourceVersion, new Map(base.drivers));
         }

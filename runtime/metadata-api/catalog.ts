@@ -94,11 +94,17 @@ export async function openCatalog(db: Driver, initial: () => Json): Promise<Stor
 
 const v0 = (n: number): number | string => (Number.isFinite(n) ? n : 'unknown');
 
-/** Reads the stored document, locking its row until the transaction ends (writers take turns). */
-export async function lockCatalog(tx: Runner): Promise<StoredMetadata> {
-  const row = await tx.query('SELECT metadata::text, resource_version FROM svc_catalog.hdb_metadata WHERE id = 1 FOR UPDATE');
+/**
+ * Locks the stored document's row until the transaction ends (writers take turns) and answers its
+ * version; the document itself is read only when that version is not `served` (another instance
+ * wrote it): on a large schema it is megabytes to fetch and parse for nothing.
+ */
+export async function lockCatalog(tx: Runner, served: number): Promise<{ readonly resourceVersion: number; readonly metadata: Json | null }> {
+  const row = await tx.query('SELECT resource_version FROM svc_catalog.hdb_metadata WHERE id = 1 FOR UPDATE');
   if (row.rows.length === 0) throw new ApiError('unexpected', 'the metadata catalog has no metadata row; restart the server to recreate it', 500);
-  return { metadata: JSON.parse(String(row.rows[0]![0])) as Json, resourceVersion: Number(row.rows[0]![1]) };
+  const resourceVersion = Number(row.rows[0]![0]);
+  if (resourceVersion === served) return { resourceVersion, metadata: null };
+  return { resourceVersion, metadata: (await readCatalog(tx)).metadata };
 }
 
 /** Reads the stored version only (cheap: used to tell whether a notification is news). */
