@@ -11,8 +11,33 @@
 //
 // Text only one role has stays at its own path (`sql/<role>/<field>.sql`, `schema/<role>.graphql`),
 // so a small bundle looks as it always did.
+//
+// A large bundle's distinct schemas (more than POOL_SCHEMAS_OVER bytes together) still repeat most
+// of each other: the types of the tables every role reads are the same text in each. Their
+// definitions are then written once, and each schema is a list of pieces of that text:
+//
+//   shared/schema-definitions.graphql   every distinct definition (with its description) of every
+//                                       schema, once, in the order the schemas first have them
+//   shared/<hash>.schema.json           { "pool": "schema-definitions.graphql", "ranges": [[begin, end], ...] }:
+//                                       the schema's text is these byte ranges of the pool, joined
+//
+// `kiln inspect --schema`, `kiln diff` and `kiln check` read each role's schema back whole
+// (expandLayout); the runtime indexes a schema from its ranges and reads a definition at a time.
 
 import { createHash } from 'node:crypto';
+import { indexSdl, pooledBytes } from './sdl-index.js';
+
+/** Distinct schemas larger than this together (bytes) have their definitions stored once. */
+export const POOL_SCHEMAS_OVER = 1024 * 1024;
+
+/** The text all pooled schemas' definitions are stored in. */
+export const SCHEMA_POOL = 'shared/schema-definitions.graphql';
+
+/** A pooled schema: its text is `ranges` (byte offsets) of the pool, joined. */
+export interface PooledSchema {
+  readonly pool: string;
+  readonly ranges: readonly (readonly [number, number])[];
+}
 
 /** The name of a shared text: the first 20 hex digits of its sha256. */
 export function contentHash(text: string): string {
@@ -42,7 +67,7 @@ function shareable(path: string, content: string): { kind: 'sql' | 'graphql'; ro
 }
 
 /** Lays the logical files of a bundle (one per role and field) out on disk, sharing repeated text. */
-export function storedLayout(files: ReadonlyMap<string, string>): StoredLayout {
+export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver = POOL_SCHEMAS_OVER): StoredLayout {
   // Counted per kind by the text itself (no key built by concatenation: a role's SDL is megabytes,
   // and a Map hashes a new string in full), each shared text hashed once.
   const uses = { sql: new Map<string, number>(), graphql: new Map<string, number>() };
@@ -61,8 +86,16 @@ export function storedLayout(files: ReadonlyMap<string, string>): StoredLayout {
   const out = new Map<string, string>();
   const links = new Map<string, { [file: string]: string }>();
   const schemas: { [role: string]: string } = {};
+  const pooled = [...uses.graphql.keys()].reduce((n, text) => n + text.length, 0) > poolSchemasOver ? poolSchemas([...uses.graphql.keys()]) : null;
+  if (pooled) out.set(SCHEMA_POOL, pooled.pool);
   for (const [path, content] of files) {
     const part = parts.get(path);
+    if (pooled && part?.kind === 'graphql') {
+      const listing = `shared/${hashOf(part.body)}.schema.json`;
+      out.set(listing, pooled.listings.get(part.body)!);
+      schemas[part.role] = listing;
+      continue;
+    }
     if (!part || uses[part.kind].get(part.body)! < 2) {
       out.set(path, content);
       if (part?.kind === 'graphql') schemas[part.role] = path;
@@ -85,6 +118,38 @@ export function storedLayout(files: ReadonlyMap<string, string>): StoredLayout {
   return { files: new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), schemas };
 }
 
+// The definitions of each distinct schema text, each distinct one stored once in a pool (in the
+// order the texts, as given, first have them); each text as the byte ranges of the pool it joins.
+function poolSchemas(texts: readonly string[]): { pool: string; listings: Map<string, string> } {
+  const at = new Map<string, number>();
+  const pieces: Buffer[] = [];
+  let size = 0;
+  const listings = new Map<string, string>();
+  for (const text of texts) {
+    const bytes = Buffer.from(text, 'utf8');
+    const { ranges } = indexSdl(bytes);
+    const runs: [number, number][] = [];
+    // Bytes before the first definition (none in a printed schema) are a piece of their own.
+    const cuts = [0, ...Array.from({ length: ranges.length / 2 }, (_, k) => ranges[2 * k]!).filter((b) => b > 0), bytes.length];
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      const piece = bytes.subarray(cuts[k]!, cuts[k + 1]!);
+      const key = piece.toString('latin1');
+      let begin = at.get(key);
+      if (begin === undefined) {
+        at.set(key, (begin = size));
+        pieces.push(piece);
+        size += piece.length;
+      }
+      const last = runs[runs.length - 1];
+      if (last && last[1] === begin) last[1] = begin + piece.length;
+      else runs.push([begin, begin + piece.length]);
+    }
+    listings.set(text, `${JSON.stringify({ pool: SCHEMA_POOL.slice('shared/'.length), ranges: runs }).replace(/\],\[/g, '],\n[')}\n`);
+  }
+  return { pool: Buffer.concat(pieces).toString('utf8'), listings };
+}
+
+
 /**
  * The logical files back from the stored ones: each role's shared statements under
  * `sql/<role>/`, with its `-- role:` line, and each role's schema at `schema/<role>.graphql`.
@@ -104,9 +169,17 @@ export function expandLayout(stored: ReadonlyMap<string, string>, schemas: { rea
       if (body !== undefined) out.set(`sql/${role}/${file}`, `-- role: ${role}\n${body}`);
     }
   }
+  let pool: Buffer | undefined;
   for (const [role, path] of Object.entries(schemas)) {
     const text = stored.get(path);
-    if (text !== undefined) out.set(`schema/${role}.graphql`, text);
+    if (text === undefined) continue;
+    if (!path.endsWith('.schema.json')) {
+      out.set(`schema/${role}.graphql`, text);
+      continue;
+    }
+    const listing = JSON.parse(text) as PooledSchema;
+    pool ??= Buffer.from(stored.get(`shared/${listing.pool}`) ?? '', 'utf8');
+    out.set(`schema/${role}.graphql`, pooledBytes(listing, pool).toString('utf8'));
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
