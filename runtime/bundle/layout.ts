@@ -6,7 +6,9 @@
 //   shared/<hash>.sql        a statement several roles run (their files differ only in the
 //                            `-- role:` line, which is put back when the bundle is read)
 //   shared/<hash>.graphql    a schema several roles see
-//   sql/<role>/links.json    { "<file in sql/<role>/>": "<hash>" } for that role's shared statements
+//   sql/<role>/links.json    { "<file in sql/<role>/>": "<hash>" } for that role's shared statements;
+//                            when several roles have the same links, they are shared/<hash>.links.json
+//                            and each role's links.json is { "links": "<hash>" }
 //   manifest.json `schemas`  { "<role>": "<path of its schema>" }
 //
 // Text only one role has stays at its own path (`sql/<role>/<field>.sql`, `schema/<role>.graphql`),
@@ -111,9 +113,24 @@ export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver
       mine[part.rest] = hash;
     }
   }
+  const linkTexts = new Map<string, string>();
+  const linkUses = new Map<string, number>();
   for (const [role, mine] of links) {
     const sorted = Object.fromEntries(Object.entries(mine).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    out.set(`sql/${role}/links.json`, `${JSON.stringify(sorted).replace(/,"/g, ',\n"')}\n`);
+    const text = `${JSON.stringify(sorted).replace(/,"/g, ',\n"')}\n`;
+    linkTexts.set(role, text);
+    linkUses.set(text, (linkUses.get(text) ?? 0) + 1);
+  }
+  // Roles that run the same statements under the same names (a large schema's roles that differ
+  // only in a session variable's value) have the same links: written once.
+  for (const [role, text] of linkTexts) {
+    if (linkUses.get(text)! < 2) {
+      out.set(`sql/${role}/links.json`, text);
+      continue;
+    }
+    const hash = hashOf(text);
+    out.set(`shared/${hash}.links.json`, text);
+    out.set(`sql/${role}/links.json`, `${JSON.stringify({ links: hash })}\n`);
   }
   return { files: new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), schemas };
 }
@@ -164,7 +181,7 @@ export function expandLayout(stored: ReadonlyMap<string, string>, schemas: { rea
       continue;
     }
     const role = link[1]!;
-    for (const [file, hash] of Object.entries(JSON.parse(content) as { [file: string]: string })) {
+    for (const [file, hash] of Object.entries(readLinks(content, (hash) => stored.get(`shared/${hash}.links.json`)))) {
       const body = stored.get(`shared/${hash}.sql`);
       if (body !== undefined) out.set(`sql/${role}/${file}`, `-- role: ${role}\n${body}`);
     }
@@ -182,6 +199,18 @@ export function expandLayout(stored: ReadonlyMap<string, string>, schemas: { rea
     out.set(`schema/${role}.graphql`, pooledBytes(listing, pool).toString('utf8'));
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * A role's links.json: file -> hash of its shared statement; a role whose links are shared with
+ * others names them (`{"links": "<hash>"}`), and `shared` reads that file's text (undefined: missing).
+ */
+export function readLinks(text: string, shared: (hash: string) => string | undefined): { [file: string]: string } {
+  const links = JSON.parse(text) as { [file: string]: string };
+  const keys = Object.keys(links);
+  if (keys.length !== 1 || keys[0] !== 'links') return links;
+  const own = shared(links['links']!);
+  return own === undefined ? {} : (JSON.parse(own) as { [file: string]: string });
 }
 
 /** Where a bundle stores a remote schema's SDL: `remote/<name>.graphql`, or a hash of the name when it is not a plain file name. */

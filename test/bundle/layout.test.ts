@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandLayout, loadBundle, sdlFromFile, sdlFromText, storedLayout } from '../../runtime/bundle/index.js';
+import { expandLayout, loadBundle, readLinks, sdlFromFile, sdlFromText, storedLayout } from '../../runtime/bundle/index.js';
 
 const stmt = (role: string, body: string): string => `-- role: ${role}\n-- root field: t\n${body}\n`;
 
@@ -27,7 +27,17 @@ describe('bundle layout', () => {
     expect(stored.files.has('sql/a/t.sql')).toBe(false);
     expect(stored.files.get('sql/c/t.sql')).toBe(stmt('c', 'SELECT 2'));
     expect(stored.files.get('sql/a/u.sql')).toBe(stmt('a', 'SELECT 3'));
-    expect(JSON.parse(stored.files.get('sql/a/links.json')!)).toEqual({ 't.sql': shared[0]!.slice('shared/'.length, -'.sql'.length) });
+    const hash = shared[0]!.slice('shared/'.length, -'.sql'.length);
+    expect(readLinks(stored.files.get('sql/a/links.json')!, (h) => stored.files.get(`shared/${h}.links.json`))).toEqual({ 't.sql': hash });
+  });
+
+  it('stores the links several roles have once, each role naming them', () => {
+    const a = JSON.parse(stored.files.get('sql/a/links.json')!) as { links: string };
+    expect(JSON.parse(stored.files.get('sql/b/links.json')!)).toEqual(a);
+    expect(JSON.parse(stored.files.get(`shared/${a.links}.links.json`)!)).toEqual({ 't.sql': expect.any(String) });
+    // A role whose links no other has keeps them in its own file.
+    const own = storedLayout(new Map([['sql/a/t.sql', stmt('a', 'SELECT 1')], ['sql/b/t.sql', stmt('b', 'SELECT 1')], ['sql/b/u.sql', stmt('b', 'SELECT 9')], ['sql/a/u.sql', stmt('a', 'SELECT 9')], ['sql/c/u.sql', stmt('c', 'SELECT 9')]]));
+    expect(Object.keys(JSON.parse(own.files.get('sql/c/links.json')!) as object)).toEqual(['u.sql']);
   });
 
   it('stores a schema several roles see once and names each role\'s file', () => {
