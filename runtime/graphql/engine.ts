@@ -477,6 +477,10 @@ export class Engine {
     const prepared = prepareOperation(this.schemaFor(role), document, req.operationName ?? null);
     this.reweigh(role);
     this.limits.remember(prepared, cost);
+    // The cached document keeps no source locations: each holds the parser's list of every token
+    // of the text (about half a cached plan's heap), and nothing reads them after preparing.
+    dropLocations(prepared.document);
+    dropLocations(prepared.operation);
     if (byText && byText.size < MAX_PREPARED_PER_TEXT) byText.set(inner, prepared);
     else if (!byText) this.cache.set(req.query, new Map([[inner, prepared]]));
     stepEnd('graphql.parse', traced);
@@ -530,6 +534,23 @@ export class Engine {
       stepEnd('graphql.plan', traced);
     }
     return plan;
+  }
+}
+
+// Clears `loc` on every node of a syntax tree (set to undefined, not deleted: the nodes keep their shape).
+function dropLocations(root: object): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const x of node) stack.push(x);
+      continue;
+    }
+    const n = node as { loc?: unknown; [k: string]: unknown };
+    if (n.loc === undefined && !('kind' in n)) continue;
+    if (n.loc !== undefined) n.loc = undefined;
+    for (const k of Object.keys(n)) if (k !== 'loc') stack.push(n[k]);
   }
 }
 
