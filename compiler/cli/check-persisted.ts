@@ -4,6 +4,7 @@
 
 import { buildSchema, parse, validate, type GraphQLSchema } from 'graphql';
 import { keyOf } from '../../runtime/graphql/index.js';
+import { readLinks } from '../../runtime/bundle/index.js';
 import { sha256, type BundleDir, type PersistedEntry } from './bundle-dir.js';
 
 /** What part (a) found: how many (query, role) pairs were checked and each problem. */
@@ -109,7 +110,7 @@ function sharedBy(b: BundleDir, path: string): string {
   const users: string[] = [];
   for (const [file, text] of b.stored) {
     const role = /^sql\/([^/]+)\/links\.json$/.exec(file)?.[1];
-    if (role) for (const [f, h] of Object.entries(JSON.parse(text) as Record<string, string>)) if (h === hash) users.push(`sql/${role}/${f}`);
+    if (role) for (const [f, h] of Object.entries(readLinks(text, (l) => b.stored.get(`shared/${l}.links.json`)))) if (h === hash) users.push(`sql/${role}/${f}`);
   }
   return users.length ? ` (${users.sort().join(', ')})` : '';
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ActionExecutor } from '../../runtime/actions/index.js';
-import { loadBundle } from '../../runtime/bundle/index.js';
+import { loadBundle, readLinks } from '../../runtime/bundle/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
 import { dialectNamed, postgres } from '../../runtime/sql/index.js';
 import type { Driver } from '../../runtime/drivers/index.js';
@@ -30,7 +30,13 @@ export async function inspectCommand(o: InspectOptions): Promise<void> {
   let links: { [file: string]: string } = {};
   try {
     const names = await readdir(dir);
-    if (names.includes('links.json')) links = JSON.parse(await readFile(join(dir, 'links.json'), 'utf8')) as { [file: string]: string };
+    if (names.includes('links.json')) {
+      // Roles with the same links share one file in shared/ (runtime/bundle layout.ts).
+      const text = await readFile(join(dir, 'links.json'), 'utf8');
+      const shared = /^\{"links":"(\w+)"\}\s*$/.exec(text);
+      const own = shared ? await readFile(join(o.bundle, 'shared', `${shared[1]}.links.json`), 'utf8').catch(() => undefined) : undefined;
+      links = readLinks(text, () => own);
+    }
     files = [...names.filter((f) => f.endsWith('.sql')), ...Object.keys(links)].sort();
   } catch {
     const roles = (await readdir(join(o.bundle, 'sql')).catch(() => [])).sort();

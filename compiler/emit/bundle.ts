@@ -117,7 +117,9 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
     remotes[name] = { file, sha256: sha256(text) };
   }
   say('writing engine.mjs');
-  files.set('engine.mjs', engineModule(model));
+  const engine = engineModule(model);
+  files.set('engine.mjs', engine.module);
+  if (engine.data !== undefined) files.set('engine.json', engine.data);
   say('writing engine.d.ts');
   files.set('engine.d.ts', await engineTypes(sdl, operations, schemas, model.templates));
   say('writing report.html');
@@ -182,7 +184,7 @@ function manifest(input: BundleInput, model: BundleModel, layout: StoredLayout, 
 
 /** Writes a bundle to `dir`, replacing what an earlier compile left there. */
 export async function writeBundle(dir: string, bundle: Bundle): Promise<void> {
-  for (const sub of ['schema', 'sql', 'persisted', 'shared', 'remote']) await rm(join(dir, sub), { recursive: true, force: true });
+  for (const sub of ['schema', 'sql', 'persisted', 'shared', 'remote', 'engine.json']) await rm(join(dir, sub), { recursive: true, force: true });
   const made = new Set<string>();
   for (const [path, content] of bundle.stored) {
     const full = join(dir, path);

@@ -13,9 +13,13 @@ export function reportHtml(model: BundleModel): string {
   const ids = Object.keys(model.tables).sort();
   const roles = [...model.roles].sort();
   const sources = model.sources.map((s) => `${esc(s.name)} (${esc(s.dialect)})`).join(', ');
-  const rows = ids.flatMap((id) => OPERATIONS.map((op, i) => {
+  // Roles with the same permissions on every table share one column (a large schema's roles
+  // often differ only in a session variable's value): the matrix stays one column per distinct role.
+  const columns = roleColumns(model, roles, ids);
+  const rows = ids.flatMap((id, t) => OPERATIONS.map((op, i) => {
     const head = i === 0 ? `<th rowspan="${OPERATIONS.length}" class="table" scope="rowgroup">${esc(tableLabel(model, id))}</th>` : '';
-    return `<tr class="${op}">${head}<td class="op">${op}</td>${roles.map((role) => cell(model, role, id, op)).join('')}</tr>`;
+    const attrs = (group: readonly string[]): string => `data-role="${esc(group.join(' '))}" data-table="${esc(tableLabel(model, id))}" data-op="${op}"`;
+    return `<tr class="${op}">${head}<td class="op">${op}</td>${columns.map((c) => c.cells[t * OPERATIONS.length + i]!.replace(ATTRS, attrs(c.roles))).join('')}</tr>`;
   }));
   const rels = ids.flatMap((id) => model.tables[id]!.relationships.map((r) =>
     `<li><code>${esc(model.tables[id]!.typeName)}.${esc(r.name)}</code> → ${esc(tableLabel(model, r.target))} (${r.kind}; ${r.mapping.map(([a, b]) => `${esc(a)} = ${esc(b)}`).join(', ')})</li>`));
@@ -28,7 +32,7 @@ export function reportHtml(model: BundleModel): string {
 <h2 id="permissions">Permission matrix</h2>
 <p class="legend"><span class="cell all">all columns, all rows</span> <span class="cell filtered">some columns or rows</span> <span class="cell none">no permission</span></p>
 <table class="matrix">
-<thead><tr><th>table</th><th>operation</th>${roles.map((r) => `<th class="role" scope="col">${esc(r)}</th>`).join('')}</tr></thead>
+<thead><tr><th>table</th><th>operation</th>${columns.map((c) => `<th class="role" scope="col">${c.roles.map(esc).join(', ')}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>
@@ -61,8 +65,24 @@ const STYLE = [
   '.edge text{font:11px system-ui,sans-serif;fill:#1d2433;paint-order:stroke;stroke:#fafbfd;stroke-width:3px}',
 ].join('\n');
 
+// Where a cell's attributes go (filled in per column: the roles of the column, the table, the operation).
+const ATTRS = '\u0000';
+
+// The matrix columns: each distinct role's cells (table by table, operation by operation), with the roles that have them.
+function roleColumns(model: BundleModel, roles: readonly string[], ids: readonly TableId[]): { roles: string[]; cells: string[] }[] {
+  const byCells = new Map<string, { roles: string[]; cells: string[] }>();
+  for (const role of roles) {
+    const cells = ids.flatMap((id) => OPERATIONS.map((op) => cell(model, role, id, op)));
+    const key = cells.join('\n');
+    const column = byCells.get(key);
+    if (column) column.roles.push(role);
+    else byCells.set(key, { roles: [role], cells });
+  }
+  return [...byCells.values()];
+}
+
 function cell(model: BundleModel, role: string, id: TableId, op: Operation): string {
-  const attrs = `data-role="${esc(role)}" data-table="${esc(tableLabel(model, id))}" data-op="${op}"`;
+  const attrs = ATTRS;
   const t = model.tables[id]!;
   const lines: string[] = [];
   let all = true;

@@ -6,13 +6,40 @@
 //   shared/<hash>.sql        a statement several roles run (their files differ only in the
 //                            `-- role:` line, which is put back when the bundle is read)
 //   shared/<hash>.graphql    a schema several roles see
-//   sql/<role>/links.json    { "<file in sql/<role>/>": "<hash>" } for that role's shared statements
+//   sql/<role>/links.json    { "<file in sql/<role>/>": "<hash>" } for that role's shared statements;
+//                            when several roles have the same links, they are shared/<hash>.links.json
+//                            and each role's links.json is { "links": "<hash>" }
 //   manifest.json `schemas`  { "<role>": "<path of its schema>" }
 //
 // Text only one role has stays at its own path (`sql/<role>/<field>.sql`, `schema/<role>.graphql`),
 // so a small bundle looks as it always did.
+//
+// A large bundle's distinct schemas (more than POOL_SCHEMAS_OVER bytes together) still repeat most
+// of each other: the types of the tables every role reads are the same text in each. Their
+// definitions are then written once, and each schema is a list of pieces of that text:
+//
+//   shared/schema-definitions.graphql   every distinct definition (with its description) of every
+//                                       schema, once, in the order the schemas first have them
+//   shared/<hash>.schema.json           { "pool": "schema-definitions.graphql", "ranges": [[begin, end], ...] }:
+//                                       the schema's text is these byte ranges of the pool, joined
+//
+// `kiln inspect --schema`, `kiln diff` and `kiln check` read each role's schema back whole
+// (expandLayout); the runtime indexes a schema from its ranges and reads a definition at a time.
 
 import { createHash } from 'node:crypto';
+import { indexSdl, pooledBytes } from './sdl-index.js';
+
+/** Distinct schemas larger than this together (bytes) have their definitions stored once. */
+export const POOL_SCHEMAS_OVER = 1024 * 1024;
+
+/** The text all pooled schemas' definitions are stored in. */
+export const SCHEMA_POOL = 'shared/schema-definitions.graphql';
+
+/** A pooled schema: its text is `ranges` (byte offsets) of the pool, joined. */
+export interface PooledSchema {
+  readonly pool: string;
+  readonly ranges: readonly (readonly [number, number])[];
+}
 
 /** The name of a shared text: the first 20 hex digits of its sha256. */
 export function contentHash(text: string): string {
@@ -42,7 +69,7 @@ function shareable(path: string, content: string): { kind: 'sql' | 'graphql'; ro
 }
 
 /** Lays the logical files of a bundle (one per role and field) out on disk, sharing repeated text. */
-export function storedLayout(files: ReadonlyMap<string, string>): StoredLayout {
+export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver = POOL_SCHEMAS_OVER): StoredLayout {
   // Counted per kind by the text itself (no key built by concatenation: a role's SDL is megabytes,
   // and a Map hashes a new string in full), each shared text hashed once.
   const uses = { sql: new Map<string, number>(), graphql: new Map<string, number>() };
@@ -61,8 +88,16 @@ export function storedLayout(files: ReadonlyMap<string, string>): StoredLayout {
   const out = new Map<string, string>();
   const links = new Map<string, { [file: string]: string }>();
   const schemas: { [role: string]: string } = {};
+  const pooled = [...uses.graphql.keys()].reduce((n, text) => n + text.length, 0) > poolSchemasOver ? poolSchemas([...uses.graphql.keys()]) : null;
+  if (pooled) out.set(SCHEMA_POOL, pooled.pool);
   for (const [path, content] of files) {
     const part = parts.get(path);
+    if (pooled && part?.kind === 'graphql') {
+      const listing = `shared/${hashOf(part.body)}.schema.json`;
+      out.set(listing, pooled.listings.get(part.body)!);
+      schemas[part.role] = listing;
+      continue;
+    }
     if (!part || uses[part.kind].get(part.body)! < 2) {
       out.set(path, content);
       if (part?.kind === 'graphql') schemas[part.role] = path;
@@ -78,12 +113,59 @@ export function storedLayout(files: ReadonlyMap<string, string>): StoredLayout {
       mine[part.rest] = hash;
     }
   }
+  const linkTexts = new Map<string, string>();
+  const linkUses = new Map<string, number>();
   for (const [role, mine] of links) {
     const sorted = Object.fromEntries(Object.entries(mine).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    out.set(`sql/${role}/links.json`, `${JSON.stringify(sorted).replace(/,"/g, ',\n"')}\n`);
+    const text = `${JSON.stringify(sorted).replace(/,"/g, ',\n"')}\n`;
+    linkTexts.set(role, text);
+    linkUses.set(text, (linkUses.get(text) ?? 0) + 1);
+  }
+  // Roles that run the same statements under the same names (a large schema's roles that differ
+  // only in a session variable's value) have the same links: written once.
+  for (const [role, text] of linkTexts) {
+    if (linkUses.get(text)! < 2) {
+      out.set(`sql/${role}/links.json`, text);
+      continue;
+    }
+    const hash = hashOf(text);
+    out.set(`shared/${hash}.links.json`, text);
+    out.set(`sql/${role}/links.json`, `${JSON.stringify({ links: hash })}\n`);
   }
   return { files: new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), schemas };
 }
+
+// The definitions of each distinct schema text, each distinct one stored once in a pool (in the
+// order the texts, as given, first have them); each text as the byte ranges of the pool it joins.
+function poolSchemas(texts: readonly string[]): { pool: string; listings: Map<string, string> } {
+  const at = new Map<string, number>();
+  const pieces: Buffer[] = [];
+  let size = 0;
+  const listings = new Map<string, string>();
+  for (const text of texts) {
+    const bytes = Buffer.from(text, 'utf8');
+    const { ranges } = indexSdl(bytes);
+    const runs: [number, number][] = [];
+    // Bytes before the first definition (none in a printed schema) are a piece of their own.
+    const cuts = [0, ...Array.from({ length: ranges.length / 2 }, (_, k) => ranges[2 * k]!).filter((b) => b > 0), bytes.length];
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      const piece = bytes.subarray(cuts[k]!, cuts[k + 1]!);
+      const key = piece.toString('latin1');
+      let begin = at.get(key);
+      if (begin === undefined) {
+        at.set(key, (begin = size));
+        pieces.push(piece);
+        size += piece.length;
+      }
+      const last = runs[runs.length - 1];
+      if (last && last[1] === begin) last[1] = begin + piece.length;
+      else runs.push([begin, begin + piece.length]);
+    }
+    listings.set(text, `${JSON.stringify({ pool: SCHEMA_POOL.slice('shared/'.length), ranges: runs }).replace(/\],\[/g, '],\n[')}\n`);
+  }
+  return { pool: Buffer.concat(pieces).toString('utf8'), listings };
+}
+
 
 /**
  * The logical files back from the stored ones: each role's shared statements under
@@ -99,16 +181,36 @@ export function expandLayout(stored: ReadonlyMap<string, string>, schemas: { rea
       continue;
     }
     const role = link[1]!;
-    for (const [file, hash] of Object.entries(JSON.parse(content) as { [file: string]: string })) {
+    for (const [file, hash] of Object.entries(readLinks(content, (hash) => stored.get(`shared/${hash}.links.json`)))) {
       const body = stored.get(`shared/${hash}.sql`);
       if (body !== undefined) out.set(`sql/${role}/${file}`, `-- role: ${role}\n${body}`);
     }
   }
+  let pool: Buffer | undefined;
   for (const [role, path] of Object.entries(schemas)) {
     const text = stored.get(path);
-    if (text !== undefined) out.set(`schema/${role}.graphql`, text);
+    if (text === undefined) continue;
+    if (!path.endsWith('.schema.json')) {
+      out.set(`schema/${role}.graphql`, text);
+      continue;
+    }
+    const listing = JSON.parse(text) as PooledSchema;
+    pool ??= Buffer.from(stored.get(`shared/${listing.pool}`) ?? '', 'utf8');
+    out.set(`schema/${role}.graphql`, pooledBytes(listing, pool).toString('utf8'));
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * A role's links.json: file -> hash of its shared statement; a role whose links are shared with
+ * others names them (`{"links": "<hash>"}`), and `shared` reads that file's text (undefined: missing).
+ */
+export function readLinks(text: string, shared: (hash: string) => string | undefined): { [file: string]: string } {
+  const links = JSON.parse(text) as { [file: string]: string };
+  const keys = Object.keys(links);
+  if (keys.length !== 1 || keys[0] !== 'links') return links;
+  const own = shared(links['links']!);
+  return own === undefined ? {} : (JSON.parse(own) as { [file: string]: string });
 }
 
 /** Where a bundle stores a remote schema's SDL: `remote/<name>.graphql`, or a hash of the name when it is not a plain file name. */

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ApiError } from '../errors/index.js';
 import type { BundleModel } from './model.js';
+import { sdlFileText } from './sdl-index.js';
 
 /** A bundle as the runtime holds it. */
 export interface LoadedBundle {
@@ -43,7 +43,7 @@ export async function loadBundle(dir: string): Promise<LoadedBundle> {
   const paths: { [role: string]: string } = { ...Object.fromEntries(mod.model.roles.map((r) => [r, `schema/${r}.graphql`])), ...manifest.schemas };
   const sdl: { [role: string]: string } = {};
   for (const [role, path] of Object.entries(paths)) {
-    Object.defineProperty(sdl, role, { enumerable: true, get: () => readFileSync(join(abs, path), 'utf8') });
+    Object.defineProperty(sdl, role, { enumerable: true, get: () => sdlFileText(join(abs, path)) });
   }
   const sdlFiles = Object.fromEntries(Object.entries(paths).map(([role, path]) => [role, join(abs, path)]));
   return { model: mod.model, sdl, sdlKey: paths, sdlFiles, manifest, remoteSdl };

@@ -5,6 +5,8 @@
 // from its description (or keyword) to the start of the next one.
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { PooledSchema } from './layout.js';
 
 /** The definitions of an SDL text by kind and name, as byte ranges. */
 export interface SdlIndex {
@@ -200,26 +202,73 @@ export function sdlFromText(sdl: string): SdlSource {
  * not kept (on a 1,000-table schema it is 10 MB per distinct role schema).
  */
 export function sdlFromFile(path: string): SdlSource {
+  if (path.endsWith('.schema.json')) return sdlFromPool(path);
   const index = indexSdl(readFileSync(path));
-  const read = (begin: number, end: number): Buffer => {
-    const buf = Buffer.allocUnsafe(end - begin);
-    const fd = openSync(path, 'r');
-    try {
-      let got = 0;
-      while (got < buf.length) {
-        const r = readSync(fd, buf, got, buf.length - got, begin + got);
-        if (r === 0) break;
-        got += r;
-      }
-      return buf.subarray(0, got);
-    } finally {
-      closeSync(fd);
-    }
-  };
+  const read = (begin: number, end: number): Buffer => readRange(path, begin, end);
   return {
     index,
     read,
     definition: (i) => read(index.ranges[2 * i]!, index.ranges[2 * i + 1]!).toString('utf8'),
     text: () => readFileSync(path, 'utf8'),
   };
+}
+
+/**
+ * A pooled schema of a bundle (layout.ts): its text is byte ranges of the pool file joined. It is
+ * indexed as that text; a read is mapped to the pool (a definition, or a member of one, never
+ * spans two ranges: each range is whole definitions).
+ */
+function sdlFromPool(listingPath: string): SdlSource {
+  const listing = JSON.parse(readFileSync(listingPath, 'utf8')) as PooledSchema;
+  const pool = join(dirname(listingPath), listing.pool);
+  const whole = (): Buffer => pooledBytes(listing, readFileSync(pool));
+  const index = indexSdl(whole());
+  // Where each range starts in the schema's text.
+  const starts = new Int32Array(listing.ranges.length);
+  for (let k = 1; k < starts.length; k++) starts[k] = starts[k - 1]! + listing.ranges[k - 1]![1] - listing.ranges[k - 1]![0];
+  const read = (begin: number, end: number): Buffer => {
+    let lo = 0, hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= begin) lo = mid;
+      else hi = mid - 1;
+    }
+    const from = listing.ranges[lo]![0] + begin - starts[lo]!;
+    return readRange(pool, from, from + end - begin);
+  };
+  return {
+    index,
+    read,
+    definition: (i) => read(index.ranges[2 * i]!, index.ranges[2 * i + 1]!).toString('utf8'),
+    text: () => whole().toString('utf8'),
+  };
+}
+
+/** The whole text of a bundle's schema file (a pooled schema's ranges joined). */
+export function sdlFileText(path: string): string {
+  if (!path.endsWith('.schema.json')) return readFileSync(path, 'utf8');
+  const listing = JSON.parse(readFileSync(path, 'utf8')) as PooledSchema;
+  return pooledBytes(listing, readFileSync(join(dirname(path), listing.pool))).toString('utf8');
+}
+
+/** A pooled schema's text as bytes: its ranges of the pool joined. */
+export function pooledBytes(listing: PooledSchema, pool: Buffer): Buffer {
+  return Buffer.concat(listing.ranges.map(([b, e]) => pool.subarray(b, e)));
+}
+
+// The bytes of a file from `begin` to `end`.
+function readRange(path: string, begin: number, end: number): Buffer {
+  const buf = Buffer.allocUnsafe(end - begin);
+  const fd = openSync(path, 'r');
+  try {
+    let got = 0;
+    while (got < buf.length) {
+      const r = readSync(fd, buf, got, buf.length - got, begin + got);
+      if (r === 0) break;
+      got += r;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,6 +1,6 @@
 import { Kind, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { contentHash, sdlFromFile, sdlFromText, type BundleModel, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
+import { contentHash, sdlFromFile, sdlFromText, type BundleModel, type SdlSource, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import { stepEnd, stepStart } from '../tracing/index.js';
 import type { Driver } from '../drivers/index.js';
@@ -18,7 +18,7 @@ import { DEFAULT_QUERY_CAPS, type QueryCaps } from './limits.js';
 import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
 import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
-import { lazySchema } from './lazy-schema.js';
+import { lazySchema, schemaWeight } from './lazy-schema.js';
 import { explainOperation, type Explanation } from './explain.js';
 import { relayVariant, reshapeRelay, rewriteRelay } from './relay.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
@@ -58,8 +58,10 @@ export interface EngineOptions {
   /** How many GraphQLSchema objects are kept (least recently used dropped); default 8. */
   readonly schemaCacheSize?: number;
   /**
-   * The most SDL text (characters) whose schemas are kept; default 32 MB. A built schema takes
-   * about 16 times its SDL in heap, so this bounds the cache near 500 MB whatever the schema size.
+   * The most SDL text (characters) the kept schemas may have built types from (lazy-schema.ts
+   * `schemaWeight`); default 4 MB. A built type takes about ten times its SDL in heap, so this
+   * bounds the cache near 40 MB whatever the schema size. A schema that grows past the whole
+   * budget alone (introspection builds every type) is dropped after the request that built it.
    */
   readonly schemaCacheSdlChars?: number;
   /**
@@ -100,6 +102,10 @@ export class Engine {
   private readonly schemas: LRUCache<string, GraphQLSchema>;
   private readonly schemaKeys = new Map<string, string>();
   private readonly schemaBudget: number;
+  // A bundle's schema files, indexed (definition name -> byte range; a few megabytes for a
+  // 1,000-table role): kept apart from the schemas built from them, so that a schema dropped from
+  // the cache is made again without reading and scanning its whole file.
+  private readonly sdlSources = new LRUCache<string, SdlSource>({ max: 8 });
   // Query text -> (role, operation name) -> its prepared operation. Keyed by the text as the client
   // sent it: a key made by joining role, name and text copied the whole text on every request.
   private readonly cache: LRUCache<string, Map<string, Prepared>>;
@@ -111,7 +117,7 @@ export class Engine {
 
   constructor(private readonly opts: EngineOptions) {
     this.limits = new RequestLimits(opts.model, opts.caps ?? DEFAULT_QUERY_CAPS, opts.rateLimiter ?? new RateLimiter());
-    this.schemaBudget = opts.schemaCacheSdlChars ?? 32 * 1024 * 1024;
+    this.schemaBudget = opts.schemaCacheSdlChars ?? 4 * 1024 * 1024;
     this.schemas = new LRUCache({ max: opts.schemaCacheSize ?? 8, maxSize: this.schemaBudget });
     // Plans hold the parsed document and its planned SQL: bounded by count and by an estimate of size.
     this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: preparedSize });
@@ -167,12 +173,29 @@ export class Engine {
       const file = this.opts.sdlFiles?.[role];
       const remote = this.opts.remote && this.opts.remote.roleKey(role) !== '' ? this.opts.remote : null;
       const source = remote ? sdlFromText(remote.sdlFor(role, sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL))
-        : file !== undefined ? sdlFromFile(file) : sdlFromText(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
+        : file !== undefined ? this.sdlSourceOf(file) : sdlFromText(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
       s = lazySchema(source);
-      // A schema larger than the whole budget is still kept (alone): building it again per request would be worse.
-      this.schemas.set(key, s, { size: Math.min(source.index.bytes, this.schemaBudget) });
+      this.schemas.set(key, s, { size: Math.max(1, schemaWeight(s)) });
     }
     return s;
+  }
+
+  private sdlSourceOf(file: string): SdlSource {
+    let source = this.sdlSources.get(file);
+    if (!source) this.sdlSources.set(file, (source = sdlFromFile(file)));
+    return source;
+  }
+
+  // A role's schema weighed again after a request built types in it (a plan cache miss; a hit
+  // builds nothing): the least recently used schemas are dropped while the kept ones weigh more
+  // than the budget, and one heavier than the whole budget is dropped itself.
+  private reweigh(role: string): void {
+    const key = this.schemaKeys.get(role);
+    const s = key === undefined ? undefined : this.schemas.peek(key);
+    if (!s) return;
+    // lru-cache keeps an entry's size when the same value is set again: take it out first.
+    this.schemas.delete(key!);
+    this.schemas.set(key!, s, { size: Math.max(1, schemaWeight(s)) });
   }
 
   /** Runs one request; answers the full response text. GraphQL errors are answers, not exceptions. */
@@ -452,7 +475,12 @@ export class Engine {
     const cost = this.limits.measure(document, pickOperation(document, req.operationName ?? null));
     this.counts.validations++;
     const prepared = prepareOperation(this.schemaFor(role), document, req.operationName ?? null);
+    this.reweigh(role);
     this.limits.remember(prepared, cost);
+    // The cached document keeps no source locations: each holds the parser's list of every token
+    // of the text (about half a cached plan's heap), and nothing reads them after preparing.
+    dropLocations(prepared.document);
+    dropLocations(prepared.operation);
     if (byText && byText.size < MAX_PREPARED_PER_TEXT) byText.set(inner, prepared);
     else if (!byText) this.cache.set(req.query, new Map([[inner, prepared]]));
     stepEnd('graphql.parse', traced);
@@ -502,9 +530,27 @@ export class Engine {
         stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: p.structural });
       if (p.plans.size > 64) p.plans.clear();
       p.plans.set(planSignature(p, variables), plan);
+      this.reweigh(role);
       stepEnd('graphql.plan', traced);
     }
     return plan;
+  }
+}
+
+// Clears `loc` on every node of a syntax tree (set to undefined, not deleted: the nodes keep their shape).
+function dropLocations(root: object): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const x of node) stack.push(x);
+      continue;
+    }
+    const n = node as { loc?: unknown; [k: string]: unknown };
+    if (n.loc === undefined && !('kind' in n)) continue;
+    if (n.loc !== undefined) n.loc = undefined;
+    for (const k of Object.keys(n)) if (k !== 'loc') stack.push(n[k]);
   }
 }
 

@@ -11,7 +11,7 @@ import {
   Kind, buildSchema, getDirectiveValues, introspectionTypes, parse, specifiedDirectives, specifiedScalarTypes, valueFromAST,
   type DirectiveDefinitionNode, type DirectiveLocation, type EnumValueDefinitionNode, type FieldDefinitionNode,
   type GraphQLArgumentConfig, type GraphQLField, type GraphQLFieldConfigMap, type GraphQLFieldMap, type ObjectTypeDefinitionNode, type GraphQLInputFieldConfigMap, type GraphQLInputType,
-  type GraphQLNamedType, type GraphQLOutputType, type GraphQLType, type InputValueDefinitionNode, type SchemaDefinitionNode,
+  type GraphQLNamedType, type GraphQLOutputType, type GraphQLType, type InputObjectTypeDefinitionNode, type InputValueDefinitionNode, type SchemaDefinitionNode,
   type TypeDefinitionNode, type TypeNode,
 } from 'graphql';
 import { membersOf, rangeOf, type SdlSource } from '../bundle/index.js';
@@ -34,11 +34,27 @@ function objectHead(text: string): ObjectTypeDefinitionNode | null {
   }
 }
 
+// How much of each lazy schema is built: the bytes of SDL its built types and fields were read from.
+const weights = new WeakMap<GraphQLSchema, () => number>();
+
+/**
+ * The bytes of SDL a schema has built so far (its heap is about ten times that): what the
+ * engine's schema cache weighs a schema by. A schema not made by lazySchema weighs 0.
+ */
+export function schemaWeight(schema: GraphQLSchema): number {
+  return weights.get(schema)?.() ?? 0;
+}
+
 /** A GraphQLSchema built from SDL a type at a time; the same schema buildSchema gives. */
 export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION): GraphQLSchema {
   const { index } = source;
-  if (index.eager) return buildSchema(source.text(), { noLocation: true, assumeValidSDL: true });
+  if (index.eager) {
+    const eager = buildSchema(source.text(), { noLocation: true, assumeValidSDL: true });
+    weights.set(eager, () => index.bytes);
+    return eager;
+  }
   const built = new Map<string, GraphQLNamedType>();
+  let weight = 0;
   const node = (i: number): { kind: Kind } => parse(source.definition(i), { noLocation: true }).definitions[0]!;
 
   const known = (name: string): boolean => index.types.has(name) || (STANDARD.has(name) && (!/^(Int|Float|ID)$/.test(name) || index.scalars.has(name)));
@@ -50,7 +66,11 @@ export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION
     const i = index.types.get(name);
     if (i === undefined) throw new Error(`assertion failed: type ${name} is not in the schema`);
     const [begin, end] = rangeOf(index, i);
-    t = end - begin > largeDefinition ? buildLarge(i) : buildType(node(i) as TypeDefinitionNode);
+    if (end - begin > largeDefinition) t = buildLarge(i);
+    else {
+      weight += end - begin;
+      t = buildType(i);
+    }
     built.set(name, t);
     return t;
   };
@@ -71,22 +91,30 @@ export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION
     }
     return out;
   };
-  const buildType = (def: TypeDefinitionNode): GraphQLNamedType => {
+  // The thunks below hold the definition's number, not its syntax tree: a type whose fields are
+  // never asked for (most of those a query reaches only by name) would otherwise keep its whole
+  // tree, and its fields are read again when they are.
+  const buildType = (i: number): GraphQLNamedType => {
+    const def = node(i) as TypeDefinitionNode;
     const name = def.name.value, description = def.description?.value;
     switch (def.kind) {
-      case Kind.OBJECT_TYPE_DEFINITION:
-        return new GraphQLObjectType({ name, description, fields: () => fields(def.fields),
-          interfaces: () => (def.interfaces ?? []).map((i) => named(i.name.value) as never) });
+      case Kind.OBJECT_TYPE_DEFINITION: {
+        const interfaces = (def.interfaces ?? []).map((x) => x.name.value);
+        return new GraphQLObjectType({ name, description, fields: () => fields((node(i) as ObjectTypeDefinitionNode).fields),
+          interfaces: () => interfaces.map((x) => named(x) as never) });
+      }
       case Kind.INPUT_OBJECT_TYPE_DEFINITION:
         return new GraphQLInputObjectType({ name, description, isOneOf: Boolean(getDirectiveValues(GraphQLOneOfDirective, def)),
-          fields: () => args(def.fields) as GraphQLInputFieldConfigMap });
+          fields: () => args((node(i) as InputObjectTypeDefinitionNode).fields) as GraphQLInputFieldConfigMap });
       case Kind.ENUM_TYPE_DEFINITION:
         return new GraphQLEnumType({ name, description,
           values: Object.fromEntries((def.values ?? []).map((v: EnumValueDefinitionNode) => [v.name.value, { description: v.description?.value, deprecationReason: deprecation(v) }])) });
       case Kind.SCALAR_TYPE_DEFINITION:
         return new GraphQLScalarType({ name, description, specifiedByURL: getDirectiveValues(GraphQLSpecifiedByDirective, def)?.['url'] as string | undefined });
-      case Kind.UNION_TYPE_DEFINITION:
-        return new GraphQLUnionType({ name, description, types: () => (def.types ?? []).map((t) => named(t.name.value) as never) });
+      case Kind.UNION_TYPE_DEFINITION: {
+        const members = (def.types ?? []).map((t) => t.name.value);
+        return new GraphQLUnionType({ name, description, types: () => members.map((t) => named(t) as never) });
+      }
       default:
         // Interfaces make the index eager (lazySchema's first line): none reach here.
         throw new Error(`assertion failed: no lazy build for ${def.kind}`);
@@ -99,11 +127,16 @@ export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION
   const buildLarge = (i: number): GraphQLNamedType => {
     const { head: text, members } = membersOf(source, i);
     const head = objectHead(text);
-    if (head === null) return buildType(node(i) as TypeDefinitionNode);
+    if (head === null) {
+      weight += rangeOf(index, i)[1] - rangeOf(index, i)[0];
+      return buildType(i);
+    }
+    weight += text.length;
     const name = head.name.value;
     const field = (f: string): GraphQLField<unknown, unknown> | undefined => {
       const at = members.get(f);
       if (at === undefined) return undefined;
+      weight += at[1] - at[0];
       const def = parse(`type ${name} { ${source.read(at[0], at[1]).toString('utf8')} }`, { noLocation: true }).definitions[0] as ObjectTypeDefinitionNode;
       return new GraphQLObjectType({ name, fields: fields(def.fields) }).getFields()[f];
     };
@@ -161,6 +194,7 @@ export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION
     const full = new GraphQLSchema({ query: internal._queryType, mutation: internal._mutationType, subscription: internal._subscriptionType,
       types, directives, assumeValid: true });
     whole = full.getTypeMap() as { [name: string]: GraphQLNamedType };
+    weight = index.bytes;
     return whole;
   };
   const own = internal._typeMap;
@@ -181,5 +215,6 @@ export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION
     },
   });
   Object.assign(schema, { getTypeMap: () => map, getType });
+  weights.set(schema, () => weight);
   return schema;
 }

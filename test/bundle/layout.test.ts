@@ -1,6 +1,9 @@
 // The stored layout of a bundle: text several roles share is written once and read back per role.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandLayout, storedLayout } from '../../runtime/bundle/index.js';
+import { expandLayout, loadBundle, readLinks, sdlFromFile, sdlFromText, storedLayout } from '../../runtime/bundle/index.js';
 
 const stmt = (role: string, body: string): string => `-- role: ${role}\n-- root field: t\n${body}\n`;
 
@@ -24,7 +27,17 @@ describe('bundle layout', () => {
     expect(stored.files.has('sql/a/t.sql')).toBe(false);
     expect(stored.files.get('sql/c/t.sql')).toBe(stmt('c', 'SELECT 2'));
     expect(stored.files.get('sql/a/u.sql')).toBe(stmt('a', 'SELECT 3'));
-    expect(JSON.parse(stored.files.get('sql/a/links.json')!)).toEqual({ 't.sql': shared[0]!.slice('shared/'.length, -'.sql'.length) });
+    const hash = shared[0]!.slice('shared/'.length, -'.sql'.length);
+    expect(readLinks(stored.files.get('sql/a/links.json')!, (h) => stored.files.get(`shared/${h}.links.json`))).toEqual({ 't.sql': hash });
+  });
+
+  it('stores the links several roles have once, each role naming them', () => {
+    const a = JSON.parse(stored.files.get('sql/a/links.json')!) as { links: string };
+    expect(JSON.parse(stored.files.get('sql/b/links.json')!)).toEqual(a);
+    expect(JSON.parse(stored.files.get(`shared/${a.links}.links.json`)!)).toEqual({ 't.sql': expect.any(String) });
+    // A role whose links no other has keeps them in its own file.
+    const own = storedLayout(new Map([['sql/a/t.sql', stmt('a', 'SELECT 1')], ['sql/b/t.sql', stmt('b', 'SELECT 1')], ['sql/b/u.sql', stmt('b', 'SELECT 9')], ['sql/a/u.sql', stmt('a', 'SELECT 9')], ['sql/c/u.sql', stmt('c', 'SELECT 9')]]));
+    expect(Object.keys(JSON.parse(own.files.get('sql/c/links.json')!) as object)).toEqual(['u.sql']);
   });
 
   it('stores a schema several roles see once and names each role\'s file', () => {
@@ -41,5 +54,64 @@ describe('bundle layout', () => {
   it('keeps a statement whose first line is not its role line at its own path', () => {
     const odd = storedLayout(new Map([['sql/a/t.sql', 'SELECT 1\n'], ['sql/b/t.sql', 'SELECT 1\n']]));
     expect([...odd.files.keys()]).toEqual(['sql/a/t.sql', 'sql/b/t.sql']);
+  });
+});
+
+describe('bundle layout of large schemas: definitions several schemas have written once', () => {
+  const def = (name: string, fields: string): string => `"""\ncolumns of "${name}"\n"""\ntype ${name} {\n  ${fields}\n}\n\n`;
+  const common = def('author', 'id: Int!\n  name: String') + def('article', 'id: Int!\n  title: String');
+  const schema = (root: string, extra = ''): string => `schema {\n  query: query_root\n}\n\n${common}${extra}type query_root {\n  ${root}\n}\n`;
+  const files = new Map<string, string>([
+    ['schema/admin.graphql', schema('author: [author!]!\n  article: [article!]!', def('secret', 'id: Int!'))],
+    ['schema/a.graphql', schema('author: [author!]!\n  article: [article!]!')],
+    ['schema/b.graphql', schema('author: [author!]!\n  article: [article!]!')],
+    ['schema/c.graphql', schema('article: [article!]!')],
+  ]);
+  // Pooled whatever their size (a real bundle pools past POOL_SCHEMAS_OVER bytes).
+  const stored = storedLayout(files, 0);
+  const pool = stored.files.get('shared/schema-definitions.graphql')!;
+
+  it('writes each distinct definition once and each schema as ranges of them', () => {
+    expect(pool.split('type author {').length).toBe(2);
+    expect(pool.split('type article {').length).toBe(2);
+    expect(pool).toContain('type secret {');
+    expect(stored.schemas['a']).toBe(stored.schemas['b']);
+    expect(stored.schemas['a']).toMatch(/^shared\/\w+\.schema\.json$/);
+    expect(stored.schemas['c']).not.toBe(stored.schemas['a']);
+    expect([...stored.files.keys()].some((p) => p.startsWith('schema/'))).toBe(false);
+    const total = [...files.values()].reduce((n, t) => n + t.length, 0);
+    expect(pool.length).toBeLessThan(total / 2);
+  });
+
+  it('reads every schema back byte for byte', () => {
+    const back = expandLayout(stored.files, stored.schemas);
+    for (const [path, text] of files) expect(back.get(path), path).toBe(text);
+  });
+
+  it('serves a pooled schema a definition at a time from the files, as the runtime reads them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiln-pool-'));
+    try {
+      for (const [path, text] of stored.files) {
+        await mkdir(dirname(join(dir, path)), { recursive: true });
+        await writeFile(join(dir, path), text);
+      }
+      for (const role of ['admin', 'a', 'c']) {
+        const text = files.get(`schema/${role}.graphql`)!;
+        const source = sdlFromFile(join(dir, stored.schemas[role]!));
+        const inMemory = sdlFromText(text);
+        expect(source.text()).toBe(text);
+        expect([...source.index.types.keys()]).toEqual([...inMemory.index.types.keys()]);
+        for (const [name, i] of source.index.types) expect(source.definition(i), name).toBe(inMemory.definition(inMemory.index.types.get(name)!));
+        expect(source.definition(source.index.schema)).toContain('query: query_root');
+      }
+      // What the runtime loads: each role's SDL read back whole.
+      const bundle = { model: { roles: ['admin', 'a', 'b', 'c'] } };
+      await writeFile(join(dir, 'engine.mjs'), `export const model = ${JSON.stringify(bundle.model)};\n`);
+      await writeFile(join(dir, 'manifest.json'), JSON.stringify({ bundleFormat: 1, engineVersion: 'test', roles: bundle.model.roles, schemas: stored.schemas }));
+      const loaded = await loadBundle(dir);
+      for (const role of bundle.model.roles) expect(loaded.sdl[role]).toBe(files.get(`schema/${role}.graphql`));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

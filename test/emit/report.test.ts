@@ -9,6 +9,7 @@ import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBundle, type Bundle } from '../../compiler/emit/index.js';
+import { reportHtml } from '../../compiler/emit/report.js';
 import { compileFixture } from '../helpers/fixtures.js';
 import { countColour, distinctColours, readPng } from './png.js';
 
@@ -70,6 +71,20 @@ describe('report.html', () => {
     expect(cell('user', 'public.article', 'delete')).toContain('author_id = X-Svc-User-Id AND status = &quot;draft&quot;');
     expect(cell('reader', 'public.article', 'delete')).toContain('—');
     expect(cell('admin', 'public.author', 'select')).toContain('all (7)');
+  });
+
+  it('gives roles with the same permissions on every table one column', () => {
+    const m = bundle.model;
+    const twin = { ...m, roles: [...m.roles, 'reader_twin'], select: { ...m.select, reader_twin: m.select['reader']! },
+      ...(m.mutations ? { mutations: { ...m.mutations, ...(m.mutations['reader'] ? { reader_twin: m.mutations['reader'] } : {}) } } : {}) };
+    const grouped = reportHtml(twin);
+    expect(grouped).toContain('<th class="role" scope="col">reader, reader_twin</th>');
+    const cells = [...grouped.matchAll(/<td class="cell (\w+)" data-role="([^"]+)" data-table="([^"]+)" data-op="(\w+)">/g)];
+    expect(cells).toHaveLength(3 * 5 * 4);
+    expect(cells.filter((c) => c[2] === 'reader reader_twin')).toHaveLength(5 * 4);
+    // A role that differs on one table keeps its own column.
+    const apart = { ...twin, select: { ...twin.select, reader_twin: { ...twin.select['reader_twin'], 'default:public.author': undefined } as never } };
+    expect(reportHtml(apart)).not.toContain('reader, reader_twin');
   });
 
   it('draws each table as a node and each relationship as an arrow', () => {

@@ -2,6 +2,7 @@
 // bounded number are kept (a 1,000-table schema is tens of megabytes).
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../runtime/graphql/index.js';
+import { schemaWeight } from '../../runtime/graphql/lazy-schema.js';
 import { compileFixture } from '../helpers/fixtures.js';
 
 describe('engine schema cache', async () => {
@@ -44,13 +45,47 @@ describe('engine schema cache budget', async () => {
   const bundle = await compileFixture('blog');
   const noDb = () => { throw new Error('no database in this test'); };
   const [a] = bundle.model.roles.filter((r) => r !== 'admin');
+  const query = '{ article(limit: 1, where: {title: {_ilike: "%a%"}}) { id title author { name } } }';
+  // Prepares a query (parse, validate: types are built) without a database.
+  const prepare = (engine: Engine, role: string, text = query): void => engine.checkLimits({ query: text, variables: {}, operationName: null }, { role, variables: {} } as never);
 
-  it('keeps schemas within the SDL budget, and one larger than the budget alone', () => {
-    const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb, schemaCacheSdlChars: bundle.sdl[a!]!.length + 10 });
+  it('weighs a schema by the types it has built, not by its whole SDL', () => {
+    const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb });
+    const first = engine.schemaFor(a!);
+    const roots = schemaWeight(first);
+    prepare(engine, a!);
+    const built = schemaWeight(first);
+    expect(built).toBeGreaterThan(roots);
+    expect(built).toBeLessThan(bundle.sdl[a!]!.length);
+    expect(engine.schemaFor(a!)).toBe(first);
+  });
+
+  it('drops the least recently used schema when the kept ones have built more than the budget', () => {
+    const probe = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb });
+    prepare(probe, a!);
+    prepare(probe, 'admin');
+    const one = Math.max(schemaWeight(probe.schemaFor(a!)), schemaWeight(probe.schemaFor('admin')));
+    // Room for one schema's types, not two.
+    const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb, schemaCacheSdlChars: one + 10 });
+    prepare(engine, a!);
     const first = engine.schemaFor(a!);
     expect(engine.schemaFor(a!)).toBe(first);
+    prepare(engine, 'admin');
     const admin = engine.schemaFor('admin');
-    expect(engine.schemaFor('admin')).toBe(admin);
     expect(engine.schemaFor(a!)).not.toBe(first);
+    // The rebuilt schema answers as the first did.
+    prepare(engine, a!);
+    expect(engine.schemaFor('admin')).not.toBe(admin);
+  });
+
+  it('drops a schema that alone outgrows the budget after the request that built it', () => {
+    const roots = schemaWeight(new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb }).schemaFor(a!));
+    const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb, schemaCacheSdlChars: roots + 10 });
+    const first = engine.schemaFor(a!);
+    expect(engine.schemaFor(a!)).toBe(first);
+    prepare(engine, a!);
+    const again = engine.schemaFor(a!);
+    expect(again).not.toBe(first);
+    expect(schemaWeight(again)).toBe(roots);
   });
 });

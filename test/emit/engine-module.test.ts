@@ -1,0 +1,36 @@
+// engine.mjs of a large model reads its data from engine.json beside it (text inside a module
+// stays in the heap while the module is loaded): the module gives the same model either way.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { engineModule } from '../../compiler/emit/module.js';
+import { compileFixture } from '../helpers/fixtures.js';
+
+type Loaded = { model: unknown; permissionTemplates: (role: string) => unknown };
+
+describe('engine.mjs with its data in engine.json', async () => {
+  const bundle = await compileFixture('chinook');
+  const dir = await mkdtemp(join(tmpdir(), 'kiln-engine-module-'));
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const load = async (sub: string, over: number): Promise<{ loaded: Loaded; text: string; data?: string }> => {
+    const { module, data } = engineModule(bundle.model, over);
+    await writeFile(join(dir, `${sub}.mjs`), module);
+    if (data !== undefined) await writeFile(join(dir, 'engine.json'), data);
+    return { loaded: (await import(pathToFileURL(join(dir, `${sub}.mjs`)).href)) as Loaded, text: module, ...(data !== undefined ? { data } : {}) };
+  };
+
+  it('keeps a small model inline, and gives the same model and templates from engine.json', async () => {
+    const inline = await load('inline', Number.MAX_SAFE_INTEGER);
+    expect(inline.data).toBeUndefined();
+    const split = await load('split', 0);
+    expect(split.data).toBeDefined();
+    expect(split.text.length).toBeLessThan(inline.text.length);
+    expect(split.text).not.toContain('"tables"');
+    expect(JSON.parse(JSON.stringify(split.loaded.model))).toEqual(JSON.parse(JSON.stringify(inline.loaded.model)));
+    for (const role of bundle.model.roles) expect(split.loaded.permissionTemplates(role)).toEqual(inline.loaded.permissionTemplates(role));
+    // Deterministic: the same model gives the same two files.
+    expect(engineModule(bundle.model, 0)).toEqual(engineModule(bundle.model, 0));
+  });
+});
