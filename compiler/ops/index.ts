@@ -67,3 +67,4 @@ export function applyOperation(metadata: Metadata, op: { readonly type: string; 
 }
 /** A run_sql's catalog change (renames, overloads) carried into the document. */
 export { reconcileCatalog } from './reconcile.js';
+export { sourceInfos } from './source-info.js';

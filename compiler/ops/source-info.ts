@@ -1,0 +1,14 @@
+// The sources of a document as the metadata API opens them: name, kind, where the database is,
+// its read replicas, and a BigQuery source's connection (project, service account, datasets).
+
+import type { SourceInfo } from '../../runtime/metadata-api/index.js';
+import { databaseUrl, readReplicas, type Metadata } from '../metadata/index.js';
+import { readBigQueryConnection } from '../model/index.js';
+
+/** Every source of `md`, in document order. */
+export function sourceInfos(md: Metadata): SourceInfo[] {
+  return md.sources.map((s) => {
+    const bigquery = s.kind === 'bigquery' ? readBigQueryConnection(s) : null;
+    return { name: s.name, kind: s.kind, location: databaseUrl(s), readReplicas: readReplicas(s), ...(bigquery && !('reason' in bigquery) ? { bigquery } : {}) };
+  });
+}
