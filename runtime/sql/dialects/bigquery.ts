@@ -23,7 +23,7 @@ const TYPES: { readonly [type: string]: string } = {
 export const bigquery: Dialect = {
   name: 'bigquery',
   can: {
-    jsonInSql: false, returning: false, outputClause: false, distinctOn: false, lateral: false,
+    jsonInSql: false, returning: false, outputClause: false, distinctOn: true, lateral: false,
     upsert: null, multiplexing: false, writes: false, transactions: false,
   },
   render: bigqueryRenderer,
