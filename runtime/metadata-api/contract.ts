@@ -3,7 +3,7 @@
 // never sees the metadata document's types: to it the document and the catalog snapshots are
 // plain JSON, and every edit, check and compile goes through `MetadataCompiler`.
 
-import type { BigQueryConnection, BundleModel, Json, ReplicaModel, Session } from '../bundle/index.js';
+import type { BigQueryConnection, BundleModel, Json, PoolModel, ReplicaModel, Session } from '../bundle/index.js';
 import type { ApiError } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 import type { RemoteServing } from '../remote/index.js';
@@ -80,6 +80,8 @@ export interface SourceInfo {
   readonly readReplicas?: readonly ReplicaModel[];
   /** A BigQuery source's connection (project, service account, datasets); absent when its configuration does not give one. */
   readonly bigquery?: BigQueryConnection;
+  /** An MSSQL source's `pool_settings` (absent: the defaults). */
+  readonly pool?: PoolModel;
 }
 
 /** The database a catalog is read from: a source's driver, or the catalog transaction's runner (PostgreSQL). */

@@ -52,7 +52,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     if (c.demoMetadata !== undefined) return dbs.fallback();
     const url = s.location?.kind === 'literal' ? s.location.url : s.location?.kind === 'env' ? process.env[s.location.name] : undefined;
     if (!url || url === o.databaseUrl) return dbs.fallback();
-    return dbs.open(url);
+    return dbs.open(url, undefined, true, s.pool);
   };
   let engine: Engine | null = null;
   let served: ServedState | null = null;
