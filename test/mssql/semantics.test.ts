@@ -16,15 +16,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { compileFixture } from '../helpers/fixtures.js';
 import { validateTsql } from './tsql.js';
 import { CASES, TABLES, type Case } from './cases.js';
+import { postgresOfMssql } from './postgres-of-mssql.js';
 
-// SQL Server type names of the snapshot as PostgreSQL casts, for the PostgreSQL rendering only.
-function pgType(type: string): string {
-  const array = type.endsWith('[]');
-  const base = type.replace(/\[\]$/, '').replace(/\(.*$/, '');
-  const mapped = ({ int: 'int4', nvarchar: 'text', varchar: 'text', numeric: 'numeric', datetime2: 'timestamp', bit: 'bool' } as Record<string, string>)[base] ?? base;
-  return array ? `${mapped}[]` : mapped;
-}
-const postgresOfMssql: Dialect = { ...postgres, typedPlaceholder: (i, type) => postgres.typedPlaceholder(i, type === null ? null : pgType(type)) };
 
 
 describe('MSSQL plans mean what the PostgreSQL plans mean', () => {
