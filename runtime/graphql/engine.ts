@@ -116,7 +116,7 @@ export class Engine {
     // Plans hold the parsed document and its planned SQL: bounded by count and by an estimate of size.
     this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: preparedSize });
     this.keys = new LRUCache({ max: opts.planCacheSize ?? 2000 });
-    this.stored = new StoredIndex({ model: opts.model, schemaFor: (role) => this.schemaFor(role), dialect: this.dialectOrNull(),
+    this.stored = new StoredIndex({ model: opts.model, schemaFor: (role) => this.schemaFor(role), dialect: this.dialectOrNull(), dialectOf: this.dialectOf,
       stringifyNumeric: opts.stringifyNumeric ?? false });
   }
 

@@ -37,7 +37,9 @@ describe('a request reading a PostgreSQL and an MSSQL source', () => {
 
   beforeAll(async () => {
     const ms = { ...read('chinook-mssql/metadata.json').sources[0], name: 'ms', customization: { root_fields: { prefix: 'ms_' }, type_names: { prefix: 'ms_' } } };
-    const md = parseMetadata({ version: 3, sources: [read('chinook/metadata.json').sources[0], ms] });
+    // The request is also a stored query (a query collection in the allow-list), planned when the bundle is compiled.
+    const md = parseMetadata({ version: 3, sources: [read('chinook/metadata.json').sources[0], ms],
+      query_collections: [{ name: 'mixed', definition: { queries: [{ name: 'both', query: QUERY }] } }], allowlist: [{ collection: 'mixed' }] });
     if (!md.value) throw new Error(md.errors.map((e) => e.message).join('; '));
     bundle = await buildBundle({ metadata: md.value, engineVersion: 'test', introspection: {
       default: introspectionFromJson(read('chinook/introspection.json')), ms: introspectionFromJson(read('chinook-mssql/introspection.json')) } });
@@ -74,6 +76,16 @@ describe('a request reading a PostgreSQL and an MSSQL source', () => {
     expect(tsql!.sql.text).not.toMatch(/json_build_object|"public"/);
     expect(pgsql!.sql.text).toContain('"public"."album"');
     expect(pgsql!.sql.text).not.toMatch(/FOR JSON|\[dbo\]/);
+  });
+
+  it('a stored query reading both sources is compiled into the bundle with each part in its own dialect', async () => {
+    const stored = bundle.model.persisted?.queries.find((q) => q.name === 'both');
+    const compiled = stored?.plans['admin'];
+    if (!compiled || compiled.kind !== 'multi') throw new Error(`expected a compiled plan over two sources, got ${JSON.stringify(compiled)?.slice(0, 200)}`);
+    expect(compiled.parts.map((x) => x.source)).toEqual(['ms', 'default']);
+    expect(await validateTsql(compiled.parts[0]!.sql.text)).toEqual([]);
+    expect(compiled.parts[0]!.sql.text).toContain('FOR JSON PATH');
+    expect(compiled.parts[1]!.sql.text).toContain('"public"."album"');
   });
 
   it('answers each source\'s fields, merged in request order (the MSSQL part run as its PostgreSQL rendering)', async () => {
