@@ -7,7 +7,7 @@ import type { Json } from '../../runtime/bundle/index.js';
 import { demoFixture, serveCatalog, serveModel, type RunningServer, type ServeSettings, type SourceOpener } from '../../runtime/index.js';
 import { compileModel } from '../emit/index.js';
 import { introspectWith, type Introspection } from '../introspect/index.js';
-import { databaseUrl } from '../metadata/index.js';
+import { databaseUrl, sourcePool } from '../metadata/index.js';
 import { metadataCompiler } from '../metadata-compiler/index.js';
 import { CliError, readMetadata } from './project.js';
 import { readRemotes } from './remote-schemas.js';
@@ -37,7 +37,7 @@ async function compileInProcess(path: string, o: ServeOptions, open: SourceOpene
   const introspection: Record<string, Introspection> = {};
   for (const s of metadata.sources) {
     if (s.kind === 'bigquery') { introspection[s.name] = await introspectBigQuerySource(s, open); continue; }
-    const d = await open(s.name, databaseUrl(s));
+    const d = await open(s.name, databaseUrl(s), undefined, s.kind === 'mssql' ? sourcePool(s) : undefined);
     try {
       introspection[s.name] = await introspectWith(d);
     } catch (e) {

@@ -4,9 +4,11 @@
 
 import type { Json } from '../../runtime/bundle/index.js';
 import type { Compiled, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
-import { introspectPostgres, type Introspection } from '../introspect/index.js';
-import { databaseUrl, parseMetadata, readReplicas, type Metadata } from '../metadata/index.js';
-import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog } from '../ops/index.js';
+import type { Introspection } from '../introspect/index.js';
+import { parseMetadata, type Metadata } from '../metadata/index.js';
+import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog, sourceInfos } from '../ops/index.js';
+import { withBigQueryDatasets } from './bigquery-names.js';
+import { readCatalog } from './catalog.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CompileThread } from './compile-thread.js';
@@ -47,7 +49,7 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
       return { metadata: out.metadata === null ? null : asJson(out.metadata), result: out.result ?? { message: 'success' }, effect: out.effect };
     },
     knows: (type, api) => knowsOperation(type, api),
-    introspect: async (db) => (await introspectPostgres(db)) as unknown as Json,
+    introspect: async (db, source) => (await readCatalog(db, source)) as unknown as Json,
     // The pipeline of `kiln compile` minus emit: a change made through the API serves what compiling it would.
     compile: (metadata, introspection, opts): Compiled => incremental.compile(metadata, introspection, opts),
     dropObjects: (metadata, objects) => asJson(dropObjects(asMetadata(metadata), objects as never)),
@@ -57,12 +59,12 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
       return out === asMetadata(metadata) ? metadata : asJson(out);
     },
     sources(metadata): SourceInfo[] {
-      return asMetadata(metadata).sources.map((s) => ({ name: s.name, kind: s.kind, location: databaseUrl(s), readReplicas: readReplicas(s) }));
+      return sourceInfos(asMetadata(metadata));
     },
     exported(metadata) {
-      const md = asMetadata(metadata);
+      const md = withBigQueryDatasets(asMetadata(metadata));
       const kept = (md.cron_triggers ?? []).filter((t) => !hiddenCron(t));
-      if (kept.length === (md.cron_triggers ?? []).length) return metadata;
+      if (kept.length === (md.cron_triggers ?? []).length) return md === asMetadata(metadata) ? metadata : asJson(md);
       const { cron_triggers: _all, ...rest } = md;
       return asJson(kept.length > 0 ? { ...rest, cron_triggers: kept } : rest as Metadata);
     },

@@ -15,4 +15,4 @@ export * as metadataShapes from './shapes.js';
 /** The shapes of the sections kept as raw JSON (actions, remote schemas, triggers...). */
 export * as sectionShapes from './strict-sections.js';
 /** A source's `configuration.read_replicas`: each replica's URL and pool settings. */
-export { readReplicas, type ReadReplica } from './read-replicas.js';
+export { readReplicas, sourcePool, type Pool as PoolSettings, type ReadReplica } from './read-replicas.js';

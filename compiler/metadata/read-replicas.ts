@@ -5,8 +5,10 @@
 import { databaseUrl, type ResolvedDatabaseUrl } from './database-url.js';
 
 /** A pool's settings as the runtime applies them (seconds, as Hasura writes them). */
-interface Pool {
+export interface Pool {
   maxConnections?: number;
+  /** Hasura's cap over every instance of the server (MSSQL); one instance here, so a cap on this pool. */
+  totalMaxConnections?: number;
   idleTimeout?: number;
   connectionLifetime?: number;
   poolTimeout?: number;
@@ -20,11 +22,12 @@ export interface ReadReplica {
 
 // Hasura's pool_settings keys, in seconds, and where they go in the model.
 const POOL_KEYS: ReadonlyArray<readonly [string, keyof Pool]> = [
-  ['max_connections', 'maxConnections'], ['idle_timeout', 'idleTimeout'],
+  ['max_connections', 'maxConnections'], ['total_max_connections', 'totalMaxConnections'], ['idle_timeout', 'idleTimeout'],
   ['connection_lifetime', 'connectionLifetime'], ['pool_timeout', 'poolTimeout'],
 ];
 
-function poolOf(settings: unknown): Pool {
+/** A `pool_settings` object as the runtime applies it: the numeric keys it knows, in seconds where they are times. */
+export function poolOf(settings: unknown): Pool {
   const pool: Pool = {};
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return pool;
   for (const [key, name] of POOL_KEYS) {
@@ -32,6 +35,12 @@ function poolOf(settings: unknown): Pool {
     if (typeof v === 'number' && Number.isFinite(v) && v >= 0) pool[name] = v;
   }
   return pool;
+}
+
+/** The pool settings of a source's own connection_info (empty when it gives none). */
+export function sourcePool(source: { readonly configuration?: unknown }): Pool {
+  const cfg = (source as { configuration?: { connection_info?: { pool_settings?: unknown } } }).configuration;
+  return poolOf(cfg?.connection_info?.pool_settings);
 }
 
 /** The read replicas of a source (empty when it has none). */

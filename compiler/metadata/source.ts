@@ -1,6 +1,7 @@
 // One entry of `sources`: name, kind, configuration, customization, tables and functions.
 
 import { readDatabaseUrl } from './database-url.js';
+import { checkMssqlPools } from './mssql-pool.js';
 import {
   checkUnique, compact, field, has, listOf, nullable, oneOf, optional, qualified, qualifiedKey,
   readGraphqlName, readJson, readName, readObject, readRawObject, readString, required, stringAt,
@@ -152,5 +153,6 @@ export const readSource: Read<Source> = (v, path, is) => {
     customization: optional(o, 'customization', path, is, customization),
     query_tags: optional(o, 'query_tags', path, is, readRawObject),
   };
+  if (kind === 'mssql') checkMssqlPools(o['configuration'], [...path, 'configuration'], is);
   return name === undefined || kind === undefined ? undefined : compact({ name, kind, ...body });
 };

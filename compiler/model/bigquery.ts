@@ -6,13 +6,21 @@
 import type { BigQueryConnection, BundleModel, Json, RoleRoots, SelectPermissionModel } from '../../runtime/bundle/index.js';
 import type { Source, TableEntry } from '../metadata/index.js';
 import { Issues } from './issues.js';
-import { permissionDefinition, permissionObjectName, qualifiedText, sourceObjectName, tableObjectName } from './names.js';
+import { computedFieldDefinition, functionObjectName, permissionDefinition, permissionObjectName, qualifiedText, sourceObjectName, tableChildName, tableObjectName } from './names.js';
 
 const WRITES = [['insert_permissions', 'insert'], ['update_permissions', 'update'], ['delete_permissions', 'delete']] as const;
 
 /**
+ * Why a BigQuery source has no computed fields or tracked functions here: Hasura's BigQuery
+ * backend exposes no function root fields, and its computed fields are table-valued functions
+ * (CREATE TABLE FUNCTION, read through BigQuery's routines API), which Kiln does not serve.
+ */
+export const BIGQUERY_FUNCTIONS_REASON = 'Kiln serves no functions on BigQuery sources (Hasura\'s BigQuery backend has no function root fields, and its table-valued-function computed fields are not implemented)';
+
+/**
  * The source with what BigQuery cannot serve taken out, each piece reported: insert, update and
- * delete permissions, event triggers. Other kinds of source are returned as they are.
+ * delete permissions, event triggers, computed fields and tracked functions. Other kinds of
+ * source are returned as they are.
  */
 export function queriesOnly(source: Source, issues: Issues): Source {
   if (source.kind !== 'bigquery') return source;
@@ -29,10 +37,20 @@ export function queriesOnly(source: Source, issues: Issues): Source {
       issues.add({ type: 'event_trigger', name: `event_trigger ${String(name)} in ${tableObjectName(source.name, t.table)}`,
         definition: e as Json, reason: `event triggers are not supported on BigQuery source "${source.name}" (table ${qualifiedText(t.table)})` });
     }
-    const { insert_permissions: _i, update_permissions: _u, delete_permissions: _d, event_triggers: _e, ...rest } = t;
+    for (const cf of t.computed_fields ?? []) {
+      issues.add({ type: 'computed_field', name: tableChildName('computed_field', cf.name, source.name, t.table),
+        definition: computedFieldDefinition(source.name, t.table, cf),
+        reason: `Inconsistent object: computed fields are not supported on BigQuery source "${source.name}": ${BIGQUERY_FUNCTIONS_REASON}` });
+    }
+    const { insert_permissions: _i, update_permissions: _u, delete_permissions: _d, event_triggers: _e, computed_fields: _c, ...rest } = t;
     return rest;
   });
-  return { ...source, tables };
+  for (const f of source.functions ?? []) {
+    issues.add({ type: 'function', name: functionObjectName(source.name, f.function), definition: { source: source.name, ...f } as unknown as Json,
+      reason: `Inconsistent object: functions are not supported on BigQuery source "${source.name}": ${BIGQUERY_FUNCTIONS_REASON}` });
+  }
+  const { functions: _f, ...kept } = source;
+  return { ...kept, tables };
 }
 
 /** `configuration` of a BigQuery source as the runtime opens it; an inconsistency when it is not one. */

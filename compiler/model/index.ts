@@ -18,4 +18,4 @@ export { readApiLimits, introspectionDisabledRoles } from './api-limits.js';
 /** `opentelemetry` read into the bundle model (and checked for set_opentelemetry_config). */
 export { readOpenTelemetry } from './open-telemetry.js';
 /** A BigQuery source's `configuration` as the runtime opens it. */
-export { readBigQueryConnection } from './bigquery.js';
+export { BIGQUERY_FUNCTIONS_REASON, readBigQueryConnection } from './bigquery.js';

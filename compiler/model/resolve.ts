@@ -2,7 +2,7 @@ import type { BigQueryConnection,
   BundleModel, FunctionModel, Json, RoleRoots, RootField, SelectPermissionModel, SourceModel, TableModel, TableMutationPermissions,
 } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
-import { databaseUrl, readReplicas, type Metadata, type Source } from '../metadata/index.js';
+import { databaseUrl, readReplicas, sourcePool, type Metadata, type Source } from '../metadata/index.js';
 import { introspectionDisabledRoles, readApiLimits } from './api-limits.js';
 import { readOpenTelemetry } from './open-telemetry.js';
 import { resolveBoolExp } from './bool-exp.js';
@@ -67,8 +67,10 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     }
     const ns = namespaceOf(source);
     const replicas = readReplicas(source);
+    // An MSSQL source's pool settings are applied by the runtime (a PostgreSQL source's pool is sized by SVC_GRAPHQL_PG_CONNECTIONS).
+    const pool = source.kind === 'mssql' ? sourcePool(source) : null;
     sources.push({ name: source.name, ...(ns ? { namespace: ns } : {}), dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source),
-      ...(replicas.length > 0 ? { readReplicas: replicas } : {}), ...bigquerySource(source, issues) });
+      ...(replicas.length > 0 ? { readReplicas: replicas } : {}), ...bigquerySource(source, issues), ...(pool && Object.keys(pool).length > 0 ? { pool } : {}) });
     resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
   resolveRemoteRelationships(md, tables, issues);

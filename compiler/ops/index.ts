@@ -7,7 +7,7 @@ import type { Json, Metadata } from '../metadata/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { argKeyProblem } from './arg-keys.js';
 import { extraOperations } from './extra/index.js';
-import { BACKENDS, coreOperations } from './registry.js';
+import { BACKENDS, coreOperations, refusedOperation } from './registry.js';
 import type { OpOutput, OpTable } from './types.js';
 
 export type { OpHandler, OpInput, OpOutput, OpTable } from './types.js';
@@ -54,6 +54,8 @@ export function applyOperation(metadata: Metadata, op: { readonly type: string; 
   introspection: { readonly [source: string]: Introspection | null }): OpOutput {
   const entry = lookup(op.type, op.api);
   if (!entry) throw unknownType(op.type, op.api);
+  const refused = refusedOperation(op.type);
+  if (refused) throw refused;
   try {
     const problem = argKeyProblem(op.type, op.args);
     if (problem) throw problem;
@@ -67,3 +69,4 @@ export function applyOperation(metadata: Metadata, op: { readonly type: string; 
 }
 /** A run_sql's catalog change (renames, overloads) carried into the document. */
 export { reconcileCatalog } from './reconcile.js';
+export { sourceInfos } from './source-info.js';

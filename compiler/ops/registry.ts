@@ -2,6 +2,8 @@
 // (`pg_track_table`, `mssql_add_source`), `/v1/query` without one (`track_table`, source `default`).
 
 import type { ApiKind } from '../../runtime/metadata-api/index.js';
+import { ApiError } from '../../runtime/errors/index.js';
+import { BIGQUERY_FUNCTIONS_REASON } from '../model/index.js';
 import { addComputedField, dropComputedField } from './computed-fields.js';
 import {
   createFunctionPermission, dropFunctionPermission, setFunctionCustomization, trackFunction, untrackFunction,
@@ -78,6 +80,8 @@ function build(): OpTable {
     add(`${p}_drop_source`, dropSource, 'metadata');
   }
   add('rename_source', renameSource, 'metadata');
+  // Known to Hasura on BigQuery, refused here with the reason (not as an unknown command).
+  for (const type of Object.keys(REFUSED)) add(type, () => { throw refusedOperation(type) ?? new Error(`assertion failed: ${type} refused`); }, 'metadata');
   // The legacy names of remote relationships are also taken on /v1/metadata (source `default` unless given).
   add('create_remote_relationship', createRemoteRelationship, 'metadata');
   add('update_remote_relationship', updateRemoteRelationship, 'metadata');
@@ -87,6 +91,17 @@ function build(): OpTable {
   // /v1/query version 2 names.
   add('set_table_custom_fields', setTableCustomFields, 'query');
   return table;
+}
+
+// Operations Hasura has on BigQuery that Kiln refuses: what they would add.
+const REFUSED: { readonly [type: string]: string } = {
+  bigquery_add_computed_field: 'computed fields', bigquery_track_function: 'functions',
+};
+
+/** The refusal of an operation Kiln knows but does not serve (before its arguments are read), or undefined. */
+export function refusedOperation(type: string): ApiError | undefined {
+  const what = Object.hasOwn(REFUSED, type) ? REFUSED[type] : undefined;
+  return what === undefined ? undefined : new ApiError('not-supported', `${what} are not supported on BigQuery sources: ${BIGQUERY_FUNCTIONS_REASON}`, 400, ['type']);
 }
 
 export const coreOperations: OpTable = build();

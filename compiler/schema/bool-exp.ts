@@ -34,7 +34,8 @@ function boolExpFields(ctx: SchemaContext, t: TableModel): Fields {
     ['_or', { type: new GraphQLList(new GraphQLNonNull(self)) }],
   ];
   for (const c of visibleColumns(ctx, t)) {
-    fields.push([c.field, { type: comparisonExpType(ctx, c.scalar, c.category, c.isArray, t.typeAffix, featuresOf(ctx, t).textOps) }]);
+    const features = featuresOf(ctx, t);
+    fields.push([c.field, { type: comparisonExpType(ctx, c.scalar, c.category, c.isArray, t.typeAffix, features.textOps, features.comparisonSuffix) }]);
   }
   // Array relationships too: the filter holds when any related row matches.
   for (const r of visibleRelationships(ctx, t)) {
@@ -69,9 +70,9 @@ const stringOps: readonly (readonly [string, string])[] = [
  * pattern operators, `jsonb` its containment and key operators, arrays (`_text`) containment.
  */
 export function comparisonExpType(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean, affix?: TypeAffix,
-  textOps: ReadonlySet<string> | null = null): GraphQLInputObjectType {
+  textOps: ReadonlySet<string> | null = null, suffix = '_comparison_exp'): GraphQLInputObjectType {
   // A customized source has its own comparison types (`tpref_String_comparison_exp_tsuff`); scalars keep their names.
-  const name = typeNameOf({ typeName: scalar, ...(affix ? { typeAffix: affix } : {}) }, '_comparison_exp');
+  const name = typeNameOf({ typeName: scalar, ...(affix ? { typeAffix: affix } : {}) }, suffix);
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `Boolean expression to compare columns of type "${scalar}". All fields are combined with logical 'AND'.`,

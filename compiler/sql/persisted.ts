@@ -2,6 +2,7 @@ import { parse, type DocumentNode, type GraphQLSchema, type OperationDefinitionN
 import type { BundleModel, PersistedQueryModel, StoredPlanModel } from '../../runtime/bundle/index.js';
 import { declaredVariables, keyOf, planStoredQuery, planToModel } from '../../runtime/graphql/index.js';
 import { postgres } from '../../runtime/sql/index.js';
+import { sourceDialect } from './source-dialect.js';
 
 /** A stored query compiled for the roles asked: everything the bundle keeps of it but its name. */
 export type CompiledStoredQuery = Omit<PersistedQueryModel, 'collection' | 'name'>;
@@ -24,7 +25,8 @@ export function compileStoredQuery(model: BundleModel, schemas: { readonly [role
   for (const role of roles) {
     const schema = schemas[role];
     if (!schema) continue;
-    const planning = planStoredQuery({ model, schema, role, dialect: postgres, stringifyNumeric: model.options.stringifyNumeric, document });
+    // Each root field in its own source's dialect (a stored query may read sources of several kinds).
+    const planning = planStoredQuery({ model, schema, role, dialect: postgres, dialectOf: (source) => sourceDialect(model, source), stringifyNumeric: model.options.stringifyNumeric, document });
     if (planning.kind === 'invalid') continue;
     plans[role] = planning.plan === null ? null : planToModel(planning.plan);
   }

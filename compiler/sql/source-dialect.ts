@@ -9,3 +9,8 @@ export function tableDialect(model: BundleModel, tableId: string): Dialect {
   const name = model.sources.find((s) => s.name === source)?.dialect ?? 'postgres';
   return dialectNamed(name) ?? postgres;
 }
+
+/** The dialect of source `name` (PostgreSQL for sources Kiln renders no other way). */
+export function sourceDialect(model: BundleModel, name: string): Dialect {
+  return dialectNamed(model.sources.find((s) => s.name === name)?.dialect ?? 'postgres') ?? postgres;
+}

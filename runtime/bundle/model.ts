@@ -150,6 +150,18 @@ export interface SourceModel {
   readonly readReplicas?: readonly ReplicaModel[];
   /** A BigQuery source's connection (dialect `bigquery`). */
   readonly bigquery?: BigQueryConnection;
+  /** An MSSQL source's `connection_info.pool_settings` (absent keys: SVC_GRAPHQL_PG_CONNECTIONS and Hasura's defaults). */
+  readonly pool?: PoolModel;
+}
+
+/** `pool_settings` the runtime applies (seconds, as Hasura writes them); absent keys keep the defaults. */
+export interface PoolModel {
+  readonly maxConnections?: number;
+  /** Hasura's cap over every server instance; a cap on this pool (one instance). */
+  readonly totalMaxConnections?: number;
+  readonly idleTimeout?: number;
+  readonly connectionLifetime?: number;
+  readonly poolTimeout?: number;
 }
 
 /** A value the metadata gives literally or names an environment variable for (`{from_env}`). */
@@ -169,12 +181,7 @@ export interface BigQueryConnection {
 export interface ReplicaModel {
   readonly databaseUrl: { readonly kind: 'literal'; readonly url: string } | { readonly kind: 'env'; readonly name: string };
   /** `pool_settings` the runtime applies (seconds, as Hasura writes them); absent keys keep the defaults. */
-  readonly pool: {
-    readonly maxConnections?: number;
-    readonly idleTimeout?: number;
-    readonly connectionLifetime?: number;
-    readonly poolTimeout?: number;
-  };
+  readonly pool: PoolModel;
 }
 
 export interface RoleRoots {

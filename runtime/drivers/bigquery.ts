@@ -50,12 +50,18 @@ export interface BigQueryDriver extends Driver {
   tablesOf(dataset: string): Promise<readonly { readonly name: string; readonly metadata: TableMetadata }[]>;
 }
 
+/** The part of an auth client the library calls, adding no credential (the stand-in takes none). */
+const noCredentials = { getRequestHeaders: async (): Promise<Headers> => new Headers(), universeDomain: 'googleapis.com' };
+
 /** Opens a client (the library is loaded on first use: PostgreSQL-only servers never load it). */
 export function createBigQueryDriver(o: BigQueryDriverOptions): BigQueryDriver {
   let client: Promise<Client> | null = null;
   const open = (): Promise<Client> => (client ??= import('@google-cloud/bigquery').then((m) => {
+    // A local stand-in (BIGQUERY_EMULATOR_HOST) with no key given is sent no credentials: looking
+    // for default ones would ask Google's metadata server, over the network.
     const creds = o.serviceAccount?.client_email && o.serviceAccount.private_key
-      ? { credentials: { client_email: o.serviceAccount.client_email, private_key: o.serviceAccount.private_key } } : {};
+      ? { credentials: { client_email: o.serviceAccount.client_email, private_key: o.serviceAccount.private_key } }
+      : process.env['BIGQUERY_EMULATOR_HOST'] ? { authClient: noCredentials as unknown as NonNullable<ConstructorParameters<typeof m.BigQuery>[0]>['authClient'] } : {};
     return new m.BigQuery({ projectId: o.projectId, maxRetries: o.maxRetries ?? 2, ...creds, ...(o.location ? { location: o.location } : {}) }) as unknown as Client;
   }));
   const run = async (text: string, params: readonly unknown[]): Promise<QueryResult> => {

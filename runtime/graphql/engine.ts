@@ -122,7 +122,7 @@ export class Engine {
     // Plans hold the parsed document and its planned SQL: bounded by count and by an estimate of size.
     this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: preparedSize });
     this.keys = new LRUCache({ max: opts.planCacheSize ?? 2000 });
-    this.stored = new StoredIndex({ model: opts.model, schemaFor: (role) => this.schemaFor(role), dialect: this.dialectOrNull(),
+    this.stored = new StoredIndex({ model: opts.model, schemaFor: (role) => this.schemaFor(role), dialect: this.dialectOrNull(), dialectOf: this.dialectOf,
       stringifyNumeric: opts.stringifyNumeric ?? false });
   }
 
@@ -275,7 +275,7 @@ export class Engine {
     const p = this.limited(this.preparedFor(req, session, admitted), session);
     if (p.operation.operation === 'mutation') return null;
     const variables = this.coerce(p, req, session.role);
-    const plan = planLiveQuery({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role, dialect: this.dialect(),
+    const plan = planLiveQuery({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role, dialect: this.dialect(), dialectOf: this.dialectOf,
       stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: new Set() }, cursor);
     // Every poll runs as the role would run the query: under its time limit (Hasura's time_limit),
     // so a slow poll is cancelled instead of holding a pooled connection.
@@ -292,7 +292,7 @@ export class Engine {
   async explain(req: GraphQLRequest, session: Session): Promise<Explanation> {
     const p = this.prepare(req, session.role);
     return explainOperation({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role,
-      dialect: this.dialect(), stringifyNumeric: this.opts.stringifyNumeric ?? false,
+      dialect: this.dialect(), dialectOf: this.dialectOf, stringifyNumeric: this.opts.stringifyNumeric ?? false,
       document: p.document, operation: p.operation, variables: this.coerce(p, req, session.role), structural: new Set() }, session, this.opts.readerFor ?? this.opts.driverFor);
   }
 
@@ -441,7 +441,10 @@ export class Engine {
     return this.opts.allowlist === true && session.role !== 'admin';
   }
 
-  /** The SQL dialect plans are printed in: the first source's (every source is PostgreSQL today). */
+  /** The SQL dialect of a source: each root field is planned and printed in its own source's. */
+  private readonly dialectOf = (source: string): Dialect => this.opts.driverFor(source).dialect;
+
+  /** The first source's SQL dialect (what plans that read no table, and actions' relationships, are printed in). */
   private dialect(): Dialect {
     return this.opts.driverFor(this.opts.model.sources[0]?.name ?? 'default').dialect;
   }
@@ -526,7 +529,7 @@ export class Engine {
     if (!plan) {
       this.counts.plans++;
       const traced = stepStart(); // 0 unless a traced request is served
-      plan = (p.operation.operation === 'mutation' ? planMutation : planOperation)({ model: this.opts.model, schema: this.schemaFor(role), role, dialect: this.dialect(),
+      plan = (p.operation.operation === 'mutation' ? planMutation : planOperation)({ model: this.opts.model, schema: this.schemaFor(role), role, dialect: this.dialect(), dialectOf: this.dialectOf,
         stringifyNumeric: this.opts.stringifyNumeric ?? false, document: p.document, operation: p.operation, variables, structural: p.structural });
       if (p.plans.size > 64) p.plans.clear();
       p.plans.set(planSignature(p, variables), plan);

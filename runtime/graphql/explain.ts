@@ -9,7 +9,7 @@ import type { Session } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError } from '../errors/index.js';
 import {
-  formatSql, multiplexParams, multiplexValue, paramHeader,
+  formatSql, multiplexParams, paramHeader,
 } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { tableOf, type PlanContext } from './context.js';
@@ -81,7 +81,7 @@ async function explainSubscription(input: PlanInput, session: Session, driverFor
   if (plan.kind === 'multi') throw new ApiError('not-supported', 'a subscription may read only one source', 400, []);
   const driver = driverFor(plan.source);
   const statement = plan.statement;
-  const slots = bindParams(statement.slots, input.variables, session).map(multiplexValue);
+  const slots = bindParams(statement.slots, input.variables, session).map((v) => driver.dialect.cohortValue(v));
   const params = multiplexParams([{ id: 1, values: slots }], slots.length);
   const notes = [`-- $1 = cohort ids :: int4[] = ${JSON.stringify(params[0])}`,
     ...paramHeader({ params: statement.slots }, params.slice(1), 2).map((line) => `${line} (one text value per cohort)`)];

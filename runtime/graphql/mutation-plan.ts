@@ -53,16 +53,19 @@ export interface MutationPlan {
 export function planMutation(input: PlanInput): MutationPlan {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-  const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false }, remoteJoins: [] };
+  const base: PlanContext = { ...input, fragments, hints: { valueSensitive: false }, remoteJoins: [] };
   const roots = input.model.roots[input.role]?.mutation ?? {};
   const fields: MutationFieldPlan[] = [];
   let source: string | null = null;
   const writtenRoots: [MutationKind, string][] = [];
   // One root field's statements; every field of the operation must be on the same source.
   const planRoot = (root: MutationRootField, f: FieldSel, path: readonly (string | number)[]): MutationFieldPlan => {
-    const t = tableOf(ctx, root.table);
+    const t = tableOf(base, root.table);
     if (source !== null && source !== t.source) throw new ApiError('not-supported', 'mutations on several sources in one request are not supported', 400, path);
     source = t.source;
+    // Written in the dialect of the table's source (hints and remote joins shared with `base`).
+    const dialect = input.dialectOf?.(t.source) ?? input.dialect;
+    const ctx: PlanContext = dialect === base.dialect ? base : { ...base, dialect };
     // Writes answer from the rows they return (RETURNING or OUTPUT).
     if (!ctx.dialect.can.writes || !(ctx.dialect.can.returning || ctx.dialect.can.outputClause)) {
       throw new ApiError('not-supported', `mutations on a ${ctx.dialect.name} source are not supported`, 400, path);
@@ -90,14 +93,14 @@ export function planMutation(input: PlanInput): MutationPlan {
     const errorPaths = root.kind === 'insert' || one ? { errorPaths: insertErrorPaths(t, f.name, args.get(one ? 'object' : 'objects'), one, ctx) } : {};
     return { kind: 'sql', key: f.key, list: root.kind === 'update_many', statements: statements.map(named), ...errorPaths };
   };
-  for (const f of collectFields(input.operation.selectionSet, 'mutation_root', ctx)) {
+  for (const f of collectFields(input.operation.selectionSet, 'mutation_root', base)) {
     const path = ['selectionSet', f.name];
     if (f.name === '__typename') { fields.push({ kind: 'static', key: f.key, json: '"mutation_root"' }); continue; }
     const root = roots[f.name];
     const ns = root ? undefined : input.model.sources.find((x) => x.namespace?.field === f.name)?.namespace;
     if (ns) {
       // A namespace (source customization): its fields run in order like root fields, and nest in its object.
-      const inner = collectFields(f.node.selectionSet, ns.mutationType, ctx).map((sub): MutationFieldPlan => {
+      const inner = collectFields(f.node.selectionSet, ns.mutationType, base).map((sub): MutationFieldPlan => {
         if (sub.name === '__typename') return { kind: 'static', key: sub.key, json: JSON.stringify(ns.mutationType) };
         const subPath = [...path, 'selectionSet', sub.name];
         const subRoot = roots[`${ns.field}.${sub.name}`];
@@ -118,7 +121,7 @@ export function planMutation(input: PlanInput): MutationPlan {
     // A response read in a second statement (`output`) belongs to the writes' transaction.
     transactional: recordsSession || all.length !== 1 || all[0]!.errors.length > 0 || all[0]!.output !== undefined,
     ...(recordsSession ? { recordsSession: true as const } : {}),
-    ...(ctx.remoteJoins?.length ? { joins: [...ctx.remoteJoins] } : {}),
+    ...(base.remoteJoins?.length ? { joins: [...base.remoteJoins] } : {}),
   };
 }
 

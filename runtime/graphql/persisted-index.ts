@@ -22,6 +22,8 @@ export interface StoredIndexInput {
   readonly schemaFor: (role: string) => GraphQLSchema;
   /** The dialect requests are planned in; null when it cannot be known yet (plans are then taken as compiled). */
   readonly dialect: Dialect | null;
+  /** Each source's dialect (a stored query may read sources of several kinds). */
+  readonly dialectOf?: (source: string) => Dialect;
   readonly stringifyNumeric: boolean;
 }
 
@@ -112,7 +114,7 @@ export class StoredIndex {
       return p;
     }
     if (dialect === null) return null;
-    const planning = planStoredQuery({ model, schema, role, dialect, stringifyNumeric, document });
+    const planning = planStoredQuery({ model, schema, role, dialect, ...(this.input.dialectOf ? { dialectOf: this.input.dialectOf } : {}), stringifyNumeric, document });
     if (planning.kind === 'invalid') return null;
     const p = planning.prepared;
     if (planning.plan !== null) p.plans.set(everyVariableGiven(p), planning.plan);

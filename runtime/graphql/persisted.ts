@@ -46,7 +46,7 @@ export type StoredPlanning =
   /** Ready to run: `plan` serves every request that gives every variable; null when variable values shape it. */
   | { readonly kind: 'planned'; readonly prepared: Prepared; readonly plan: Plan | MutationPlan | null };
 
-export type StoredPlanInput = Pick<PlanInput, 'model' | 'schema' | 'role' | 'dialect' | 'stringifyNumeric' | 'document'>;
+export type StoredPlanInput = Pick<PlanInput, 'model' | 'schema' | 'role' | 'dialect' | 'dialectOf' | 'stringifyNumeric' | 'document'>;
 
 /**
  * Plans a stored query whole for a role, as a request giving a value for every variable would
@@ -68,7 +68,7 @@ export function planStoredQuery(input: StoredPlanInput): StoredPlanning {
   if (defs.length > 0 && asksIntrospection(input.document)) return { kind: 'planned', prepared, plan: null };
   const variables = Object.fromEntries(defs.map((d) => [d.variable.name.value, 0]));
   const structural = new Set<string>();
-  const planInput = { model: input.model, schema: input.schema, role: input.role, dialect: input.dialect,
+  const planInput = { model: input.model, schema: input.schema, role: input.role, dialect: input.dialect, ...(input.dialectOf ? { dialectOf: input.dialectOf } : {}),
     stringifyNumeric: input.stringifyNumeric, document: prepared.document, operation: op, variables, structural };
   let plan: Plan | MutationPlan;
   try {

@@ -36,7 +36,10 @@ export interface PlanInput {
   readonly model: BundleModel;
   readonly schema: GraphQLSchema;
   readonly role: string;
+  /** The dialect of the first source (and of every source when `dialectOf` is absent). */
   readonly dialect: Dialect;
+  /** The dialect of each source, for requests whose root fields read sources of several kinds. */
+  readonly dialectOf?: (source: string) => Dialect;
   readonly stringifyNumeric: boolean;
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode;
@@ -47,16 +50,25 @@ export interface PlanInput {
 /** A query operation as IR: one SQL step per source read, or the response when no table is read. */
 export type QueryIr =
   | { readonly kind: 'static'; readonly body: string }
-  | { readonly kind: 'steps'; readonly plan: { readonly steps: readonly SqlStep[] }; readonly keys: readonly string[]; readonly ctx: PlanContext };
+  | {
+    readonly kind: 'steps'; readonly plan: { readonly steps: readonly SqlStep[] }; readonly keys: readonly string[];
+    /** The planning context of the first step's source. */
+    readonly ctx: PlanContext;
+    /** The planning context (with its dialect) of each step's source. */
+    readonly contexts: ReadonlyMap<string, PlanContext>;
+  };
 
 /** Plans a query operation into one statement whose single text value is the `data` object. */
 export function planOperation(input: PlanInput): Plan {
   const ir = planQueryIr(input);
   if (ir.kind === 'static') return ir;
-  const { ctx, plan } = ir;
+  const { plan } = ir;
+  const ctxOf = (source: string): PlanContext => ir.contexts.get(source) ?? ir.ctx;
   // Rendered before any is compiled: the hints of every step are known when the first is named.
-  const rendered = plan.steps.map((s) => ctx.dialect.render.statement(s.fields, ctx));
+  // Each step in the dialect of its own source.
+  const rendered = plan.steps.map((s) => ctxOf(s.source).dialect.render.statement(s.fields, ctxOf(s.source)));
   const parts = plan.steps.map((s, i): SqlPlan => {
+    const ctx = ctxOf(s.source);
     const compiled = compileSql(rendered[i]!, ctx.dialect);
     const name = `kiln_${createHash('sha1').update(compiled.text).digest('hex').slice(0, 20)}`;
     const joins = ctx.remoteJoins?.length ? { joins: [...ctx.remoteJoins] } : {};
@@ -71,7 +83,18 @@ export function planQueryIr(input: PlanInput): QueryIr {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
   const ctx: PlanContext = { ...input, fragments, hints: { valueSensitive: false }, remoteJoins: [] };
-  if (!ctx.dialect.can.jsonInSql && !ctx.dialect.rowsToJson) throw new ApiError('not-supported', `queries on a ${ctx.dialect.name} source are not supported yet`, 400, []);
+  // Root fields are planned in the dialect of their own source (hints and remote joins shared).
+  const contexts = new Map<string, PlanContext>();
+  const ctxFor = (source: string): PlanContext => {
+    let c = contexts.get(source);
+    if (!c) {
+      const dialect = input.dialectOf?.(source) ?? input.dialect;
+      if (!dialect.can.jsonInSql && !dialect.rowsToJson) throw new ApiError('not-supported', `queries on a ${dialect.name} source are not supported yet`, 400, []);
+      c = dialect === ctx.dialect ? ctx : { ...ctx, dialect };
+      contexts.set(source, c);
+    }
+    return c;
+  };
   const rootType = input.operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
   const roots = input.operation.operation === 'subscription' ? input.model.roots[input.role]?.subscription : input.model.roots[input.role]?.query;
   const fields = collectFields(input.operation.selectionSet, rootType, ctx);
@@ -88,11 +111,12 @@ export function planQueryIr(input: PlanInput): QueryIr {
     const root = roots?.[f.name];
     const namespace = root ? undefined : input.model.sources.find((s) => s.namespace?.field === f.name);
     if (namespace?.namespace) {
-      entries.push({ key: f.key, source: namespace.name, value: namespaceIr(namespace.namespace.field, namespace.namespace.queryType, f, roots ?? {}, ctx, path) });
+      entries.push({ key: f.key, source: namespace.name, value: namespaceIr(namespace.namespace.field, namespace.namespace.queryType, f, roots ?? {}, ctxFor(namespace.name), path) });
       continue;
     }
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${rootType}'`, 400, path);
-    entries.push({ key: f.key, source: tableOf(ctx, root.table).source, value: rootFieldIr(root, f, ctx, path) });
+    const source = tableOf(ctx, root.table).source;
+    entries.push({ key: f.key, source, value: rootFieldIr(root, f, ctxFor(source), path) });
   }
   const sources = [...new Set(entries.flatMap((e) => (e.source === null ? [] : [e.source])))];
   if (sources.length === 0) {
@@ -101,7 +125,7 @@ export function planQueryIr(input: PlanInput): QueryIr {
   // One SQL step per source (almost always one); fields known at plan time ride with the first.
   const steps = sources.map((source, i): SqlStep => ({ kind: 'sql', id: source, source,
     fields: entries.filter((e) => e.source === source || (i === 0 && e.source === null)).map((e) => ({ key: e.key, value: e.value })) }));
-  return { kind: 'steps', plan: { steps }, keys: entries.map((e) => e.key), ctx };
+  return { kind: 'steps', plan: { steps }, keys: entries.map((e) => e.key), ctx: ctxFor(sources[0]!), contexts };
 }
 
 /** A namespace field (source customization): the object of its root fields, which one source computes. */

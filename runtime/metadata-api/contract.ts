@@ -3,7 +3,7 @@
 // never sees the metadata document's types: to it the document and the catalog snapshots are
 // plain JSON, and every edit, check and compile goes through `MetadataCompiler`.
 
-import type { BundleModel, Json, ReplicaModel, Session } from '../bundle/index.js';
+import type { BigQueryConnection, BundleModel, Json, PoolModel, ReplicaModel, Session } from '../bundle/index.js';
 import type { ApiError } from '../errors/index.js';
 import type { Driver } from '../drivers/index.js';
 import type { RemoteServing } from '../remote/index.js';
@@ -78,7 +78,14 @@ export interface SourceInfo {
   readonly location: SourceLocation;
   /** Its `configuration.read_replicas` (absent or empty: none). */
   readonly readReplicas?: readonly ReplicaModel[];
+  /** A BigQuery source's connection (project, service account, datasets); absent when its configuration does not give one. */
+  readonly bigquery?: BigQueryConnection;
+  /** An MSSQL source's `pool_settings` (absent: the defaults). */
+  readonly pool?: PoolModel;
 }
+
+/** The database a catalog is read from: a source's driver, or the catalog transaction's runner (PostgreSQL). */
+export type CatalogDatabase = Pick<Driver, 'query' | 'queryText'> & { readonly dialect?: Driver['dialect'] };
 
 /** The compiler, as the metadata API uses it. Every method is pure except `introspect`. */
 export interface MetadataCompiler {
@@ -95,8 +102,8 @@ export interface MetadataCompiler {
   apply(metadata: Json, op: OperationRequest, ctx: EditContext): Applied;
   /** True when `apply` knows this operation type for this API. */
   knows(type: string, api: ApiKind): boolean;
-  /** Reads one source's catalog into a snapshot. */
-  introspect(db: Pick<Driver, 'query'>): Promise<Json>;
+  /** Reads one source's catalog into a snapshot, with the reader of its kind (`source` absent: PostgreSQL). */
+  introspect(db: CatalogDatabase, source?: SourceInfo): Promise<Json>;
   /** Resolves the document against the snapshots: the served model, each role's SDL, the inconsistencies. */
   compile(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }): Compiled;
   /**

@@ -5,13 +5,15 @@ import type { Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError } from '../errors/index.js';
 import { RemoteIntrospections, serveRemotes } from '../remote/index.js';
-import type { Compiled } from './contract.js';
+import type { Compiled, SourceInfo } from './contract.js';
 import type { Connections, MetadataApiOptions, Runner, ServedState, Work } from './state.js';
 
 /** Connections, catalogs and compiles, for the served state and for changes in progress. */
 export class Sources {
   /** Remote schema introspections, fetched once per definition (and again on reload). */
   readonly remotes = new RemoteIntrospections();
+  /** What the document last said of each source (its kind picks the catalog reader). */
+  private readonly infos = new Map<string, SourceInfo>();
 
   constructor(private readonly opts: MetadataApiOptions) {}
 
@@ -55,7 +57,7 @@ export class Sources {
       // The catalog's own database is read inside the open transaction: it sees the change's DDL,
       // and PGlite's single connection is not waited on twice.
       const runner = driver === this.opts.catalog && work.tx ? work.tx : driver;
-      work.introspection[name] = await this.opts.compiler.introspect(runner);
+      work.introspection[name] = await this.opts.compiler.introspect(runner, this.infos.get(name));
     } catch (e) {
       this.opts.log?.(`warning: cannot read the catalog of source "${name}": ${e instanceof Error ? e.message : String(e)}`);
       work.introspection[name] = null;
@@ -65,6 +67,7 @@ export class Sources {
   /** Opens a driver for every source of the document that has none yet, and reads its catalog. */
   async connectSources(work: Connections, metadata: Json): Promise<void> {
     for (const s of this.opts.compiler.sources(metadata)) {
+      this.infos.set(s.name, s);
       if (work.drivers.has(s.name)) continue;
       try {
         work.drivers.set(s.name, await this.opts.connect(s));

@@ -83,6 +83,11 @@ export interface Dialect {
   emptyJsonArray(): Sql;
   page(limit: Sql | null, offset: Sql | null): Sql;
   /**
+   * One subscriber's bound value as the text its cohort array carries (multiplexed live queries):
+   * what the dialect's live statement reads back, e.g. a list as an array literal or as JSON.
+   */
+  cohortValue(v: unknown): string | null;
+  /**
    * Dialects whose statements return typed rows (`can.jsonInSql` false): the response JSON of
    * root `fields` from the statement's one row, as column name to value.
    */

@@ -13,7 +13,7 @@ export { postgres } from './dialects/postgres.js';
 /** The BigQuery dialect (typed rows; the engine writes the JSON). */
 export { bigquery } from './dialects/bigquery.js';
 /** Multiplexed live queries: per-cohort values sent as arrays, one per value slot. */
-export { multiplexValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
+export { multiplexValue, jsonCohortValue, multiplexParams, type MultiplexedSql } from './multiplex.js';
 /** For reading: line breaks and indentation (only whitespace outside quotes changes), and a comment line per parameter. */
 export { closingQuote, formatSql, paramHeader } from './format.js';
 /** The SQL Server dialect (T-SQL renderer in render/mssql). */

@@ -17,6 +17,15 @@ export function multiplexValue(v: unknown): string | null {
   return JSON.stringify(v);
 }
 
+/**
+ * The text form of a bound value for dialects that read cohort values as JSON (SQL Server's
+ * OPENJSON): lists and objects as JSON text, everything else as multiplexValue writes it.
+ */
+export function jsonCohortValue(v: unknown): string | null {
+  if (Array.isArray(v) || (typeof v === 'object' && v !== null && !(v instanceof Date))) return JSON.stringify(v);
+  return multiplexValue(v);
+}
+
 function arrayLiteral(items: readonly unknown[]): string {
   const parts = items.map((x) => {
     if (x === null || x === undefined) return 'NULL';

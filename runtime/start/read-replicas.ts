@@ -6,7 +6,8 @@
 // the others are closed once the new ones are in place.
 
 import type { BundleModel, ReplicaModel } from '../bundle/index.js';
-import { createPgDriver, createReplicaReader, type Driver, type ReplicaReader } from '../drivers/index.js';
+import { createMssqlDriver, createPgDriver, createReplicaReader, isMssqlConnectionString, type Driver, type ReplicaReader } from '../drivers/index.js';
+import { mssqlPool } from './databases.js';
 import { sourceDefaults, type Log } from './settings.js';
 import { redact } from './start-error.js';
 
@@ -78,12 +79,15 @@ export class ReadReplicas {
   private open(source: string, primary: Driver, targets: readonly ReplicaTarget[]): ReplicaReader {
     const labels = targets.map((t) => redact(t.url));
     this.log(`source ${source}: reading from ${targets.length} replica(s): ${labels.join(', ')}`);
-    const replicas = targets.map((t) => createPgDriver({
+    // An MSSQL source's replicas are SQL Server databases: pools of the mssql package, sized as its primary's.
+    const replicas = targets.map((t) => isMssqlConnectionString(t.url)
+      ? createMssqlDriver({ connectionString: t.url, ...mssqlPool(t.pool, this.pgConnections), requestTimeoutMs: sourceDefaults().statementTimeoutMs })
+      : createPgDriver({
       url: t.url, max: t.pool.maxConnections ?? this.pgConnections, ...sourceDefaults(), log: this.log,
       ...(t.pool.idleTimeout !== undefined ? { idleTimeoutMillis: t.pool.idleTimeout * 1000 } : {}),
       ...(t.pool.connectionLifetime !== undefined ? { maxLifetimeSeconds: t.pool.connectionLifetime } : {}),
       ...(t.pool.poolTimeout !== undefined ? { connectionTimeoutMillis: t.pool.poolTimeout * 1000 } : {}),
-    }));
+      }));
     return createReplicaReader({ primary, replicas, labels, log: this.log });
   }
 }

@@ -14,6 +14,7 @@ import { eventTriggerExtension, scheduledEventExtension } from '../workers/index
 import { serverAuth } from './auth-config.js';
 import { listenForChanges, type CatalogListener } from './catalog-listener.js';
 import { Databases } from './databases.js';
+import { openBigQuerySource } from './bigquery-source.js';
 import { ReadReplicas } from './read-replicas.js';
 import { startDeliveryWorkers } from './serve-workers.js';
 import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
@@ -43,10 +44,15 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   const metadataUrl = process.env.SVC_GRAPHQL_METADATA_DATABASE_URL;
   const catalog = await dbs.metadata();
   const connect = async (s: SourceInfo): Promise<Driver> => {
+    // A BigQuery source is a BigQuery client (BIGQUERY_EMULATOR_HOST for a local stand-in), never a database URL.
+    if (s.kind === 'bigquery') {
+      if (!s.bigquery) throw new Error(`BigQuery source "${s.name}": its configuration names no usable project_id and datasets`);
+      return openBigQuerySource(s.name, s.bigquery, log);
+    }
     if (c.demoMetadata !== undefined) return dbs.fallback();
     const url = s.location?.kind === 'literal' ? s.location.url : s.location?.kind === 'env' ? process.env[s.location.name] : undefined;
     if (!url || url === o.databaseUrl) return dbs.fallback();
-    return dbs.open(url);
+    return dbs.open(url, undefined, true, s.pool);
   };
   let engine: Engine | null = null;
   let served: ServedState | null = null;

@@ -3,7 +3,7 @@
 // `not-supported`; its event and cron triggers run here as the bundle defines them.
 
 import { actionsOf, startAsyncActions } from './actions.js';
-import type { BigQueryConnection, BundleModel, Json } from '../bundle/index.js';
+import type { BigQueryConnection, BundleModel, Json, PoolModel } from '../bundle/index.js';
 import { loadBundle } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { Engine } from '../graphql/index.js';
@@ -33,7 +33,7 @@ export interface ServableModel {
 }
 
 /** Opens (once) the database of a named source; what an in-process compile introspects with. */
-export type SourceOpener = (source: string, url: SourceUrl, bigquery?: BigQueryConnection) => Promise<Driver>;
+export type SourceOpener = (source: string, url: SourceUrl, bigquery?: BigQueryConnection, pool?: PoolModel) => Promise<Driver>;
 
 /** Where the served model comes from: a bundle directory, or a compile run with the sources open. */
 export type ModelOrigin =
@@ -48,8 +48,8 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
   const dbs = new Databases(o, log);
   const drivers = new Map<string, Driver>();
   const replicas = new ReadReplicas(o.pgConnections, log);
-  const open: SourceOpener = async (source, url, bigquery) => {
-    const d = drivers.get(source) ?? (bigquery ? openBigQuerySource(source, bigquery, log) : await dbs.forSource(url));
+  const open: SourceOpener = async (source, url, bigquery, pool) => {
+    const d = drivers.get(source) ?? (bigquery ? openBigQuerySource(source, bigquery, log) : await dbs.forSource(url, pool));
     drivers.set(source, d);
     return d;
   };
@@ -110,7 +110,7 @@ async function modelOf(origin: ModelOrigin, open: SourceOpener, log: Log): Promi
   if (origin.kind === 'compile') return origin.compile(open, log);
   // A missing or foreign bundle is an ApiError (invalid-configuration) the command line prints.
   const b = await loadBundle(origin.dir);
-  for (const s of b.model.sources) await open(s.name, s.databaseUrl, s.bigquery);
+  for (const s of b.model.sources) await open(s.name, s.databaseUrl, s.bigquery, s.pool);
   log(`loaded bundle ${origin.dir}: ${b.model.roles.length} role(s), ${Object.keys(b.model.tables).length} table(s)`);
   return { model: b.model, sdl: b.sdl, sdlKey: b.sdlKey, ...(b.sdlFiles ? { sdlFiles: b.sdlFiles } : {}), remoteSdl: b.remoteSdl };
 }

@@ -6,7 +6,7 @@ import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'gr
 import type { BundleModel, GraphQLRequest, Session } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { bindParams, type StreamCursor, type SubscriptionPlan } from '../graphql/index.js';
-import { multiplexValue, relationsRead, type MultiplexedSql } from '../sql/index.js';
+import { relationsRead, type MultiplexedSql } from '../sql/index.js';
 import type { Multiplexer, Registration, SubscriberSink } from './multiplexer.js';
 import { CURSOR_VARIABLE, streamQuery } from './stream.js';
 import { pollActionResult } from './action-poll.js';
@@ -86,7 +86,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     if (!driver.dialect.can.multiplexing) throw new ApiError('not-supported', `subscriptions on a ${driver.dialect.name} source are not supported`, 400, []);
     const subscriber: SubscriberSink = { push: (payload) => sink.next(payload), replan: () => sink.replan() };
     const bind = (variables: { readonly [k: string]: unknown }): (string | null)[] =>
-      bindParams(plan.statement.slots, variables, session).map(multiplexValue);
+      bindParams(plan.statement.slots, variables, session).map((v) => driver.dialect.cohortValue(v));
     const withCursor = (cursor: unknown): (string | null)[] => bind({ ...planned.variables, [CURSOR_VARIABLE]: cursor });
     const values = stream ? withCursor(stream.initialCursor) : bind(planned.variables);
     const relations = relationsRead(plan.query);

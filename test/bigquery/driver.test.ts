@@ -9,6 +9,10 @@ import { ApiError } from '../../runtime/errors/index.js';
 
 let standIn: BigQueryStandIn;
 let driver: BigQueryDriver;
+// Process warnings while the driver runs: asking for default credentials warns when Google's metadata server cannot be reached.
+const warnings: string[] = [];
+const onWarning = (w: Error): void => { warnings.push(w.name); };
+process.on('warning', onWarning);
 
 beforeAll(async () => {
   standIn = await startBigQueryStandIn({ port: 0, pageRows: 500 });
@@ -17,6 +21,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  process.off('warning', onWarning);
   await driver?.close();
   await standIn?.close();
 });
@@ -29,6 +34,12 @@ describe('BigQuery driver on the stand-in', () => {
     );
     expect(r.fields).toEqual(['album_id', 'title', 'n', 'd', 'f', 'b']);
     expect(r.rows).toEqual([['3', 'Restless and Wild', '1.25', '2021-01-02T03:04:05', 1.5, true]]);
+  });
+
+  it('sends the stand-in no credentials and looks for none (no metadata server lookup, no network)', async () => {
+    await driver.query('SELECT 1 AS one', []);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(warnings.filter((w) => w === 'MetadataLookupWarning')).toEqual([]);
   });
 
   it('reads every page of a large result (3503 rows over 8 pages of 500)', async () => {

@@ -11,6 +11,7 @@ import { introspectionFromJson } from '../../compiler/introspect/index.js';
 import type { Json, Metadata } from '../../compiler/metadata/index.js';
 import { resolveModel } from '../../compiler/model/index.js';
 import { applyOperation, emptyMetadata } from '../../compiler/ops/index.js';
+import { ApiError } from '../../runtime/errors/index.js';
 
 const catalog = introspectionFromJson(JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/chinook-bigquery/introspection.json'), 'utf8')));
 
@@ -98,5 +99,38 @@ describe('BigQuery metadata operations', () => {
       expect(issues).toHaveLength(1);
       expect(issues[0]!.reason).toContain(words);
     }
+  });
+
+  it('refuses computed fields and functions on BigQuery, by operation and in a document, with the reason', () => {
+    const md = setup();
+    // Hasura's BigQuery computed field definition (a table-valued function); refused before its arguments are read.
+    for (const [type, args, what] of [
+      ['bigquery_add_computed_field', { source: 'bq', table: { dataset: 'chinook', name: 'album' }, name: 'top_tracks',
+        definition: { function: { dataset: 'chinook', name: 'top_tracks' }, argument_mapping: { album_id: 'album_id' }, return_table: { dataset: 'chinook', name: 'track' } } }, 'computed fields'],
+      ['bigquery_track_function', { source: 'bq', function: { dataset: 'chinook', name: 'top_tracks' } }, 'functions'],
+    ] as const) {
+      let error: unknown;
+      try {
+        applyOperation(md, { type, args: args as unknown as Json, api: 'metadata' }, { bq: catalog });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ code: 'not-supported', path: ['type'] });
+      expect((error as ApiError).message).toBe(`${what} are not supported on BigQuery sources: Kiln serves no functions on BigQuery sources (Hasura's BigQuery backend has no function root fields, and its table-valued-function computed fields are not implemented)`);
+    }
+    // The same objects written into a document are inconsistent objects, each named, and the rest is served.
+    const doc = structuredClone(md) as unknown as { sources: { name: string; functions?: unknown[]; tables: { table: { name: string }; computed_fields?: unknown[] }[] }[] };
+    const bq = doc.sources.find((s) => s.name === 'bq')!;
+    bq.tables.find((t) => t.table.name === 'album')!.computed_fields = [{ name: 'top_tracks', definition: { function: { schema: 'chinook', name: 'top_tracks' } } }];
+    bq.functions = [{ function: { schema: 'chinook', name: 'top_tracks' } }];
+    const r = resolve(doc as unknown as Metadata);
+    const issues = r.inconsistencies.filter((i) => i.type === 'computed_field' || i.type === 'function');
+    expect(issues.map((i) => [i.type, 'name' in i ? i.name : ''])).toEqual([
+      ['computed_field', 'computed_field top_tracks in table chinook.album in source bq'],
+      ['function', 'function chinook.top_tracks in source bq'],
+    ]);
+    for (const i of issues) expect(i.reason).toContain('not supported on BigQuery source "bq"');
+    expect(Object.keys(r.value.roots['admin']!.query)).toContain('chinook_album');
   });
 });

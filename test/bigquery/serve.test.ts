@@ -96,6 +96,8 @@ const QUERIES: readonly (readonly [string, string, Record<string, unknown>?])[] 
   ['aggregates and nested aggregates', `{ chinook_track_aggregate(where: {genre_id: {_eq: 1}}) { aggregate { count max { milliseconds } min { name } sum { bytes } } }
       chinook_artist(where: {artist_id: {_in: [1, 2, 8]}}, order_by: {artist_id: asc}) { name albums_aggregate(order_by: {album_id: asc}) { aggregate { count } nodes { title } } } }`],
   ['variables, _ilike, _nin, _is_null, _or and ordering by a relationship', `query ($n: Int!, $p: String!) { chinook_track(where: {_or: [{name: {_ilike: $p}}, {composer: {_is_null: true}, genre_id: {_nin: [1, 2, 3]}}]}, order_by: [{album: {title: asc}}, {track_id: asc}], limit: $n) { track_id name album { title } } }`, { n: 7, p: '%love%' }],
+  ['distinct_on at the root with order, limit and offset, and in an array relationship', `{ chinook_track(where: {album_id: {_lte: 30}}, distinct_on: [genre_id], order_by: [{genre_id: asc}, {milliseconds: desc}, {track_id: asc}], limit: 6, offset: 1) { genre_id track_id name milliseconds }
+      chinook_artist(where: {artist_id: {_in: [1, 22, 90]}}, order_by: {artist_id: asc}) { name albums(distinct_on: [artist_id], order_by: [{artist_id: asc}, {title: desc}]) { title } tracks: albums(order_by: {album_id: asc}) { tracks(distinct_on: [media_type_id, genre_id], order_by: [{media_type_id: asc}, {genre_id: asc}, {track_id: desc}]) { media_type_id genre_id track_id } } } }`],
   ['an array relationship filtered through an exists', `{ chinook_customer(where: {invoices: {total: {_gt: 20}}}, order_by: {customer_id: asc}) { customer_id last_name invoices(where: {total: {_gt: 15}}, order_by: {invoice_id: asc}) { invoice_id total invoice_date } } }`],
 ];
 

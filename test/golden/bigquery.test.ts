@@ -55,6 +55,9 @@ describe('golden chinook-bigquery', async () => {
       title artist { name } tracks(order_by: [{milliseconds: desc}, {track_id: asc}], limit: 3) { name genre { name } } } }`],
     'artist-nested-aggregates': ['admin', `{ chinook_artist(where: {artist_id: {_in: [1, 2]}}) { name
       albums_aggregate(order_by: {album_id: asc}) { aggregate { count max { title } } nodes { title tracks_aggregate { aggregate { sum { milliseconds } avg { unit_price } } } } } } }`],
+    // distinct_on: the first row per distinct value (ROW_NUMBER per parent and value), then paged per parent.
+    'distinct-on': ['admin', `{ chinook_track(distinct_on: [genre_id], order_by: [{genre_id: asc}, {milliseconds: desc}], limit: 4, offset: 1) { genre_id name }
+      chinook_artist(where: {artist_id: {_in: [1, 22]}}) { name albums(distinct_on: [artist_id], order_by: [{artist_id: asc}, {title: desc}]) { title } } }`],
     'customer-invoices': ['customer', `{ chinook_invoice(order_by: {invoice_date: desc}, limit: 10) { invoice_id total invoice_lines(where: {quantity: {_gt: 0}}) { unit_price } } }`],
   };
   for (const [name, [role, query]] of Object.entries(QUERIES)) {

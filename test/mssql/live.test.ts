@@ -13,8 +13,8 @@ import { buildBundle, type Bundle } from '../../compiler/emit/index.js';
 import { introspectionFromJson, introspectMssql, type Introspection } from '../../compiler/introspect/index.js';
 import { loadMetadata } from '../../compiler/metadata/index.js';
 import { createMssqlDriver, type Driver } from '../../runtime/drivers/index.js';
-import { bindParams, planMutation, planOperation } from '../../runtime/graphql/index.js';
-import { mssql, postgres, type Dialect } from '../../runtime/sql/index.js';
+import { bindParams, planLiveQuery, planMutation, planOperation } from '../../runtime/graphql/index.js';
+import { mssql, multiplexParams, postgres, type Dialect } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { compileFixture } from '../helpers/fixtures.js';
 import { CASES, type Case } from './cases.js';
@@ -110,6 +110,25 @@ if (!URL_) {
         expect(normal(got)).toEqual(normal(want));
       });
     }
+
+    it('a multiplexed live query whose _in takes a list variable answers every cohort as its own query', async () => {
+      const body = 'album(where: {album_id: {_in: $ids}}, order_by: {album_id: desc}) { album_id title }';
+      const sub = parse(`subscription ($ids: [Int!]) { ${body} }`);
+      const cohorts = [{ id: 1, ids: [3, 1, 200, 999999] }, { id: 2, ids: [] as number[] }, { id: 3, ids: [7] }];
+      const p = planLiveQuery({ model: ms.model, schema: ms.schemas['admin']!, role: 'admin', dialect: mssql, stringifyNumeric: false,
+        document: sub, operation: sub.definitions[0] as OperationDefinitionNode, variables: { ids: [] }, structural: new Set() });
+      if (p.kind !== 'live') throw new Error('expected a live statement');
+      const session = { role: 'admin', variables: {}, isAdmin: true };
+      const sent = multiplexParams(cohorts.map((c) => ({ id: c.id, values: bindParams(p.statement.slots, { ids: c.ids }, session).map((v) => mssql.cohortValue(v)) })), p.statement.slots.length);
+      const rows = (await db.query(p.statement.text, sent)).rows as [string, string][];
+      const got = Object.fromEntries(rows.map(([cohort, result]) => [cohort, JSON.parse(result)]));
+      for (const c of cohorts) {
+        const q: Case = { name: 'cohort', query: `query ($ids: [Int!]) { ${body} }`, variables: { ids: c.ids } };
+        const r = plan(ref, q, postgres);
+        const want = JSON.parse(((await client.query({ text: r.text, values: params(q, r) as unknown[], rowMode: 'array' })).rows[0] as unknown[])[0] as string);
+        expect(got[String(c.id)]).toEqual(want);
+      }
+    });
 
     it('inserts and updates in one transaction, answering <n>:<json> with the written rows', async () => {
       const document = parse('mutation { insert_album(objects: [{title: "Live", artist_id: 1}]) { affected_rows returning { title artist_id } } update_album(where: {title: {_eq: "Live"}}, _set: {title: "Live 2"}) { affected_rows } }');

@@ -9,21 +9,15 @@ import { parse, type OperationDefinitionNode } from 'graphql';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../compiler/emit/index.js';
-import { bindParams, planMutation, planOperation } from '../../runtime/graphql/index.js';
-import { formatSql, mssql, paramHeader, postgres, type Dialect } from '../../runtime/sql/index.js';
+import { bindParams, planLiveQuery, planMutation, planOperation } from '../../runtime/graphql/index.js';
+import { formatSql, mssql, multiplexParams, paramHeader, postgres, type Dialect } from '../../runtime/sql/index.js';
+import { parameterValue } from '../../runtime/drivers/mssql.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { compileFixture } from '../helpers/fixtures.js';
 import { validateTsql } from './tsql.js';
 import { CASES, TABLES, type Case } from './cases.js';
+import { postgresOfMssql } from './postgres-of-mssql.js';
 
-// SQL Server type names of the snapshot as PostgreSQL casts, for the PostgreSQL rendering only.
-function pgType(type: string): string {
-  const array = type.endsWith('[]');
-  const base = type.replace(/\[\]$/, '').replace(/\(.*$/, '');
-  const mapped = ({ int: 'int4', nvarchar: 'text', varchar: 'text', numeric: 'numeric', datetime2: 'timestamp', bit: 'bool' } as Record<string, string>)[base] ?? base;
-  return array ? `${mapped}[]` : mapped;
-}
-const postgresOfMssql: Dialect = { ...postgres, typedPlaceholder: (i, type) => postgres.typedPlaceholder(i, type === null ? null : pgType(type)) };
 
 
 describe('MSSQL plans mean what the PostgreSQL plans mean', () => {
@@ -103,6 +97,67 @@ describe('MSSQL plans mean what the PostgreSQL plans mean', () => {
     } finally {
       await client.query('ROLLBACK');
     }
+  });
+
+  it('a live query whose _in takes a list variable: OPENJSON of each cohort\'s JSON list in T-SQL, and on PostgreSQL every cohort answers as its own query', async () => {
+    const body = 'invoice_line(where: {invoice_line_id: {_in: $ids}}, order_by: {invoice_line_id: desc}) { invoice_line_id invoice_id } invoice(where: {invoice_id: {_in: $inv}}, order_by: {invoice_id: asc}) { invoice_id total }';
+    const subscription = parse(`subscription ($ids: [Int!], $inv: [Int!]) { ${body} }`);
+    const query = parse(`query ($ids: [Int!], $inv: [Int!]) { ${body} }`);
+    const role = 'customer';
+    // Lists that cross the two customers' rows (and name ids that do not exist), read from the data.
+    const ints = async (text: string): Promise<number[]> => (await client.query({ text, rowMode: 'array' })).rows.map((r) => Number((r as unknown[])[0]));
+    const inv = [...await ints('SELECT invoice_id FROM dbo.invoice WHERE customer_id IN (5, 6) ORDER BY invoice_id'), 999999];
+    const lines = [...await ints('SELECT l.invoice_line_id FROM dbo.invoice_line l JOIN dbo.invoice i USING (invoice_id) WHERE i.customer_id IN (5, 6) ORDER BY 1 LIMIT 12'), 999999];
+    const cohorts: { id: number; session: string; variables: { ids: number[]; inv: number[] } }[] = [
+      { id: 1, session: '5', variables: { ids: lines, inv } },
+      { id: 2, session: '6', variables: { ids: [], inv } },
+      { id: 3, session: '5', variables: { ids: lines.slice(0, 3), inv: [] } },
+    ];
+    const live = (dialect: Dialect) => {
+      const p = planLiveQuery({ model: ms.model, schema: ms.schemas[role]!, role, dialect, stringifyNumeric: false,
+        document: subscription, operation: subscription.definitions[0] as OperationDefinitionNode, variables: cohorts[0]!.variables, structural: new Set() });
+      if (p.kind !== 'live') throw new Error('expected a live statement');
+      return p.statement;
+    };
+    const valuesOf = (dialect: Dialect, statement: ReturnType<typeof live>) => multiplexParams(cohorts.map((c) => ({ id: c.id,
+      values: bindParams(statement.slots, c.variables, { role, variables: { 'x-svc-customer-id': c.session }, isAdmin: false }).map((v) => dialect.cohortValue(v)) })), statement.slots.length);
+
+    // T-SQL: parses, reads each list with OPENJSON from the cohort's own slot, and is sent as JSON text.
+    const tsql = live(mssql);
+    expect(await validateTsql(tsql.text)).toEqual([]);
+    expect(tsql.text).toMatch(/\[_invoice_line_\d+\]\.\[invoice_line_id\] IN \(SELECT \[value\] FROM OPENJSON\(\[_subs\]\.\[p\d\]\)\)/);
+    await expect(`-- subscription (customer): ${body}\n${[...(tsql.header ?? []), formatSql(tsql.text)].join('\n')};\n`)
+      .toMatchFileSnapshot(join('..', 'golden', 'mssql', 'shapes', 'live-query-with-in-list-variables.sql'));
+    const sent = valuesOf(mssql, tsql).map(parameterValue);
+    const ids = tsql.slots.findIndex((s) => s.source.kind === 'variable' && s.source.name === 'ids');
+    expect(ids).toBeGreaterThanOrEqual(0);
+    // @p1 the cohort ids; each slot a JSON array with one item per cohort, a list slot's item the list's JSON text.
+    expect(JSON.parse(sent[0] as string)).toEqual([1, 2, 3]);
+    expect((JSON.parse(sent[ids + 1] as string) as string[]).map((t) => JSON.parse(t))).toEqual(cohorts.map((c) => c.variables.ids));
+
+    // The same IR on PostgreSQL: one statement for the three cohorts, each answering what its own query answers.
+    const pgLive = live(postgresOfMssql);
+    const rows = (await client.query({ text: pgLive.text, values: valuesOf(postgres, pgLive) as unknown[], rowMode: 'array' })).rows as [string, string][];
+    const got = Object.fromEntries(rows.map(([cohort, result]) => [cohort, JSON.parse(result)]));
+    for (const c of cohorts) {
+      const p = planOperation({ model: ref.model, schema: ref.schemas[role]!, role, dialect: postgres, stringifyNumeric: false,
+        document: query, operation: query.definitions[0] as OperationDefinitionNode, variables: c.variables, structural: new Set() });
+      if (p.kind !== 'sql') throw new Error('expected one statement');
+      const r = await client.query({ text: p.sql.text, values: bindParams(p.sql.params, c.variables, { role, variables: { 'x-svc-customer-id': c.session }, isAdmin: false }) as unknown[], rowMode: 'array' });
+      expect(got[String(c.id)], `cohort ${c.id}`).toEqual(JSON.parse((r.rows[0] as unknown[])[0] as string));
+    }
+    // Each cohort's lists and session cut its rows: only listed ids, and the two customers see different invoices.
+    for (const c of cohorts) {
+      const mine = got[String(c.id)] as { invoice_line: { invoice_line_id: number }[]; invoice: { invoice_id: number }[] };
+      expect(mine.invoice_line.every((l) => c.variables.ids.includes(l.invoice_line_id))).toBe(true);
+      expect(mine.invoice.every((i) => c.variables.inv.includes(i.invoice_id))).toBe(true);
+    }
+    expect(got['1'].invoice.length).toBeGreaterThan(0);
+    expect(got['2'].invoice.length).toBeGreaterThan(0);
+    expect(got['1'].invoice).not.toEqual(got['2'].invoice);
+    expect(got['2'].invoice_line).toEqual([]);
+    expect(got['3'].invoice).toEqual([]);
+    expect(got['1'].invoice_line.length).toBeGreaterThan(got['3'].invoice_line.length);
   });
 
   it('a wrong plan would show: the role filter of another bundle changes the answer', async () => {

@@ -1,5 +1,6 @@
 import { join, sql, type Sql } from '../fragment.js';
 import type { Dialect } from '../dialect.js';
+import { multiplexValue } from '../multiplex.js';
 import { bigqueryRenderer, responseOfRow } from '../render/bigquery/index.js';
 import { refuse } from '../render/bigquery/scalar.js';
 
@@ -22,7 +23,7 @@ const TYPES: { readonly [type: string]: string } = {
 export const bigquery: Dialect = {
   name: 'bigquery',
   can: {
-    jsonInSql: false, returning: false, outputClause: false, distinctOn: false, lateral: false,
+    jsonInSql: false, returning: false, outputClause: false, distinctOn: true, lateral: false,
     upsert: null, multiplexing: false, writes: false, transactions: false,
   },
   render: bigqueryRenderer,
@@ -37,6 +38,8 @@ export const bigquery: Dialect = {
   jsonObject: () => refuse('JSON built in SQL'),
   jsonArrayAgg: () => refuse('JSON built in SQL'),
   emptyJsonArray: () => refuse('JSON built in SQL'),
+  // No live queries on BigQuery (can.multiplexing is false); the common text form.
+  cohortValue: multiplexValue,
   page(limit, offset) {
     const parts: Sql[] = [];
     if (limit) parts.push(sql` LIMIT ${limit}`);

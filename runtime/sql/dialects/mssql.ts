@@ -1,5 +1,6 @@
 import { raw, sql } from '../fragment.js';
 import type { Dialect } from '../dialect.js';
+import { jsonCohortValue } from '../multiplex.js';
 import { mssqlRenderer, unsupported } from '../render/mssql/index.js';
 
 /**
@@ -23,6 +24,8 @@ export const mssql: Dialect = {
   jsonObject: () => unsupported('a JSON object built from key literals'),
   jsonArrayAgg: () => unsupported('a JSON array aggregate'),
   emptyJsonArray: () => raw(`N'[]'`),
+  // OPENJSON reads the cohort arrays: a list (an `_in` variable) travels as JSON text inside them.
+  cohortValue: jsonCohortValue,
   page(limit, offset) {
     if (!offset && !limit) return raw('');
     const fetch = limit ? sql` FETCH NEXT ${limit} ROWS ONLY` : raw('');

@@ -1,5 +1,6 @@
 import { join, raw, sql, type Sql } from '../fragment.js';
 import type { Dialect } from '../dialect.js';
+import { multiplexValue } from '../multiplex.js';
 import { postgresRenderer } from '../render/postgres/index.js';
 
 // json_build_object takes at most 100 arguments; wider objects are built in chunks and merged.
@@ -32,6 +33,8 @@ export const postgres: Dialect = {
   },
   jsonArrayAgg: (row, orderBy) => (orderBy ? sql`json_agg(${row} ORDER BY ${orderBy})` : sql`json_agg(${row})`),
   emptyJsonArray: () => raw(`'[]'::json`),
+  // A list reaches the cohort's text[] as an array literal, cast back to the slot's array type.
+  cohortValue: multiplexValue,
   page(limit, offset) {
     const parts: Sql[] = [];
     if (limit) parts.push(sql` LIMIT ${limit}`);

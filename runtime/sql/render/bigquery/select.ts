@@ -22,6 +22,7 @@ const DIRS: { readonly [d in OrderDir]: string } = {
 
 const V = ident('__v');
 const RN = ident('__rn');
+const DN = ident('__dn');
 const field = (i: number): Sql => ident(`f${i}`);
 const key = (i: number): Sql => ident(`__k${i}`);
 
@@ -93,13 +94,27 @@ function numberedSql(rows: RowSet, keyed: Keyed, outputs: readonly Output[]): { 
   const filters = [...keyed.filters.map(condSql), permissionSql(rows.permission)];
   if (rows.where) filters.push(condSql(rows.where));
   const order = rows.order.map((o, i) => ({ name: ident(`__o${i}`), expr: exprSql(o.expr), dir: raw(DIRS[o.dir]) }));
+  const distinct = (rows.distinctOn ?? []).map((e, i) => ({ name: ident(`__d${i}`), expr: exprSql(e) }));
   // The select list is written before the FROM: relationship values add their joins to it.
-  const cols = [...keyed.child.map((c, i) => sql`${c} AS ${key(i)}`), ...outputs.map((o) => o(joins)), ...order.map((o) => sql`${o.expr} AS ${o.name}`)];
+  const cols = [...keyed.child.map((c, i) => sql`${c} AS ${key(i)}`), ...outputs.map((o) => o(joins)), ...order.map((o) => sql`${o.expr} AS ${o.name}`),
+    ...distinct.map((d) => sql`${d.expr} AS ${d.name}`)];
   const base = sql`SELECT ${join(cols, ', ')} FROM ${sourceSql(rows.from as Source)} AS ${aliasRef(b)}${join(joins.map((j) => sql` ${j}`), '')} WHERE ${join(filters, ' AND ')}`;
+  const keys = (a: Alias): Sql[] => keyed.child.map((_, i) => sql`${aliasRef(a)}.${key(i)}`);
+  const over = (partitionBy: readonly Sql[], a: Alias): Sql => {
+    const parts = [...(partitionBy.length ? [sql`PARTITION BY ${join(partitionBy, ', ')}`] : []),
+      ...(order.length ? [sql`ORDER BY ${join(order.map((o) => sql`${aliasRef(a)}.${o.name} ${o.dir}`), ', ')}`] : [])];
+    return sql`ROW_NUMBER() OVER (${join(parts, ' ')})`;
+  };
+  let rowsSql = base;
+  if (distinct.length) {
+    // distinct_on: the first row (in the requested order) of each parent's rows per distinct value, as PostgreSQL's DISTINCT ON.
+    const all = new Alias('all');
+    const firsts = new Alias('firsts');
+    const numberedAll = sql`SELECT ${aliasRef(all)}.*, ${over([...keys(all), ...distinct.map((d) => sql`${aliasRef(all)}.${d.name}`)], all)} AS ${DN} FROM (${base}) AS ${aliasRef(all)}`;
+    rowsSql = sql`SELECT ${aliasRef(firsts)}.* FROM (${numberedAll}) AS ${aliasRef(firsts)} WHERE ${aliasRef(firsts)}.${DN} = 1`;
+  }
   const inner = new Alias('base');
-  const partition = keyed.child.length ? sql`PARTITION BY ${join(keyed.child.map((_, i) => sql`${aliasRef(inner)}.${key(i)}`), ', ')}` : raw('');
-  const orderBy = order.length ? sql`${keyed.child.length ? raw(' ') : raw('')}ORDER BY ${join(order.map((o) => sql`${aliasRef(inner)}.${o.name} ${o.dir}`), ', ')}` : raw('');
-  const numbered = sql`SELECT ${aliasRef(inner)}.*, ROW_NUMBER() OVER (${partition}${orderBy}) AS ${RN} FROM (${base}) AS ${aliasRef(inner)}`;
+  const numbered = sql`SELECT ${aliasRef(inner)}.*, ${over(keys(inner), inner)} AS ${RN} FROM (${rowsSql}) AS ${aliasRef(inner)}`;
   return { sql: numbered, bounds: boundsSql(rows) };
 }
 
