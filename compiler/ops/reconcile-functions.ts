@@ -2,6 +2,11 @@
 // overload it (a second function with the same schema and name), or make it VOLATILE (a
 // CREATE OR REPLACE keeps the function, so the same signature before and after is the same
 // function). Both fail the whole run_sql with 400 `not-supported` at `$.args`.
+// The function of a computed field is held to the same two rules, in other words (Hasura's
+// `processComputedFieldDiff` of the table the field belongs to): "The function "f" associated
+// with computed field"c" of table "t" is being overloaded" (Hasura writes no space before the
+// field's name) and "The type of function "f" associated with computed field "c" of table "t" is
+// being altered to "VOLATILE"". Tracked functions are checked first, then each table's fields.
 
 import { ApiError } from '../../runtime/errors/index.js';
 import type { IntrospectedFunction, Introspection } from '../introspect/index.js';
@@ -47,5 +52,21 @@ export function checkTrackedFunctions(source: Source, before: Introspection | nu
   const volatile = madeVolatile(tracked, before, after);
   if (volatile) {
     throw new ApiError('not-supported', `type of function ${quoted(volatile)} is altered to "VOLATILE" which is not supported now`, 400, ['args']);
+  }
+}
+
+/** Throws when the change overloads the function of a computed field of `source`, or makes it VOLATILE. */
+export function checkComputedFieldFunctions(source: Source, before: Introspection | null, after: Introspection): void {
+  for (const entry of source.tables) {
+    for (const cf of entry.computed_fields ?? []) {
+      const fn = cf.definition.function;
+      const where = `associated with computed field`;
+      if (overloaded([fn], before, after).length > 0) {
+        throw new ApiError('not-supported', `The function ${quoted(fn)} ${where}${JSON.stringify(cf.name)} of table ${quoted(entry.table)} is being overloaded`, 400, ['args']);
+      }
+      if (madeVolatile([fn], before, after)) {
+        throw new ApiError('not-supported', `The type of function ${quoted(fn)} ${where} ${JSON.stringify(cf.name)} of table ${quoted(entry.table)} is being altered to "VOLATILE"`, 400, ['args']);
+      }
+    }
   }
 }
