@@ -70,3 +70,41 @@ export function checkComputedFieldFunctions(source: Source, before: Introspectio
     }
   }
 }
+
+/**
+ * A computed field's function that a run_sql dropped and created again with other arguments is,
+ * for Hasura, another function (it follows functions by oid): the field goes with the old one.
+ * Without `cascade` that is refused like any drop, naming the field and the permissions that
+ * list it ("cannot drop due to the following dependent objects : ..."); with `cascade` the fields
+ * leave the document (and the dependency judge then drops the permissions that listed them).
+ * Kiln has no oids: one function of that name before and one after, with other argument types,
+ * is taken as a replacement.
+ */
+export function dropReplacedComputedFields(source: Source, before: Introspection | null, after: Introspection, cascade: boolean): Source {
+  if (!before) return source;
+  const replaced = (fn: QualifiedFunction): boolean => {
+    const then = overloadsOf(before, fn);
+    const now = overloadsOf(after, fn);
+    return then.length === 1 && now.length === 1 && signature(then[0]!) !== signature(now[0]!);
+  };
+  const gone = source.tables.flatMap((e) => (e.computed_fields ?? []).filter((cf) => replaced(cf.definition.function)).map((cf) => ({ entry: e, cf })));
+  if (gone.length === 0) return source;
+  if (!cascade) {
+    const inSource = ` in source ${JSON.stringify(source.name)}`;
+    const labels = gone.flatMap(({ entry, cf }) => [
+      `computed field ${qualifiedText(entry.table)}.${cf.name}${inSource}`,
+      ...(entry.select_permissions ?? []).filter((p) => (p.permission.computed_fields ?? []).includes(cf.name))
+        .map((p) => `permission ${qualifiedText(entry.table)}.${p.role}.select${inSource}`),
+    ]);
+    throw new ApiError('dependency-error', `cannot drop due to the following dependent objects : ${[...new Set(labels)].sort().join(', ')}`, 400, ['args']);
+  }
+  return {
+    ...source,
+    tables: source.tables.map((e) => {
+      const kept = (e.computed_fields ?? []).filter((cf) => !gone.some((g) => g.cf === cf));
+      if (kept.length === (e.computed_fields ?? []).length) return e;
+      const { computed_fields: _dropped, ...rest } = e;
+      return kept.length > 0 ? { ...rest, computed_fields: kept } : rest;
+    }),
+  };
+}

@@ -3,7 +3,10 @@
 //   (Schema/Cache/Fields.hs: noColumnConflicts, noCustomFieldConflicts); the same rule words a
 //   relationship that takes a column's name;
 // - run_sql may not overload the function of a computed field, nor make it VOLATILE
-//   (processComputedFieldDiff): 400 not-supported, and the statement is rolled back.
+//   (processComputedFieldDiff): 400 not-supported, and the statement is rolled back;
+// - a function dropped and created again with other arguments is another function: the computed
+//   field goes with the old one, refused without cascade (dependency-error naming the field and
+//   the permissions listing it), dropped with it under cascade.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
@@ -86,5 +89,26 @@ describe('computed fields and the catalog', () => {
     expect(r).toEqual({ status: 400, body: { code: 'not-supported', path: '$.args',
       error: 'The function "astro.moon_tag" associated with computed field"tag" of table "astro.moon" is being overloaded' } });
     expect(await overloads('astro', 'moon_tag')).toEqual(['i']);
+  });
+
+  it('treats a function dropped and created again with other arguments as a drop of the computed field', async () => {
+    expect((await md('bulk', [
+      { type: 'pg_add_computed_field', args: { table: 'planet', name: 'area', definition: { function: 'planet_area' } } },
+      { type: 'pg_create_select_permission', args: { table: 'planet', role: 'guest', permission: { columns: ['id'], computed_fields: ['area'], filter: {} } } },
+      { type: 'pg_create_select_permission', args: { table: 'planet', role: 'crew', permission: { columns: ['id', 'name'], filter: {} } } },
+    ])).status).toBe(200);
+    const recreate = `DROP FUNCTION planet_area(planet);
+      CREATE FUNCTION planet_area(p planet, scale numeric) RETURNS numeric LANGUAGE sql STABLE AS $$ SELECT p.radius_km * scale $$;`;
+    const refused = await sql(recreate);
+    expect(refused).toEqual({ status: 400, body: { code: 'dependency-error', path: '$.args',
+      error: 'cannot drop due to the following dependent objects : computed field planet.area in source "default", permission planet.guest.select in source "default"' } });
+    // Rolled back: the old function is still there, alone.
+    expect((await db.query("SELECT pg_get_function_identity_arguments(oid) AS a FROM pg_proc WHERE proname = 'planet_area'")).map((r) => r['a'])).toEqual(['p planet']);
+
+    const cascaded = await post('/v2/query', { type: 'run_sql', args: { source: 'default', sql: recreate, cascade: true } });
+    expect(cascaded.status).toBe(200);
+    const planet = (await md('export_metadata', {})).body.sources[0].tables.find((t: any) => t.table.name === 'planet');
+    expect(planet.computed_fields).toBeUndefined();
+    expect(planet.select_permissions.map((p: any) => p.role)).toEqual(['crew']);
   });
 });
