@@ -6,7 +6,9 @@
 //   (processComputedFieldDiff): 400 not-supported, and the statement is rolled back;
 // - a function dropped and created again with other arguments is another function: the computed
 //   field goes with the old one, refused without cascade (dependency-error naming the field and
-//   the permissions listing it), dropped with it under cascade.
+//   the permissions listing it), dropped with it under cascade;
+// - a missing or overloaded function is named as Hasura writes a qualified object, without
+//   `public.` (qualifiedObjectToText).
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
@@ -110,5 +112,20 @@ describe('computed fields and the catalog', () => {
     const planet = (await md('export_metadata', {})).body.sources[0].tables.find((t: any) => t.table.name === 'planet');
     expect(planet.computed_fields).toBeUndefined();
     expect(planet.select_permissions.map((p: any) => p.role)).toEqual(['crew']);
+  });
+
+  it('names a missing or overloaded function without the public schema, and with any other', async () => {
+    const missing = await md('pg_add_computed_field', { table: 'planet', name: 'mass', definition: { function: 'planet_mass' } });
+    expect(missing.body).toMatchObject({ code: 'invalid-configuration',
+      error: 'Inconsistent object: in table "planet": in computed field "mass": no such function exists: "planet_mass"' });
+    const elsewhere = await md('pg_add_computed_field', { table: { schema: 'astro', name: 'moon' }, name: 'orbit', definition: { function: { schema: 'astro', name: 'moon_orbit' } } });
+    expect(elsewhere.body).toMatchObject({ code: 'invalid-configuration',
+      error: 'Inconsistent object: in table "astro.moon": in computed field "orbit": no such function exists: "astro.moon_orbit"' });
+    expect((await sql(`CREATE FUNCTION planet_size(p planet) RETURNS numeric LANGUAGE sql STABLE AS $$ SELECT p.radius_km $$;
+      CREATE FUNCTION planet_size(p planet, k numeric) RETURNS numeric LANGUAGE sql STABLE AS $$ SELECT p.radius_km * k $$;`)).status).toBe(200);
+    const overloaded = await md('pg_add_computed_field', { table: 'planet', name: 'size', definition: { function: 'planet_size' } });
+    expect(overloaded.body).toMatchObject({ code: 'invalid-configuration',
+      error: 'Inconsistent object: in table "planet": in computed field "size": function "planet_size" is overloaded. Overloaded functions are not supported' });
+    await sql('DROP FUNCTION planet_size(planet); DROP FUNCTION planet_size(planet, numeric);');
   });
 });
