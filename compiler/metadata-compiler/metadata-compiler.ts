@@ -54,8 +54,8 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
     compile: (metadata, introspection, opts): Compiled => incremental.compile(metadata, introspection, opts),
     dropObjects: (metadata, objects) => asJson(dropObjects(asMetadata(metadata), objects as never)),
     describe: (o) => dependentLabel(o as never),
-    reconcile: (metadata, source, before, after) => {
-      const out = reconcileCatalog(asMetadata(metadata), source, before as unknown as Introspection | null, after as unknown as Introspection);
+    reconcile: (metadata, source, before, after, cascade) => {
+      const out = reconcileCatalog(asMetadata(metadata), source, before as unknown as Introspection | null, after as unknown as Introspection, cascade);
       return out === asMetadata(metadata) ? metadata : asJson(out);
     },
     sources(metadata): SourceInfo[] {

@@ -6,7 +6,7 @@
 import type { Json, TableModel } from '../../runtime/bundle/index.js';
 import type { TableEntry } from '../metadata/index.js';
 import type { Issues } from './issues.js';
-import { tableChildName } from './names.js';
+import { tableChildName, qualifiedText } from './names.js';
 
 type Obj = { readonly [k: string]: Json };
 
@@ -47,7 +47,7 @@ export function resolveEventTriggers(source: string, entry: TableEntry, t: Table
       issues.add({
         type: 'event_trigger', name: tableChildName('event_trigger', name, source, entry.table),
         definition: { ...trigger, source, table: { ...entry.table } },
-        reason: `in table ${JSON.stringify(t.name)}: in event trigger ${JSON.stringify(name)}: column ${JSON.stringify(missing.column)} of the ${missing.op} specification does not exist`,
+        reason: `in table ${JSON.stringify(qualifiedText(entry.table))}: in event trigger ${JSON.stringify(name)}: column ${JSON.stringify(missing.column)} of the ${missing.op} specification does not exist`,
       });
       continue;
     }

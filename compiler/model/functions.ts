@@ -2,14 +2,15 @@ import type { ComputedFieldModel, FunctionArgModel, FunctionModel, Json, TableMo
 import type { Introspection, IntrospectedFunction } from '../introspect/index.js';
 import type { Source, TableEntry } from '../metadata/index.js';
 import type { Issues } from './issues.js';
-import { computedFieldDefinition, functionObjectName, tableChildName } from './names.js';
+import { computedFieldDefinition, functionObjectName, tableChildName, qualifiedText } from './names.js';
 import { isGraphqlName, scalarFor } from './scalars.js';
 import { rootFieldName, tableId } from './tables.js';
 
 function findFunction(db: Introspection, schema: string, name: string): IntrospectedFunction | string {
   const f = db.functions.find((x) => x.schema === schema && x.name === name);
-  if (!f) return `no such function exists: "${schema}.${name}"`;
-  if (f.overloads > 1) return `function "${schema}.${name}" is overloaded. Overloaded functions are not supported`;
+  // Hasura names the function as it writes a qualified object: without `public.` (qualifiedObjectToText).
+  if (!f) return `no such function exists: "${qualified(schema, name)}"`;
+  if (f.overloads > 1) return `function "${qualified(schema, name)}" is overloaded. Overloaded functions are not supported`;
   return f;
 }
 
@@ -70,17 +71,37 @@ export function resolveComputedFields(source: string, entry: TableEntry, table: 
   const out: ComputedFieldModel[] = [];
   for (const cf of entry.computed_fields ?? []) {
     const fail = (reason: string): void => issues.add({ type: 'computed_field', name: tableChildName('computed_field', cf.name, source, entry.table),
-      definition: computedFieldDefinition(source, entry.table, cf) as Json, reason: `in table ${JSON.stringify(table.name)}: in computed field ${JSON.stringify(cf.name)}: ${reason}` });
+      definition: computedFieldDefinition(source, entry.table, cf) as Json, reason: `in table ${JSON.stringify(qualifiedText(entry.table))}: in computed field ${JSON.stringify(cf.name)}: ${reason}` });
     const f = findFunction(db, cf.definition.function.schema, cf.definition.function.name);
     if (typeof f === 'string') { fail(f); continue; }
     const checked = checkComputedField(cf, f, table, db, tables, source);
     if (typeof checked === 'string') { fail(checked); continue; }
+    const clash = columnClash(table, cf.name);
+    if (clash) {
+      issues.add({ type: 'computed_field', name: tableChildName('computed_field', cf.name, source, entry.table),
+        definition: computedFieldDefinition(source, entry.table, cf) as Json, reason: clash });
+      continue;
+    }
     const { tIdx, sIdx, returns } = checked;
     const skip = new Set([tIdx, ...(sIdx >= 0 ? [sIdx] : [])]);
     out.push({ name: cf.name, function: { schema: f.schema, name: f.name }, tableArgument: tIdx,
       sessionArgument: sIdx >= 0 ? sIdx : null, args: userArgs(f, skip, db), returns, comment: cf.comment ?? f.comment });
   }
   return out;
+}
+
+/**
+ * Why a field other than a column (a computed field, a relationship) named `name` cannot sit beside
+ * the table's columns, as Hasura's table cache finds it (Schema/Cache/Fields.hs): its name is the
+ * GraphQL name a column was given under another name (`noCustomFieldConflicts`), or it is a
+ * column's own name (`noColumnConflicts`, which compares with the column names whatever their
+ * GraphQL names are). Null when neither.
+ */
+export function columnClash(table: Pick<TableModel, 'columns'>, name: string): string | null {
+  const renamed = table.columns.find((c) => c.field === name && c.name !== name);
+  if (renamed) return `field definition conflicts with custom field name for postgres column ${JSON.stringify(renamed.name)}`;
+  if (table.columns.some((c) => c.name === name)) return 'field definition conflicts with postgres column';
+  return null;
 }
 
 // A name as Hasura writes a schema-qualified object: the schema left out when it is `public`.

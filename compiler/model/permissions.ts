@@ -10,7 +10,7 @@ import type { IntrospectedTable } from '../introspect/index.js';
 import type { Permission, TableEntry } from '../metadata/index.js';
 import { resolveBoolExp, type BoolExpContext } from './bool-exp.js';
 import type { Issues } from './issues.js';
-import { permissionDefinition, permissionObjectName, type PermissionKind } from './names.js';
+import { permissionDefinition, permissionObjectName, type PermissionKind, qualifiedText } from './names.js';
 
 type Body = { readonly [k: string]: Json };
 
@@ -82,7 +82,7 @@ export function resolveMutationPermissions(source: string, entry: TableEntry, ta
         issues.add({
           type: `${kind}_permission`, name: permissionObjectName(kind, p.role, source, entry.table),
           definition: permissionDefinition(kind, source, entry.table, p),
-          reason: `in table ${JSON.stringify(table.name)}: in permission for role ${JSON.stringify(p.role)}: ${parts}`,
+          reason: `in table ${JSON.stringify(qualifiedText(entry.table))}: in permission for role ${JSON.stringify(p.role)}: ${parts}`,
         });
         continue;
       }

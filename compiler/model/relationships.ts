@@ -1,6 +1,7 @@
 import type { RelationshipModel, TableModel } from '../../runtime/bundle/index.js';
 import type { Relationship, Json } from '../metadata/index.js';
 import type { Issues } from './issues.js';
+import { columnClash } from './functions.js';
 import { relationshipDefinition, tableChildName } from './names.js';
 import { tableId, type TableDraft } from './tables.js';
 
@@ -12,8 +13,8 @@ export function resolveRelationships(source: string, drafts: readonly TableDraft
   const out = new Map<string, RelationshipModel[]>();
   for (const d of drafts) {
     const rels: RelationshipModel[] = [];
-    // GraphQL field name -> the column that has it (null for a relationship).
-    const seen = new Map<string, string | null>(d.model.columns.map((c) => [c.field, c.name]));
+    // Names the relationships have taken so far.
+    const seen = new Set<string>();
     const all = [
       ...(d.entry.object_relationships ?? []).map((r) => ['object', r] as const),
       ...(d.entry.array_relationships ?? []).map((r) => ['array', r] as const),
@@ -26,13 +27,10 @@ export function resolveRelationships(source: string, drafts: readonly TableDraft
       });
       const r = resolveOne(source, d, kind, rel, byId);
       if (typeof r === 'string') { fail(r); continue; }
-      if (seen.has(rel.name)) {
-        const column = seen.get(rel.name);
-        fail(column != null ? `field definition conflicts with custom field name for postgres column ${JSON.stringify(column)}`
-          : `conflicting definitions for field ${JSON.stringify(rel.name)}`);
-        continue;
-      }
-      seen.set(rel.name, null);
+      const clash = columnClash(d.model, rel.name);
+      if (clash) { fail(clash); continue; }
+      if (seen.has(rel.name)) { fail(`conflicting definitions for field ${JSON.stringify(rel.name)}`); continue; }
+      seen.add(rel.name);
       rels.push(r);
     }
     out.set(d.model.id, rels);

@@ -7,7 +7,7 @@
 import type { Json, RemoteRelationshipModel, TableModel } from '../../runtime/bundle/index.js';
 import type { Metadata, QualifiedTable } from '../metadata/index.js';
 import type { Issues } from './issues.js';
-import { tableChildName } from './names.js';
+import { tableChildName, qualifiedText } from './names.js';
 import { tableId } from './tables.js';
 
 type Obj = { readonly [k: string]: Json };
@@ -54,7 +54,7 @@ export function resolveRemoteRelationships(md: Metadata, tables: Map<string, Tab
 
 function resolveOne(name: string, def: Json | undefined, t: TableModel, tables: ReadonlyMap<string, TableModel>, remotes: ReadonlySet<string>): RemoteRelationshipModel | string {
   if (t.columns.some((c) => c.field === name) || t.relationships.some((r) => r.name === name) || t.computedFields.some((c) => c.name === name)) {
-    return `field with name ${JSON.stringify(name)} already exists in table ${JSON.stringify(t.name)}`;
+    return `field with name ${JSON.stringify(name)} already exists in table ${JSON.stringify(qualifiedText(t))}`;
   }
   const target = remoteRelationshipTarget(def);
   if (!target) return 'a remote relationship needs "to_remote_schema" or "to_source"';

@@ -9,7 +9,7 @@ import { resolveBoolExp } from './bool-exp.js';
 import { resolveEventTriggers } from './event-triggers.js';
 import { resolveComputedFields, resolveFunctions } from './functions.js';
 import { Issues, type InconsistentObject } from './issues.js';
-import { permissionDefinition, permissionObjectName, sourceObjectName } from './names.js';
+import { permissionDefinition, permissionObjectName, sourceObjectName, qualifiedText } from './names.js';
 import { bigqueryConnection, bigqueryModel, queriesOnly } from './bigquery.js';
 import { buildMutationRoots } from './mutation-roots.js';
 import { reportActionClashes } from './action-roots.js';
@@ -146,7 +146,7 @@ function resolveSource(source: Source, db: Introspection, tables: Map<string, Ta
       roles.add(p.role);
       const perm = p.permission;
       const fail = (reason: string): void => issues.add({ type: 'select_permission', name: permissionObjectName('select', p.role, source.name, d.entry.table),
-        definition: permissionDefinition('select', source.name, d.entry.table, p), reason: `in table ${JSON.stringify(t.name)}: in permission for role ${JSON.stringify(p.role)}: ${reason}` });
+        definition: permissionDefinition('select', source.name, d.entry.table, p), reason: `in table ${JSON.stringify(qualifiedText(d.entry.table))}: in permission for role ${JSON.stringify(p.role)}: ${reason}` });
       const cols = perm.columns === '*' ? t.columns.map((c) => c.name) : [...perm.columns];
       const missing = cols.find((c) => !t.columns.some((x) => x.name === c));
       if (missing) { fail(`no such column exists: "${missing}"`); continue; }

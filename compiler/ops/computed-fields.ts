@@ -3,7 +3,7 @@
 import { ApiError } from '../../runtime/errors/index.js';
 import { tableChildName } from '../model/index.js';
 import { argsObject, boolAt, has, nameAt, readTablePart, sourceOf, tableAt, type Obj } from './args.js';
-import { catalogTable, quoted, replaceTable, requireTable } from './document.js';
+import { quoted, replaceTable, requireTable } from './document.js';
 import type { OpHandler } from './types.js';
 
 export const addComputedField: OpHandler = (input) => {
@@ -15,8 +15,9 @@ export const addComputedField: OpHandler = (input) => {
   const raw: Obj = { name, definition: o['definition']!, ...(has(o, 'comment') ? { comment: o['comment']! } : {}) };
   const cf = readTablePart(table, 'computed_fields', raw, ['args']).computed_fields![0]!;
   const entry = requireTable(input.metadata, sourceName, table, ['args', 'table']);
-  const column = catalogTable(input.introspection, sourceName, table)?.columns.some((c) => c.name === name) ?? false;
-  const taken = column || (entry.computed_fields ?? []).some((c) => c.name === name)
+  // A column of the same name is not refused here: Hasura finds it when it builds the table
+  // ("field definition conflicts with postgres column", an inconsistency the edit is refused for).
+  const taken = (entry.computed_fields ?? []).some((c) => c.name === name)
     || [...(entry.object_relationships ?? []), ...(entry.array_relationships ?? [])].some((r) => r.name === name);
   if (taken) throw new ApiError('already-exists', `field with name ${JSON.stringify(name)} already exists in table ${quoted(table)}`, 400, ['args', 'name']);
   const stored = { ...cf, comment: cf.comment ?? null };

@@ -3,9 +3,12 @@
 // `procAlteredCols`: a column whose type changed while objects depend on it "on type"). A
 // permission's boolean expression depends on a column's type when it compares that column with a
 // value written in the permission (`{"age": {"_gt": 3}}`): the value was read as the old type.
-// A comparison with a session variable, `_is_null`, or another column does not (Hasura's
-// `DRSessionVariable` reason), and neither does a column that is only listed or preset.
-// The error is 400 `dependency-error` at `$.args`, whatever `cascade` says.
+// An insert or update permission's column preset (`set`) with a static value depends on the
+// column's type the same way (Hasura.RQL.DDL.Permission, `procSetObj`: a static value is
+// `DROnType`, a session variable `DRSessionVariable`). A comparison with a session variable,
+// `_is_null`, or another column does not, and neither does a column that is only listed.
+// The error is 400 `dependency-error` at `$.args`, whatever `cascade` says; the dependent objects
+// are listed sorted by their text, as Hasura's `reportSchemaObjs` lists them.
 
 import { ApiError } from '../../runtime/errors/index.js';
 import type { IntrospectedTable, Introspection } from '../introspect/index.js';
@@ -75,6 +78,12 @@ function typedColumns(exp: Json, table: QualifiedTable, r: Renamer, out: Set<str
   }
 }
 
+/** The columns a permission's `set` presets to a static value (not a session variable). */
+function presetColumns(set: Json | undefined): string[] {
+  const o = asObject(set);
+  return o ? Object.entries(o).filter(([, v]) => !isSessionVariable(v)).map(([col]) => col) : [];
+}
+
 /** `permission pa.user.select in source "default"` for each permission of the entry that depends on a retyped column. */
 function dependentPermissions(entry: TableEntry, source: string, r: Renamer, retyped: ReadonlyMap<string, string>): Map<string, string[]> {
   const found = new Map<string, string[]>();
@@ -84,6 +93,7 @@ function dependentPermissions(entry: TableEntry, source: string, r: Renamer, ret
       if (!body) continue;
       const used = new Set<string>();
       for (const part of ['filter', 'check'] as const) if (body[part] !== undefined) typedColumns(body[part]!, entry.table, r, used);
+      for (const col of presetColumns(body['set'])) used.add(columnKey(entry.table, col));
       for (const col of used) {
         if (!retyped.has(col)) continue;
         const label = `permission ${qualifiedText(entry.table)}.${p.role}.${kind} in source ${JSON.stringify(source)}`;
@@ -110,5 +120,5 @@ export function checkColumnTypes(source: Source, before: Introspection | null, a
   const [schema, name] = key.split('\u0000') as [string, string];
   const column = retyped.get(key)!;
   throw new ApiError('dependency-error', `cannot change type of column ${JSON.stringify(column)} in table ${JSON.stringify(qualifiedText({ schema, name }))} `
-    + `because of the following dependencies : ${labels.join(', ')}`, 400, ['args']);
+    + `because of the following dependencies : ${[...labels].sort().join(', ')}`, 400, ['args']);
 }

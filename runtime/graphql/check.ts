@@ -1,5 +1,5 @@
 import {
-  DirectiveLocation, GraphQLInt, Kind, getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType, isTypeSubTypeOf, print, typeFromAST,
+  DirectiveLocation, GraphQLInt, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType, isTypeSubTypeOf, print, typeFromAST,
   type DirectiveNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode,
   type SelectionSetNode, type GraphQLObjectType, type StringValueNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
@@ -94,7 +94,16 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       continue;
     }
     const name = sel.name.value;
-    if (name === '__typename' || name === '__schema' || name === '__type') continue;
+    if (name === '__typename' || name === '__schema' || name === '__type') {
+      // `__schema` and `__type` are fields of the query root built by Hasura's parsers
+      // (Schema/Introspect.hs), which refuse an argument they do not take; `__typename` is
+      // answered before its arguments are looked at (Parser/Internal/Parser.hs).
+      if (name === '__typename') continue;
+      const meta = name === '__schema' ? SchemaMetaFieldDef : TypeMetaFieldDef;
+      const unknown = (sel.arguments ?? []).find((a) => !meta.args.some((d) => d.name === a.name.value));
+      if (unknown) throw new ApiError('validation-failed', `"${name}" has no argument named "${unknown.name.value}"`, 400, [...path, name]);
+      continue;
+    }
     const field = type.getFields()[name];
     // Hasura keys the path by the field's name, not its alias (Parser/Internal/Parser.hs).
     const here = [...path, name];

@@ -6,8 +6,8 @@
 // request by runtime/graphql/variable-values.ts with the same rules.
 
 import {
-  Kind, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType, print,
-  type DirectiveNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLObjectType,
+  Kind, TypeMetaFieldDef, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType, print,
+  type DirectiveNode, type DocumentNode, type GraphQLArgument, type FieldNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLObjectType,
   type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
@@ -129,7 +129,12 @@ function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       continue;
     }
     const name = sel.name.value;
-    if (name.startsWith('__')) continue;
+    if (name.startsWith('__')) {
+      // The introspection fields are parsed by Hasura's parsers too (Schema/Introspect.hs): the
+      // name of `__type` is read by its String parser, with its words and path.
+      if (name === '__type' && type === walk.schema.getQueryType()) parseArguments(sel, TypeMetaFieldDef.args, [...path, name]);
+      continue;
+    }
     const field = type.getFields()[name];
     if (!field) continue;
     // Hasura keys the path by the field's name, not its alias (Parser/Internal/Parser.hs).
@@ -138,20 +143,25 @@ function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
     if (isLeafType(named) && sel.selectionSet) {
       throw new ApiError('validation-failed', 'unexpected subselection set for non-object field', 400, here);
     }
-    const given = new Map((sel.arguments ?? []).map((a) => [a.name.value, a.value]));
-    for (const arg of field.args) {
-      const argPath = [...here, 'args', arg.name];
-      const value = given.get(arg.name);
-      if (value === undefined) {
-        if (isNonNullType(arg.type) && arg.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${arg.name}"`, 400, argPath);
-        continue;
-      }
-      parseLiteral(value, arg.type, argPath, !BUILT_IN_ARGS.has(arg.name));
-    }
+    parseArguments(sel, field.args, here);
     if (isObjectType(named)) {
       if (!sel.selectionSet) throw new ApiError('validation-failed', `missing selection set for "${named.name}"`, 400, [...here, 'selectionSet']);
       parseSet(sel.selectionSet, named, walk, [...here, 'selectionSet'], seen);
     }
+  }
+}
+
+/** A field's arguments: the required ones present, each literal parsed against its type. */
+function parseArguments(sel: FieldNode, args: readonly GraphQLArgument[], here: Path): void {
+  const given = new Map((sel.arguments ?? []).map((a) => [a.name.value, a.value]));
+  for (const arg of args) {
+    const argPath = [...here, 'args', arg.name];
+    const value = given.get(arg.name);
+    if (value === undefined) {
+      if (isNonNullType(arg.type) && arg.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${arg.name}"`, 400, argPath);
+      continue;
+    }
+    parseLiteral(value, arg.type, argPath, !BUILT_IN_ARGS.has(arg.name));
   }
 }
 

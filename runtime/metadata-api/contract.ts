@@ -121,9 +121,10 @@ export interface MetadataCompiler {
   /**
    * Carries a run_sql's catalog change into the document: tables and columns it renamed are renamed
    * in the metadata too. Throws ApiError for a change the metadata cannot follow (an overload of a
-   * tracked function: 400 `not-supported`).
+   * tracked function: 400 `not-supported`). A computed field whose function the change replaced
+   * goes with it: refused without `cascade` (400 `dependency-error`), left out with it.
    */
-  reconcile(metadata: Json, source: string, before: Json | null, after: Json): Json;
+  reconcile(metadata: Json, source: string, before: Json | null, after: Json, cascade?: boolean): Json;
   /** The sources of the document. */
   sources(metadata: Json): readonly SourceInfo[];
   /** The document as export_metadata shows it: without what is kept out of exports (cron triggers with `include_in_metadata: false`). */

@@ -29,8 +29,9 @@ export async function replaceMetadata(cx: ApiContext, env: Envelope, work: Work)
   }
   await cx.sources.remotes.refresh(parsed.value);
   const compiled = await cx.sources.compile(parsed.value, work.introspection);
-  // An inherited role's disagreeing parents are listed, never blocking (judge.ts).
-  if (compiled.inconsistencies.some((o) => o.type !== 'inherited role permission inconsistency') && !allowInconsistent) {
+  // Every inconsistency blocks a replace that does not allow them, an inherited role's disagreeing
+  // parents included (Hasura's buildSchemaCacheStrict); an edit is judged on new objects only (judge.ts).
+  if (compiled.inconsistencies.length > 0 && !allowInconsistent) {
     throw new ApiError('unexpected', 'cannot continue due to inconsistent metadata', 400, ['args'], compiled.inconsistencies);
   }
   work.metadata = compiler.keptOnReplace(work.metadata, parsed.value);

@@ -57,7 +57,8 @@ export async function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' |
         const dependents = fresh.filter((o) => !vanished.includes(o) && TRACKED_DEPENDENTS.has(o.type));
         const others = fresh.filter((o) => !vanished.includes(o) && !dependents.includes(o));
         if (dependents.length > 0 && !effect.cascade) {
-          const names = [...new Set(dependents.map((o) => compiler.describe(o)))];
+          // Listed sorted by their text, as Hasura's `reportSchemaObjs` lists them.
+          const names = [...new Set(dependents.map((o) => compiler.describe(o)))].sort();
           throw new ApiError('dependency-error', `cannot drop due to the following dependent objects : ${names.join(', ')}`, 400, ['args']);
         }
         if (others.length > 0) {

@@ -20,7 +20,7 @@ export async function runSqlInChange(cx: ApiContext, work: Work, args: RunSqlArg
     const before = work.introspection[args.source] ?? null;
     const after = await cx.opts.compiler.introspect(runner);
     work.introspection = { ...work.introspection, [args.source]: after };
-    const reconciled = cx.opts.compiler.reconcile(work.metadata, args.source, before, after);
+    const reconciled = cx.opts.compiler.reconcile(work.metadata, args.source, before, after, args.cascade === true);
     if (reconciled !== work.metadata) {
       work.metadata = reconciled;
       work.changed = true;

@@ -54,8 +54,8 @@ describe('run_sql and the metadata that depends on the catalog', () => {
   it('refuses to drop a column two relationships and two permissions use, and drops them with it under cascade', async () => {
     const refused = await sql('ALTER TABLE book DROP COLUMN shelf_id');
     expect(refused).toEqual({ status: 400, body: { path: '$.args', code: 'dependency-error',
-      error: 'cannot drop due to the following dependent objects : relationship shelf.books in source "default", relationship book.shelf in source "default", '
-        + 'permission book.keeper.insert in source "default", permission book.reader.select in source "default"' } });
+      error: 'cannot drop due to the following dependent objects : permission book.keeper.insert in source "default", permission book.reader.select in source "default", '
+        + 'relationship book.shelf in source "default", relationship shelf.books in source "default"' } });
     expect(await columnType('book', 'shelf_id')).toBe('integer');
 
     expect((await sql('ALTER TABLE book DROP COLUMN shelf_id', { cascade: true })).status).toBe(200);
@@ -68,7 +68,7 @@ describe('run_sql and the metadata that depends on the catalog', () => {
 
   it('refuses to drop a column a select filter or an update filter uses, and drops the permission under cascade', async () => {
     expect((await sql('ALTER TABLE shelf DROP COLUMN floor')).body.error)
-      .toBe('cannot drop due to the following dependent objects : permission shelf.reader.select in source "default", permission book.reader.select in source "default"');
+      .toBe('cannot drop due to the following dependent objects : permission book.reader.select in source "default", permission shelf.reader.select in source "default"');
     expect((await sql('ALTER TABLE shelf DROP COLUMN owner_id')).body.error)
       .toBe('cannot drop due to the following dependent objects : permission shelf.keeper.update in source "default"');
     expect(await columnType('shelf', 'owner_id')).toBe('integer');
@@ -100,7 +100,7 @@ describe('run_sql and the metadata that depends on the catalog', () => {
   it('refuses a new type for a column a permission compares with a literal, on a filter and on an insert check, even with cascade', async () => {
     expect(await sql('ALTER TABLE shelf ALTER COLUMN floor TYPE bigint')).toEqual({ status: 400, body: { path: '$.args', code: 'dependency-error',
       error: 'cannot change type of column "floor" in table "shelf" because of the following dependencies : '
-        + 'permission shelf.reader.select in source "default", permission book.reader.select in source "default"' } });
+        + 'permission book.reader.select in source "default", permission shelf.reader.select in source "default"' } });
     expect(await columnType('shelf', 'floor')).toBe('integer');
     const check = await sql('ALTER TABLE book ALTER COLUMN pages TYPE numeric', { cascade: true });
     expect(check.body.error).toBe('cannot change type of column "pages" in table "book" because of the following dependencies : permission book.keeper.insert in source "default"');

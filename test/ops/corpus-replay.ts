@@ -81,7 +81,7 @@ export async function replay(steps: readonly Step[]): Promise<{ outcomes: Outcom
           if (fresh.length === 0) md = r.metadata;
           else if (r.effect.kind === 'drop' && r.effect.cascade) md = dropObjects(r.metadata, fresh);
           else if (r.effect.kind === 'drop') {
-            got = { code: 'dependency-error', path: '$.args', error: `cannot drop due to the following dependent objects : ${fresh.map(dependentLabel).join(', ')}` };
+            got = { code: 'dependency-error', path: '$.args', error: `cannot drop due to the following dependent objects : ${[...new Set(fresh.map(dependentLabel))].sort().join(', ')}` };
           } else {
             const target = r.effect.kind === 'create' ? r.effect.object : undefined;
             const own = target ? fresh.find((f) => f.type === target.type && f.name === target.name) : undefined;
