@@ -27,19 +27,15 @@
 // (expandLayout); the runtime indexes a schema from its ranges and reads a definition at a time.
 
 import { createHash } from 'node:crypto';
-import { indexSdl, pooledBytes } from './sdl-index.js';
+import { indexSdl, pooledBytes, type PooledSchema } from './sdl-index.js';
+
+export type { PooledSchema };
 
 /** Distinct schemas larger than this together (bytes) have their definitions stored once. */
 export const POOL_SCHEMAS_OVER = 1024 * 1024;
 
 /** The text all pooled schemas' definitions are stored in. */
 export const SCHEMA_POOL = 'shared/schema-definitions.graphql';
-
-/** A pooled schema: its text is `ranges` (byte offsets) of the pool, joined. */
-export interface PooledSchema {
-  readonly pool: string;
-  readonly ranges: readonly (readonly [number, number])[];
-}
 
 /** The name of a shared text: the first 20 hex digits of its sha256. */
 export function contentHash(text: string): string {

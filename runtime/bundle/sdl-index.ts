@@ -6,7 +6,12 @@
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { PooledSchema } from './layout.js';
+
+/** A pooled schema (layout.ts writes them): its text is `ranges` (byte offsets) of the pool, joined. */
+export interface PooledSchema {
+  readonly pool: string;
+  readonly ranges: readonly (readonly [number, number])[];
+}
 
 /** The definitions of an SDL text by kind and name, as byte ranges. */
 export interface SdlIndex {
