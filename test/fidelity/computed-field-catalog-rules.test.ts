@@ -11,14 +11,13 @@
 //   `public.` (qualifiedObjectToText).
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
 
 describe('computed fields and the catalog', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
+  let server: CatalogServer;
+  const post = (path: string, body: unknown) => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
   const sql = (text: string) => post('/v2/query', { type: 'run_sql', args: { source: 'default', sql: text } });
   const overloads = async (schema: string, name: string) => (await db.query(
@@ -26,7 +25,7 @@ describe('computed fields and the catalog', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('fidcfcat');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveCatalog(db.url);
   });
   afterAll(async () => {
     await server?.close();

@@ -7,14 +7,13 @@
 //   retype and for a drop alike.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
 
 describe('run_sql dependencies: static presets and the order of the list', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
+  let server: CatalogServer;
+  const post = (path: string, body: unknown) => server.post(path, body);
   const sql = (text: string, more: Record<string, unknown> = {}) => post('/v1/query', { type: 'run_sql', args: { sql: text, ...more } });
   const typeOf = async (table: string, column: string) =>
     (await db.query(`SELECT data_type FROM information_schema.columns WHERE table_name = '${table}' AND column_name = '${column}'`))[0]?.['data_type'];
@@ -22,7 +21,7 @@ describe('run_sql dependencies: static presets and the order of the list', () =>
 
   beforeAll(async () => {
     db = await createTestDatabase('fiddeps');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveCatalog(db.url);
   });
   afterAll(async () => {
     await server?.close();

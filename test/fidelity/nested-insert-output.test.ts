@@ -3,19 +3,13 @@
 // that read a table see the rows inserted through relationships, and counts include them.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
 
 describe('returning of a nested insert reads after the writes', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<unknown> => {
-    const res = await postJson(url, path, body);
-    expect(res.status).toBe(200);
-    return res.body;
-  };
+  let server: CatalogServer;
+  const post = (path: string, body: unknown): Promise<any> => server.ok(path, body);
   const gql = (query: string, variables: Record<string, unknown> = {}) => post('/v1/graphql', { query, variables });
 
   beforeAll(async () => {
@@ -28,10 +22,7 @@ describe('returning of a nested insert reads after the writes', () => {
         $$ SELECT coalesce(sum(pages), 0) FROM book WHERE shelf_id = s.id $$ LANGUAGE sql STABLE;
       INSERT INTO shelf (label) VALUES ('old');
       INSERT INTO book (shelf_id, title, pages) VALUES (1, 'kept', 500);`);
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    server = await serveCatalog(db.url);
     const md = await post('/v1/metadata', { type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'shelf' } },
       { type: 'pg_track_table', args: { table: 'book' } },
@@ -44,7 +35,7 @@ describe('returning of a nested insert reads after the writes', () => {
   });
 
   afterAll(async () => {
-    await close?.();
+    await server?.close();
     await db?.drop();
   });
 

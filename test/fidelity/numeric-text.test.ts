@@ -3,10 +3,9 @@
 // numeric whose scale is rounded up to a multiple of 4. Read back as strings (stringified numerics).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { binaryNumericText, plainDecimalText, scientificText } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
 
 describe('numeric text as Hasura sends it', () => {
   it('shows a number as Haskell does, fixed from 0.1 to 10^7 and with an exponent outside', () => {
@@ -23,26 +22,18 @@ describe('numeric text as Hasura sends it', () => {
 
 describe('scale of numeric values written over HTTP', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<unknown> => {
-    const res = await postJson(url, path, body);
-    expect(res.status).toBe(200);
-    return res.body;
-  };
+  let server: CatalogServer;
+  const post = (path: string, body: unknown): Promise<any> => server.ok(path, body);
   const gql = (query: string, variables: Record<string, unknown> = {}) => post('/v1/graphql', { query, variables });
 
   beforeAll(async () => {
     db = await createTestDatabase('fidnum', 'CREATE TABLE ledger (id serial PRIMARY KEY, amount numeric, rate numeric(10,3), note text, fee money);');
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: true, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    server = await serveCatalog(db.url, { stringifyNumericTypes: true });
     await post('/v1/metadata', { type: 'pg_track_table', args: { table: 'ledger' } });
   });
 
   afterAll(async () => {
-    await close?.();
+    await server?.close();
     await db?.drop();
   });
 
