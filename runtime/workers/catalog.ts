@@ -16,7 +16,24 @@ const COMMON: readonly string[] = [
   `CREATE OR REPLACE FUNCTION svc_catalog.gen_svc_uuid() RETURNS uuid LANGUAGE sql AS 'SELECT gen_random_uuid()'`,
 ];
 
-/** The event log of a source database (event triggers). */
+/**
+ * Adds a column that catalogs made by an earlier Kiln lack. ALTER TABLE takes an exclusive lock
+ * even when the column exists, which would queue every capture trigger's insert behind it at
+ * each start; so the catalog is asked first and the table altered only when the column is missing.
+ */
+function addColumn(table: string, column: string, type: string): string {
+  return `DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'svc_catalog.${table}'::regclass AND attname = '${column}' AND NOT attisdropped) THEN
+    ALTER TABLE svc_catalog.${table} ADD COLUMN ${column} ${type};
+  END IF;
+END $$`;
+}
+
+/**
+ * The event log of a source database (event triggers). Hasura's columns, and `claim_id`: the
+ * token of the fetch that claimed a locked event, so that a fetch whose answer was lost on the
+ * way back (committed, but the connection dropped) can put back exactly what it claimed.
+ */
 const SOURCE_TABLES: readonly string[] = [
   ...COMMON,
   `CREATE TABLE IF NOT EXISTS svc_catalog.event_log (
@@ -32,6 +49,7 @@ const SOURCE_TABLES: readonly string[] = [
      locked timestamptz,
      next_retry_at timestamp,
      archived boolean NOT NULL DEFAULT false)`,
+  addColumn('event_log', 'claim_id', 'text'),
   'CREATE INDEX IF NOT EXISTS event_log_trigger_name_idx ON svc_catalog.event_log (trigger_name)',
   `CREATE INDEX IF NOT EXISTS event_log_fetch_events ON svc_catalog.event_log
      (locked NULLS FIRST, next_retry_at NULLS FIRST, created_at)
@@ -59,6 +77,7 @@ const SCHEDULED_TABLES: readonly string[] = [
      tries integer NOT NULL DEFAULT 0,
      created_at timestamptz DEFAULT now(),
      next_retry_at timestamptz)`,
+  addColumn('hdb_cron_events', 'claim_id', 'text'),
   `CREATE UNIQUE INDEX IF NOT EXISTS hdb_cron_events_unique_scheduled
      ON svc_catalog.hdb_cron_events (trigger_name, scheduled_time) WHERE status = 'scheduled'`,
   `CREATE TABLE IF NOT EXISTS svc_catalog.hdb_cron_event_invocation_logs (
@@ -83,6 +102,7 @@ const SCHEDULED_TABLES: readonly string[] = [
      comment text,
      request_transform json,
      response_transform json)`,
+  addColumn('hdb_scheduled_events', 'claim_id', 'text'),
   `CREATE TABLE IF NOT EXISTS svc_catalog.hdb_scheduled_event_invocation_logs (
      id text PRIMARY KEY DEFAULT svc_catalog.gen_svc_uuid(),
      event_id text REFERENCES svc_catalog.hdb_scheduled_events (id) ON UPDATE CASCADE ON DELETE CASCADE,

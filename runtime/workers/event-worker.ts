@@ -12,7 +12,7 @@ import { eventTriggersOf, unsetVariable, type EventTriggerDef } from './definiti
 import { deliverWebhook, type Attempt } from './deliver.js';
 import { EventRecorder, type EventOutcome } from './event-outcomes.js';
 import type { HttpPool } from './http-pool.js';
-import { LockKeeper } from './lock-keeper.js';
+import { LockKeeper, UnsettledClaims } from './lock-keeper.js';
 import type { WorkerSettings } from './settings.js';
 import { sleep } from './sleep.js';
 import { isoUtc } from './time-text.js';
@@ -52,7 +52,7 @@ interface EventRow {
 // event_log_fetch_events index in order and stops at the limit; and `= ANY(ARRAY(...))` makes
 // the ids one value looked up by primary key (`IN (...)` gets a hash join over the whole table).
 const CLAIM = `
-UPDATE svc_catalog.event_log SET locked = now()
+UPDATE svc_catalog.event_log SET locked = now(), claim_id = $4
 WHERE id = ANY(ARRAY(
   SELECT id FROM svc_catalog.event_log
   WHERE delivered = false AND error = false AND archived = false
@@ -63,6 +63,12 @@ WHERE id = ANY(ARRAY(
   LIMIT $2
   FOR UPDATE SKIP LOCKED))
 RETURNING id, schema_name, table_name, trigger_name, payload::text, tries, created_at::text`;
+
+// Puts back the events of fetches that failed and may have committed (lock-keeper.ts
+// UnsettledClaims); the predicate is the fetch index's, so only pending rows are looked at.
+const RELEASE_UNSETTLED = `
+UPDATE svc_catalog.event_log SET locked = NULL
+WHERE claim_id = ANY($1::text[]) AND locked IS NOT NULL AND delivered = false AND error = false AND archived = false`;
 
 // Renews this instance's claims (lock-keeper.ts); a claim already released or finished stays so.
 const RENEW = `
@@ -138,6 +144,7 @@ class SourceLoop {
   readonly done: Promise<void>;
   private readonly recorder: EventRecorder;
   private readonly claims: LockKeeper;
+  private readonly unsettled: UnsettledClaims;
   private lastError = '';
 
   constructor(
@@ -148,6 +155,7 @@ class SourceLoop {
     private readonly inflight: AbortSignal,
     private readonly calls: Set<Promise<void>>,
   ) {
+    this.unsettled = new UnsettledClaims(driver, RELEASE_UNSETTLED);
     this.claims = new LockKeeper(driver, RENEW, o.settings.lockTimeoutSec, (line) => o.log(`event triggers (source ${source}): ${line}`));
     // A claim is renewed until its outcome is written, so a slow or failed write never frees an
     // event another instance would then send again.
@@ -184,7 +192,9 @@ class SourceLoop {
         await pool.slots.untilFree(this.fetching);
         const defs = this.triggers();
         if (this.fetching.aborted || !defs || defs.size === 0) break;
-        const res = await this.driver.query(CLAIM, [[...defs.keys()], settings.fetchBatchSize, settings.lockTimeoutSec]);
+        await this.unsettled.settle();
+        const res = await this.unsettled.claim((token) =>
+          this.driver.query(CLAIM, [[...defs.keys()], settings.fetchBatchSize, settings.lockTimeoutSec, token]));
         this.lastError = '';
         if (res.rows.length === 0) {
           await sleep(settings.fetchIntervalMs, this.fetching);
@@ -240,6 +250,8 @@ class SourceLoop {
 
   async flush(deadlineMs: number): Promise<void> {
     await this.recorder.flush(deadlineMs);
+    await this.unsettled.settle().catch((e: unknown) => this.problem(
+      'cannot put back the events of a failed fetch (they wait for the lock timeout)', e));
     await this.claims.stop();
   }
 }

@@ -4,6 +4,8 @@
 // can be short (a crashed instance's events come back within about a minute) while a slow webhook
 // call, however long its timeout_sec, is never started twice.
 
+import { randomUUID } from 'node:crypto';
+
 type Runner = { query(text: string, params?: readonly unknown[]): Promise<unknown> };
 
 export class LockKeeper {
@@ -52,5 +54,43 @@ export class LockKeeper {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.renewing;
+  }
+}
+
+/**
+ * The claims whose fetch failed. A claim statement that fails may still have committed (the
+ * connection dropped after the commit, before its answer came back): its events are then locked
+ * by this instance, which never learnt their ids, and would wait a whole lock timeout. Each fetch
+ * carries a fresh token in the rows it claims (`claim_id`); the token of a failed fetch is kept
+ * here and, before the next fetch, `release` puts back whatever still carries it. A token matches
+ * only rows that fetch claimed and nobody has taken since, so releasing is always safe.
+ */
+export class UnsettledClaims {
+  private tokens: string[] = [];
+
+  /** `release` runs with the tokens as `$1` (a text array). */
+  constructor(private readonly db: Runner, private readonly release: string) {}
+
+  /** Runs a claim with a new token, passed to `claim`; when it fails, the token is kept to settle. */
+  async claim<T>(claim: (token: string) => Promise<T>): Promise<T> {
+    const token = randomUUID();
+    try {
+      return await claim(token);
+    } catch (e) {
+      this.tokens.push(token);
+      throw e;
+    }
+  }
+
+  /** Puts back what failed claims may have taken; throws (keeping the tokens) when the database cannot be reached. */
+  async settle(): Promise<void> {
+    if (this.tokens.length === 0) return;
+    const tokens = this.tokens;
+    await this.db.query(this.release, [tokens]);
+    this.tokens = this.tokens.filter((t) => !tokens.includes(t));
+  }
+
+  get pending(): number {
+    return this.tokens.length;
   }
 }

@@ -19,7 +19,7 @@ import { generateCronEvents, lockCronEvents } from './cron-schedule.js';
 import { headerConfs } from './definitions.js';
 import { deliverWebhook, type Attempt, type WebhookCall } from './deliver.js';
 import type { HttpPool } from './http-pool.js';
-import { LockKeeper } from './lock-keeper.js';
+import { LockKeeper, UnsettledClaims } from './lock-keeper.js';
 import { cronTriggersOf, retryConfST, type CronTriggerDef, type ScheduledRetryConf } from './scheduled-definitions.js';
 import type { WorkerSettings } from './settings.js';
 import { sleep } from './sleep.js';
@@ -50,7 +50,7 @@ interface Claimed {
 }
 
 const CLAIM_CRON = `
-UPDATE svc_catalog.hdb_cron_events SET status = 'locked', next_retry_at = $1::timestamptz
+UPDATE svc_catalog.hdb_cron_events SET status = 'locked', next_retry_at = $1::timestamptz, claim_id = $5
 WHERE id IN (
   SELECT id FROM svc_catalog.hdb_cron_events
   WHERE trigger_name = ANY($4::text[])
@@ -61,7 +61,7 @@ WHERE id IN (
 RETURNING id, trigger_name, scheduled_time::text, tries`;
 
 const CLAIM_ONE_OFF = `
-UPDATE svc_catalog.hdb_scheduled_events SET status = 'locked', next_retry_at = $1::timestamptz
+UPDATE svc_catalog.hdb_scheduled_events SET status = 'locked', next_retry_at = $1::timestamptz, claim_id = $4
 WHERE id IN (
   SELECT id FROM svc_catalog.hdb_scheduled_events
   WHERE (status = 'scheduled' AND scheduled_time <= $1::timestamptz AND (next_retry_at IS NULL OR next_retry_at <= $1::timestamptz))
@@ -70,6 +70,18 @@ WHERE id IN (
   FOR UPDATE SKIP LOCKED)
 RETURNING id, webhook_conf::text, scheduled_time::text, retry_conf::text, payload::text, header_conf::text, tries,
   created_at::text, comment, request_transform::text`;
+
+// Puts back the events of fetches that failed and may have committed (lock-keeper.ts
+// UnsettledClaims), as shutdown puts back a claimed event not sent. A cron occurrence made again
+// meanwhile (the generator keeps one scheduled event per trigger and time) keeps its place.
+const RELEASE_UNSETTLED = {
+  cron: `UPDATE svc_catalog.hdb_cron_events e SET status = 'scheduled', next_retry_at = NULL
+    WHERE claim_id = ANY($1::text[]) AND status = 'locked'
+      AND NOT EXISTS (SELECT 1 FROM svc_catalog.hdb_cron_events o
+        WHERE o.trigger_name = e.trigger_name AND o.scheduled_time = e.scheduled_time AND o.status = 'scheduled')`,
+  one_off: `UPDATE svc_catalog.hdb_scheduled_events SET status = 'scheduled', next_retry_at = NULL
+    WHERE claim_id = ANY($1::text[]) AND status = 'locked'`,
+} as const;
 
 // Renews this instance's claims (lock-keeper.ts): a locked event's next_retry_at is its claim time.
 const RENEW = {
@@ -145,12 +157,17 @@ class ScheduledLoop {
   private generatedFor: Json | undefined = undefined;
   private lastError = '';
   readonly claims: { readonly [K in Claimed['kind']]: LockKeeper };
+  private readonly unsettled: { readonly [K in Claimed['kind']]: UnsettledClaims };
 
   constructor(private readonly o: ScheduledWorkerOptions) {
     this.clock = o.clock ?? (() => new Date());
     const keeper = (kind: Claimed['kind']): LockKeeper => new LockKeeper(o.catalog, RENEW[kind], o.settings.lockTimeoutSec,
       (line) => o.log(`scheduled events: ${line}`), () => [this.clock().toISOString()]);
     this.claims = { cron: keeper('cron'), one_off: keeper('one_off') };
+    this.unsettled = {
+      cron: new UnsettledClaims(o.catalog, RELEASE_UNSETTLED.cron),
+      one_off: new UnsettledClaims(o.catalog, RELEASE_UNSETTLED.one_off),
+    };
     this.done = this.run();
   }
 
@@ -174,22 +191,38 @@ class ScheduledLoop {
         await pool.slots.untilFree(this.fetching.signal);
         if (this.fetching.signal.aborted) break;
         const now = this.clock().toISOString();
-        const cron = triggers.size === 0 ? [] : (await catalog.query(CLAIM_CRON, [now, settings.fetchBatchSize, settings.lockTimeoutSec, [...triggers.keys()]])).rows;
-        const oneOff = (await catalog.query(CLAIM_ONE_OFF, [now, settings.fetchBatchSize, settings.lockTimeoutSec])).rows;
-        this.lastError = '';
+        await this.unsettled.cron.settle();
+        await this.unsettled.one_off.settle();
+        const cron = triggers.size === 0 ? [] : (await this.unsettled.cron.claim((token) =>
+          catalog.query(CLAIM_CRON, [now, settings.fetchBatchSize, settings.lockTimeoutSec, [...triggers.keys()], token]))).rows;
+        // The cron events claimed are sent even when the one-off fetch then fails.
+        let oneOff: readonly (readonly unknown[])[] = [];
+        let oneOffFailed: { readonly error: unknown } | null = null;
+        try {
+          oneOff = (await this.unsettled.one_off.claim((token) =>
+            catalog.query(CLAIM_ONE_OFF, [now, settings.fetchBatchSize, settings.lockTimeoutSec, token]))).rows;
+        } catch (e) {
+          oneOffFailed = { error: e };
+        }
         const claimed = [
           ...cron.map((r) => cronClaimed(r, triggers.get(String(r[1]))!)),
           ...oneOff.map(oneOffClaimed),
         ];
-        if (claimed.length === 0) {
-          await sleep(settings.fetchIntervalMs, this.fetching.signal);
-          continue;
-        }
-        await this.dispatch(claimed);
+        if (claimed.length > 0) await this.dispatch(claimed);
+        if (oneOffFailed) throw oneOffFailed.error;
+        this.lastError = '';
+        if (claimed.length === 0) await sleep(settings.fetchIntervalMs, this.fetching.signal);
       } catch (e) {
         this.problem(ready ? 'cannot fetch events' : 'cannot create the scheduled event tables', e);
         await sleep(settings.fetchIntervalMs, this.fetching.signal);
       }
+    }
+  }
+
+  /** On shutdown: puts back what failed fetches may have claimed (else it waits for the lock timeout). */
+  async settle(): Promise<void> {
+    for (const u of [this.unsettled.cron, this.unsettled.one_off]) {
+      await u.settle().catch((e: unknown) => this.problem('cannot put back the events of a failed fetch (they wait for the lock timeout)', e));
     }
   }
 
@@ -268,6 +301,7 @@ export function startScheduledWorkers(o: ScheduledWorkerOptions): ScheduledWorke
       loop.inflight.abort();
       await Promise.all([...loop.calls]);
       await Promise.all([loop.claims.cron.stop(), loop.claims.one_off.stop()]);
+      await loop.settle();
     },
   };
 }

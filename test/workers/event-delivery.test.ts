@@ -7,6 +7,7 @@ import {
   DEFAULT_WORKER_SETTINGS, ensureSourceEventCatalog, HttpPool, startEventWorkers, type EventWorkers, type WorkerSettings,
 } from '../../runtime/workers/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { loseAnswers } from '../helpers/lost-answer.js';
 import { eventually, freePort, startWebhook, type Webhook } from './webhook-server.js';
 
 const FAST: WorkerSettings = { ...DEFAULT_WORKER_SETTINGS, fetchIntervalMs: 100, gracefulShutdownMs: 2000 };
@@ -194,6 +195,35 @@ describe('event trigger delivery', () => {
     expect((await eventRow(fresh!)).delivered).toBe(false);
   });
 
+  it('puts back at once the events of a fetch that committed but whose answer was lost, instead of leaving them to the lock timeout', async () => {
+    const h = await hook();
+    const ids = await insertEvents('t_lost', 5);
+    const losing = loseAnswers(driver, (text) => text.startsWith('\nUPDATE svc_catalog.event_log SET locked = now()'));
+    start(metadataWith([{ name: 't_lost', webhook: h.url }]), { ...FAST, lockTimeoutSec: 600 }, losing.driver);
+    // The lost fetch claimed all five; with a ten-minute lock timeout only the put-back sends them now.
+    await h.waitFor(5, 5000);
+    expect(losing.lost()).toBe(1);
+    await eventually(async () => ((await Promise.all(ids.map(eventRow))).every((r) => r.delivered) ? true : undefined));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.received.map((r) => r.body.id).sort()).toEqual([...ids].sort());
+    expect(logs.some((l) => l.includes('cannot fetch events: Connection terminated unexpectedly'))).toBe(true);
+  });
+
+  it('leaves alone the claims of another fetch when it puts back a lost one', async () => {
+    const h = await hook();
+    const [other] = await insertEvents('t_mine', 1, 0);
+    await db.query(`UPDATE svc_catalog.event_log SET claim_id = 'someone-else' WHERE id = $1`, [other]);
+    const mine = await insertEvents('t_mine', 2);
+    const losing = loseAnswers(driver, (text) => text.startsWith('\nUPDATE svc_catalog.event_log SET locked = now()'));
+    start(metadataWith([{ name: 't_mine', webhook: h.url }]), { ...FAST, lockTimeoutSec: 600 }, losing.driver);
+    await h.waitFor(2, 5000);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(h.received.map((r) => r.body.id).sort()).toEqual([...mine].sort());
+    const row = await eventRow(other!);
+    expect(row.delivered).toBe(false);
+    expect(row.locked).not.toBeNull();
+  });
+
   it('applies the request transform of the trigger', async () => {
     const h = await hook();
     await insertEvents('t_tr', 1);
@@ -307,5 +337,30 @@ describe('event trigger delivery', () => {
     expect(rows).toEqual(ids.map(() => ({ delivered: false, error: false, locked: null, tries: 0 })));
     const [logs] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM svc_catalog.event_invocation_logs');
     expect(logs!.n).toBe(0);
+  });
+});
+
+describe('event catalog of an earlier Kiln', () => {
+  it('gains the claim_id column when a catalog made without it is ensured, and ensuring again changes nothing', async () => {
+    const db = await createTestDatabase('evcatold', `CREATE SCHEMA svc_catalog;
+      CREATE TABLE svc_catalog.event_log (id text PRIMARY KEY, schema_name text NOT NULL, table_name text NOT NULL,
+        trigger_name text NOT NULL, payload jsonb NOT NULL, delivered boolean NOT NULL DEFAULT false,
+        error boolean NOT NULL DEFAULT false, tries integer NOT NULL DEFAULT 0, created_at timestamp DEFAULT now(),
+        locked timestamptz, next_retry_at timestamp, archived boolean NOT NULL DEFAULT false);
+      INSERT INTO svc_catalog.event_log (id, schema_name, table_name, trigger_name, payload) VALUES ('e1', 'public', 't', 'tr', '{}');`);
+    const driver = createPgDriver({ url: db.url, max: 2 });
+    try {
+      const columns = async (): Promise<string[]> => (await db.query<{ c: string }>(
+        `SELECT attname AS c FROM pg_attribute WHERE attrelid = 'svc_catalog.event_log'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`)).map((r) => r.c);
+      await ensureSourceEventCatalog(driver);
+      expect(await columns()).toEqual(['id', 'schema_name', 'table_name', 'trigger_name', 'payload', 'delivered', 'error',
+        'tries', 'created_at', 'locked', 'next_retry_at', 'archived', 'claim_id']);
+      await ensureSourceEventCatalog(driver);
+      expect((await columns()).filter((c) => c === 'claim_id')).toHaveLength(1);
+      expect(await db.query('SELECT id, claim_id FROM svc_catalog.event_log')).toEqual([{ id: 'e1', claim_id: null }]);
+    } finally {
+      await driver.close();
+      await db.drop();
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   startScheduledWorkers, type ScheduledWorkers, type WorkerSettings,
 } from '../../runtime/workers/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { loseAnswers } from '../helpers/lost-answer.js';
 import { eventually, startWebhook, type Webhook } from './webhook-server.js';
 
 const FAST: WorkerSettings = { ...DEFAULT_WORKER_SETTINGS, fetchIntervalMs: 100, gracefulShutdownMs: 2000 };
@@ -23,9 +24,9 @@ describe('cron and one-off scheduled event delivery', () => {
   const running: { workers: ScheduledWorkers; pool: HttpPool }[] = [];
   const hooks: Webhook[] = [];
 
-  const start = (metadata: unknown, clock?: () => Date, settings: WorkerSettings = FAST): ScheduledWorkers => {
+  const start = (metadata: unknown, clock?: () => Date, settings: WorkerSettings = FAST, catalog: Driver = driver): ScheduledWorkers => {
     const pool = new HttpPool(settings.httpPoolSize, 'svc-graphql-engine/test');
-    const workers = startScheduledWorkers({ catalog: driver, metadata: () => metadata as never, pool, settings, log: () => undefined, ...(clock ? { clock } : {}) });
+    const workers = startScheduledWorkers({ catalog, metadata: () => metadata as never, pool, settings, log: () => undefined, ...(clock ? { clock } : {}) });
     running.push({ workers, pool });
     return workers;
   };
@@ -181,6 +182,19 @@ describe('cron and one-off scheduled event delivery', () => {
     await new Promise((r) => setTimeout(r, 400));
     expect(h.received).toHaveLength(1);
     expect((await oneOffRow(fresh)).status).toBe('locked');
+  });
+
+  it('puts back at once a one-off event whose fetch committed but whose answer was lost, instead of leaving it to the lock timeout', async () => {
+    const h = await hook();
+    const id = await oneOff(h.url, -1);
+    const losing = loseAnswers(driver, (text) => text.includes('UPDATE svc_catalog.hdb_scheduled_events SET status = \'locked\''));
+    start({ version: 3, sources: [] }, undefined, { ...FAST, lockTimeoutSec: 600 }, losing.driver);
+    const [req] = await h.waitFor(1, 5000);
+    expect(losing.lost()).toBe(1);
+    expect(req!.body.id).toBe(id);
+    await eventually(async () => ((await oneOffRow(id)).status === 'delivered' ? true : undefined));
+    expect(await oneOffRow(id)).toEqual({ status: 'delivered', tries: 1 });
+    expect(h.received).toHaveLength(1);
   });
 
   it('puts a call cut off by shutdown back to scheduled, untried', async () => {
