@@ -43,6 +43,35 @@ const QUERY_TYPES = {
     TEXT_OIDS.has(oid) ? identity : pg.types.getTypeParser(oid, (format ?? 'text') as 'text'),
 } as unknown as pg.CustomTypesConfig;
 
+/**
+ * Runs a statement of the hot path (queryText) as a pg Query made from its text, rows as arrays of
+ * the text PostgreSQL sent. Given a config object, pg copies it with all its property descriptors
+ * and wraps its promise in a second one on every call: about 2 µs of a request's 30 µs of
+ * JavaScript, measured with --cpu-prof on bench Q1. A Query made from a text string is not copied;
+ * its row mode and type parsers are then those of a config's `rowMode: 'array'` and `types`.
+ */
+function submitText(client: pg.PoolClient, text: string, values: readonly unknown[], name: string | undefined): Promise<pg.QueryArrayResult> {
+  return new Promise((resolve, reject) => {
+    const q = new pg.Query(text, values as unknown[]) as ArrayTextQuery;
+    if (name !== undefined) q.name = name;
+    q.types = RAW_TYPES;
+    q._rowMode = 'array';
+    q._result = q._results = new pg.Result('array', RAW_TYPES as never);
+    q.callback = (err, res) => (err ? reject(err) : resolve(res as unknown as pg.QueryArrayResult));
+    client.query(q);
+  });
+}
+
+/** The fields of pg's Query that a config object sets (lib/query.js), which submitText sets itself. */
+interface ArrayTextQuery extends pg.Query {
+  name?: string;
+  types: pg.CustomTypesConfig;
+  _rowMode: 'array';
+  _result: unknown;
+  _results: unknown;
+  callback: (err: Error | null, res?: unknown) => void;
+}
+
 /** True for the ApiError mapDatabaseError makes of a connection that failed: drop that client. */
 function isConnectionFailure(e: unknown): boolean {
   const internal = (e as { internal?: { error?: { exec_status?: unknown } } } | null)?.internal;
@@ -65,17 +94,10 @@ function runnerOn(client: pg.PoolClient, tainted: () => void, timeout: TimeoutHo
   return {
     async queryText(text, params, name, _valueSensitive, opts) {
       const prepared = name !== undefined;
-      const config: pg.QueryArrayConfig = {
-        text,
-        values: params as unknown[],
-        rowMode: 'array',
-        types: RAW_TYPES,
-        ...(prepared ? { name: statementName(text) } : {}),
-      };
       try {
         const setting = timeout(opts?.timeoutMs);
         if (setting) await setting;
-        const res = await client.query(config);
+        const res = await submitText(client, text, params, prepared ? statementName(text) : undefined);
         return firstCell(res.rows);
       } catch (e) {
         return fail(e, text, prepared, params);
