@@ -34,17 +34,39 @@ export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDe
   use: VariableUse): { [k: string]: unknown } {
   const out: { [k: string]: unknown } = {};
   for (const def of defs) {
-    const name = def.variable.name.value;
-    const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
+    const { name, type, path, column } = declared(schema, def, use);
     if (Object.hasOwn(sent, name)) {
-      const path = [...(use.usages.get(name) ?? ['variableValues', name])];
-      if (type) checkJson(sent[name], type, path, isColumnPlace(path));
+      if (type) checkJson(sent[name], type, path, column);
       out[name] = type ? coerceJson(sent[name], type) : sent[name];
     } else if (def.defaultValue !== undefined && type) {
       out[name] = valueFromAST(def.defaultValue, type);
     }
   }
   return out;
+}
+
+/** What a variable's definition says, read once per definition and schema (a cached plan's requests share them). */
+interface Declared {
+  readonly schema: GraphQLSchema;
+  readonly use: VariableUse;
+  readonly name: string;
+  readonly type: GraphQLInputType | undefined;
+  /** Where its value is reported: its first use, or `variableValues.<name>`. */
+  readonly path: Path;
+  readonly column: boolean;
+}
+
+const declaredOf = new WeakMap<VariableDefinitionNode, Declared>();
+
+function declared(schema: GraphQLSchema, def: VariableDefinitionNode, use: VariableUse): Declared {
+  const known = declaredOf.get(def);
+  if (known && known.schema === schema && known.use === use) return known;
+  const name = def.variable.name.value;
+  // Frozen: every request of the plan reports its errors at this one array.
+  const path = Object.freeze([...(use.usages.get(name) ?? ['variableValues', name])]) as Path;
+  const made: Declared = { schema, use, name, type: typeFromAST(schema, def.type) as GraphQLInputType | undefined, path, column: isColumnPlace(path) };
+  declaredOf.set(def, made);
+  return made;
 }
 
 // GraphQL's input coercion of a checked value: a single value where a list is expected becomes a
