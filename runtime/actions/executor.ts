@@ -8,7 +8,7 @@ import { getArgumentValues, Kind, type FieldNode, type FragmentDefinitionNode, t
 import type { ActionModel, BundleModel, CustomObjectModel, Json, Session } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
-import { collectFields, type ActionHook, type ActionRequest, type FieldSel, type PlanContext, type Prepared } from '../graphql/index.js';
+import { collectFields, onlyFields, type ActionHook, type ActionRequest, type FieldSel, type PlanContext, type Prepared } from '../graphql/index.js';
 import { ActionFailure } from './failure.js';
 import { CallReader, logCall } from './async-log.js';
 import { forwardable, type Environment } from './handler.js';
@@ -217,9 +217,3 @@ function fragmentsOf(p: Prepared): Map<string, FragmentDefinitionNode> {
   return m;
 }
 
-// The operation with only these root fields (already collected: fragments at the root expanded).
-function onlyFields(p: Prepared, fields: readonly FieldSel[]): Prepared {
-  const operation = { ...p.operation, selectionSet: { kind: Kind.SELECTION_SET, selections: fields.map((f) => f.node) } } as OperationDefinitionNode;
-  const document = { ...p.document, definitions: p.document.definitions.map((d) => (d === p.operation ? operation : d)) };
-  return { ...p, document, operation, plans: new Map() };
-}

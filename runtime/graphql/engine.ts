@@ -1,4 +1,4 @@
-import { Kind, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { Kind, parse, print, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { contentHash, sdlFromFile, sdlFromText, type BundleModel, type SdlSource, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
@@ -8,18 +8,19 @@ import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { checkLimitValue } from './check.js';
 import { planOperation, type Plan, type SqlPlan } from './plan.js';
-import { planMutation, type MutationFieldPlan, type MutationPlan, type NamedSql } from './mutation-plan.js';
+import { mutationFieldsBySource, planMutation, type MutationFieldPlan, type MutationPlan, type NamedSql } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
 import { typedRowsText } from './typed-rows.js';
 import { queryKey, type QueryKey } from './persisted.js';
 import { StoredIndex, type StoredEntry } from './persisted-index.js';
-import { pickOperation, planSignature, prepareOperation, type Prepared } from './prepare.js';
+import { onlyFields, pickOperation, planSignature, prepareOperation, type Prepared } from './prepare.js';
 import { DEFAULT_QUERY_CAPS, type QueryCaps } from './limits.js';
 import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
 import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 import { lazySchema, schemaWeight } from './lazy-schema.js';
 import { explainOperation, type Explanation } from './explain.js';
+import type { FieldSel } from './fields.js';
 import { relayVariant, reshapeRelay, rewriteRelay } from './relay.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
@@ -78,6 +79,9 @@ export interface EngineOptions {
   /** Runs operations that select actions (runtime/actions); absent: the bundle has none. */
   readonly actions?: ActionHook;
 }
+
+// The one-field operations of a mutation that writes several sources, per field node.
+const fieldOperations = new WeakMap<Prepared, Map<FieldNode, Prepared>>();
 
 /** What an engine may use of the HTTP request besides its body (client headers forwarded to remote schemas and actions). */
 export interface RequestContext {
@@ -353,6 +357,13 @@ export class Engine {
   }
 
   private async runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null = null): Promise<string> {
+    // A mutation writing several sources runs field by field (mutationFieldsBySource); looked for
+    // only where there are several sources, so a single-source mutation costs nothing more.
+    if (prepared.operation.operation === 'mutation' && this.opts.model.sources.length > 1) {
+      const fields = mutationFieldsBySource({ model: this.opts.model, role: session.role, dialect: this.dialect(), stringifyNumeric: this.opts.stringifyNumeric ?? false,
+        document: prepared.document, operation: prepared.operation, variables });
+      if (fields) return this.runFieldByField(prepared, fields, variables, session, headers);
+    }
     const plan = this.planFor(prepared, variables, session.role);
     if (plan.kind === 'static') return plan.body;
     if (plan.kind === 'mutation' && !plan.joins) return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;
@@ -372,6 +383,28 @@ export class Engine {
     const errors = await resolveJoins(data, joins, { model: this.opts.model, remote: this.opts.remote, document: prepared.document,
       operation: prepared.operation, variables, session, headers, runQuery: (query, vars) => this.runInternal(query, vars, session, headers) });
     return JSON.stringify(errors.length > 0 ? { data, errors } : { data });
+  }
+
+  // Each root field of a mutation in order, as an operation of its own (its own transaction on its
+  // source); the first answer with errors is the whole answer. The data objects are joined as text
+  // (numbers keep every digit). Each field's operation is kept with the operation, so its plans are
+  // cached as any other's.
+  private async runFieldByField(prepared: Prepared, fields: readonly FieldSel[], variables: { readonly [k: string]: unknown }, session: Session,
+    headers: ClientHeaders | null): Promise<string> {
+    let parts = fieldOperations.get(prepared);
+    if (!parts) fieldOperations.set(prepared, (parts = new Map()));
+    const members: string[] = [];
+    for (const f of fields) {
+      if (f.name === '__typename') { members.push(`${JSON.stringify(f.key)}:"mutation_root"`); continue; }
+      let one = parts.get(f.node);
+      if (!one) parts.set(f.node, (one = onlyFields(prepared, [f])));
+      const text = await this.runPlanned(one, variables, session, headers);
+      const answer = JSON.parse(text) as { errors?: unknown };
+      if (answer.errors !== undefined || !text.startsWith('{"data":{')) return text;
+      const inner = text.slice('{"data":{'.length, -2).trim();
+      if (inner !== '') members.push(inner);
+    }
+    return `{"data":{${members.join(',')}}}`;
   }
 
   // A query the engine makes itself (a remote relationship to another source): the role's schema

@@ -30,7 +30,7 @@ export { RateLimiter, type ClientInfo } from './rate-limit.js';
 /** The action executor's hook into the engine (runtime/actions implements it). */
 export type { ActionHook, ActionRequest } from './action-hook.js';
 /** A prepared operation; collecting the fields of a selection set; a field's arguments as inputs. */
-export type { Prepared } from './prepare.js';
+export { onlyFields, type Prepared } from './prepare.js';
 export { collectFields, type FieldSel } from './fields.js';
 /** Row selections as IR (object and list), a table as a row source, a join condition: what action relationships plan with. */
 export { listSelect, objectSelect } from './select.js';

@@ -125,6 +125,31 @@ export function planMutation(input: PlanInput): MutationPlan {
   };
 }
 
+/**
+ * The root fields of a mutation operation when they write more than one source, else null. Hasura
+ * v2 runs the fields of such an operation one after another, each in a transaction of its own on
+ * its source, and stops at the first error, which is the whole answer (the fields before it stay
+ * done): Transport/HTTP.hs coalesces the fields into one transaction only when they all write one
+ * PostgreSQL source. The engine runs each field of the list so; planMutation plans one source.
+ */
+export function mutationFieldsBySource(input: Omit<PlanInput, 'schema' | 'structural'>): readonly FieldSel[] | null {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of input.document.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
+  const base: PlanContext = { ...input, structural: new Set(), fragments, hints: { valueSensitive: false } };
+  const roots = input.model.roots[input.role]?.mutation ?? {};
+  const fields = collectFields(input.operation.selectionSet, 'mutation_root', base);
+  const sources = new Set<string>();
+  for (const f of fields) {
+    const root = roots[f.name];
+    if (root) sources.add(tableOf(base, root.table).source);
+    else {
+      const ns = input.model.sources.find((x) => x.namespace?.field === f.name);
+      if (ns) sources.add(ns.name);
+    }
+  }
+  return sources.size > 1 ? fields : null;
+}
+
 // Per model: the tables with event triggers, and those whose inserts may reach one through
 // nested inserts (any relationship path; a superset is safe, it only costs a set_config).
 const capturing = new WeakMap<BundleModel, { direct: ReadonlySet<string>; byInsert: ReadonlySet<string> }>();

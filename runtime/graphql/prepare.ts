@@ -5,7 +5,7 @@
 
 import {
   ExecutableDefinitionsRule, Kind, TokenKind, UniqueArgumentNamesRule, UniqueInputFieldNamesRule, validate, visit,
-  type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule,
+  type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { hasuraChecks, type VariableSites } from './check.js';
@@ -111,4 +111,11 @@ function singleSubscriptionField(op: OperationDefinitionNode, fragments: Readonl
   };
   walk(op.selectionSet, new Set());
   if (count > 1) throw new ApiError('validation-failed', 'subscriptions must select one top level field', 400, []);
+}
+
+/** The operation with only these root fields (already collected: fragments at the root expanded), with plans of its own. */
+export function onlyFields(p: Prepared, fields: readonly { readonly node: FieldNode }[]): Prepared {
+  const operation = { ...p.operation, selectionSet: { kind: Kind.SELECTION_SET, selections: fields.map((f) => f.node) } } as OperationDefinitionNode;
+  const document = { ...p.document, definitions: p.document.definitions.map((d) => (d === p.operation ? operation : d)) };
+  return { ...p, document, operation, plans: new Map() };
 }
