@@ -84,4 +84,16 @@ describe('a mutation writing two sources', () => {
     expect(await gql(q, { id: 10 })).toEqual({ data: { insert_sale_one: { id: 10 }, update_shelf_by_pk: { id: 1 } } });
     expect(await gql(q, { id: 11 })).toEqual({ data: { insert_sale_one: { id: 11 }, update_shelf_by_pk: { id: 1 } } });
   });
+
+  it('runs the same way as a REST endpoint (a stored query)', async () => {
+    await server.ok('/v1/metadata', { type: 'bulk', args: [
+      { type: 'create_query_collection', args: { name: 'ops', definition: { queries: [
+        { name: 'sell', query: 'mutation ($id: Int!, $item: String!) { insert_sale_one(object: {id: $id, item: $item}) { id item } update_shelf_by_pk(pk_columns: {id: 1}, _inc: {count: -1}) { count } }' },
+      ] } } },
+      { type: 'create_rest_endpoint', args: { name: 'sell', url: 'sell', methods: ['POST'], definition: { query: { collection_name: 'ops', query_name: 'sell' } } } },
+    ] });
+    const r = await server.post('/api/rest/sell', { id: 20, item: 'rug' });
+    expect(r).toEqual({ status: 200, body: { insert_sale_one: { id: 20, item: 'rug' }, update_shelf_by_pk: { count: 4 } } });
+    expect(await stock.query('SELECT count FROM shelf WHERE id = 1')).toEqual([{ count: 4 }]);
+  });
 });
