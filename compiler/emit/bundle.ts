@@ -125,7 +125,8 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   say('writing report.html');
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
-  const layout = storedLayout(files);
+  say('sharing text between roles (shared/)');
+  const layout = storedLayout(files, input.layout?.poolSchemasOver, input.layout?.deltaStatementsOver);
   const manifestText = manifest(input, model, layout, summary, stored.manifest, remotes);
   files.set('manifest.json', manifestText);
   layout.files.set('manifest.json', manifestText);
