@@ -160,15 +160,18 @@ export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver
   return { files: new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), schemas };
 }
 
-// What a statement's first line says it is: its root field (a live query's with `.subscription`)
-// and its table, or null (a function's root field, a text of another shape: stored whole).
-function statementKey(body: string): { readonly field: string; readonly table: string } | null {
-  const first = /^-- (root field|subscription): (\S+) \(.* on (\S+)\)\n/.exec(body);
-  return first ? { field: `${first[2]}${first[1] === 'subscription' ? '.subscription' : ''}`, table: first[3]! } : null;
+// What a statement's first line says it is: its root field (a live query's with `.subscription`),
+// its table and its kind (`root field (insert_one`), or null (a function's root field, a text of
+// another shape: stored whole).
+function statementKey(body: string): { readonly field: string; readonly table: string; readonly kind: string } | null {
+  const first = /^-- (root field|subscription): (\S+) \((.*) on (\S+)\)\n/.exec(body);
+  return first ? { field: `${first[2]}${first[1] === 'subscription' ? '.subscription' : ''}`, table: first[4]!, kind: `${first[1]} (${first[3]}` } : null;
 }
 
 /** A delta is kept when it is shorter than this share of the statement's text. */
 const DELTA_AT_MOST = 0.8;
+/** A delta of the same table this short is not compared with one of another table. */
+const SHORT_DELTA = 0.4;
 /** A statement is at most this many steps of changes from one stored whole. */
 const MAX_DEPTH = 3;
 /** Bases of the same table tried for a statement whose field has none yet (those of the fields named most like it). */
@@ -182,9 +185,12 @@ const commonStart = (a: string, b: string): number => {
   return i;
 };
 
-// The statements (stored path -> text) to store as changes of another of the same table, with
-// their delta files' text. Whole ones come first in a fixed order (each role's own files, then
-// shared/, each by path), so the same statements always give the same choices.
+// The statements (stored path -> text) to store as changes of another, with their delta files'
+// text. A statement is tried against a statement of its table for the same field, or for the field
+// named most like it; failing a short one, against the last statement of its kind stored whole for
+// another table (tables with the same columns have statements that differ in their names). They
+// come in a fixed order (each role's own files, then shared/, each by path), so the same
+// statements always give the same choices.
 function deltaStatements(statements: ReadonlyMap<string, string>): Map<string, string> {
   const order = [...statements.keys()].sort((x, y) => {
     const sx = x.startsWith('shared/') ? 1 : 0;
@@ -202,6 +208,8 @@ function deltaStatements(statements: ReadonlyMap<string, string>): Map<string, s
   // statement is from a whole one.
   const bases = new Map<string, Map<string, string>>();
   const depth = new Map<string, number>();
+  // Per kind of statement, the last one stored whole.
+  const wholeOfKind = new Map<string, string>();
   const out = new Map<string, string>();
   for (const path of order) {
     const body = statements.get(path)!;
@@ -215,7 +223,9 @@ function deltaStatements(statements: ReadonlyMap<string, string>): Map<string, s
     const candidates = (same !== undefined ? [same] : near)
       .filter((base) => depth.get(base)! < MAX_DEPTH);
     let best: { base: string; text: string } | null = null;
-    for (const base of candidates) {
+    const other = wholeOfKind.get(key.kind);
+    for (const base of [...candidates, ...(other !== undefined ? [other] : [])]) {
+      if (base === other && best && best.text.length < body.length * SHORT_DELTA) break;
       const limit = Math.ceil((tokensOf(base).ids.length + tokensOf(path).ids.length) / 2);
       const edits = textDelta(statements.get(base)!, tokensOf(base), body, tokensOf(path), limit);
       if (!edits) continue;
@@ -224,6 +234,7 @@ function deltaStatements(statements: ReadonlyMap<string, string>): Map<string, s
     }
     depth.set(path, best && best.text.length < body.length * DELTA_AT_MOST ? depth.get(best.base)! + 1 : 0);
     if (depth.get(path)! > 0) out.set(path, best!.text);
+    else wholeOfKind.set(key.kind, path);
     if (same === undefined) mine.set(key.field, path);
   }
   return out;
