@@ -32,8 +32,9 @@
 // shorter so, as the changes that make it of another statement of the same table:
 //
 //   <path>.delta.json   in place of <path> (`sql/<role>/<field>.sql` or `shared/<hash>.sql`):
-//                       { "base": "<stored path of a whole statement>", "edits": [[at, remove, "insert"], ...] }
-//                       over the base's text without its `-- role:` line (offsets in UTF-16 code units)
+//                       { "base": "<stored path of a statement>", "rename": [from, to], "edits": [[at, remove, "insert"], ...] }
+//                       over the base's text without its `-- role:` line, with every `from` replaced
+//                       by `to` when "rename" is there (offsets in UTF-16 code units)
 //
 // A base is stored whole or is itself changes of another (at most three steps from a whole one).
 
@@ -160,18 +161,22 @@ export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver
   return { files: new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), schemas };
 }
 
-// What a statement's first line says it is: its root field (a live query's with `.subscription`),
-// its table and its kind (`root field (insert_one`), or null (a function's root field, a text of
-// another shape: stored whole).
+// What a statement's header says it is: its root field (a live query's with `.subscription`), its
+// table, and its kind: the first line's kind (`root field (insert_one`) with the header lines after
+// the query (the role's filter and checks, the parameters), which are the same for the statements
+// of tables alike (same columns) and roles alike. Null: a function's root field, a text of another
+// shape (stored whole).
 function statementKey(body: string): { readonly field: string; readonly table: string; readonly kind: string } | null {
   const first = /^-- (root field|subscription): (\S+) \((.*) on (\S+)\)\n/.exec(body);
-  return first ? { field: `${first[2]}${first[1] === 'subscription' ? '.subscription' : ''}`, table: first[4]!, kind: `${first[1]} (${first[3]}` } : null;
+  if (!first) return null;
+  const header = /^(?:-- .*\n)*/.exec(body)![0].split('\n').slice(2).join('\n');
+  return { field: `${first[2]}${first[1] === 'subscription' ? '.subscription' : ''}`, table: first[4]!, kind: `${first[1]} (${first[3]}\n${header}` };
 }
 
 /** A delta is kept when it is shorter than this share of the statement's text. */
 const DELTA_AT_MOST = 0.8;
-/** A delta of the same table this short is not compared with one of another table. */
-const SHORT_DELTA = 0.4;
+/** A delta of a statement of its kind this short is taken without trying its own table's. */
+const SHORT_DELTA = 0.15;
 /** A statement is at most this many steps of changes from one stored whole. */
 const MAX_DEPTH = 3;
 /** Bases of the same table tried for a statement whose field has none yet (those of the fields named most like it). */
@@ -185,12 +190,16 @@ const commonStart = (a: string, b: string): number => {
   return i;
 };
 
+// A table's name without its schema: what a statement of another table is renamed by.
+const tableName = (table: string): string => table.slice(table.lastIndexOf('.') + 1);
+
 // The statements (stored path -> text) to store as changes of another, with their delta files'
-// text. A statement is tried against a statement of its table for the same field, or for the field
-// named most like it; failing a short one, against the last statement of its kind stored whole for
-// another table (tables with the same columns have statements that differ in their names). They
-// come in a fixed order (each role's own files, then shared/, each by path), so the same
-// statements always give the same choices.
+// text. A statement is first tried against the first statement of its kind (see statementKey),
+// its table's name put in place of the other's (`"rename": [from, to]`): tables alike differ in
+// little else. Failing a short delta so, it is tried against a statement of its own table for the
+// same field, or for the field named most like it, and the shortest delta is kept. They come in a
+// fixed order (each role's own files, then shared/, each by path), so the same statements always
+// give the same choices.
 function deltaStatements(statements: ReadonlyMap<string, string>): Map<string, string> {
   const order = [...statements.keys()].sort((x, y) => {
     const sx = x.startsWith('shared/') ? 1 : 0;
@@ -205,11 +214,10 @@ function deltaStatements(statements: ReadonlyMap<string, string>): Map<string, s
     return t;
   };
   // Per table, a statement of each field (the first one), whole or not; how many steps each
-  // statement is from a whole one.
+  // statement is from a whole one; per kind, the first statement a delta may be made of.
   const bases = new Map<string, Map<string, string>>();
   const depth = new Map<string, number>();
-  // Per kind of statement, the last one stored whole.
-  const wholeOfKind = new Map<string, string>();
+  const ofKind = new Map<string, { readonly path: string; readonly table: string }>();
   const out = new Map<string, string>();
   for (const path of order) {
     const body = statements.get(path)!;
@@ -218,31 +226,40 @@ function deltaStatements(statements: ReadonlyMap<string, string>): Map<string, s
     let mine = bases.get(key.table);
     if (!mine) bases.set(key.table, (mine = new Map()));
     const same = mine.get(key.field);
-    const near = [...mine.keys()].sort((a, b) => commonStart(b, key.field) - commonStart(a, key.field) || (a < b ? -1 : a > b ? 1 : 0))
-      .slice(0, BASES_TRIED).map((f) => mine.get(f)!);
-    const candidates = (same !== undefined ? [same] : near)
-      .filter((base) => depth.get(base)! < MAX_DEPTH);
-    let best: { base: string; text: string } | null = null;
-    const other = wholeOfKind.get(key.kind);
-    for (const base of [...candidates, ...(other !== undefined ? [other] : [])]) {
-      if (base === other && best && best.text.length < body.length * SHORT_DELTA) break;
-      const limit = Math.ceil((tokensOf(base).ids.length + tokensOf(path).ids.length) / 2);
-      const edits = textDelta(statements.get(base)!, tokensOf(base), body, tokensOf(path), limit);
-      if (!edits) continue;
-      const text = deltaText(base, edits);
+    let best = null as { base: string; text: string } | null;
+    const consider = (base: string, rename: readonly [string, string] | null): void => {
+      const baseText = rename ? statements.get(base)!.replaceAll(rename[0], rename[1]) : statements.get(base)!;
+      const baseTokens = rename ? table.tokens(baseText) : tokensOf(base);
+      const limit = Math.ceil((baseTokens.ids.length + tokensOf(path).ids.length) / 2);
+      const edits = textDelta(baseText, baseTokens, body, tokensOf(path), limit);
+      if (!edits) return;
+      const text = deltaText(base, rename, edits);
       if (!best || text.length < best.text.length) best = { base, text };
+    };
+    const kin = ofKind.get(key.kind);
+    if (kin && kin.table !== key.table) {
+      const [from, to] = [tableName(kin.table), tableName(key.table)];
+      consider(kin.path, from.length >= 3 && from !== to ? [from, to] : null);
     }
-    depth.set(path, best && best.text.length < body.length * DELTA_AT_MOST ? depth.get(best.base)! + 1 : 0);
-    if (depth.get(path)! > 0) out.set(path, best!.text);
-    else wholeOfKind.set(key.kind, path);
+    const kinDelta = best as { base: string; text: string } | null;
+    if (!kinDelta || kinDelta.text.length >= body.length * SHORT_DELTA) {
+      const near = [...mine.keys()].sort((a, b) => commonStart(b, key.field) - commonStart(a, key.field) || (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, BASES_TRIED).map((f) => mine.get(f)!);
+      for (const base of same !== undefined ? [same] : near) if (depth.get(base)! < MAX_DEPTH) consider(base, null);
+    }
+    const chosen = best as { base: string; text: string } | null;
+    depth.set(path, chosen && chosen.text.length < body.length * DELTA_AT_MOST ? depth.get(chosen.base)! + 1 : 0);
+    if (depth.get(path)! > 0) out.set(path, chosen!.text);
+    if (!ofKind.has(key.kind) && depth.get(path)! < MAX_DEPTH) ofKind.set(key.kind, { path, table: key.table });
     if (same === undefined) mine.set(key.field, path);
   }
   return out;
 }
 
-// A delta file: its base, then one edit a line.
-function deltaText(base: string, edits: readonly TextEdit[]): string {
-  return `{"base":${JSON.stringify(base)},"edits":[\n${edits.map((e) => JSON.stringify(e)).join(',\n')}]}\n`;
+// A delta file: its base (and the renaming applied to the base first), then one edit a line.
+function deltaText(base: string, rename: readonly [string, string] | null, edits: readonly TextEdit[]): string {
+  const renamed = rename ? `,"rename":${JSON.stringify(rename)}` : '';
+  return `{"base":${JSON.stringify(base)}${renamed},"edits":[\n${edits.map((e) => JSON.stringify(e)).join(',\n')}]}\n`;
 }
 
 /**
@@ -255,9 +272,10 @@ export function storedStatement(path: string, read: (path: string) => string | u
   if (whole !== undefined) return withoutRoleLine(path, whole);
   const delta = read(`${path}${DELTA_SUFFIX}`);
   if (delta === undefined || steps >= MAX_DEPTH) return undefined;
-  const { base, edits } = JSON.parse(delta) as { base: string; edits: TextEdit[] };
+  const { base, rename, edits } = JSON.parse(delta) as { base: string; rename?: [string, string]; edits: TextEdit[] };
   const baseText = storedStatement(base, read, steps + 1);
-  return baseText === undefined ? undefined : applyDelta(baseText, edits);
+  if (baseText === undefined) return undefined;
+  return applyDelta(rename ? baseText.replaceAll(rename[0], rename[1]) : baseText, edits);
 }
 
 function withoutRoleLine(path: string, text: string): string {

@@ -155,6 +155,17 @@ describe('bundle layout of large schemas: statements stored as the changes of an
     expect(storedStatement('sql/admin/none.sql', read)).toBeUndefined();
   });
 
+  it('stores a statement of a table like another as that one renamed, plus edits', () => {
+    const alike = new Map<string, string>([
+      ['sql/admin/author.sql', `-- role: admin\n${select('author', 'author', 'true').replaceAll('"_t_1"', '"_author_1"')}`],
+      ['sql/admin/editor.sql', `-- role: admin\n${select('editor', 'editor', 'true').replaceAll('"_t_1"', '"_editor_1"')}`],
+    ]);
+    const laid = storedLayout(alike, undefined, 0);
+    const delta = JSON.parse(laid.files.get(`sql/admin/editor.sql${DELTA_SUFFIX}`)!) as { base: string; rename: string[]; edits: unknown[] };
+    expect(delta).toEqual({ base: 'sql/admin/author.sql', rename: ['author', 'editor'], edits: [] });
+    expect([...expandLayout(laid.files, laid.schemas)]).toEqual([...alike]);
+  });
+
   it('gives the same stored files for the same files, whatever their order', () => {
     const again = storedLayout(new Map([...files].reverse()), undefined, 0);
     expect([...again.files]).toEqual([...stored.files]);
