@@ -48,7 +48,7 @@ export type { PooledSchema };
 export const POOL_SCHEMAS_OVER = 1024 * 1024;
 
 /** Distinct statements larger than this together (bytes) are stored as changes of each other where that is much shorter. */
-export const DELTA_STATEMENTS_OVER = 4 * 1024 * 1024;
+export const DELTA_STATEMENTS_OVER = 1024 * 1024;
 
 /** The suffix of a statement stored as the changes of another (`shared/<hash>.sql.delta.json`). */
 export const DELTA_SUFFIX = '.delta.json';
