@@ -157,8 +157,11 @@ function cpuMsOf(pid) {
 async function serve(args, env, catalog = false) {
   const port = await freePort();
   const started = Date.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...(catalog ? [KILN, 'serve'] : [RUNTIME]), ...args, '--port', String(port), '--host', '127.0.0.1', '--admin-secret', SECRET],
-    { stdio: ['ignore', 'ignore', 'inherit'], env });
+  const common = [...args, '--port', String(port), '--host', '127.0.0.1', '--admin-secret', SECRET];
+  // `kiln-runtime` runs as an installed command does, through its `#!` line (which sets its V8 flags).
+  const child = catalog
+    ? spawn(process.execPath, [...NODE_FLAGS, KILN, 'serve', ...common], { stdio: ['ignore', 'ignore', 'inherit'], env })
+    : spawn(RUNTIME, common, { stdio: ['ignore', 'ignore', 'inherit'], env: NODE_FLAGS.length ? { ...env, NODE_OPTIONS: NODE_FLAGS.join(' ') } : env });
   const deadline = started + TIMEOUT_S * 1000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`kiln serve exited with ${child.exitCode}`);

@@ -4,7 +4,7 @@
 
 import { buildSchema, parse, validate, type GraphQLSchema } from 'graphql';
 import { keyOf } from '../../runtime/graphql/index.js';
-import { readLinks } from '../../runtime/bundle/index.js';
+import { DELTA_SUFFIX, readLinks } from '../../runtime/bundle/index.js';
 import { sha256, type BundleDir, type PersistedEntry } from './bundle-dir.js';
 
 /** What part (a) found: how many (query, role) pairs were checked and each problem. */
@@ -99,18 +99,23 @@ export function checkHashes(b: BundleDir): { readonly checked: number; readonly 
     if (text === undefined) problems.push(`${path}: listed in manifest.json but missing`);
     else if (sha256(text) !== hash) problems.push(`${path}${sharedBy(b, path)}: changed since it was compiled (sha256 differs from manifest.json)`);
   }
-  for (const path of b.stored.keys()) if (!(path in listed) && path.endsWith('.sql')) problems.push(`${path}: not listed in manifest.json`);
+  for (const path of b.stored.keys()) {
+    if (!(path in listed) && (path.endsWith('.sql') || path.endsWith(`.sql${DELTA_SUFFIX}`))) problems.push(`${path}: not listed in manifest.json`);
+  }
   return { checked, problems };
 }
 
-// The role files a shared statement stands for (` (sql/a/f.sql, sql/b/f.sql)`), so a change names them.
+// The role files a shared statement stands for (` (sql/a/f.sql, sql/b/f.sql)`), so a change names
+// them; a statement other statements are stored as changes of also names those (their text changes too).
 function sharedBy(b: BundleDir, path: string): string {
-  const hash = /^shared\/(\w+)\.sql$/.exec(path)?.[1];
-  if (!hash) return '';
+  const made = [...b.stored].filter(([p, text]) => p.endsWith(DELTA_SUFFIX) && text.startsWith(`{"base":${JSON.stringify(path)},`)).map(([p]) => p);
+  const hash = /^shared\/(\w+)\.sql(?:\.delta\.json)?$/.exec(path)?.[1];
+  if (!hash) return made.length ? ` (and ${made.sort().join(', ')}, stored as changes of it)` : '';
   const users: string[] = [];
   for (const [file, text] of b.stored) {
     const role = /^sql\/([^/]+)\/links\.json$/.exec(file)?.[1];
     if (role) for (const [f, h] of Object.entries(readLinks(text, (l) => b.stored.get(`shared/${l}.links.json`)))) if (h === hash) users.push(`sql/${role}/${f}`);
   }
-  return users.length ? ` (${users.sort().join(', ')})` : '';
+  const also = made.length ? `; and ${made.sort().join(', ')}, stored as changes of it` : '';
+  return users.length || also ? ` (${users.sort().join(', ')}${also})` : '';
 }

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ActionExecutor } from '../../runtime/actions/index.js';
-import { loadBundle, readLinks } from '../../runtime/bundle/index.js';
+import { DELTA_SUFFIX, loadBundle, readLinks, storedStatement } from '../../runtime/bundle/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
 import { dialectNamed, postgres } from '../../runtime/sql/index.js';
 import type { Driver } from '../../runtime/drivers/index.js';
@@ -37,7 +37,9 @@ export async function inspectCommand(o: InspectOptions): Promise<void> {
       const own = shared ? await readFile(join(o.bundle, 'shared', `${shared[1]}.links.json`), 'utf8').catch(() => undefined) : undefined;
       links = readLinks(text, () => own);
     }
-    files = [...names.filter((f) => f.endsWith('.sql')), ...Object.keys(links)].sort();
+    // A statement stored as the changes of another is `<field>.sql.delta.json` (runtime/bundle layout.ts).
+    const own = names.map((f) => (f.endsWith(`.sql${DELTA_SUFFIX}`) ? f.slice(0, -DELTA_SUFFIX.length) : f)).filter((f) => f.endsWith('.sql'));
+    files = [...own, ...Object.keys(links)].sort();
   } catch {
     const roles = (await readdir(join(o.bundle, 'sql')).catch(() => [])).sort();
     throw new CliError(`no SQL for role "${role}" in ${o.bundle}; roles: ${roles.join(', ')}`, 2);
@@ -50,9 +52,18 @@ export async function inspectCommand(o: InspectOptions): Promise<void> {
     }
     files = [`${o.field}.sql`];
   }
+  const read = (path: string): string | undefined => {
+    try {
+      return readFileSync(join(o.bundle, path), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
   for (const f of files) {
-    const text = links[f] ? `-- role: ${role}\n${await readFile(join(o.bundle, 'shared', `${links[f]}.sql`), 'utf8')}` : await readFile(join(dir, f), 'utf8');
-    process.stdout.write(text + (files.length > 1 ? '\n' : ''));
+    const whole = links[f] ? undefined : read(`sql/${role}/${f}`);
+    const body = whole === undefined ? storedStatement(links[f] ? `shared/${links[f]}.sql` : `sql/${role}/${f}`, read) : undefined;
+    if (whole === undefined && body === undefined) throw new CliError(`${o.bundle}: the SQL of ${role}/${f} is missing`, 2);
+    process.stdout.write((whole ?? `-- role: ${role}\n${body!}`) + (files.length > 1 ? '\n' : ''));
   }
 }
 

@@ -24,6 +24,11 @@ export interface BundleInput {
    * fetches it; the bundle stores it in `remote/`). Absent: the bundle stores no remote schema.
    */
   readonly remoteSdl?: { readonly [name: string]: string };
+  /**
+   * Past how many bytes of distinct text the stored layout pools schema definitions and stores
+   * statements as changes of each other (runtime/bundle layout.ts; defaults there). Tests set them low.
+   */
+  readonly layout?: { readonly poolSchemasOver?: number; readonly deltaStatementsOver?: number };
   /** Progress lines for long compiles. */
   readonly progress?: (line: string) => void;
   /**

@@ -35,6 +35,7 @@ export async function engineTypes(sdl: { readonly [role: string]: string },
         if (def.kind === Kind.OPERATION_DEFINITION) for (const [name, decl] of operationDeclarations(schema, def)) decls.set(name, decl);
       }
     }
+    aliasSameBodies(decls);
     const body = base === null ? [...decls.values()] : sharedWith(decls, base);
     base ??= { namespace: namespaceOf(role), decls };
     parts.push(`/** Types of role "${role}". */`, `export declare namespace ${namespaceOf(role)} {`, indent([...(schema.getType('Exact') ? [] : HELPERS), ...body].join('\n')), '}');
@@ -97,7 +98,24 @@ function sharedWith(decls: ReadonlyMap<string, string>, base: { readonly namespa
       changed = true;
     }
   }
-  return [...decls].map(([name, text]) => (same.has(name) ? `export type ${name} = ${base.namespace}.${name};` : text));
+  // `$` names the base namespace inside this one (no GraphQL type can be named `$`).
+  const out = [...decls].map(([name, text]) => (same.has(name) ? `export type ${name} = $.${name};` : text));
+  return same.size > 0 ? [`import $ = ${base.namespace};`, ...out] : out;
+}
+
+// Declarations of a namespace with the same one-line body (`{ amount?: order_by | null; ... }`
+// of each table's stddev, variance, ... order_by types; the select_column enums of tables with
+// the same columns) are written once: each later one is an alias of the first (the same type, by
+// structure). Object types carry their own `__typename`, so only inputs, enums and variables match.
+function aliasSameBodies(decls: Map<string, string>): void {
+  const first = new Map<string, string>();
+  for (const [name, text] of decls) {
+    const m = /^export type (\w+) = (\{.*\}|'.*'|Exact<\{.*\}>);$/.exec(text);
+    if (!m || text.includes('\n') || text.includes('__typename')) continue;
+    const seen = first.get(m[2]!);
+    if (seen === undefined) first.set(m[2]!, name);
+    else decls.set(name, `export type ${name} = ${seen};`);
+  }
 }
 
 function indent(text: string): string {

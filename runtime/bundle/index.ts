@@ -11,7 +11,7 @@ export { loadBundle, type LoadedBundle, type RemoteSchemaEntry } from './load.js
 /** A GraphQL request and the session it runs as (shared by auth, graphql and server). */
 export type { GraphQLRequest, Session } from './request.js';
 /** Stored layout of a bundle's text files: text several roles share is written once. */
-export { contentHash, expandLayout, readLinks, remoteSdlFile, storedLayout, type StoredLayout } from './layout.js';
+export { contentHash, DELTA_SUFFIX, expandLayout, readLinks, remoteSdlFile, storedLayout, storedStatement, type StoredLayout } from './layout.js';
 /** Where each definition of an SDL text sits, to build a role's schema a type at a time. */
 export { indexSdl, membersOf, rangeOf, sdlFromFile, sdlFromText, type SdlIndex, type SdlSource } from './sdl-index.js';
 /** A role's permission predicates by rule (select filter, insert check, update filter and check, delete filter). */

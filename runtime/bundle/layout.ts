@@ -25,14 +25,33 @@
 //
 // `kiln inspect --schema`, `kiln diff` and `kiln check` read each role's schema back whole
 // (expandLayout); the runtime indexes a schema from its ranges and reads a definition at a time.
+//
+// A large bundle's distinct statements (more than DELTA_STATEMENTS_OVER bytes together) still
+// repeat each other: the statements of one table for admin and for each class of roles differ in
+// the role's filter, a row limit, a parameter line. Each is then stored either whole or, when much
+// shorter so, as the changes that make it of another statement of the same table:
+//
+//   <path>.delta.json   in place of <path> (`sql/<role>/<field>.sql` or `shared/<hash>.sql`):
+//                       { "base": "<stored path of a statement>", "rename": [from, to], "edits": [[at, remove, "insert"], ...] }
+//                       over the base's text without its `-- role:` line, with every `from` replaced
+//                       by `to` when "rename" is there (offsets in UTF-16 code units)
+//
+// A base is stored whole or is itself changes of another (at most three steps from a whole one).
 
 import { createHash } from 'node:crypto';
 import { indexSdl, pooledBytes, type PooledSchema } from './sdl-index.js';
+import { applyDelta, textDelta, TokenTable, type TextEdit } from './text-delta.js';
 
 export type { PooledSchema };
 
 /** Distinct schemas larger than this together (bytes) have their definitions stored once. */
 export const POOL_SCHEMAS_OVER = 1024 * 1024;
+
+/** Distinct statements larger than this together (bytes) are stored as changes of each other where that is much shorter. */
+export const DELTA_STATEMENTS_OVER = 1024 * 1024;
+
+/** The suffix of a statement stored as the changes of another (`shared/<hash>.sql.delta.json`). */
+export const DELTA_SUFFIX = '.delta.json';
 
 /** The text all pooled schemas' definitions are stored in. */
 export const SCHEMA_POOL = 'shared/schema-definitions.graphql';
@@ -65,7 +84,8 @@ function shareable(path: string, content: string): { kind: 'sql' | 'graphql'; ro
 }
 
 /** Lays the logical files of a bundle (one per role and field) out on disk, sharing repeated text. */
-export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver = POOL_SCHEMAS_OVER): StoredLayout {
+export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver = POOL_SCHEMAS_OVER,
+  deltaStatementsOver = DELTA_STATEMENTS_OVER): StoredLayout {
   // Counted per kind by the text itself (no key built by concatenation: a role's SDL is megabytes,
   // and a Map hashes a new string in full), each shared text hashed once.
   const uses = { sql: new Map<string, number>(), graphql: new Map<string, number>() };
@@ -82,6 +102,8 @@ export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver
     return h;
   };
   const out = new Map<string, string>();
+  // Stored path -> the statement's text without its role line, for every statement stored once.
+  const statements = new Map<string, string>();
   const links = new Map<string, { [file: string]: string }>();
   const schemas: { [role: string]: string } = {};
   const pooled = [...uses.graphql.keys()].reduce((n, text) => n + text.length, 0) > poolSchemasOver ? poolSchemas([...uses.graphql.keys()]) : null;
@@ -97,11 +119,13 @@ export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver
     if (!part || uses[part.kind].get(part.body)! < 2) {
       out.set(path, content);
       if (part?.kind === 'graphql') schemas[part.role] = path;
+      if (part?.kind === 'sql') statements.set(path, part.body);
       continue;
     }
     const hash = hashOf(part.body);
     const shared = `shared/${hash}.${part.kind}`;
     out.set(shared, part.body);
+    if (part.kind === 'sql') statements.set(shared, part.body);
     if (part.kind === 'graphql') schemas[part.role] = shared;
     else {
       let mine = links.get(part.role);
@@ -128,7 +152,135 @@ export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver
     out.set(`shared/${hash}.links.json`, text);
     out.set(`sql/${role}/links.json`, `${JSON.stringify({ links: hash })}\n`);
   }
+  if ([...statements.values()].reduce((n, body) => n + body.length, 0) > deltaStatementsOver) {
+    for (const [path, delta] of deltaStatements(statements)) {
+      out.delete(path);
+      out.set(`${path}${DELTA_SUFFIX}`, delta);
+    }
+  }
   return { files: new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), schemas };
+}
+
+// What a statement's header says it is: its root field (a live query's with `.subscription`), its
+// table, and its kind: the first line's kind (`root field (insert_one`) with the header lines after
+// the query (the role's filter and checks, the parameters), which are the same for the statements
+// of tables alike (same columns) and roles alike. Null: a function's root field, a text of another
+// shape (stored whole).
+function statementKey(body: string): { readonly field: string; readonly table: string; readonly kind: string } | null {
+  const first = /^-- (root field|subscription): (\S+) \((.*) on (\S+)\)\n/.exec(body);
+  if (!first) return null;
+  const header = /^(?:-- .*\n)*/.exec(body)![0].split('\n').slice(2).join('\n');
+  return { field: `${first[2]}${first[1] === 'subscription' ? '.subscription' : ''}`, table: first[4]!, kind: `${first[1]} (${first[3]}\n${header}` };
+}
+
+/** A delta is kept when it is shorter than this share of the statement's text. */
+const DELTA_AT_MOST = 0.8;
+/** A delta of a statement of its kind this short is taken without trying its own table's. */
+const SHORT_DELTA = 0.15;
+/** A statement is at most this many steps of changes from one stored whole. */
+const MAX_DEPTH = 3;
+/** Bases of the same table tried for a statement whose field has none yet (those of the fields named most like it). */
+const BASES_TRIED = 1;
+
+// The length of the common beginning of two field names (`update_t` is closer to `update_t_by_pk`
+// than to `t`: a root field's statements look most like those of fields named like it).
+const commonStart = (a: string, b: string): number => {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+};
+
+// A table's name without its schema: what a statement of another table is renamed by.
+const tableName = (table: string): string => table.slice(table.lastIndexOf('.') + 1);
+
+// The statements (stored path -> text) to store as changes of another, with their delta files'
+// text. A statement is first tried against the first statement of its kind (see statementKey),
+// its table's name put in place of the other's (`"rename": [from, to]`): tables alike differ in
+// little else. Failing a short delta so, it is tried against a statement of its own table for the
+// same field, or for the field named most like it, and the shortest delta is kept. They come in a
+// fixed order (each role's own files, then shared/, each by path), so the same statements always
+// give the same choices.
+function deltaStatements(statements: ReadonlyMap<string, string>): Map<string, string> {
+  const order = [...statements.keys()].sort((x, y) => {
+    const sx = x.startsWith('shared/') ? 1 : 0;
+    const sy = y.startsWith('shared/') ? 1 : 0;
+    return sx !== sy ? sx - sy : x < y ? -1 : x > y ? 1 : 0;
+  });
+  const table = new TokenTable();
+  const tokens = new Map<string, ReturnType<TokenTable['tokens']>>();
+  const tokensOf = (path: string): ReturnType<TokenTable['tokens']> => {
+    let t = tokens.get(path);
+    if (!t) tokens.set(path, (t = table.tokens(statements.get(path)!)));
+    return t;
+  };
+  // Per table, a statement of each field (the first one), whole or not; how many steps each
+  // statement is from a whole one; per kind, the first statement a delta may be made of.
+  const bases = new Map<string, Map<string, string>>();
+  const depth = new Map<string, number>();
+  const ofKind = new Map<string, { readonly path: string; readonly table: string }>();
+  const out = new Map<string, string>();
+  for (const path of order) {
+    const body = statements.get(path)!;
+    const key = statementKey(body);
+    if (!key) continue;
+    let mine = bases.get(key.table);
+    if (!mine) bases.set(key.table, (mine = new Map()));
+    const same = mine.get(key.field);
+    let best = null as { base: string; text: string } | null;
+    const consider = (base: string, rename: readonly [string, string] | null): void => {
+      const baseText = rename ? statements.get(base)!.replaceAll(rename[0], rename[1]) : statements.get(base)!;
+      const baseTokens = rename ? table.tokens(baseText) : tokensOf(base);
+      const limit = Math.ceil((baseTokens.ids.length + tokensOf(path).ids.length) / 2);
+      const edits = textDelta(baseText, baseTokens, body, tokensOf(path), limit);
+      if (!edits) return;
+      const text = deltaText(base, rename, edits);
+      if (!best || text.length < best.text.length) best = { base, text };
+    };
+    const kin = ofKind.get(key.kind);
+    if (kin && kin.table !== key.table) {
+      const [from, to] = [tableName(kin.table), tableName(key.table)];
+      consider(kin.path, from.length >= 3 && from !== to ? [from, to] : null);
+    }
+    const kinDelta = best as { base: string; text: string } | null;
+    if (!kinDelta || kinDelta.text.length >= body.length * SHORT_DELTA) {
+      const near = [...mine.keys()].sort((a, b) => commonStart(b, key.field) - commonStart(a, key.field) || (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, BASES_TRIED).map((f) => mine.get(f)!);
+      for (const base of same !== undefined ? [same] : near) if (depth.get(base)! < MAX_DEPTH) consider(base, null);
+    }
+    const chosen = best as { base: string; text: string } | null;
+    depth.set(path, chosen && chosen.text.length < body.length * DELTA_AT_MOST ? depth.get(chosen.base)! + 1 : 0);
+    if (depth.get(path)! > 0) out.set(path, chosen!.text);
+    if (!ofKind.has(key.kind) && depth.get(path)! < MAX_DEPTH) ofKind.set(key.kind, { path, table: key.table });
+    if (same === undefined) mine.set(key.field, path);
+  }
+  return out;
+}
+
+// A delta file: its base (and the renaming applied to the base first), then one edit a line.
+function deltaText(base: string, rename: readonly [string, string] | null, edits: readonly TextEdit[]): string {
+  const renamed = rename ? `,"rename":${JSON.stringify(rename)}` : '';
+  return `{"base":${JSON.stringify(base)}${renamed},"edits":[\n${edits.map((e) => JSON.stringify(e)).join(',\n')}]}\n`;
+}
+
+/**
+ * A statement's text without its role line, from the stored files: `path` is where it is stored
+ * whole (`shared/<hash>.sql`, `sql/<role>/<field>.sql`); when only `<path>.delta.json` is there,
+ * the text its base and edits make. Undefined: neither is stored.
+ */
+export function storedStatement(path: string, read: (path: string) => string | undefined, steps = 0): string | undefined {
+  const whole = read(path);
+  if (whole !== undefined) return withoutRoleLine(path, whole);
+  const delta = read(`${path}${DELTA_SUFFIX}`);
+  if (delta === undefined || steps >= MAX_DEPTH) return undefined;
+  const { base, rename, edits } = JSON.parse(delta) as { base: string; rename?: [string, string]; edits: TextEdit[] };
+  const baseText = storedStatement(base, read, steps + 1);
+  if (baseText === undefined) return undefined;
+  return applyDelta(rename ? baseText.replaceAll(rename[0], rename[1]) : baseText, edits);
+}
+
+function withoutRoleLine(path: string, text: string): string {
+  const role = SQL.exec(path)?.[1];
+  return role !== undefined && text.startsWith(`-- role: ${role}\n`) ? text.slice(`-- role: ${role}\n`.length) : text;
 }
 
 // The definitions of each distinct schema text, each distinct one stored once in a pool (in the
@@ -169,8 +321,15 @@ function poolSchemas(texts: readonly string[]): { pool: string; listings: Map<st
  */
 export function expandLayout(stored: ReadonlyMap<string, string>, schemas: { readonly [role: string]: string } = {}): Map<string, string> {
   const out = new Map<string, string>();
+  const read = (path: string): string | undefined => stored.get(path);
   for (const [path, content] of stored) {
     if (path.startsWith('shared/')) continue;
+    const own = path.endsWith(DELTA_SUFFIX) ? SQL.exec(path.slice(0, -DELTA_SUFFIX.length)) : null;
+    if (own) {
+      const body = storedStatement(own[0], read);
+      if (body !== undefined) out.set(own[0], `-- role: ${own[1]}\n${body}`);
+      continue;
+    }
     const link = /^sql\/([^/]+)\/links\.json$/.exec(path);
     if (!link) {
       out.set(path, content);
@@ -178,7 +337,7 @@ export function expandLayout(stored: ReadonlyMap<string, string>, schemas: { rea
     }
     const role = link[1]!;
     for (const [file, hash] of Object.entries(readLinks(content, (hash) => stored.get(`shared/${hash}.links.json`)))) {
-      const body = stored.get(`shared/${hash}.sql`);
+      const body = storedStatement(`shared/${hash}.sql`, read);
       if (body !== undefined) out.set(`sql/${role}/${file}`, `-- role: ${role}\n${body}`);
     }
   }

@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandLayout, loadBundle, readLinks, sdlFromFile, sdlFromText, storedLayout } from '../../runtime/bundle/index.js';
+import { DELTA_SUFFIX, expandLayout, loadBundle, readLinks, sdlFromFile, sdlFromText, storedLayout, storedStatement } from '../../runtime/bundle/index.js';
 
 const stmt = (role: string, body: string): string => `-- role: ${role}\n-- root field: t\n${body}\n`;
 
@@ -113,5 +113,66 @@ describe('bundle layout of large schemas: definitions several schemas have writt
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('bundle layout of large schemas: statements stored as the changes of another', () => {
+  const columns = Array.from({ length: 30 }, (_, i) => `'c${i}', "_t_1"."c${i}"`).join(', ');
+  const select = (field: string, table: string, where: string, header = ''): string =>
+    `-- root field: ${field} (select on public.${table})\n${header}SELECT json_build_object(${columns.replaceAll('_t_', `_${table}_`)})\nFROM "public"."${table}" AS "_${table}_1"\nWHERE ${where};\n`;
+  const filter = '("_t_1"."tenant_id" = ($1)::int4)';
+  const files = new Map<string, string>([
+    ['sql/admin/t.sql', `-- role: admin\n${select('t', 't', 'true')}`],
+    ['sql/admin/t_by_pk.sql', `-- role: admin\n${select('t_by_pk', 't', '"_t_1"."id" = $1')}`],
+    ['sql/admin/u.sql', `-- role: admin\n${select('u', 'u', 'true')}`],
+    ['sql/a/t.sql', `-- role: a\n${select('t', 't', filter, '-- $1 = session x-svc-tenant-id :: int4\n')}`],
+    ['sql/b/t.sql', `-- role: b\n${select('t', 't', filter, '-- $1 = session x-svc-tenant-id :: int4\n')}`],
+    ['sql/c/t.sql', `-- role: c\n${select('t', 't', `${filter}\nLIMIT 10`, '-- $1 = session x-svc-tenant-id :: int4\n')}`],
+    ['sql/c/fn.sql', '-- role: c\n-- root field: fn (function)\nSELECT 1;\n'],
+  ]);
+  const stored = storedLayout(files, undefined, 0);
+
+  it('stores the first statement whole and the others as changes of one of their table, or of their kind', () => {
+    expect(stored.files.get('sql/admin/t.sql')).toBe(files.get('sql/admin/t.sql'));
+    const delta = JSON.parse(stored.files.get(`sql/admin/t_by_pk.sql${DELTA_SUFFIX}`)!) as { base: string; edits: unknown[] };
+    expect(delta.base).toBe('sql/admin/t.sql');
+    expect(stored.files.has('sql/admin/t_by_pk.sql')).toBe(false);
+    // The statement several roles run is shared, then stored as changes of admin's.
+    const shared = [...stored.files.keys()].filter((p) => p.startsWith('shared/') && p.endsWith(`.sql${DELTA_SUFFIX}`));
+    expect(shared).toHaveLength(1);
+    expect(stored.files.get(shared[0]!)!.length).toBeLessThan(files.get('sql/a/t.sql')!.length / 3);
+    // Another table's statement of the same kind differs in the table's names: stored as changes too.
+    expect((JSON.parse(stored.files.get(`sql/admin/u.sql${DELTA_SUFFIX}`)!) as { base: string }).base).toBe('sql/admin/t.sql');
+    // One of no table is stored whole.
+    expect(stored.files.get('sql/c/fn.sql')).toBe(files.get('sql/c/fn.sql'));
+  });
+
+  it('reads back exactly the files it was given, each role and field as if nothing were shared', () => {
+    const back = expandLayout(stored.files, stored.schemas);
+    expect([...back]).toEqual([...files].sort(([x], [y]) => (x < y ? -1 : 1)));
+    const read = (p: string): string | undefined => stored.files.get(p);
+    expect(storedStatement('sql/admin/t_by_pk.sql', read)).toBe(files.get('sql/admin/t_by_pk.sql')!.replace('-- role: admin\n', ''));
+    expect(storedStatement('sql/admin/none.sql', read)).toBeUndefined();
+  });
+
+  it('stores a statement of a table like another as that one renamed, plus edits', () => {
+    const alike = new Map<string, string>([
+      ['sql/admin/author.sql', `-- role: admin\n${select('author', 'author', 'true').replaceAll('"_t_1"', '"_author_1"')}`],
+      ['sql/admin/editor.sql', `-- role: admin\n${select('editor', 'editor', 'true').replaceAll('"_t_1"', '"_editor_1"')}`],
+    ]);
+    const laid = storedLayout(alike, undefined, 0);
+    const delta = JSON.parse(laid.files.get(`sql/admin/editor.sql${DELTA_SUFFIX}`)!) as { base: string; rename: string[]; edits: unknown[] };
+    expect(delta).toEqual({ base: 'sql/admin/author.sql', rename: ['author', 'editor'], edits: [] });
+    expect([...expandLayout(laid.files, laid.schemas)]).toEqual([...alike]);
+  });
+
+  it('gives the same stored files for the same files, whatever their order', () => {
+    const again = storedLayout(new Map([...files].reverse()), undefined, 0);
+    expect([...again.files]).toEqual([...stored.files]);
+  });
+
+  it('stores nothing as changes below the size it starts at', () => {
+    const small = storedLayout(files);
+    expect([...small.files.keys()].some((p) => p.endsWith(DELTA_SUFFIX))).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BundleDir, Manifest } from '../../compiler/cli/bundle-dir.js';
-import { buildBundle, type Bundle } from '../../compiler/emit/index.js';
+import { buildBundle, type Bundle, type BundleInput } from '../../compiler/emit/index.js';
 import { introspectionFromJson } from '../../compiler/introspect/index.js';
 import { parseMetadata } from '../../compiler/metadata/index.js';
 import { ROOT } from './cli-helpers.js';
@@ -39,11 +39,11 @@ export function withCollection(md: Json): void {
 }
 
 /** Compiles a blog metadata document against the fixture's introspection snapshot. */
-export async function compileBlog(md: Json): Promise<Bundle> {
+export async function compileBlog(md: Json, layout?: BundleInput['layout']): Promise<Bundle> {
   const parsed = parseMetadata(md);
   if (!parsed.value) throw new Error(`test metadata is invalid: ${parsed.errors.map((e) => e.message).join('; ')}`);
   const snap = introspectionFromJson(JSON.parse(readFileSync(BLOG.introspection, 'utf8')));
-  const bundle = await buildBundle({ metadata: parsed.value, introspection: { default: snap }, engineVersion: 'test' });
+  const bundle = await buildBundle({ metadata: parsed.value, introspection: { default: snap }, engineVersion: 'test', ...(layout ? { layout } : {}) });
   if (bundle.inconsistencies.length) throw new Error(`test metadata is inconsistent: ${JSON.stringify(bundle.inconsistencies)}`);
   return bundle;
 }
