@@ -494,7 +494,7 @@ export class Engine {
   // does not use, then each value parsed at its first use (variable-values.ts).
   private coerce(p: Prepared, req: GraphQLRequest, role: string): { readonly [k: string]: unknown } {
     const defs = p.operation.variableDefinitions ?? [];
-    const use = { usages: p.sites.usages, used: p.used };
+    const use = { usages: p.sites.usages, used: p.used, builtIns: p.sites.builtIns };
     if (defs.length === 0) {
       checkUnexpectedVariables(req.variables, use);
       return {};

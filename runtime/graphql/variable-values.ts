@@ -14,6 +14,8 @@ import { describeJson, enumValuesListed, jsonScalarMismatch, type Path } from '.
 export interface VariableUse {
   readonly usages: ReadonlyMap<string, readonly (string | number)[]>;
   readonly used: ReadonlySet<string>;
+  /** Variables whose first use is a GraphQL scalar of Hasura's own (a directive's `if`), not a column. */
+  readonly builtIns?: ReadonlySet<string>;
 }
 
 // Arguments Hasura parses with its own GraphQL scalars rather than a column's parser.
@@ -38,7 +40,7 @@ export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDe
     const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
     if (Object.hasOwn(sent, name)) {
       const path = [...(use.usages.get(name) ?? ['variableValues', name])];
-      if (type) checkJson(sent[name], type, path, isColumnPlace(path));
+      if (type) checkJson(sent[name], type, path, isColumnPlace(path) && !use.builtIns?.has(name));
       out[name] = type ? coerceJson(sent[name], type) : sent[name];
     } else if (def.defaultValue !== undefined && type) {
       out[name] = valueFromAST(def.defaultValue, type);
