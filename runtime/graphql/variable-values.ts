@@ -8,7 +8,7 @@ import {
   type GraphQLInputType, type GraphQLSchema, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { describeJson, enumValuesListed, jsonScalarMismatch, type Path } from './validate-words.js';
+import { describeJson, enumValuesListed, jsonScalarMismatch, ownScalarField, ownScalarPath, type Path } from './validate-words.js';
 
 /** Where each variable is used first, and which variables the operation uses at all. */
 export interface VariableUse {
@@ -40,7 +40,8 @@ export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDe
     const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
     if (Object.hasOwn(sent, name)) {
       const path = [...(use.usages.get(name) ?? ['variableValues', name])];
-      if (type) checkJson(sent[name], type, path, isColumnPlace(path) && !use.builtIns?.has(name));
+      const own = ownScalarPath(path);
+      if (type) checkJson(sent[name], type, path, isColumnPlace(path) && !use.builtIns?.has(name) && !own, own);
       out[name] = type ? coerceJson(sent[name], type) : sent[name];
     } else if (def.defaultValue !== undefined && type) {
       out[name] = valueFromAST(def.defaultValue, type);
@@ -68,8 +69,8 @@ function isColumnPlace(path: Path): boolean {
   return !(i >= 0 && i === path.length - 2 && BUILT_IN_ARGS.has(String(path[i + 1])));
 }
 
-/** One JSON value against a type, as Hasura's parsers read a variable's value. */
-export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column: boolean): void {
+/** One JSON value against a type, as Hasura's parsers read a variable's value (`own`: as validate.ts's parseLiteral). */
+export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column: boolean, own = false): void {
   if (v === null || v === undefined) {
     if (!isNonNullType(type)) return;
     const inner = type.ofType;
@@ -81,8 +82,8 @@ export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column
   }
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
-    if (Array.isArray(v)) v.forEach((x, i) => checkJson(x, inner.ofType, [...path, i], column));
-    else checkJson(v, inner.ofType, [...path, 0], column);
+    if (Array.isArray(v)) v.forEach((x, i) => checkJson(x, inner.ofType, [...path, i], column, own));
+    else checkJson(v, inner.ofType, [...path, 0], column, own);
     return;
   }
   if (isInputObjectType(inner)) {
@@ -102,7 +103,8 @@ export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column
         if (isNonNullType(def.type) && def.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${name}"`, 400, [...path, name]);
         continue;
       }
-      checkJson(obj[name], def.type, [...path, name], true);
+      const ownHere = own || ownScalarField(fields, name);
+      checkJson(obj[name], def.type, [...path, name], !ownHere, ownHere);
     }
     return;
   }
