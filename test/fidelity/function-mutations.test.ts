@@ -4,7 +4,8 @@
 // (Schema/Build.hs, buildMutationFields / buildFunctionMutationFields) with the query field's
 // arguments and type, no `_aggregate`, its own description, and only to admin and the roles given
 // a function permission (no inference for mutations, Note [Function Permissions]); it runs in the
-// mutation's order and transaction, its rows read through the role's select permission.
+// mutation's order and transaction, its rows read through the role's select permission. A function
+// permission needs the role to hold permissions on the returned table (runCreateFunctionPermission).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
@@ -83,6 +84,17 @@ describe('functions exposed as mutations', () => {
       .toEqual({ data: { help: [{ queue: 'help' }], sales: [] } });
     // The row the role may not read was written all the same: the function ran.
     expect(await db.query('SELECT note FROM ticket WHERE queue = \'sales\'')).toEqual([{ note: 'opened #1' }]);
+  });
+
+  it('grants a function permission only to a role with permissions on the returned table, in Hasura\'s words', async () => {
+    expect(await server.post('/v1/metadata', { type: 'pg_create_function_permission', args: { function: 'close_ticket', role: 'visitor' } })).toEqual({ status: 400, body: {
+      path: '$.args', code: 'not-supported', error: 'function permission can only be added when the function\'s return table "ticket" has select permission configured for role: "visitor"' } });
+    expect(await server.post('/v1/metadata', { type: 'pg_create_function_permission', args: { function: 'open_tickets', role: 'agent' } })).toEqual({ status: 400, body: {
+      path: '$.args', code: 'already-exists', error: 'permission of role "agent" already exists for function "open_tickets" in source: "default"' } });
+    expect(await server.post('/v1/metadata', { type: 'pg_drop_function_permission', args: { function: 'close_ticket', role: 'agent' } })).toEqual({ status: 400, body: {
+      path: '$.args', code: 'not-exists', error: 'permission of role "agent" does not exist for function "close_ticket" in source: "default"' } });
+    // Nothing changed: the agent still sees open_tickets alone.
+    expect((await fieldsOf('mutationType', asAgent)).map((f) => f.name)).toEqual(['open_tickets']);
   });
 
   it('refuses a function that is not VOLATILE as a mutation, in Hasura\'s words', async () => {
