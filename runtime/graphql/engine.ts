@@ -82,6 +82,8 @@ export interface EngineOptions {
 /** What an engine may use of the HTTP request besides its body (client headers forwarded to remote schemas and actions). */
 export interface RequestContext {
   readonly headers?: ClientHeaders;
+  /** The request came over HTTP (POST /v1/graphql, /v1alpha1/graphql, /v1beta1/relay), where a subscription is refused. */
+  readonly overHttp?: boolean;
 }
 
 /** Request-time work since the engine was made: parses, validations and plans (what caches and stored plans save). */
@@ -212,12 +214,12 @@ export class Engine {
    * Runs one request of the Relay API (POST /v1beta1/relay): rewritten onto the role's schema
    * (runtime/graphql/relay.ts), run as any request, its answer reshaped.
    */
-  async executeRelay(req: GraphQLRequest, session: Session): Promise<string> {
+  async executeRelay(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     try {
       const engine = this.relayEngineFor(session.role);
       // Rewritten against the role's own permissions (the variant only makes keys readable to the rewrite).
       const { request, shape } = rewriteRelay(this.opts.model, session.role, req);
-      return reshapeRelay(await engine.run(request, session), shape);
+      return reshapeRelay(await engine.run(request, session, ctx), shape);
     } catch (e) {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
@@ -335,6 +337,11 @@ export class Engine {
 
   private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
+    // Hasura validates a subscription sent over HTTP (its document, its variables), then refuses to
+    // run it there (Transport/HTTP.hs, runGQ: SubscriptionExecutionPlan).
+    if (ctx?.overHttp && prepared.operation.operation === 'subscription') {
+      throw new ApiError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead', 400, []);
+    }
     const actions = this.opts.actions;
     if (actions?.claims(prepared, session.role)) {
       return actions.run({ prepared, variables, request: req, session, headers: ctx?.headers ?? {}, schema: this.schemaFor(session.role), dialect: this.dialect(),
