@@ -19,6 +19,7 @@ import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
 import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 import { lazySchema, schemaWeight } from './lazy-schema.js';
+import { hasuraDirectives } from './hasura-directives.js';
 import { explainOperation, type Explanation } from './explain.js';
 import { relayVariant, reshapeRelay, rewriteRelay } from './relay.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
@@ -176,7 +177,7 @@ export class Engine {
       const remote = this.opts.remote && this.opts.remote.roleKey(role) !== '' ? this.opts.remote : null;
       const source = remote ? sdlFromText(remote.sdlFor(role, sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL))
         : file !== undefined ? this.sdlSourceOf(file) : sdlFromText(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
-      s = lazySchema(source);
+      s = lazySchema(source, undefined, hasuraDirectives);
       this.schemas.set(key, s, { size: Math.max(1, schemaWeight(s)) });
     }
     return s;

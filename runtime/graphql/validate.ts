@@ -33,10 +33,26 @@ export function resolveDefinitions(document: DocumentNode, operation: OperationD
   }
   // Variables are resolved before fragments are inlined: an unbound one anywhere in the operation
   // (fragments it spreads included) is reported first, at `$`.
-  for (const name of usedVariables(operation.selectionSet, fragments, new Set())) {
+  for (const name of operationVariables(operation, fragments)) {
     if (!seenVars.has(name)) throw new ApiError('validation-failed', `unbound variable "${name}"`, 400, []);
   }
   inlineSet(operation.selectionSet, fragments, [], [], new Set());
+}
+
+/**
+ * The variables an operation uses: in its directives (`query @cached(ttl: $t)`, resolved with the
+ * selection set as Hasura's resolveVariables does) and in its selection set.
+ */
+export function operationVariables(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): string[] {
+  const own = (operation.directives ?? []).flatMap((d) => (d.arguments ?? []).flatMap((a) => variablesIn(a.value)));
+  return [...own, ...usedVariables(operation.selectionSet, fragments, new Set())];
+}
+
+function variablesIn(v: ValueNode): string[] {
+  if (v.kind === Kind.VARIABLE) return [v.name.value];
+  if (v.kind === Kind.LIST) return v.values.flatMap(variablesIn);
+  if (v.kind === Kind.OBJECT) return v.fields.flatMap((f) => variablesIn(f.value));
+  return [];
 }
 
 /** The variables a selection set uses, through the fragments it spreads (each fragment once). */
