@@ -5,7 +5,8 @@
 // arguments and type, no `_aggregate`, its own description, and only to admin and the roles given
 // a function permission (no inference for mutations, Note [Function Permissions]); it runs in the
 // mutation's order and transaction, its rows read through the role's select permission. A function
-// permission needs the role to hold permissions on the returned table (runCreateFunctionPermission).
+// permission needs the role to hold permissions on the returned table (runCreateFunctionPermission),
+// and a function's root fields may not share a name (FunctionCustomRootFields' parser).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
@@ -105,5 +106,22 @@ describe('functions exposed as mutations', () => {
     expect(res.body).toMatchObject({ path: '$.args', code: 'invalid-configuration', error: reason, internal: [{ type: 'function', reason }] });
     const tracked = await server.ok('/v1/metadata', { type: 'export_metadata', args: {} });
     expect(tracked.sources[0].functions.map((f: { function: { name: string } }) => f.function.name).sort()).toEqual(['close_ticket', 'open_tickets', 'peek_queue']);
+  });
+});
+
+describe('the root fields of a function', () => {
+  it('refuses one name for the function and its aggregate when tracking and when customizing, and takes two', async () => {
+    const duplicated = 'the following custom root field names are duplicated: "queue" and "queue"';
+    const same = { custom_root_fields: { function: 'queue', function_aggregate: 'queue' } };
+    expect(await server.post('/v1/metadata', { type: 'pg_track_function', args: { function: 'count_queue', configuration: same } }))
+      .toEqual({ status: 400, body: { path: '$.args.configuration.custom_root_fields', code: 'parse-failed', error: duplicated } });
+    // /v1/query reports argument parse errors relative to args.
+    expect(await server.post('/v1/query', { type: 'track_function', version: 2, args: { function: 'count_queue', configuration: same } }))
+      .toEqual({ status: 400, body: { path: '$.configuration.custom_root_fields', code: 'parse-failed', error: duplicated } });
+    await server.ok('/v1/metadata', { type: 'pg_track_function', args: { function: 'count_queue', configuration: { custom_root_fields: { function: 'queue', function_aggregate: 'queue_stats' } } } });
+    expect(await server.post('/v1/metadata', { type: 'pg_set_function_customization', args: { function: 'count_queue', configuration: same } }))
+      .toEqual({ status: 400, body: { path: '$.args.configuration.custom_root_fields', code: 'parse-failed', error: duplicated } });
+    expect((await gql('{ queue(args: {q: "sales"}) { queue } queue_stats(args: {q: "sales"}) { aggregate { count } } }')).data)
+      .toEqual({ queue: [{ queue: 'sales' }], queue_stats: { aggregate: { count: 1 } } });
   });
 });
