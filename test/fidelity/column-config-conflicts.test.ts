@@ -3,7 +3,8 @@
 // configuration for a column the table does not have, or two columns given the same GraphQL name,
 // make the table an inconsistent object; so every operation that sets a table's configuration
 // (set_table_customization, set_table_custom_fields, track_table, replace_metadata) is refused
-// and changes nothing, instead of serving a schema with the column left out or named twice.
+// and changes nothing, instead of serving a schema with the column left out or named twice. A
+// run_sql that drops a configured column drops its configuration (possiblyDropCustomColumnNames).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
@@ -56,6 +57,16 @@ describe('column configuration checked against the columns', () => {
     await server.ok('/v1/metadata', { type: 'pg_set_table_customization', args: { table: 'kettle',
       configuration: { column_config: { brand: { custom_name: 'maker' }, id: { custom_name: 'brand' } } } } });
     expect(await server.ok('/v1/graphql', { query: '{ kettle { brand maker } }' })).toEqual({ data: { kettle: [{ brand: 1, maker: 'Alba' }] } });
+  });
+
+  it('drops a dropped column\'s configuration with it, as run_sql does in Hasura, and keeps the others\'', async () => {
+    await server.ok('/v1/metadata', { type: 'pg_set_table_customization', args: { table: 'kettle',
+      configuration: { column_config: { brand: { custom_name: 'maker' }, litres: { custom_name: 'volume' } } } } });
+    expect(await server.ok('/v2/query', { type: 'run_sql', args: { sql: 'ALTER TABLE kettle DROP COLUMN litres; ALTER TABLE kettle RENAME COLUMN brand TO make;' } }))
+      .toEqual({ result_type: 'CommandOk', result: null });
+    expect((await server.ok('/v1/metadata', { type: 'export_metadata', args: {} })).sources[0].tables[0].configuration)
+      .toEqual({ column_config: { make: { custom_name: 'maker' } }, custom_column_names: { make: 'maker' } });
+    expect(await server.ok('/v1/graphql', { query: '{ kettle { maker } }' })).toEqual({ data: { kettle: [{ maker: 'Alba' }] } });
   });
 
   it('lists such a table among the inconsistencies of a replace_metadata that allows them', async () => {
