@@ -154,6 +154,8 @@ const WRITE_RULES: { readonly [kind in MutationKind]: readonly PermissionRule[] 
   insert: ['insertCheck'], insert_one: ['insertCheck'],
   update: ['updateFilter', 'updateCheck'], update_by_pk: ['updateFilter', 'updateCheck'], update_many: ['updateFilter', 'updateCheck'],
   delete: ['deleteFilter'], delete_by_pk: ['deleteFilter'],
+  // A function exposed as a mutation reads its rows through the select permission.
+  function: ['select'],
 };
 
 // `album_by_pk` -> `AlbumByPk`: the operation (and so the generated type) named after its root field.

@@ -88,12 +88,21 @@ const customization: Read<NonNullable<Source['customization']>> = (v, path, is) 
   });
 };
 
+// A function's two root fields may not share a name (Hasura's FunctionCustomRootFields parser).
+const functionRootFields: Read<{ readonly function?: string; readonly function_aggregate?: string }> = (v, path, is) => {
+  const fields = stringsOf(['function', 'function_aggregate'], readGraphqlName)(v, path, is);
+  if (fields?.function !== undefined && fields.function === fields.function_aggregate) {
+    return is.fail(path, `the following custom root field names are duplicated: ${JSON.stringify(fields.function)} and ${JSON.stringify(fields.function_aggregate)}`);
+  }
+  return fields;
+};
+
 const functionConfiguration: Read<NonNullable<FunctionEntry['configuration']>> = (v, path, is) => {
   const o = readObject(v, path, is);
   if (o === undefined) return undefined;
   return compact({
     custom_name: optional(o, 'custom_name', path, is, readGraphqlName),
-    custom_root_fields: optional(o, 'custom_root_fields', path, is, stringsOf(['function', 'function_aggregate'], readGraphqlName)),
+    custom_root_fields: optional(o, 'custom_root_fields', path, is, functionRootFields),
     session_argument: optional(o, 'session_argument', path, is, readName),
     exposed_as: optional(o, 'exposed_as', path, is, oneOf(['query', 'mutation'] as const)),
   });

@@ -43,10 +43,15 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
     if (f.returnKind !== 'table') { fail(`the function "${f.name}" cannot be tracked because it does not return a table`); continue; }
     const returns = tables.get(tableId(source.name, f.returnTypeSchema, f.returnType));
     if (!returns) { fail(`the function "${f.name}" cannot be tracked because its return table "${f.returnType}" is not tracked`); continue; }
-    if (f.volatility === 'volatile' && entry.configuration?.exposed_as !== 'query') {
-      fail(`the function "${f.name}" cannot be tracked as a query because it is VOLATILE (mutation functions come later)`); continue;
-    }
     const cfg = entry.configuration ?? {};
+    // Hasura takes the user at their word but for one case (Backends/Postgres/DDL/Function.hs,
+    // NonVolatileFunctionAsMutation); without `exposed_as` a VOLATILE function is a mutation.
+    if (f.volatility !== 'volatile' && cfg.exposed_as === 'mutation') {
+      fail(`the function "${f.name}" cannot be tracked because the function was requested to be exposed as a mutation, but is not marked VOLATILE. `
+        + 'Maybe the function was given the wrong volatility when it was defined?');
+      continue;
+    }
+    const asMutation = (cfg.exposed_as ?? (f.volatility === 'volatile' ? 'mutation' : 'query')) === 'mutation';
     const sessionIdx = cfg.session_argument ? f.args.findIndex((a) => a.name === cfg.session_argument) : -1;
     if (cfg.session_argument && sessionIdx < 0) {
       fail(`the function "${f.name}" cannot be tracked because given session argument "${cfg.session_argument}" not the input argument of the function`); continue;
@@ -60,6 +65,7 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
       aggregateField: rootFieldName(source, cfg.custom_root_fields?.function_aggregate ?? `${cfg.custom_name ?? field}_aggregate`),
       args: userArgs(f, new Set(sessionIdx >= 0 ? [sessionIdx] : []), db), sessionArgument: sessionIdx >= 0 ? sessionIdx : null,
       totalArgs: f.args.length, returns: returns.id, returnsSet: f.returnsSet, comment: entry.comment ?? f.comment,
+      ...(asMutation ? { mutation: { roles: [...new Set((entry.permissions ?? []).map((p) => p.role))].sort() } } : {}),
     });
   }
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

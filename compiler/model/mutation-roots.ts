@@ -5,7 +5,7 @@
 // client schema.
 
 import type {
-  MutationKind, MutationRootField, SelectPermissionModel, TableModel, TableMutationPermissions,
+  FunctionModel, MutationKind, MutationRootField, SelectPermissionModel, TableModel, TableMutationPermissions,
 } from '../../runtime/bundle/index.js';
 import type { Issues } from './issues.js';
 
@@ -35,23 +35,32 @@ function kindsFor(t: TableModel, perms: TableMutationPermissions, select: Select
   return kinds;
 }
 
-/** mutation_root of one role, sorted by field name; a name used twice is reported as Hasura words it. */
+/**
+ * mutation_root of one role, sorted by field name; a name used twice is reported as Hasura words it.
+ * Functions exposed as mutations come after the tables' fields, for roles that may read the table
+ * they return and (but admin) hold a function permission: Hasura does not infer permissions for
+ * them (Schema/Build.hs buildMutationFields, Note [Function Permissions]).
+ */
 export function buildMutationRoots(role: string, tables: ReadonlyMap<string, TableModel>,
   mutations: { readonly [id: string]: TableMutationPermissions }, select: { readonly [id: string]: SelectPermissionModel },
-  issues: Issues): { [field: string]: MutationRootField } {
+  issues: Issues, functions: readonly FunctionModel[] = []): { [field: string]: MutationRootField } {
   const root: { [field: string]: MutationRootField } = {};
+  const add = (name: string, field: MutationRootField): void => {
+    if (root[name]) {
+      issues.add({ type: 'root_field', name, definition: { role, field: name },
+        reason: `found duplicate fields in selection set for mutation root: ${name}` });
+      return;
+    }
+    root[name] = field;
+  };
   for (const t of tables.values()) {
     const perms = mutations[t.id];
     if (!perms) continue;
-    for (const kind of kindsFor(t, perms, select[t.id])) {
-      const name = t.rootFieldNames[kind]!;
-      if (root[name]) {
-        issues.add({ type: 'root_field', name, definition: { role, field: name },
-          reason: `found duplicate fields in selection set for mutation root: ${name}` });
-        continue;
-      }
-      root[name] = { kind, table: t.id };
-    }
+    for (const kind of kindsFor(t, perms, select[t.id])) add(t.rootFieldNames[kind]!, { kind, table: t.id });
+  }
+  for (const f of functions) {
+    if (!f.mutation || !select[f.returns] || (role !== 'admin' && !f.mutation.roles.includes(role))) continue;
+    add(f.field, { kind: 'function', table: f.returns, function: f.id });
   }
   return Object.fromEntries(Object.entries(root).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

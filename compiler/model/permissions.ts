@@ -50,9 +50,19 @@ function resolveParts(body: Body, table: TableModel, ctx: BoolExpContext): Parts
   return { columns, set, check: exps[0]!, filter: exps[1]!, backendOnly: body['backend_only'] === true };
 }
 
+/**
+ * The columns a write may give a value: not an identity column GENERATED ALWAYS nor a generated
+ * column, which Hasura's table metadata marks neither insertable nor updatable (its column
+ * `mutability`, pg_table_metadata.sql), so they leave the insert and update inputs.
+ */
+function writableColumns(table: TableModel, db: IntrospectedTable): string[] {
+  const fixed = new Set(db.columns.filter((c) => c.generated === 'always' || c.generated === 'stored' || c.generated === 'virtual').map((c) => c.name));
+  return table.columns.map((c) => c.name).filter((c) => !fixed.has(c));
+}
+
 /** The full permissions of `admin`, as far as the table (or view) allows writing. */
 export function adminMutationPermissions(table: TableModel, db: IntrospectedTable): TableMutationPermissions {
-  const all = table.columns.map((c) => c.name);
+  const all = writableColumns(table, db);
   const t: BoolIr = { kind: 'true' };
   const m = db.mutable ?? { insertable: true, updatable: true, deletable: true };
   return {
@@ -74,6 +84,7 @@ export function resolveMutationPermissions(source: string, entry: TableEntry, ta
     ['insert', entry.insert_permissions, m.insertable], ['update', entry.update_permissions, m.updatable],
     ['delete', entry.delete_permissions, m.deletable],
   ];
+  const settable = new Set(writableColumns(table, db));
   for (const [kind, list, writable] of lists) {
     for (const p of list ?? []) {
       const body = p.permission && typeof p.permission === 'object' && !Array.isArray(p.permission) ? p.permission : {};
@@ -88,9 +99,10 @@ export function resolveMutationPermissions(source: string, entry: TableEntry, ta
       }
       if (!writable) continue;
       const perms = out.get(p.role) ?? {};
-      if (kind === 'insert') perms.insert = { columns: parts.columns, check: parts.check, set: parts.set, backendOnly: parts.backendOnly };
+      const columns = parts.columns.filter((c) => settable.has(c));
+      if (kind === 'insert') perms.insert = { columns, check: parts.check, set: parts.set, backendOnly: parts.backendOnly };
       if (kind === 'update') {
-        perms.update = { columns: parts.columns, filter: parts.filter, check: parts.check, set: parts.set, backendOnly: parts.backendOnly };
+        perms.update = { columns, filter: parts.filter, check: parts.check, set: parts.set, backendOnly: parts.backendOnly };
       }
       if (kind === 'delete') perms.delete = { filter: parts.filter, backendOnly: parts.backendOnly };
       out.set(p.role, perms);

@@ -84,7 +84,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   const sortedMutations = Object.fromEntries(roles.map((r) => [r, sortKeys(mutations[r]!)]));
   const rolesRoots = (r: string, into: Issues): RoleRoots => ({
     ...buildRoots(r, tables, sortedSelect[r]!, functions, into, rootLimits),
-    mutation: buildMutationRoots(r, tables, sortedMutations[r]!, sortedSelect[r]!, into),
+    mutation: buildMutationRoots(r, tables, sortedMutations[r]!, sortedSelect[r]!, into, functions),
   });
   const reuse = opts.reuse;
   // Each table's entry is digested on its own (the same objects go on into the model and are not digested again).
@@ -218,7 +218,8 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
   }
   for (const f of functions) {
     const perm = perms[f.returns];
-    if (!perm) continue;
+    // A function exposed as a mutation is a field of mutation_root (mutation-roots.ts).
+    if (!perm || f.mutation) continue;
     add(query, f.field, { kind: 'function', function: f.id, table: f.returns });
     add(subscription, f.field, { kind: 'function', function: f.id, table: f.returns });
     if (perm.allowAggregations) {

@@ -113,6 +113,11 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
       enumRefs.set(fk.columns[0]!, `${customized ?? refTypeName}_enum`);
     }
   }
+  // Configuration of a column the table does not have makes the table inconsistent (Hasura's
+  // collectColumnConfiguration), as do two columns given one GraphQL name (assertNoDuplicateFieldNames).
+  const configured = [...new Set([...Object.keys(cfg.column_config ?? {}), ...Object.keys(cfg.custom_column_names ?? {})])].sort();
+  const unknown = configured.find((name) => !t.columns.some((c) => c.name === name));
+  if (unknown !== undefined) return fail(`configuration was given for the column ${JSON.stringify(unknown)}, but no such column exists`);
   const columns: ColumnModel[] = [];
   for (const c of t.columns) {
     const field = cfg.column_config?.[c.name]?.custom_name ?? cfg.custom_column_names?.[c.name] ?? c.name;
@@ -132,6 +137,8 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
       ...(isIdentityColumn(db.dialect, c.generated) ? { identity: true as const } : {}),
     });
   }
+  const clash = sameFieldName(columns);
+  if (clash) return fail(clash);
   const rootFieldNames: Record<string, string> = {};
   const rootFieldComments: Record<string, string | null> = {};
   for (const key of ROOT_KEYS) {
@@ -157,4 +164,16 @@ function buildTable(source: Source, entry: TableEntry, t: IntrospectedTable, db:
     uniqueConstraints: [...(t.primaryKey ? [t.primaryKey] : []), ...t.uniqueConstraints].filter((u) => isGraphqlName(u.name)),
     relationships: [], computedFields: [], rootFieldNames, rootFieldComments, enumValues,
   };
+}
+
+// Columns mapped to one GraphQL name, in Hasura's words (the first such name), or null.
+function sameFieldName(columns: readonly ColumnModel[]): string | null {
+  for (const c of columns) {
+    const same = columns.filter((x) => x.field === c.field);
+    if (same.length < 2) continue;
+    const names = same.map((x) => JSON.stringify(x.name));
+    const listed = names.length === 2 ? `${names[0]} and ${names[1]}` : `${names.slice(0, -1).join(', ')}, and ${names[names.length - 1]}`;
+    return `the definitions of columns ${listed} are in conflict: they are mapped to the same field name, ${JSON.stringify(c.field)}`;
+  }
+  return null;
 }

@@ -65,8 +65,9 @@ export const createFunctionPermission: OpHandler = (input) => {
   const role = nameAt(o, 'role');
   const { fn, source, entry } = requireFunction(input, o);
   if ((entry.permissions ?? []).some((p) => p.role === role)) {
-    throw new ApiError('already-exists', `permission of role ${JSON.stringify(role)} already exists for function ${quoted(fn)}`, 400, ['args']);
+    throw new ApiError('already-exists', `permission of role ${JSON.stringify(role)} already exists for function ${quoted(fn)} in source: ${JSON.stringify(source)}`, 400, ['args']);
   }
+  requireReturnTablePermission(input, source, fn, role);
   const updated: FunctionEntry = { ...entry, permissions: [...(entry.permissions ?? []), { role }] };
   const next = replaceFunctions(input.metadata, source, (fs) => fs.map((f) => (sameName(f.function, fn) ? updated : f)));
   return { metadata: next, effect: { kind: 'create', object: { type: 'function', name: functionObjectName(source, fn) } } };
@@ -77,7 +78,7 @@ export const dropFunctionPermission: OpHandler = (input) => {
   const role = nameAt(o, 'role');
   const { fn, source, entry } = requireFunction(input, o);
   if (!(entry.permissions ?? []).some((p) => p.role === role)) {
-    throw new ApiError('not-exists', `permission of role ${JSON.stringify(role)} does not exist for function ${quoted(fn)}`, 400, ['args']);
+    throw new ApiError('not-exists', `permission of role ${JSON.stringify(role)} does not exist for function ${quoted(fn)} in source: ${JSON.stringify(source)}`, 400, ['args']);
   }
   const permissions = (entry.permissions ?? []).filter((p) => p.role !== role);
   const { permissions: _old, ...rest } = entry;
@@ -85,3 +86,18 @@ export const dropFunctionPermission: OpHandler = (input) => {
   const next = replaceFunctions(input.metadata, source, (fs) => fs.map((f) => (sameName(f.function, fn) ? updated : f)));
   return { metadata: next, effect: { kind: 'drop', cascade: false } };
 };
+
+// A function permission needs the role to hold permissions on the table the function returns
+// (Hasura's runCreateFunctionPermission: the role in the table's permission map, worded as a
+// select permission); its rows are read through that table's select permission.
+function requireReturnTablePermission(input: OpInput, source: string, fn: QualifiedFunction, role: string): void {
+  const found = input.introspection[source]?.functions.find((f) => f.schema === fn.schema && f.name === fn.name);
+  if (!found) return;
+  const returns = { schema: found.returnTypeSchema, name: found.returnType };
+  const table = findTable(requireSource(input.metadata, source), returns);
+  if (!table) throw new ApiError('not-exists', `function's return table ${quoted(returns)} not found in the cache`, 400, ['args']);
+  const kinds = [table.select_permissions, table.insert_permissions, table.update_permissions, table.delete_permissions];
+  if (kinds.some((ps) => (ps ?? []).some((p) => p.role === role))) return;
+  throw new ApiError('not-supported',
+    `function permission can only be added when the function's return table ${quoted(returns)} has select permission configured for role: ${JSON.stringify(role)}`, 400, ['args']);
+}

@@ -1,4 +1,5 @@
 // Permission filters and checks after a rename: column keys of the table the expression is on,
+// relationship keys (a rename_relationship),
 // the tables and columns reached through relationships and `_exists`, and the operands of the
 // column comparison operators (`_ceq: "col"` on the same table, `["$", "col"]` on the root table).
 
@@ -35,7 +36,7 @@ function renameEntry(key: string, value: Json, at: Where, r: Renamer): [string, 
   if (k === '_not') return [key, rename(value, at, r)];
   if (k === '_exists') return [key, renameExists(value, at, r)];
   const target = r.target(at.table, key);
-  if (target) return [key, rename(value, { table: target, root: at.root }, r)];
+  if (target) return [r.relationship(at.table, key), rename(value, { table: target, root: at.root }, r)];
   return [r.column(at.table, key), renameOperands(value, at, r)];
 }
 

@@ -28,6 +28,8 @@ export interface CatalogRenames {
   readonly tables: ReadonlyMap<string, QualifiedTable>;
   /** Old table → (old column name → new column name). */
   readonly columns: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Table → (old relationship name → new name): a rename_relationship carried into the permissions. */
+  readonly relationships?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 function shapeOf(t: IntrospectedTable): string {

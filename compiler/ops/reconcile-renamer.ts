@@ -14,6 +14,8 @@ export interface Renamer {
   column(t: QualifiedTable, column: string): string;
   /** The table a relationship of `t` leads to, by the names before the change. */
   target(t: QualifiedTable, relationship: string): QualifiedTable | undefined;
+  /** The new name of a relationship of the table called `t` before the change. */
+  relationship(t: QualifiedTable, relationship: string): string;
 }
 
 /** The table a relationship leads to: by its manual configuration, or its foreign key in the catalog. */
@@ -47,6 +49,7 @@ export function makeRenamer(source: Source, renames: CatalogRenames, before: Int
     table: (t) => renames.tables.get(tableKey(t)) ?? t,
     column: (t, c) => renames.columns.get(tableKey(t))?.get(c) ?? c,
     target: (t, rel) => targets.get(tableKey(t))?.get(rel),
+    relationship: (t, rel) => renames.relationships?.get(tableKey(t))?.get(rel) ?? rel,
   };
 }
 

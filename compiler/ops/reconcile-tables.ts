@@ -96,3 +96,13 @@ export function renameTableEntry(e: TableEntry, r: Renamer): TableEntry {
   if (e.remote_relationships) out.remote_relationships = e.remote_relationships.map((rr) => renameRemoteRelationship(rr, { source: r.source, table: t }, r));
   return out;
 }
+
+/** The entry with its permissions' filters, checks, columns and presets renamed, and nothing else. */
+export function renamePermissionsOfEntry(e: TableEntry, r: Renamer): TableEntry {
+  const out: { -readonly [K in keyof TableEntry]: TableEntry[K] } = { ...e };
+  if (e.select_permissions) out.select_permissions = renamePermissions(e.select_permissions, e.table, r);
+  if (e.insert_permissions) out.insert_permissions = renamePermissions(e.insert_permissions, e.table, r);
+  if (e.update_permissions) out.update_permissions = renamePermissions(e.update_permissions, e.table, r);
+  if (e.delete_permissions) out.delete_permissions = renamePermissions(e.delete_permissions, e.table, r);
+  return out;
+}

@@ -4,7 +4,10 @@ import { ApiError } from '../../runtime/errors/index.js';
 import type { Json, Relationship, TableEntry } from '../metadata/index.js';
 import { tableChildName } from '../model/index.js';
 import { argsObject, boolAt, commentAt, has, nameAt, readTablePart, sourceOf, tableAt } from './args.js';
-import { catalogTable, quoted, replaceTable, requireTable } from './document.js';
+import { catalogTable, quoted, replaceSource, replaceTable, requireTable } from './document.js';
+import { tableKey } from './reconcile-detect.js';
+import { makeRenamer } from './reconcile-renamer.js';
+import { renamePermissionsOfEntry } from './reconcile-tables.js';
 import type { OpHandler } from './types.js';
 
 type Kind = 'object' | 'array';
@@ -91,9 +94,16 @@ export const renameRelationship: OpHandler = (input) => {
   if (name === newName) return { metadata: null, effect: { kind: 'other' } };
   const column = catalogTable(input.introspection, sourceName, table)?.columns.some((c) => c.name === newName) ?? false;
   if (column || nameTaken(entry, newName)) {
-    throw new ApiError('already-exists', `field with name ${JSON.stringify(newName)} already exists in table ${quoted(table)}`, 400, ['args', 'new_name']);
+    throw new ApiError('already-exists', `cannot rename relationship ${JSON.stringify(name)} to ${JSON.stringify(newName)} in table ${quoted(table)} as a column/relationship with the name already exists`, 400, ['args']);
   }
-  const next = replaceTable(input.metadata, sourceName, table, (t) => ({
+  // Hasura renames the relationship in the permissions that reach it (Schema/Rename.hs,
+  // renameRelationshipInMetadata), on its own table and through other tables' relationships.
+  const before = input.introspection[sourceName];
+  const renamed = before ? replaceSource(input.metadata, sourceName, (s) => {
+    const r = makeRenamer(s, { tables: new Map(), columns: new Map(), relationships: new Map([[tableKey(table), new Map([[name, newName]])]]) }, before);
+    return { ...s, tables: s.tables.map((e) => renamePermissionsOfEntry(e, r)) };
+  }) : input.metadata;
+  const next = replaceTable(renamed, sourceName, table, (t) => ({
     ...t, [key]: (t[key] ?? []).map((r) => (r.name === name ? { ...r, name: newName } : r)),
   }));
   return { metadata: next, effect: { kind: 'drop', cascade: false } };

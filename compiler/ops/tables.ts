@@ -102,7 +102,8 @@ export const setTableCustomization: OpHandler = (input) => {
   requireTable(input.metadata, sourceName, table);
   const configuration = readConfiguration(table, o);
   const next = replaceTable(input.metadata, sourceName, table, (t) => ({ ...t, configuration: emptyToUndefined(configuration) }));
-  return { metadata: next, effect: { kind: 'other' } };
+  // Hasura rebuilds for the table (buildSchemaCacheFor): the table made inconsistent is refused by its reason.
+  return { metadata: next, effect: { kind: 'create', object: { type: 'table', name: tableObjectName(sourceName, table) } } };
 };
 
 /** `set_table_custom_fields` (/v1/query version 2): `custom_root_fields` and `custom_column_names`. */
@@ -118,7 +119,8 @@ export const setTableCustomFields: OpHandler = (input) => {
   if (has(o, 'custom_column_names') && o['custom_column_names'] !== null) raw['custom_column_names'] = o['custom_column_names']!;
   const configuration = readTablePart(table, 'configuration', raw, ['args'], false).configuration;
   const next = replaceTable(input.metadata, sourceName, table, (t) => ({ ...t, configuration: emptyToUndefined(configuration) }));
-  return { metadata: next, effect: { kind: 'other' } };
+  // Hasura rebuilds for the table (buildSchemaCacheFor): the table made inconsistent is refused by its reason.
+  return { metadata: next, effect: { kind: 'create', object: { type: 'table', name: tableObjectName(sourceName, table) } } };
 };
 
 function emptyToUndefined(c: TableConfiguration | undefined): TableConfiguration | undefined {

@@ -16,6 +16,7 @@ import {
 import { objectType, rowsType } from './object-type.js';
 import { withNamespaces } from './namespaces.js';
 import { scalarType } from './scalars.js';
+import { functionField } from './select-root.js';
 import { ifMatchedType } from './if-matched.js';
 
 type Field = GraphQLFieldConfig<unknown, unknown>;
@@ -28,6 +29,8 @@ const defaultDescriptions: { readonly [K in MutationKind]: (table: string) => st
   update_many: (table) => `update multiples rows of table: "${table}"`,
   delete: (table) => `delete data from the table: "${table}"`,
   delete_by_pk: (table) => `delete single row from the table: "${table}"`,
+  // Not read: functionMutation words a function mutation with the function's name.
+  function: (table) => `execute VOLATILE function which returns "${table}"`,
 };
 
 /** `<t>_mutation_response`: `affected_rows`, and `returning` when the role may read `t`. */
@@ -90,7 +93,16 @@ function build(ctx: SchemaContext, kind: MutationKind, t: TableModel): Field | n
       return { type: mutationResponseType(ctx, t), args: { where } };
     }
     case 'delete_by_pk': return mutationPerms(ctx, t.id).delete && readable ? { type: objectType(ctx, t), args: pkArgs(ctx, t) } : null;
+    case 'function': return null;
   }
+}
+
+// A function exposed as a mutation: the query field's type and arguments, with Hasura's description
+// of a mutation function (Schema/Build.hs buildFunctionMutationFields: no comment, no `_aggregate`).
+function functionMutation(ctx: SchemaContext, f: MutationRootField, t: TableModel): Field | null {
+  const fn = f.function ? ctx.model.functions[f.function] : undefined;
+  if (!fn || !canSelect(ctx, t.id) || !hasObjectType(ctx, t)) return null;
+  return { ...functionField(ctx, fn, t), description: `execute VOLATILE function "${qualifiedName(fn)}" which returns "${qualifiedName(t)}"` };
 }
 
 /** `mutation_root`, or undefined when the role may write nothing (the type is then absent: "no mutations exist"). */
@@ -98,6 +110,11 @@ export function mutationRoot(ctx: SchemaContext, extra: readonly [string, Field]
   const fields: [string, Field][] = [...extra];
   for (const [name, f] of Object.entries(ctx.model.roots[ctx.role]?.mutation ?? {}) as [string, MutationRootField][]) {
     const t = tableOf(ctx, f.table);
+    if (f.kind === 'function') {
+      const call = functionMutation(ctx, f, t);
+      if (call) fields.push([name, call]);
+      continue;
+    }
     const field = build(ctx, f.kind, t);
     if (!field) continue;
     fields.push([name, { ...field, description: describe(t.rootFieldComments[f.kind], defaultDescriptions[f.kind](qualifiedName(t))) }]);

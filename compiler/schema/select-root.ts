@@ -40,7 +40,7 @@ export const selectRootBuilders: { readonly [K in SelectKind]: RootFieldBuilder<
     const fn = ctx.model.functions[f.function];
     if (!t || !fn || !hasObjectType(ctx, t)) return null;
     const description = describe(fn.comment, `execute function "${qualifiedName(fn)}" which returns "${qualifiedName(t)}"`);
-    return { type: fn.returnsSet ? rowsType(ctx, t) : objectType(ctx, t), args: functionFieldArgs(ctx, fn, t), description };
+    return { ...functionField(ctx, fn, t), description };
   },
   function_aggregate: (ctx, f) => {
     const t = aggregatable(ctx, f.table);
@@ -82,6 +82,11 @@ function primaryKeyArgs(ctx: SchemaContext, t: TableModel): GraphQLFieldConfigAr
     args[c.field] = { type: new GraphQLNonNull(scalarType(ctx, c.scalar, c.category)), description: describe(c.comment) };
   }
   return sortByKey(Object.entries(args));
+}
+
+/** A function's field without its description: its rows (or row) of `t`, with `args` and the select arguments. */
+export function functionField(ctx: SchemaContext, fn: FunctionModel, t: TableModel): RootFieldConfig {
+  return { type: fn.returnsSet ? rowsType(ctx, t) : objectType(ctx, t), args: functionFieldArgs(ctx, fn, t) };
 }
 
 function functionFieldArgs(ctx: SchemaContext, fn: FunctionModel, t: TableModel): GraphQLFieldConfigArgumentMap {

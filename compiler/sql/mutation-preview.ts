@@ -38,6 +38,11 @@ export function previewMutationQuery(model: BundleModel, role: string, field: st
     }
     case 'delete': return `mutation { ${field}(where: {}) ${response} }`;
     case 'delete_by_pk': return `mutation ${defs(pk)}{ ${field}(${pk.map((v) => v.use).join(', ')}) ${row} }`;
+    case 'function': {
+      const fn = model.functions[root.function!]!;
+      const vars = fn.args.map((a) => ({ def: `$${a.name}: ${a.scalar}${a.hasDefault ? '' : '!'}`, use: `${a.name}: $${a.name}` }));
+      return `mutation ${defs(vars)}{ ${field}${vars.length ? `(args: ${obj(vars)})` : ''} ${row} }`;
+    }
   }
 }
 

@@ -196,13 +196,15 @@ export interface RoleRoots {
   readonly mutation?: { readonly [field: string]: MutationRootField };
 }
 
-/** A field of mutation_root (reference/schema.md §1). */
+/** A field of mutation_root (reference/schema.md §1): a write of `table`, or a tracked function exposed as a mutation. */
 export interface MutationRootField {
   readonly kind: MutationKind;
   readonly table: TableId;
+  /** The function's id (`function` only): it returns rows of `table`. */
+  readonly function?: string;
 }
 
-export type MutationKind = 'insert' | 'insert_one' | 'update' | 'update_by_pk' | 'update_many' | 'delete' | 'delete_by_pk';
+export type MutationKind = 'insert' | 'insert_one' | 'update' | 'update_by_pk' | 'update_many' | 'delete' | 'delete_by_pk' | 'function';
 
 /** What one role may write in one table; a missing part is a missing permission. */
 export interface TableMutationPermissions {
@@ -319,6 +321,12 @@ export interface FunctionModel {
   readonly returns: TableId;
   readonly returnsSet: boolean;
   readonly comment: string | null;
+  /**
+   * Present when the function is a field of mutation_root instead of query_root (VOLATILE, or
+   * `exposed_as: mutation`): the roles given a function permission, the only ones besides admin
+   * that see it (Hasura infers permissions for query functions only).
+   */
+  readonly mutation?: { readonly roles: readonly string[] };
 }
 
 export interface TableModel {

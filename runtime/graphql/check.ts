@@ -1,9 +1,10 @@
 import {
   DirectiveLocation, GraphQLInt, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType, isTypeSubTypeOf, print, typeFromAST,
-  type DirectiveNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode,
+  type DirectiveNode, type FragmentDefinitionNode, type GraphQLDirective, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode,
   type SelectionSetNode, type GraphQLObjectType, type StringValueNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
+import { parseLiteral } from './validate.js';
 
 type Path = (string | number)[];
 
@@ -16,6 +17,8 @@ export interface VariableSites {
   readonly limits: VariableUsages;
   /** `offset: "1"` literals: Hasura reads an integer written as a string there; the engine turns them into Int literals. */
   readonly stringOffsets: ReadonlySet<StringValueNode>;
+  /** Variables first used as a directive's argument: read by GraphQL's own scalars, not a column's parser. */
+  readonly builtIns: ReadonlySet<string>;
 }
 
 // What the walk reads: the schema, the operation's variables, and the usages found so far.
@@ -26,6 +29,7 @@ interface Walk {
   readonly usages: Map<string, Path>;
   readonly limits: Map<string, Path>;
   readonly stringOffsets: Set<StringValueNode>;
+  readonly builtIns: Set<string>;
   // Fragments already checked: a fragment's checks do not depend on where it is spread (its type
   // condition fixes the type), so each is walked once; walking every spread is exponential in the
   // number of fragments when they spread each other twice (issue 15's fragment bomb).
@@ -44,12 +48,12 @@ export function hasuraChecks(schema: GraphQLSchema, op: OperationDefinitionNode,
     throw new ApiError('validation-failed', `no ${what} exist`, 400, []);
   }
   const variables = new Map((op.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
-  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map(), stringOffsets: new Set(), checked: new Set() };
+  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map(), stringOffsets: new Set(), builtIns: new Set(), checked: new Set() };
   const opLocation = op.operation === 'query' ? DirectiveLocation.QUERY
     : op.operation === 'mutation' ? DirectiveLocation.MUTATION : DirectiveLocation.SUBSCRIPTION;
   checkDirectives(op.directives, opLocation, walk, []);
   checkSet(op.selectionSet, root, walk, ['selectionSet'], new Set());
-  return { usages: walk.usages, limits: walk.limits, stringOffsets: walk.stringOffsets };
+  return { usages: walk.usages, limits: walk.limits, stringOffsets: walk.stringOffsets, builtIns: walk.builtIns };
 }
 
 const LOCATION_WORDS: { readonly [l: string]: string } = {
@@ -59,7 +63,8 @@ const LOCATION_WORDS: { readonly [l: string]: string } = {
 };
 
 // Hasura's directive checks, reported at the selection set holding the directive (`$` for the
-// operation): unknown, wrong place, then repeated (corpus: graphql_query/basic wrong_directive_err).
+// operation): unknown, wrong place, its arguments, then repeated (corpus: graphql_query/basic
+// wrong_directive_err; Hasura: Parser/Directives.hs, parseDirectives).
 function checkDirectives(directives: readonly DirectiveNode[] | undefined, location: DirectiveLocation, walk: Walk, path: Path): void {
   if (!directives?.length) return;
   for (const d of directives) {
@@ -68,10 +73,36 @@ function checkDirectives(directives: readonly DirectiveNode[] | undefined, locat
     if (!def.locations.includes(location)) {
       throw new ApiError('validation-failed', `directive "${d.name.value}" is not allowed on ${LOCATION_WORDS[location] ?? location}`, 400, path);
     }
+    checkDirectiveArguments(d, def, walk, [...path, d.name.value]);
   }
   const names = directives.map((d) => d.name.value);
   const repeated = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
   if (repeated.length) throw new ApiError('validation-failed', `the following directives are used more than once: ${repeated.join(', ')}`, 400, path);
+}
+
+// A directive's arguments are parsed as a field's are (Hasura's mkDirective, under the path
+// `<directive>.args.<argument>`): an argument it does not take is refused at the directive, a
+// required one must be given, a literal must fit its type (`@include(if: "yes")` is an error, not
+// a false condition) and a variable must be declared with a type that fits.
+function checkDirectiveArguments(d: DirectiveNode, def: GraphQLDirective, walk: Walk, here: Path): void {
+  for (const arg of d.arguments ?? []) {
+    if (!def.args.some((a) => a.name === arg.name.value)) {
+      throw new ApiError('validation-failed', `"${d.name.value}" has no argument named "${arg.name.value}"`, 400, here);
+    }
+  }
+  for (const a of def.args) {
+    const argPath = [...here, 'args', a.name];
+    const given = d.arguments?.find((x) => x.name.value === a.name)?.value;
+    if (given === undefined) {
+      if (isNonNullType(a.type) && a.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${a.name}"`, 400, argPath);
+      continue;
+    }
+    if (given.kind === Kind.VARIABLE) {
+      const first = !walk.usages.has(given.name.value);
+      checkVariable(given.name.value, a.type, argPath, walk);
+      if (first) walk.builtIns.add(given.name.value);
+    } else parseLiteral(given, a.type, argPath, false);
+  }
 }
 
 function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, path: Path, seen: Set<string>): void {

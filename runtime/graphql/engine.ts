@@ -19,6 +19,7 @@ import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
 import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 import { lazySchema, schemaWeight } from './lazy-schema.js';
+import { hasuraDirectives } from './hasura-directives.js';
 import { explainOperation, type Explanation } from './explain.js';
 import type { FieldSel } from './fields.js';
 import { relayVariant, reshapeRelay, rewriteRelay } from './relay.js';
@@ -86,6 +87,8 @@ const fieldOperations = new WeakMap<Prepared, Map<FieldNode, Prepared>>();
 /** What an engine may use of the HTTP request besides its body (client headers forwarded to remote schemas and actions). */
 export interface RequestContext {
   readonly headers?: ClientHeaders;
+  /** The request came over HTTP (POST /v1/graphql, /v1alpha1/graphql, /v1beta1/relay), where a subscription is refused. */
+  readonly overHttp?: boolean;
 }
 
 /** Request-time work since the engine was made: parses, validations and plans (what caches and stored plans save). */
@@ -178,7 +181,7 @@ export class Engine {
       const remote = this.opts.remote && this.opts.remote.roleKey(role) !== '' ? this.opts.remote : null;
       const source = remote ? sdlFromText(remote.sdlFor(role, sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL))
         : file !== undefined ? this.sdlSourceOf(file) : sdlFromText(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
-      s = lazySchema(source);
+      s = lazySchema(source, undefined, hasuraDirectives);
       this.schemas.set(key, s, { size: Math.max(1, schemaWeight(s)) });
     }
     return s;
@@ -216,12 +219,12 @@ export class Engine {
    * Runs one request of the Relay API (POST /v1beta1/relay): rewritten onto the role's schema
    * (runtime/graphql/relay.ts), run as any request, its answer reshaped.
    */
-  async executeRelay(req: GraphQLRequest, session: Session): Promise<string> {
+  async executeRelay(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     try {
       const engine = this.relayEngineFor(session.role);
       // Rewritten against the role's own permissions (the variant only makes keys readable to the rewrite).
       const { request, shape } = rewriteRelay(this.opts.model, session.role, req);
-      return reshapeRelay(await engine.run(request, session), shape);
+      return reshapeRelay(await engine.run(request, session, ctx), shape);
     } catch (e) {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
@@ -339,6 +342,11 @@ export class Engine {
 
   private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
+    // Hasura validates a subscription sent over HTTP (its document, its variables), then refuses to
+    // run it there (Transport/HTTP.hs, runGQ: SubscriptionExecutionPlan).
+    if (ctx?.overHttp && prepared.operation.operation === 'subscription') {
+      throw new ApiError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead', 400, []);
+    }
     const actions = this.opts.actions;
     if (actions?.claims(prepared, session.role)) {
       return actions.run({ prepared, variables, request: req, session, headers: ctx?.headers ?? {}, schema: this.schemaFor(session.role), dialect: this.dialect(),
@@ -527,7 +535,7 @@ export class Engine {
   // does not use, then each value parsed at its first use (variable-values.ts).
   private coerce(p: Prepared, req: GraphQLRequest, role: string): { readonly [k: string]: unknown } {
     const defs = p.operation.variableDefinitions ?? [];
-    const use = { usages: p.sites.usages, used: p.used };
+    const use = { usages: p.sites.usages, used: p.used, builtIns: p.sites.builtIns };
     if (defs.length === 0) {
       checkUnexpectedVariables(req.variables, use);
       return {};

@@ -45,11 +45,20 @@ export function schemaWeight(schema: GraphQLSchema): number {
   return weights.get(schema)?.() ?? 0;
 }
 
-/** A GraphQLSchema built from SDL a type at a time; the same schema buildSchema gives. */
-export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION): GraphQLSchema {
+/** The directives of a schema from those its SDL defines (default: graphql-js's specified ones after them). */
+export type DirectivesOf = (custom: readonly GraphQLDirective[]) => GraphQLDirective[];
+
+const specifiedAfter: DirectivesOf = (custom) => [...custom, ...specifiedDirectives.filter((s) => custom.every((d) => d.name !== s.name))];
+
+/** A GraphQLSchema built from SDL a type at a time; the same schema buildSchema gives (with `directivesOf`'s directives). */
+export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION, directivesOf: DirectivesOf = specifiedAfter): GraphQLSchema {
   const { index } = source;
   if (index.eager) {
-    const eager = buildSchema(source.text(), { noLocation: true, assumeValidSDL: true });
+    let eager = buildSchema(source.text(), { noLocation: true, assumeValidSDL: true });
+    if (directivesOf !== specifiedAfter) {
+      const custom = eager.getDirectives().filter((d) => !specifiedDirectives.includes(d));
+      eager = new GraphQLSchema({ ...eager.toConfig(), directives: directivesOf(custom), assumeValid: true });
+    }
     weights.set(eager, () => index.bytes);
     return eager;
   }
@@ -168,7 +177,7 @@ export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION
     return new GraphQLDirective({ name: d.name.value, description: d.description?.value, isRepeatable: d.repeatable,
       locations: d.locations.map((l) => l.value as DirectiveLocation), args: args(d.arguments) });
   });
-  const directives = [...custom, ...specifiedDirectives.filter((s) => custom.every((d) => d.name !== s.name))];
+  const directives = directivesOf(custom);
   // The roots: the schema definition's, else the types named Query, Mutation, Subscription.
   const roots: { [op: string]: string | undefined } = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' };
   if (index.schema >= 0) {

@@ -11,9 +11,9 @@ import { entriesOf, itemsOf } from './input.js';
 import { planDelete } from './mutation-delete.js';
 import { insertErrorPaths, type InsertErrorPaths } from './mutation-error-path.js';
 import { planInsert } from './mutation-insert.js';
-import type { GuardedSql } from './mutation-output.js';
+import { finishStatement, StatementBuilder, type GuardedSql } from './mutation-output.js';
 import { planUpdate } from './mutation-update.js';
-import type { PlanInput } from './plan.js';
+import { rootFieldIr, type PlanInput } from './plan.js';
 import type { RemoteJoinSite } from './remote-join-site.js';
 
 /** One root field of a mutation: known at plan time (`__typename`), or statements whose results form its value. */
@@ -87,6 +87,9 @@ export function planMutation(input: PlanInput): MutationPlan {
       }
       case 'delete': statements = [planDelete(t, f, args, false, ctx, path)]; break;
       case 'delete_by_pk': statements = [planDelete(t, f, args, true, ctx, path)]; break;
+      // A function exposed as a mutation: the rows its call returns, read as the query field reads
+      // them (the role's select permission), in the mutation's place and transaction.
+      case 'function': statements = [finishStatement(new StatementBuilder(), rootFieldIr({ kind: 'function', function: root.function!, table: t.id }, f, ctx, path), ctx)]; break;
     }
     writtenRoots.push([root.kind, t.id]);
     const one = root.kind === 'insert_one';
@@ -173,6 +176,8 @@ function mayCapture(model: BundleModel, kind: MutationKind, table: string): bool
     c = { direct, byInsert };
     capturing.set(model, c);
   }
+  // A VOLATILE function may write any table: with any event trigger, the session is recorded.
+  if (kind === 'function') return c.direct.size > 0;
   return kind === 'insert' || kind === 'insert_one' ? c.byInsert.has(table) : c.direct.has(table);
 }
 

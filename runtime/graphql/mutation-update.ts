@@ -2,6 +2,7 @@
 // operators (`_set`, `_inc`, and the jsonb ones) plus the permission's presets, on the rows the
 // update filter and `where` select, with the update check as a guard on the updated rows.
 
+import { Kind } from 'graphql';
 import type { BoolIr, ColumnModel, TableModel, UpdatePermissionModel, ValueIr } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
@@ -98,7 +99,7 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePe
         throw new ApiError('validation-failed', `field "${field}" not found in type: '${typeNameOf(t, op === '_set' ? '_set_input' : `${op}_input`)}'`, 400, [...path, op, field]);
       }
       if (assigned.has(c.name)) { twice.add(c.name); continue; }
-      const v = columnValueExpr(value, typeOf(c), c.scalar, ctx, [...path, op, field]);
+      const v = columnValueExpr(listOfOne(value, updateOp, ctx), typeOf(c), c.scalar, ctx, [...path, op, field]);
       assigned.set(c.name, updateOp ? { kind: 'update_op', op: updateOp, current: { kind: 'column', row: a, column: c.name }, value: v } : v);
     }
   }
@@ -113,3 +114,10 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePe
   return [...assigned.entries()].map(([column, value]) => ({ column, value }));
 }
 
+// GraphQL input coercion: a single path element where `_delete_at_path` takes a list is a list of
+// one (`details: "a"` is `details: ["a"]`), as Hasura's list parser reads it; variables are coerced
+// with the request's values (variable-values.ts).
+function listOfOne(value: Input, op: UpdateOp | null, ctx: PlanContext): Input {
+  if (op !== 'delete_at_path' || value.kind !== 'ast' || value.node.kind === Kind.LIST || value.node.kind === Kind.VARIABLE || value.node.kind === Kind.NULL) return value;
+  return { kind: 'js', value: [valueOf(value, ctx)] };
+}

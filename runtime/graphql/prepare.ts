@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { hasuraChecks, type VariableSites } from './check.js';
-import { parseSelection, resolveDefinitions, usedVariables } from './validate.js';
+import { operationVariables, parseSelection, resolveDefinitions } from './validate.js';
 import type { Plan } from './plan.js';
 import type { MutationPlan } from './mutation-plan.js';
 
@@ -52,7 +52,7 @@ export function prepareOperation(schema: GraphQLSchema, parsed: DocumentNode, op
   const errors = validate(schema, document, RULES);
   if (errors.length) throw new ApiError('validation-failed', errors[0]!.message, 400, []);
   if (operation.operation === 'subscription') singleSubscriptionField(operation, fragments);
-  const used = new Set(usedVariables(operation.selectionSet, fragments, new Set()));
+  const used = new Set(operationVariables(operation, fragments));
   return { document, operation, structural: new Set(), plans: new Map(), sites, used };
 }
 

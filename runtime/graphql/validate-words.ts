@@ -22,6 +22,36 @@ export function englishList(joiner: string, items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')}, ${joiner} ${items[items.length - 1]}`;
 }
 
+// Operands Hasura reads with its own GraphQL scalars, not with the column's parser: the operators
+// of a comparison expression that take a flag or JSON keys (Schema/BoolExp.hs: `_is_null` is a
+// Boolean, `_has_key` a String, `_has_keys_any`/`_has_keys_all` lists of String), and the jsonb
+// update operators that take keys, indexes and paths (Schema/Update.hs: `_delete_key` String,
+// `_delete_elem` Int, `_delete_at_path` [String!]). A string there is not handed to PostgreSQL.
+const OWN_SCALAR_OPERATORS = new Set(['_is_null', '_has_key', '_has_keys_any', '_has_keys_all']);
+const OWN_SCALAR_UPDATE_OPS = new Set(['_delete_key', '_delete_elem', '_delete_at_path']);
+
+/** Whether an argument's whole value is read by GraphQL's own scalars (a jsonb update operator's). */
+export function ownScalarArgument(name: string): boolean {
+  return OWN_SCALAR_UPDATE_OPS.has(name);
+}
+
+/**
+ * Whether a field of an input object is read by GraphQL's own scalars: an operator of a comparison
+ * expression (the types with `_eq`), or a jsonb update operator inside an `updates` entry (a type
+ * without `_and`, which every boolean expression has).
+ */
+export function ownScalarField(fields: { readonly [name: string]: unknown }, name: string): boolean {
+  if (OWN_SCALAR_OPERATORS.has(name)) return '_eq' in fields;
+  return OWN_SCALAR_UPDATE_OPS.has(name) && !('_and' in fields);
+}
+
+/** The same judgement from a variable's use site: the operator it stands for, or under a jsonb update operator. */
+export function ownScalarPath(path: readonly (string | number)[]): boolean {
+  const keys = path.filter((k): k is string => typeof k === 'string');
+  const args = keys.lastIndexOf('args');
+  return OWN_SCALAR_OPERATORS.has(keys[keys.length - 1] ?? '') || keys.slice(args + 1).some((k) => OWN_SCALAR_UPDATE_OPS.has(k));
+}
+
 /** How Hasura names a GraphQL literal in a type mismatch. */
 export function describeLiteral(v: ValueNode | { kind: Kind.NULL }): string {
   switch (v.kind) {

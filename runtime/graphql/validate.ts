@@ -11,7 +11,7 @@ import {
   type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { describeLiteral, englishList, enumValuesListed, scalarMismatch, type Path } from './validate-words.js';
+import { describeLiteral, englishList, enumValuesListed, ownScalarArgument, ownScalarField, scalarMismatch, type Path } from './validate-words.js';
 
 /**
  * Variables and fragments resolved as Hasura resolves them, before the selection is parsed:
@@ -33,10 +33,26 @@ export function resolveDefinitions(document: DocumentNode, operation: OperationD
   }
   // Variables are resolved before fragments are inlined: an unbound one anywhere in the operation
   // (fragments it spreads included) is reported first, at `$`.
-  for (const name of usedVariables(operation.selectionSet, fragments, new Set())) {
+  for (const name of operationVariables(operation, fragments)) {
     if (!seenVars.has(name)) throw new ApiError('validation-failed', `unbound variable "${name}"`, 400, []);
   }
   inlineSet(operation.selectionSet, fragments, [], [], new Set());
+}
+
+/**
+ * The variables an operation uses: in its directives (`query @cached(ttl: $t)`, resolved with the
+ * selection set as Hasura's resolveVariables does) and in its selection set.
+ */
+export function operationVariables(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): string[] {
+  const own = (operation.directives ?? []).flatMap((d) => (d.arguments ?? []).flatMap((a) => variablesIn(a.value)));
+  return [...own, ...usedVariables(operation.selectionSet, fragments, new Set())];
+}
+
+function variablesIn(v: ValueNode): string[] {
+  if (v.kind === Kind.VARIABLE) return [v.name.value];
+  if (v.kind === Kind.LIST) return v.values.flatMap(variablesIn);
+  if (v.kind === Kind.OBJECT) return v.fields.flatMap((f) => variablesIn(f.value));
+  return [];
 }
 
 /** The variables a selection set uses, through the fragments it spreads (each fragment once). */
@@ -161,7 +177,8 @@ function parseArguments(sel: FieldNode, args: readonly GraphQLArgument[], here: 
       if (isNonNullType(arg.type) && arg.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${arg.name}"`, 400, argPath);
       continue;
     }
-    parseLiteral(value, arg.type, argPath, !BUILT_IN_ARGS.has(arg.name));
+    const own = ownScalarArgument(arg.name);
+    parseLiteral(value, arg.type, argPath, !BUILT_IN_ARGS.has(arg.name) && !own, own);
   }
 }
 
@@ -221,9 +238,10 @@ const BUILT_IN_ARGS = new Set(['limit', 'offset', 'distinct', 'distinct_on', 'or
 /**
  * One literal against the type of its place, as Hasura's parsers read it. `column` says whether
  * a scalar here is a column's value (parsed as PostgreSQL reads JSON: a string passes to the
- * database, which parses it) or one of GraphQL's own scalars.
+ * database, which parses it) or one of GraphQL's own scalars; `own` that everything under this
+ * place is read by GraphQL's own scalars (a jsonb update operator's keys, indexes and paths).
  */
-export function parseLiteral(value: ValueNode, type: GraphQLInputType, path: Path, column: boolean): void {
+export function parseLiteral(value: ValueNode, type: GraphQLInputType, path: Path, column: boolean, own = false): void {
   if (value.kind === Kind.VARIABLE) return;
   if (value.kind === Kind.NULL) {
     if (!isNonNullType(type)) return;
@@ -231,21 +249,23 @@ export function parseLiteral(value: ValueNode, type: GraphQLInputType, path: Pat
   }
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
-    if (value.kind === Kind.LIST) value.values.forEach((v, i) => parseLiteral(v, inner.ofType, [...path, i], column));
+    if (value.kind === Kind.LIST) value.values.forEach((v, i) => parseLiteral(v, inner.ofType, [...path, i], column, own));
     // A single value where a list is expected is a list of one (GraphQL input coercion).
-    else parseLiteral(value, inner.ofType, [...path, 0], column);
+    else parseLiteral(value, inner.ofType, [...path, 0], column, own);
     return;
   }
   if (isInputObjectType(inner)) {
     if (value.kind !== Kind.OBJECT) throw new ApiError('validation-failed', `expected an object for type "${inner.name}", but found ${describeLiteral(value)}`, 400, path);
     const given = new Map(value.fields.map((f) => [f.name.value, f.value]));
-    for (const [name, def] of Object.entries(inner.getFields())) {
+    const fields = inner.getFields();
+    for (const [name, def] of Object.entries(fields)) {
       const v = given.get(name);
       if (v === undefined) {
         if (isNonNullType(def.type) && def.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${name}"`, 400, [...path, name]);
         continue;
       }
-      parseLiteral(v, def.type, [...path, name], true);
+      const ownHere = own || ownScalarField(fields, name);
+      parseLiteral(v, def.type, [...path, name], !ownHere, ownHere);
     }
     return;
   }

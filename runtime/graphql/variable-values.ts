@@ -8,12 +8,14 @@ import {
   type GraphQLInputType, type GraphQLSchema, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { describeJson, enumValuesListed, jsonScalarMismatch, type Path } from './validate-words.js';
+import { describeJson, enumValuesListed, jsonScalarMismatch, ownScalarField, ownScalarPath, type Path } from './validate-words.js';
 
 /** Where each variable is used first, and which variables the operation uses at all. */
 export interface VariableUse {
   readonly usages: ReadonlyMap<string, readonly (string | number)[]>;
   readonly used: ReadonlySet<string>;
+  /** Variables whose first use is a GraphQL scalar of Hasura's own (a directive's `if`), not a column. */
+  readonly builtIns?: ReadonlySet<string>;
 }
 
 // Arguments Hasura parses with its own GraphQL scalars rather than a column's parser.
@@ -34,9 +36,9 @@ export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDe
   use: VariableUse): { [k: string]: unknown } {
   const out: { [k: string]: unknown } = {};
   for (const def of defs) {
-    const { name, type, path, column } = declared(schema, def, use);
+    const { name, type, path, column, own } = declared(schema, def, use);
     if (Object.hasOwn(sent, name)) {
-      if (type) checkJson(sent[name], type, path, column);
+      if (type) checkJson(sent[name], type, path, column, own);
       out[name] = type ? coerceJson(sent[name], type) : sent[name];
     } else if (def.defaultValue !== undefined && type) {
       out[name] = valueFromAST(def.defaultValue, type);
@@ -48,23 +50,29 @@ export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDe
 /** What a variable's definition says, read once per definition and schema (a cached plan's requests share them). */
 interface Declared {
   readonly schema: GraphQLSchema;
-  readonly use: VariableUse;
+  /** The prepared operation's use sites it was read from (the VariableUse object itself is made per request). */
+  readonly usages: VariableUse['usages'];
+  readonly builtIns: VariableUse['builtIns'];
   readonly name: string;
   readonly type: GraphQLInputType | undefined;
   /** Where its value is reported: its first use, or `variableValues.<name>`. */
   readonly path: Path;
   readonly column: boolean;
+  /** Its first use is an operand GraphQL's own scalars read (validate-words.ts ownScalarPath). */
+  readonly own: boolean;
 }
 
 const declaredOf = new WeakMap<VariableDefinitionNode, Declared>();
 
 function declared(schema: GraphQLSchema, def: VariableDefinitionNode, use: VariableUse): Declared {
   const known = declaredOf.get(def);
-  if (known && known.schema === schema && known.use === use) return known;
+  if (known && known.schema === schema && known.usages === use.usages && known.builtIns === use.builtIns) return known;
   const name = def.variable.name.value;
   // Frozen: every request of the plan reports its errors at this one array.
   const path = Object.freeze([...(use.usages.get(name) ?? ['variableValues', name])]) as Path;
-  const made: Declared = { schema, use, name, type: typeFromAST(schema, def.type) as GraphQLInputType | undefined, path, column: isColumnPlace(path) };
+  const own = ownScalarPath(path);
+  const made: Declared = { schema, usages: use.usages, builtIns: use.builtIns, name, type: typeFromAST(schema, def.type) as GraphQLInputType | undefined, path,
+    column: isColumnPlace(path) && !use.builtIns?.has(name) && !own, own };
   declaredOf.set(def, made);
   return made;
 }
@@ -88,8 +96,8 @@ function isColumnPlace(path: Path): boolean {
   return !(i >= 0 && i === path.length - 2 && BUILT_IN_ARGS.has(String(path[i + 1])));
 }
 
-/** One JSON value against a type, as Hasura's parsers read a variable's value. */
-export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column: boolean): void {
+/** One JSON value against a type, as Hasura's parsers read a variable's value (`own`: as validate.ts's parseLiteral). */
+export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column: boolean, own = false): void {
   if (v === null || v === undefined) {
     if (!isNonNullType(type)) return;
     const inner = type.ofType;
@@ -101,8 +109,8 @@ export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column
   }
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
-    if (Array.isArray(v)) v.forEach((x, i) => checkJson(x, inner.ofType, [...path, i], column));
-    else checkJson(v, inner.ofType, [...path, 0], column);
+    if (Array.isArray(v)) v.forEach((x, i) => checkJson(x, inner.ofType, [...path, i], column, own));
+    else checkJson(v, inner.ofType, [...path, 0], column, own);
     return;
   }
   if (isInputObjectType(inner)) {
@@ -122,7 +130,8 @@ export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column
         if (isNonNullType(def.type) && def.defaultValue === undefined) throw new ApiError('validation-failed', `missing required field "${name}"`, 400, [...path, name]);
         continue;
       }
-      checkJson(obj[name], def.type, [...path, name], true);
+      const ownHere = own || ownScalarField(fields, name);
+      checkJson(obj[name], def.type, [...path, name], !ownHere, ownHere);
     }
     return;
   }

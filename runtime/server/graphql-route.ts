@@ -30,10 +30,10 @@ function errorAnswer(e: unknown): Answer {
 async function run(ctx: GraphQLRouteContext, request: GraphQLRequest, session: Session,
   headers: ReturnType<typeof normalizeHeaders>, legacy = false): Promise<Answer> {
   try {
-    if (ctx.relay && ctx.engine.executeRelay) return { text: await ctx.engine.executeRelay(request, session), status: 200 };
+    if (ctx.relay && ctx.engine.executeRelay) return { text: await ctx.engine.executeRelay(request, session, { headers, overHttp: true }), status: 200 };
     const text = legacy && ctx.engine.executeOrThrow
-      ? await ctx.engine.executeOrThrow(request, session, { headers })
-      : await ctx.engine.execute(request, session, { headers });
+      ? await ctx.engine.executeOrThrow(request, session, { headers, overHttp: true })
+      : await ctx.engine.execute(request, session, { headers, overHttp: true });
     return { text, status: 200 };
   } catch (e) {
     return errorAnswer(e);

@@ -20,7 +20,7 @@ export interface GraphQLEngine {
    */
   executeOrThrow?(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string>;
   /** Runs one request of the Relay API (POST /v1beta1/relay). Optional: without it the path is not served. */
-  executeRelay?(req: GraphQLRequest, session: Session): Promise<string>;
+  executeRelay?(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string>;
   /**
    * Explains a request for a session (POST /v1/graphql/explain); the answer is sent as JSON.
    * Optional: without it the endpoint answers `not-supported`.
@@ -42,6 +42,8 @@ export interface GraphQLEngine {
 /** Facts about the HTTP request an engine may need (client headers to forward to actions). */
 export interface RequestContext {
   readonly headers: NormalizedHeaders;
+  /** The request came over HTTP, where a subscription is refused (the engine's RequestContext). */
+  readonly overHttp?: boolean;
 }
 
 /** A management API answer: the status and the body text (JSON). */

@@ -100,7 +100,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   const asyncActions = await startAsyncActions(catalog, () => engine?.model.actions, log);
   const server = createServer({
     engine: { execute: (req, session, rc) => engine!.execute(req, session, rc), executeOrThrow: (req, session, rc) => engine!.executeOrThrow(req, session, rc),
-      explain: (req, session) => engine!.explain(req, session), executeRelay: (req, session) => engine!.executeRelay(req, session),
+      explain: (req, session) => engine!.explain(req, session), executeRelay: (req, session, rc) => engine!.executeRelay(req, session, rc),
       // REST endpoints follow the engine swapped in on every metadata change.
       restEndpoints: () => engine!.restEndpoints(), storedQuery: (q, n) => engine!.storedQuery(q, n),
       executeStored: (q, n, variables, session) => engine!.executeStored(q, n, variables, session),

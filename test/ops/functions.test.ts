@@ -79,10 +79,17 @@ describe('functions', () => {
     const md = applyAll(f, [['track_function', { schema: 'public', name: 'search_articles' }]], blogSetup(f));
     const c = apply(f, md, 'pg_set_function_customization', { function: 'search_articles', configuration: { custom_root_fields: { function: 'find' } } });
     expect(c.metadata!.sources[0]!.functions![0]!.configuration).toEqual({ custom_root_fields: { function: 'find' } });
-    const p = apply(f, md, 'pg_create_function_permission', { function: 'search_articles', role: 'user' });
+    // A function permission needs a permission of the role on the table the function returns (Hasura's runCreateFunctionPermission).
+    expect(failure(() => apply(f, md, 'pg_create_function_permission', { function: 'search_articles', role: 'user' }))).toEqual({ path: '$.args', code: 'not-supported',
+      error: 'function permission can only be added when the function\'s return table "article" has select permission configured for role: "user"' });
+    const readable = apply(f, md, 'pg_create_select_permission', { table: 'article', role: 'user', permission: { columns: '*', filter: {} } }).metadata!;
+    const p = apply(f, readable, 'pg_create_function_permission', { function: 'search_articles', role: 'user' });
     expect(p.metadata!.sources[0]!.functions![0]!.permissions).toEqual([{ role: 'user' }]);
-    expect(failure(() => apply(f, p.metadata!, 'pg_create_function_permission', { function: 'search_articles', role: 'user' })).code).toBe('already-exists');
+    expect(failure(() => apply(f, p.metadata!, 'pg_create_function_permission', { function: 'search_articles', role: 'user' }))).toEqual({ path: '$.args', code: 'already-exists',
+      error: 'permission of role "user" already exists for function "search_articles" in source: "default"' });
     const dp = apply(f, p.metadata!, 'pg_drop_function_permission', { function: 'search_articles', role: 'user' });
+    expect(failure(() => apply(f, dp.metadata!, 'pg_drop_function_permission', { function: 'search_articles', role: 'user' }))).toEqual({ path: '$.args', code: 'not-exists',
+      error: 'permission of role "user" does not exist for function "search_articles" in source: "default"' });
     expect(dp.metadata!.sources[0]!.functions![0]).toEqual({ function: { schema: 'public', name: 'search_articles' } });
     const u = apply(f, md, 'untrack_function', { schema: 'public', name: 'search_articles' }, 'query');
     expect(u.metadata!.sources[0]!.functions).toBeUndefined();

@@ -66,12 +66,14 @@ describe('relationships', () => {
       .toEqual({ path: '$.args.relationship', error: 'relationship "nope" does not exist in table "article"', code: 'not-exists' });
   });
 
-  it('renames (dependents follow as a drop) and sets a comment', () => {
+  it('renames (the permissions that reach the relationship follow, as in Hasura\'s renameRelationshipInMetadata) and sets a comment', () => {
     const md = applyAll(f, [userOnArticle as never], blogSetup(f));
     const r = apply(f, md, 'pg_rename_relationship', { table: 'article', name: 'author', new_name: 'writer' });
-    expect(r.metadata!.sources[0]!.tables.find((t) => t.table.name === 'article')!.object_relationships![0]!.name).toBe('writer');
+    const article = r.metadata!.sources[0]!.tables.find((t) => t.table.name === 'article')!;
+    expect(article.object_relationships![0]!.name).toBe('writer');
+    expect(article.select_permissions![0]!.permission.filter).toEqual({ writer: { id: { _eq: 'X-Svc-User-Id' } } });
     expect(r.effect).toEqual({ kind: 'drop', cascade: false });
-    expect(newInconsistencies(f, md, r.metadata!).map(dependentLabel)).toEqual(['permission article.user.select in source "default"']);
+    expect(newInconsistencies(f, md, r.metadata!)).toEqual([]);
     expect(failure(() => apply(f, md, 'pg_rename_relationship', { table: 'author', name: 'articles', new_name: 'name' })).code).toBe('already-exists');
     const c = apply(f, md, 'pg_set_relationship_comment', { table: 'author', relationship: 'articles', comment: 'all of them' });
     expect(c.metadata!.sources[0]!.tables.find((t) => t.table.name === 'author')!.array_relationships![0]!.comment).toBe('all of them');
