@@ -8,7 +8,7 @@ import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { checkLimitValue } from './check.js';
 import { planOperation, type Plan, type SqlPlan } from './plan.js';
-import { mutationFieldsBySource, planMutation, type MutationFieldPlan, type MutationPlan, type NamedSql } from './mutation-plan.js';
+import { mayWriteSeveralSources, mutationFieldsBySource, planMutation, type MutationFieldPlan, type MutationPlan, type NamedSql } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
 import { typedRowsText } from './typed-rows.js';
 import { queryKey, type QueryKey } from './persisted.js';
@@ -80,6 +80,9 @@ export interface EngineOptions {
   /** Runs operations that select actions (runtime/actions); absent: the bundle has none. */
   readonly actions?: ActionHook;
 }
+
+// Per mutation operation and role: whether its root fields name tables of several sources.
+const spanning = new WeakMap<Prepared, Map<string, boolean>>();
 
 // The one-field operations of a mutation that writes several sources, per field node.
 const fieldOperations = new WeakMap<Prepared, Map<FieldNode, Prepared>>();
@@ -366,8 +369,9 @@ export class Engine {
 
   private async runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null = null): Promise<string> {
     // A mutation writing several sources runs field by field (mutationFieldsBySource); looked for
-    // only where there are several sources, so a single-source mutation costs nothing more.
-    if (prepared.operation.operation === 'mutation' && this.opts.model.sources.length > 1) {
+    // only in operations whose root fields name several sources (decided once per operation and
+    // role), so a one-source mutation, and each field's own operation, costs nothing more.
+    if (prepared.operation.operation === 'mutation' && this.opts.model.sources.length > 1 && this.spansSources(prepared, session.role)) {
       const fields = mutationFieldsBySource({ model: this.opts.model, role: session.role, dialect: this.dialect(), stringifyNumeric: this.opts.stringifyNumeric ?? false,
         document: prepared.document, operation: prepared.operation, variables });
       if (fields) return this.runFieldByField(prepared, fields, variables, session, headers);
@@ -391,6 +395,14 @@ export class Engine {
     const errors = await resolveJoins(data, joins, { model: this.opts.model, remote: this.opts.remote, document: prepared.document,
       operation: prepared.operation, variables, session, headers, runQuery: (query, vars) => this.runInternal(query, vars, session, headers) });
     return JSON.stringify(errors.length > 0 ? { data, errors } : { data });
+  }
+
+  private spansSources(prepared: Prepared, role: string): boolean {
+    let byRole = spanning.get(prepared);
+    if (!byRole) spanning.set(prepared, (byRole = new Map()));
+    let spans = byRole.get(role);
+    if (spans === undefined) byRole.set(role, (spans = mayWriteSeveralSources(this.opts.model, role, prepared.document, prepared.operation)));
+    return spans;
   }
 
   // Each root field of a mutation in order, as an operation of its own (its own transaction on its

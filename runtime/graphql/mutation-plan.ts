@@ -2,7 +2,7 @@
 // entry of update_<t>_many), run in field order inside one transaction by the engine.
 
 import { createHash } from 'node:crypto';
-import type { FragmentDefinitionNode } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { BundleModel, MutationKind, MutationRootField } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { tableOf, type PlanContext } from './context.js';
@@ -151,6 +151,36 @@ export function mutationFieldsBySource(input: Omit<PlanInput, 'schema' | 'struct
     }
   }
   return sources.size > 1 ? fields : null;
+}
+
+/**
+ * Whether a mutation operation may write several sources whatever its variables: its root fields
+ * (fragments at the root followed, `@include`/`@skip` ignored) name tables of more than one source.
+ * When it does not, mutationFieldsBySource has nothing to find for any request of the operation.
+ */
+export function mayWriteSeveralSources(model: BundleModel, role: string, document: DocumentNode, operation: OperationDefinitionNode): boolean {
+  const roots = model.roots[role]?.mutation ?? {};
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const sources = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode): void => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        const root = roots[sel.name.value];
+        const source = root ? model.tables[root.table]?.source : model.sources.find((x) => x.namespace?.field === sel.name.value)?.name;
+        if (source !== undefined) sources.add(source);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        walk(sel.selectionSet);
+      } else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const f = fragments.get(sel.name.value);
+        if (f) walk(f.selectionSet);
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return sources.size > 1;
 }
 
 // Per model: the tables with event triggers, and those whose inserts may reach one through
