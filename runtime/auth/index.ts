@@ -1,7 +1,7 @@
 /** Resolves the session of a request (admin secret, authenticators, unauthorized role). */
 export { resolveSession, normalizeHeaders, ADMIN_ROLE, ROLE_HEADER } from './session.js';
 /** The session when the headers alone decide it (null: the POST auth webhook must see the body first). */
-export { resolveSessionBeforeBody } from './session.js';
+export { resolveSessionBeforeBody, sessionAtOnce } from './session.js';
 /** The option and plug-in types of session resolution (JWT and webhook modes implement Authenticator). */
 export type { AuthOptions, Authenticator, AuthRequest, RequestHeaders, NormalizedHeaders } from './session.js';
 /** Constant-time admin-secret comparison. */

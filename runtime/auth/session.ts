@@ -54,6 +54,7 @@ const SECRET_INVALID = 'invalid x-svc-admin-secret/x-svc-access-key';
 
 /** Lower-cases header names and joins repeated values the way HTTP does (`a, b`). */
 export function normalizeHeaders(headers: RequestHeaders): NormalizedHeaders {
+  if (isNormalized(headers)) return headers as NormalizedHeaders;
   // A request's headers are read by the route, the session and the engine: made once per request.
   const known = normalizedOf.get(headers);
   if (known) return known;
@@ -67,18 +68,38 @@ export function normalizeHeaders(headers: RequestHeaders): NormalizedHeaders {
 }
 const normalizedOf = new WeakMap<RequestHeaders, NormalizedHeaders>();
 
+/**
+ * True when the headers are normalized already: Node gives a request's header names in lower case
+ * and, but for set-cookie, one string each, so a request's own headers are used as they are (no
+ * copy, no WeakMap entry per request).
+ */
+function isNormalized(headers: RequestHeaders): boolean {
+  for (const name in headers) {
+    if (typeof headers[name] !== 'string') return false;
+    for (let i = 0; i < name.length; i++) {
+      const c = name.charCodeAt(i);
+      if (c >= 65 && c <= 90) return false;
+    }
+  }
+  return true;
+}
+
 /** Every `x-svc-*` header except the admin secret, plus `x-svc-role` set to the resolved role. */
 function sessionFromHeaders(headers: NormalizedHeaders, fallbackRole: string): Session {
   const variables: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
     if (!name.startsWith(SESSION_PREFIX)) continue;
     if ((SECRET_HEADERS as readonly string[]).includes(name)) continue;
-    variables[name] = value;
+    variables[name] = headers[name]!;
   }
   const requested = headers[ROLE_HEADER];
   const role = requested !== undefined && requested !== '' ? requested : fallbackRole;
   variables[ROLE_HEADER] = role;
   return { role, variables, isAdmin: role === ADMIN_ROLE };
+}
+
+function hasSecret(opts: AuthOptions): boolean {
+  return Boolean(opts.adminSecret) || (opts.adminSecrets?.length ?? 0) > 0;
 }
 
 function configuredSecrets(opts: AuthOptions): string[] {
@@ -108,16 +129,9 @@ export async function resolveSession(
   opts: AuthOptions,
   request?: AuthRequest['request'],
 ): Promise<Session> {
+  const decided = sessionAtOnce(headers, opts);
+  if (decided) return decided;
   const normalized = normalizeHeaders(headers);
-  const secrets = configuredSecrets(opts);
-  if (secrets.length === 0) return sessionFromHeaders(normalized, ADMIN_ROLE);
-
-  const sent = sentSecret(normalized);
-  if (sent !== undefined) {
-    if (!adminSecretMatches(sent, secrets)) throw new ApiError('access-denied', SECRET_INVALID, 401);
-    return sessionFromHeaders(normalized, ADMIN_ROLE);
-  }
-
   for (const authenticator of opts.authenticators ?? []) {
     const session = await authenticator.authenticate({ headers: normalized, ...(request ? { request } : {}) });
     if (session) return session;
@@ -135,13 +149,26 @@ export async function resolveSession(
 }
 
 /**
+ * The session when no authenticator is to be asked: no admin secret is configured, or one was
+ * sent (a wrong one throws `access-denied`). Undefined otherwise. Synchronous: the common request
+ * awaits nothing for its session.
+ */
+export function sessionAtOnce(headers: RequestHeaders, opts: AuthOptions): Session | undefined {
+  const normalized = normalizeHeaders(headers);
+  if (!hasSecret(opts)) return sessionFromHeaders(normalized, ADMIN_ROLE);
+  const sent = sentSecret(normalized);
+  if (sent === undefined) return undefined;
+  if (!adminSecretMatches(sent, configuredSecrets(opts))) throw new ApiError('access-denied', SECRET_INVALID, 401);
+  return sessionFromHeaders(normalized, ADMIN_ROLE);
+}
+
+/**
  * The session when the headers alone decide it (admin secret, JWT, the auth webhook in GET mode,
  * the unauthorized role), so that a request is refused before its body is read; null when an
  * authenticator must see the body first (the auth webhook in POST mode, no admin secret sent).
  */
 export async function resolveSessionBeforeBody(headers: RequestHeaders, opts: AuthOptions): Promise<Session | null> {
-  const secrets = configuredSecrets(opts);
-  const needsBody = secrets.length > 0 && sentSecret(normalizeHeaders(headers)) === undefined
+  const needsBody = hasSecret(opts) && sentSecret(normalizeHeaders(headers)) === undefined
     && (opts.authenticators ?? []).some((a) => a.needsRequest === true);
   return needsBody ? null : resolveSession(headers, opts);
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { normalizeHeaders, resolveSession, resolveSessionBeforeBody, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
+import { normalizeHeaders, resolveSession, resolveSessionBeforeBody, sessionAtOnce, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import { checkDeclaredLength, graphqlErrorText, parseJsonBody, readBody, sendJsonText, unexpectedError } from './http-io.js';
@@ -47,7 +47,8 @@ async function run(ctx: GraphQLRouteContext, request: GraphQLRequest, session: S
  */
 async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext): Promise<{ body: GraphQLBody; session: Session }> {
   checkDeclaredLength(req, ctx.maxBodyBytes);
-  const early = await resolveSessionBeforeBody(req.headers, ctx.auth);
+  // Decided from the headers at once in the common case (no secret configured, or one sent).
+  const early = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSessionBeforeBody(req.headers, ctx.auth);
   const raw = await readBody(req, ctx.maxBodyBytes);
   const parsed = parseJsonBody(raw);
   let body: GraphQLBody | undefined;
@@ -89,7 +90,8 @@ export async function handleGraphQLPost(req: IncomingMessage, res: ServerRespons
   const { body, session } = prepared;
   if (record) noteRequest(record, body, session);
   // An auth webhook's Set-Cookie reaches the client (reference/auth.md).
-  for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
+  const cookies = sessionResponseHeaders(session);
+  for (const name in cookies) res.setHeader(name, [...cookies[name]!]);
   const headers = normalizeHeaders(req.headers);
   try {
     const operations = body.kind === 'single' ? 1 : body.requests.length;

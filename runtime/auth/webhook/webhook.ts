@@ -41,8 +41,9 @@ const setCookies = new WeakMap<Session, readonly string[]>();
 /** `Set-Cookie` values the auth webhook gave with this session, to copy to the client response. */
 export function sessionResponseHeaders(session: Session): Readonly<Record<string, readonly string[]>> {
   const cookies = setCookies.get(session);
-  return cookies && cookies.length > 0 ? { 'set-cookie': cookies } : {};
+  return cookies && cookies.length > 0 ? { 'set-cookie': cookies } : NO_HEADERS;
 }
+const NO_HEADERS: Readonly<Record<string, readonly string[]>> = Object.freeze({});
 
 interface Cached {
   readonly session: Session;
