@@ -105,6 +105,11 @@ export interface EngineStats {
 
 const EMPTY_ROLE_SDL = 'type query_root { no_queries_available: String! } schema { query: query_root }';
 
+/** A root-level data text as the response's body. */
+function underData(text: string): string {
+  return `{"data":${text}}`;
+}
+
 /** Serves GraphQL requests from a bundle: parse and plan once per (role, query, operation), then bind and run. */
 export class Engine {
   // Built schemas by their key (roles that see the same schema share one), least recently used
@@ -343,7 +348,17 @@ export class Engine {
     return this.limits.driver((read && this.opts.readerFor ? this.opts.readerFor : this.opts.driverFor)(source), role);
   }
 
-  private async runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+  // Not an async function: the common request's promise is its statement's, with nothing wrapped
+  // around it; what throws before that is answered as a rejected promise all the same.
+  private runPrepared(prepared: Prepared, req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+    try {
+      return this.runPreparedNow(prepared, req, session, ctx);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  private runPreparedNow(prepared: Prepared, req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     const variables = this.coerce(prepared, req, session.role);
     // Hasura validates a subscription sent over HTTP (its document, its variables), then refuses to
     // run it there (Transport/HTTP.hs, runGQ: SubscriptionExecutionPlan).
@@ -367,16 +382,27 @@ export class Engine {
     return this.runPlanned(prepared, variables, session, ctx?.headers ?? null);
   }
 
-  private async runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null = null): Promise<string> {
-    // A mutation writing several sources runs field by field (mutationFieldsBySource); looked for
-    // only in operations whose root fields name several sources (decided once per operation and
-    // role), so a one-source mutation, and each field's own operation, costs nothing more.
-    if (prepared.operation.operation === 'mutation' && this.opts.model.sources.length > 1 && this.spansSources(prepared, session.role)) {
-      const fields = mutationFieldsBySource({ model: this.opts.model, role: session.role, dialect: this.dialect(), stringifyNumeric: this.opts.stringifyNumeric ?? false,
-        document: prepared.document, operation: prepared.operation, variables });
-      if (fields) return this.runFieldByField(prepared, fields, variables, session, headers);
+  private runPlanned(prepared: Prepared, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null = null): Promise<string> {
+    try {
+      // A mutation writing several sources runs field by field (mutationFieldsBySource); looked for
+      // only in operations whose root fields name several sources (decided once per operation and
+      // role), so a one-source mutation, and each field's own operation, costs nothing more.
+      if (prepared.operation.operation === 'mutation' && this.opts.model.sources.length > 1 && this.spansSources(prepared, session.role)) {
+        const fields = mutationFieldsBySource({ model: this.opts.model, role: session.role, dialect: this.dialect(), stringifyNumeric: this.opts.stringifyNumeric ?? false,
+          document: prepared.document, operation: prepared.operation, variables });
+        if (fields) return this.runFieldByField(prepared, fields, variables, session, headers);
+      }
+      const plan = this.planFor(prepared, variables, session.role);
+      // The common answer, one statement's JSON under "data": its promise and one then, no async
+      // function's promise and awaits around them.
+      if (plan.kind === 'sql' && !plan.joins) return this.runPart(plan, variables, session).then(underData);
+      return this.runPlan(prepared, plan, variables, session, headers);
+    } catch (e) {
+      return Promise.reject(e);
     }
-    const plan = this.planFor(prepared, variables, session.role);
+  }
+
+  private async runPlan(prepared: Prepared, plan: Plan | MutationPlan, variables: { readonly [k: string]: unknown }, session: Session, headers: ClientHeaders | null): Promise<string> {
     if (plan.kind === 'static') return plan.body;
     if (plan.kind === 'mutation' && !plan.joins) return `{"data":${await runMutation(plan, this.driverAs(plan.source, session.role), variables, session)}}`;
     const joins = plan.kind === 'mutation' ? plan.joins : plan.kind === 'sql' ? plan.joins : plan.parts[0]?.joins;
