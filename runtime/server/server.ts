@@ -128,7 +128,9 @@ export function createServer(opts: ServerOptions): KilnServer {
   const serveConsole = site ? consoleHandler(site) : undefined;
 
   async function dispatch(req: IncomingMessage, res: ServerResponse, record: RequestRecord): Promise<void> {
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
     // The metrics' endpoint label: a known path as it is, never a client's made-up one.
     if (routes.has(path)) record.endpoint = path;
     else if (path.startsWith(REST_PREFIX)) record.endpoint = REST_PREFIX;
