@@ -138,7 +138,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     const onEnd = (): void => {
       req.off('error', stop);
-      resolve(Buffer.concat(chunks));
+      // A body of one chunk (the usual small request) is used as it is: concat would copy it.
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     };
     req.on('data', onData);
     req.on('end', onEnd);
