@@ -95,18 +95,21 @@ export class RequestRecord {
   constructor(readonly id: string, readonly started: number) {}
 }
 
-const records = new WeakMap<IncomingMessage, RequestRecord>();
+// Kept on the request under a symbol rather than in a WeakMap: an entry per request in a WeakMap
+// is an ephemeron that every garbage collection has to visit.
+const RECORD: unique symbol = Symbol('kiln.requestRecord');
+type RecordedRequest = IncomingMessage & { [RECORD]?: RequestRecord };
 
 /** Starts the record of a request (its id read or made, and set on the response). */
 export function beginRecord(req: IncomingMessage, res: ServerResponse): RequestRecord {
   const r = new RequestRecord(requestIdOf(req, res), performance.now());
-  records.set(req, r);
+  (req as RecordedRequest)[RECORD] = r;
   return r;
 }
 
 /** The record of a request being served (undefined outside the server, e.g. a route called directly). */
 export function recordOf(req: IncomingMessage): RequestRecord | undefined {
-  return records.get(req);
+  return (req as RecordedRequest)[RECORD];
 }
 
 /** The request's id: its `x-request-id` header, else a new UUID; written in the response's head (http-io.ts headWith). */
