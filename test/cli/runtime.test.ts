@@ -10,8 +10,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { ensureBuilt, freePort, kiln, kilnRuntime, ROOT, serve, serveRuntime, type Served } from './cli-helpers.js';
+import { sharedPath } from '../helpers/shared.js';
 
-const BENCH = '/work/shared/bench';
+const BENCH = sharedPath('bench');
 const RECORDER = pathToFileURL(join(ROOT, 'test', 'cli', 'record-modules.mjs')).href;
 // What the compiler brings: its sources (bundled into build/kiln.mjs) and its packages.
 const COMPILER_MODULE = new RegExp(`(/node_modules/(ts-morph|typescript|esbuild|@graphql-codegen)/)|(${ROOT}/(compiler/|build/kiln\\.mjs))`);
