@@ -6,11 +6,11 @@
 // the command line wires in) and the tests all run these same stages.
 
 import type { GraphQLSchema } from 'graphql';
-import type { BundleModel, Json, TemplatesModel } from '../../runtime/bundle/index.js';
+import { backendOnlyModel, type BundleModel, type Json, type TemplatesModel } from '../../runtime/bundle/index.js';
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject, type ResolveReuse } from '../model/index.js';
-import { buildRoleSchemas, collectionUse, printSchemas, validateCollections } from '../schema/index.js';
+import { buildRoleSchema, buildRoleSchemas, collectionUse, printRoleSchema, printSchemas, validateCollections } from '../schema/index.js';
 import { compileTemplates } from '../sql/index.js';
 import { compilePersisted, type CompiledPersisted } from './persisted.js';
 
@@ -79,13 +79,27 @@ export function compileModel(input: BundleInput): CompiledModel {
   const stored = compilePersisted(input.metadata, base, schemas);
   const events = eventDefinitions(input.metadata);
   const remoteSchemas = remoteSchemaDefinitions(input.metadata.remote_schemas);
+  const backendOnlySdl = backendOnlySchemas(base);
   const model: BundleModel = { ...base, ...(stored.persisted ? { persisted: stored.persisted } : {}), ...(events ? { events } : {}),
-    ...(remoteSchemas ? { remoteSchemas } : {}) };
+    ...(remoteSchemas ? { remoteSchemas } : {}), ...(backendOnlySdl ? { backendOnlySdl } : {}) };
   const sdl = printed();
   // Only stored queries need the admin schema (no collection: nothing to check, nothing built).
   const use = collectionUse(input.metadata);
   const queryIssues = use.collections.length > 0 && schemas['admin'] ? validateCollections(use, schemas['admin']) : [];
   return { model, sdl, schemas, stored, inconsistencies: [...resolved.inconsistencies, ...queryIssues] };
+}
+
+/**
+ * The schema of each role with backend_only permissions as a trusted backend request sees it
+ * (runtime/bundle/backend-only.ts); undefined when no role has one.
+ */
+function backendOnlySchemas(model: BundleModel): { [role: string]: string } | undefined {
+  const out: { [role: string]: string } = {};
+  for (const role of model.roles) {
+    const trusted = backendOnlyModel(model, role);
+    if (trusted) out[role] = printRoleSchema(buildRoleSchema(trusted, role));
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**

@@ -108,6 +108,7 @@ export function bigqueryModel(model: BundleModel): BundleModel {
     subscription: Object.fromEntries(Object.entries(r.subscription).filter(([, f]) => !('table' in f) || !onBigQuery(f.table))),
     ...(r.stream ? { stream: Object.fromEntries(Object.entries(r.stream).filter(([, t]) => !onBigQuery(t))) } : {}),
     ...(r.mutation ? { mutation: Object.fromEntries(Object.entries(r.mutation).filter(([, f]) => !onBigQuery(f.table))) } : {}),
+    ...(r.backendOnlyMutation ? { backendOnlyMutation: Object.fromEntries(Object.entries(r.backendOnlyMutation).filter(([, f]) => !onBigQuery(f.table))) } : {}),
   }]));
   const select = Object.fromEntries(Object.entries(model.select).map(([role, perms]) => [role, Object.fromEntries(Object.entries(perms).map(([table, p]): [string, SelectPermissionModel] => {
     const global = bq.get(model.tables[table]?.source ?? '')?.globalSelectLimit ?? null;

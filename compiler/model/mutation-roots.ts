@@ -2,7 +2,7 @@
 // source prefix and suffix already applied in rootFieldNames). Which fields exist follows
 // Hasura v2: `_one` and `_by_pk` return a row, so they need a select permission (and, for
 // `_by_pk`, every primary-key column readable); `backend_only` permissions are left out of the
-// client schema.
+// client schema (a trusted backend request's root is built from runtime/bundle `trustedPermissions`).
 
 import type {
   FunctionModel, MutationKind, MutationRootField, SelectPermissionModel, TableModel, TableMutationPermissions,

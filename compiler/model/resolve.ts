@@ -12,6 +12,7 @@ import { Issues, type InconsistentObject } from './issues.js';
 import { permissionDefinition, permissionObjectName, sourceObjectName, qualifiedText } from './names.js';
 import { bigqueryConnection, bigqueryModel, queriesOnly } from './bigquery.js';
 import { buildMutationRoots } from './mutation-roots.js';
+import { hasBackendOnly, trustedPermissions } from '../../runtime/bundle/index.js';
 import { reportActionClashes } from './action-roots.js';
 import { databaseScalars, resolveActions } from './actions.js';
 import { resolveInheritedRoles } from './inherited-roles.js';
@@ -85,6 +86,10 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   const rolesRoots = (r: string, into: Issues): RoleRoots => ({
     ...buildRoots(r, tables, sortedSelect[r]!, functions, into, rootLimits),
     mutation: buildMutationRoots(r, tables, sortedMutations[r]!, sortedSelect[r]!, into, functions),
+    // A trusted backend request's mutation_root (runtime/bundle/backend-only.ts): its clashes are
+    // those of the client's root plus the backend_only fields', reported by the client's already.
+    ...(hasBackendOnly(sortedMutations[r]) ? { backendOnlyMutation:
+      buildMutationRoots(r, tables, trustedPermissions(sortedMutations[r]!), sortedSelect[r]!, new Issues(), functions) } : {}),
   });
   const reuse = opts.reuse;
   // Each table's entry is digested on its own (the same objects go on into the model and are not digested again).

@@ -95,7 +95,28 @@ function sessionFromHeaders(headers: NormalizedHeaders, fallbackRole: string): S
   const requested = headers[ROLE_HEADER];
   const role = requested !== undefined && requested !== '' ? requested : fallbackRole;
   variables[ROLE_HEADER] = role;
-  return { role, variables, isAdmin: role === ADMIN_ROLE };
+  const backendOnly = backendOnlyAccess(headers[BACKEND_ONLY_HEADER]);
+  return { role, variables, isAdmin: role === ADMIN_ROLE, ...(backendOnly ? { backendOnly } : {}) };
+}
+
+/** The header a trusted request sends to use the role's backend_only permissions. */
+export const BACKEND_ONLY_HEADER = 'x-svc-use-backend-only-permissions';
+const TRUE_TEXTS = ['true', 't', 'yes', 'y'];
+const FALSE_TEXTS = ['false', 'f', 'no', 'n'];
+
+/**
+ * `x-svc-use-backend-only-permissions` read as Hasura reads it on a trusted request (Session.hs
+ * `mkUserInfo`, `parseStringAsBool`): absent is false, one of its boolean texts in any case is
+ * that value, anything else refuses the request (`bad-request`, Hasura's words). A request that
+ * is not trusted never reads it (JWT, webhook and the unauthorized role build their own sessions).
+ */
+function backendOnlyAccess(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const text = value.toLowerCase();
+  if (TRUE_TEXTS.includes(text)) return true;
+  if (FALSE_TEXTS.includes(text)) return false;
+  const list = (xs: readonly string[]): string => `[${xs.map((x) => JSON.stringify(x)).join(',')}]`;
+  throw new ApiError('bad-request', `${BACKEND_ONLY_HEADER}:  Not a valid boolean text. True values are ${list(TRUE_TEXTS)} and  False values are ${list(FALSE_TEXTS)}. All values are case insensitive`, 400);
 }
 
 function hasSecret(opts: AuthOptions): boolean {

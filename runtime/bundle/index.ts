@@ -16,3 +16,5 @@ export { contentHash, DELTA_SUFFIX, expandLayout, readLinks, remoteSdlFile, stor
 export { indexSdl, membersOf, rangeOf, sdlFromFile, sdlFromText, type SdlIndex, type SdlSource } from './sdl-index.js';
 /** A role's permission predicates by rule (select filter, insert check, update filter and check, delete filter). */
 export { PERMISSION_RULES, permissionRule } from './rules.js';
+/** A role's schema and model as a trusted request with x-svc-use-backend-only-permissions sees them. */
+export { backendOnlyModel, hasBackendOnly, trustedPermissions } from './backend-only.js';

@@ -51,6 +51,12 @@ export interface BundleModel {
    * last stage, where the planners lower `select[role][table].filter` themselves).
    */
   readonly templates?: TemplatesModel;
+  /**
+   * The SDL of each role that has `backend_only` permissions as a trusted request with
+   * `x-svc-use-backend-only-permissions: true` sees it (roots `backendOnlyMutation`); absent: no
+   * role has one. Kept in the model: such roles are few, and the runtime cannot build a schema.
+   */
+  readonly backendOnlySdl?: { readonly [role: string]: string };
 }
 
 /**
@@ -194,6 +200,12 @@ export interface RoleRoots {
   readonly stream?: { readonly [field: string]: TableId };
   /** The fields of mutation_root (absent or empty: the role has no mutation_root). */
   readonly mutation?: { readonly [field: string]: MutationRootField };
+  /**
+   * mutation_root as a trusted request that sends `x-svc-use-backend-only-permissions: true` sees
+   * it: `mutation` plus the fields of the role's `backend_only` permissions. Absent when the role
+   * has no such permission (its schema is then the same either way).
+   */
+  readonly backendOnlyMutation?: { readonly [field: string]: MutationRootField };
 }
 
 /** A field of mutation_root (reference/schema.md §1): a write of `table`, or a tracked function exposed as a mutation. */

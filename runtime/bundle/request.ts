@@ -11,4 +11,9 @@ export interface Session {
   readonly variables: { readonly [k: string]: string };
   /** True when the request carried a valid admin secret (or none is configured). */
   readonly isAdmin: boolean;
+  /**
+   * True when a trusted request (admin secret sent, or none configured) sent
+   * `x-svc-use-backend-only-permissions: true`: the role's backend_only permissions apply.
+   */
+  readonly backendOnly?: boolean;
 }

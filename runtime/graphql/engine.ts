@@ -1,6 +1,6 @@
 import { Kind, parse, print, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { contentHash, sdlFromFile, sdlFromText, type BundleModel, type SdlSource, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
+import { backendOnlyModel, contentHash, sdlFromFile, sdlFromText, type BundleModel, type SdlSource, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import { stepEnd, stepStart } from '../tracing/index.js';
 import type { Driver } from '../drivers/index.js';
@@ -165,6 +165,8 @@ export class Engine {
     if (!entry) throw new ApiError('not-found', `query with name ${JSON.stringify(name)} not found in collection ${JSON.stringify(collection)}`, 404, []);
     if (this.enforcesAllowlist(session) && (entry.query.sha256 === null || !this.stored.admits(entry.query.sha256, session.role))) throw notAllowed();
     const req: GraphQLRequest = { query: entry.query.query, variables, operationName: null };
+    const trusted = this.forSession(session);
+    if (trusted !== this) return trusted.executeStored(collection, name, variables, session);
     return this.runPrepared(this.limited(entry.prepared.get(session.role) ?? this.prepare(req, session.role), session), req, session);
   }
 
@@ -216,7 +218,7 @@ export class Engine {
   /** Runs one request; answers the full response text. GraphQL errors are answers, not exceptions. */
   async execute(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     try {
-      return await this.run(req, session, ctx);
+      return await this.forSession(session).run(req, session, ctx);
     } catch (e) {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
@@ -252,13 +254,35 @@ export class Engine {
     return e;
   }
 
+  // Per role with backend_only permissions, an engine on the model and schema a trusted backend
+  // request sees (runtime/bundle/backend-only.ts), made on first use: its own schema and plan
+  // cache, so a plan made for one variant never serves the other.
+  private readonly backendOnlyEngines = new Map<string, Engine>();
+
+  /** This engine, or the role's backend-only variant when the session may use it (Session.backendOnly). */
+  private forSession(session: Session): Engine {
+    if (session.backendOnly !== true) return this;
+    let e = this.backendOnlyEngines.get(session.role);
+    if (!e) {
+      const model = backendOnlyModel(this.opts.model, session.role);
+      const sdl = this.opts.model.backendOnlySdl?.[session.role];
+      e = model && sdl !== undefined
+        ? new Engine({ ...this.opts, model, sdl: { [session.role]: sdl }, sdlKey: undefined, sdlFiles: undefined, planCacheSize: 200, schemaCacheSize: 1 })
+        : this;
+      this.backendOnlyEngines.set(session.role, e);
+    }
+    return e;
+  }
+
   /** Runs one request; a request that fails as a whole throws its ApiError (for /v1alpha1/graphql's statuses). */
   executeOrThrow(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
-    return this.run(req, session, ctx);
+    return this.forSession(session).run(req, session, ctx);
   }
 
   /** Plans a request without running it: the SQL text and parameter slots (for `inspect --query` and explain). */
   plan(req: GraphQLRequest, session: Session): Plan {
+    const trusted = this.forSession(session);
+    if (trusted !== this) return trusted.plan(req, session);
     const prepared = this.prepare(req, session.role);
     const variables = this.coerce(prepared, req, session.role);
     const plan = this.planFor(prepared, variables, session.role);
@@ -305,6 +329,8 @@ export class Engine {
 
   /** Explains a request as the session would run it (POST /v1/graphql/explain): SQL and PostgreSQL's plan. */
   async explain(req: GraphQLRequest, session: Session): Promise<Explanation> {
+    const trusted = this.forSession(session);
+    if (trusted !== this) return trusted.explain(req, session);
     const p = this.prepare(req, session.role);
     return explainOperation({ model: this.opts.model, schema: this.schemaFor(session.role), role: session.role,
       dialect: this.dialect(), dialectOf: this.dialectOf, stringifyNumeric: this.opts.stringifyNumeric ?? false,

@@ -12,11 +12,14 @@ export interface CatalogServer {
   close(): Promise<void>;
 }
 
-export async function serveCatalog(databaseUrl: string, opts: { readonly stringifyNumericTypes?: boolean } = {}): Promise<CatalogServer> {
+export async function serveCatalog(databaseUrl: string,
+  opts: { readonly stringifyNumericTypes?: boolean; readonly adminSecret?: string; readonly unauthorizedRole?: string } = {}): Promise<CatalogServer> {
   const s = await serveCommand({ databaseUrl, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4,
-    stringifyNumericTypes: opts.stringifyNumericTypes ?? false, console: false });
+    stringifyNumericTypes: opts.stringifyNumericTypes ?? false, console: false,
+    ...(opts.adminSecret ? { adminSecret: opts.adminSecret } : {}), ...(opts.unauthorizedRole ? { unauthorizedRole: opts.unauthorizedRole } : {}) });
   const url = `http://127.0.0.1:${s.port}`;
-  const post = (path: string, body: unknown) => postJson(url, path, body);
+  // With an admin secret, the helper's own calls (metadata, run_sql) carry it.
+  const post = (path: string, body: unknown) => postJson(url, path, body, opts.adminSecret ? { 'X-Svc-Admin-Secret': opts.adminSecret } : {});
   return {
     url, post,
     async ok(path, body) {
