@@ -45,7 +45,7 @@ describe('array columns', () => {
     expect(await gql(insert, { l: '{x,y}', g: '{{5}}' })).toEqual({ data: { insert_shelf: { returning: [{ labels: ['x', 'y'], grid: [[5]] }] } } });
     expect(await gql('mutation { insert_shelf_one(object: {labels: ["inline"], grid: "{7,8}"}) { labels grid } }'))
       .toEqual({ data: { insert_shelf_one: { labels: ['inline'], grid: [7, 8] } } });
-    expect((await rows()).map((r: { labels: string[] }) => r.labels)).toEqual([['a', 'b,c', 'd"e'], ['x', 'y'], ['inline']]);
+    expect((await rows()).map((r) => r['labels'])).toEqual([['a', 'b,c', 'd"e'], ['x', 'y'], ['inline']]);
   });
 
   it('updates with either form and compares with either form', async () => {

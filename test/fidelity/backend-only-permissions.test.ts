@@ -102,7 +102,7 @@ describe('backend_only permissions', () => {
     expect((await gql(open, update, { ...clerk, 'X-Svc-Use-Backend-Only-Permissions': 'yes' })).body).toEqual({ data: { update_ledger: { affected_rows: 1 } } });
     const remove = 'mutation { delete_ledger(where: {account: {_eq: "beta"}}) { affected_rows } }';
     expect((await gql(open, remove, { ...clerk, 'X-Svc-Use-Backend-Only-Permissions': 't' })).body).toEqual({ data: { delete_ledger: { affected_rows: 1 } } });
-    expect((await ledger()).map((r: { account: string; amount: number; audited: boolean }) => [r.account, r.amount, r.audited]))
+    expect((await ledger()).map((r) => [r['account'], r['amount'], r['audited']]))
       .toEqual([['alpha', 11, false], ['gamma', 5, true]]);
   });
 
