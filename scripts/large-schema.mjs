@@ -22,7 +22,7 @@ import { helpOnRequest } from './usage.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -267,7 +267,10 @@ async function compileAndServe(figures, dir, url, env, children) {
   const bundle = join(dir, 'bundle');
   console.log('\n== kiln compile');
   const c = flag('serve-only') ? { code: 0, ms: 0, cpuMs: 0, peakMb: 0 }
-    : await run([KILN, 'compile', '--metadata', join(dir, 'metadata.json'), '--out', bundle, '--database-url', url], env);
+    // The heap limit `kiln compile` would give itself in a child (bin/kiln.mjs), given here so that
+    // the process measured is the one compiling.
+    : await run([`--max-old-space-size=${Math.floor((totalmem() * 0.75) / 2 ** 20)}`, KILN, 'compile', '--metadata', join(dir, 'metadata.json'),
+      '--out', bundle, '--database-url', url], env);
   if (c.code !== 0) throw new Error(`kiln compile failed (${c.code}) after ${c.ms} ms, peak RSS ${c.peakMb.toFixed(0)} MB`);
   const size = await dirSize(bundle);
   Object.assign(figures, { compileMs: c.ms, compileCpuMs: c.cpuMs, compilePeakMb: Math.round(c.peakMb), bundleBytes: size.total, bundleFiles: size.files });
