@@ -107,10 +107,37 @@ export function resolveCustomTypes(raw: Json | undefined, tables: ReadonlyMap<st
   }
   if (reasons.length > 0) {
     const reason = reasons.length === 1 ? `because ${reasons[0]!}` : `for the following reasons:\n${reasons.map((r) => `  • ${r}\n`).join('')}`;
-    issues.add({ type: 'custom_types', name: 'custom_types custom_types', definition: doc, reason: `validation for the given custom types failed ${reason}` });
+    issues.add({ type: 'custom_types', name: 'custom_types custom_types', definition: asHasuraParsedIt(doc), reason: `validation for the given custom types failed ${reason}` });
     return { scalars: [], enums: [], inputObjects: [], objects: [], reused: new Set() };
   }
   return { scalars, enums, inputObjects, objects, reused };
+}
+
+const orNull = (v: Json | undefined): Json => (v === undefined ? null : v);
+const listOrNull = (v: Json | undefined, each: (o: Obj) => Json): Json => (Array.isArray(v) ? listOf(v).map(each) : null);
+
+/**
+ * The custom types as Hasura echoes them in an inconsistent object (its `ToJSON` of the parsed
+ * `CustomTypes`): every key of every type present, `null` where the document gave nothing, and a
+ * relationship's table qualified and its source named.
+ */
+function asHasuraParsedIt(doc: Obj): Json {
+  const field = (f: Obj): Json => ({ name: orNull(f['name']), type: orNull(f['type']), description: orNull(f['description']) });
+  return {
+    scalars: listOrNull(doc['scalars'], (s) => ({ name: orNull(s['name']), description: orNull(s['description']) })),
+    enums: listOrNull(doc['enums'], (e) => ({ name: orNull(e['name']), description: orNull(e['description']),
+      values: listOrNull(e['values'], (v) => ({ value: orNull(v['value']), description: orNull(v['description']), is_deprecated: orNull(v['is_deprecated']) })) })),
+    input_objects: listOrNull(doc['input_objects'], (o) => ({ name: orNull(o['name']), description: orNull(o['description']), fields: listOrNull(o['fields'], field) })),
+    objects: listOrNull(doc['objects'], (o) => ({
+      name: orNull(o['name']), description: orNull(o['description']),
+      fields: listOrNull(o['fields'], (f) => ({ ...(field(f) as Obj), arguments: orNull(f['arguments']) })),
+      relationships: listOrNull(o['relationships'], (r) => {
+        const ref = r['remote_table'];
+        const remoteTable = isObj(ref) ? { schema: text(ref['schema']) || 'public', name: orNull(ref['name']) } : { schema: 'public', name: orNull(ref) };
+        return { name: orNull(r['name']), type: orNull(r['type']), remote_table: remoteTable, source: textOrNull(r['source']) ?? 'default', field_mapping: orNull(r['field_mapping']) };
+      }),
+    })),
+  };
 }
 
 function resolveRelationships(objectName: string, fields: readonly CustomFieldModel[], rels: readonly Obj[], tables: ReadonlyMap<string, TableModel>,

@@ -5,7 +5,7 @@ export type ErrorCode =
   | 'jwt-missing-role-claims' | 'invalid-headers' | 'not-supported' | 'not-exists' | 'not-found'
   | 'already-exists' | 'already-tracked' | 'already-untracked' | 'dependency-error'
   | 'unexpected-payload' | 'invalid-params' | 'invalid-configuration' | 'bad-request' | 'conflict'
-  | 'method-not-allowed' | 'remote-schema-error' | 'remote-schema-conflicts' | 'cyclic-dependency'
+  | 'method-not-allowed' | 'remote-schema-error' | 'remote-schema-conflicts' | 'invalid-role-based-remote-schema' | 'cyclic-dependency'
   | 'coercion-error' | 'busy' | 'start-failed' | 'postgres-error' | 'postgres-max-connections-error'
   | 'mssql-error' | 'bigquery-error' | 'already-initialised' | 'constraint-error' | 'unexpected'
   // API limits (set_api_limits): rate_limit and time_limit.

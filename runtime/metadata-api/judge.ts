@@ -15,6 +15,8 @@ const key = (o: Pick<InconsistentObject, 'type' | 'name'>): string => `${o.type}
 
 const INHERITED = 'inherited role permission inconsistency';
 
+const ROLE_SCHEMA_FAILED = 'validation for the given role-based schema failed';
+
 /** Types whose inconsistency means the database object itself is gone (run_sql drops them silently). */
 const VANISHED = new Set(['table', 'function']);
 
@@ -41,6 +43,11 @@ export async function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' |
       case 'other': {
         const target = effect.kind === 'create' && effect.object ? fresh.filter((o) => key(o) === key(effect.object!)) : [];
         if (target.length > 0) {
+          // Hasura checks a role's remote schema document in the operation itself
+          // (resolveRoleBasedRemoteSchema): its own code, no inconsistent object in `internal`.
+          if (target.length === 1 && target[0]!.type === 'remote_schema_permission' && target[0]!.reason.startsWith(ROLE_SCHEMA_FAILED)) {
+            throw new ApiError('invalid-role-based-remote-schema', target[0]!.reason, 400, ['args']);
+          }
           throw new ApiError('invalid-configuration', target.map((o) => o.reason).join(', '), 400, ['args'], target as unknown as Json);
         }
         if (fresh.every((o) => o.type === 'root_field')) {

@@ -2,13 +2,11 @@
 // schema text is a subset of the remote schema; the role sees that subset only. A permission that
 // names a type, field, argument or value the remote does not have is inconsistent.
 
-import {
-  buildASTSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType, isUnionType,
-  parse, type DocumentNode, type GraphQLNamedType, type GraphQLSchema,
-} from 'graphql';
+import { buildASTSchema, isInputObjectType, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Json } from '../bundle/index.js';
 import type { RemoteInconsistency } from './definition.js';
 import { takePresets, type Presets } from './presets.js';
+import { roleSchemaMessage, roleSchemaReasons } from './role-schema-check.js';
 import { remoteView, type RemoteView } from './view.js';
 
 const PRESET_DIRECTIVE = 'directive @preset(value: String, static: Boolean) on INPUT_FIELD_DEFINITION | ARGUMENT_DEFINITION';
@@ -38,6 +36,9 @@ export function restricted(text: string, remote: GraphQLSchema): { schema: Graph
   } catch (e) {
     return `invalid permission schema: ${e instanceof Error ? e.message : String(e)}`;
   }
+  // Hasura's subset rules and words first (role-schema-check.ts); then the role's schema is built.
+  const reasons = roleSchemaReasons(parsed, remote);
+  if (reasons.length > 0) return roleSchemaMessage(reasons);
   const { doc, presets } = takePresets(parsed);
   let schema: GraphQLSchema;
   try {
@@ -46,12 +47,6 @@ export function restricted(text: string, remote: GraphQLSchema): { schema: Graph
     return `invalid permission schema: ${e instanceof Error ? e.message : String(e)}`;
   }
   const problems: string[] = [];
-  for (const t of Object.values(schema.getTypeMap())) {
-    if (t.name.startsWith('__') || ['Int', 'Float', 'String', 'Boolean', 'ID'].includes(t.name)) continue;
-    const r = remote.getType(t.name);
-    if (!r) { problems.push(`type ${JSON.stringify(t.name)} does not exist in the remote schema`); continue; }
-    problems.push(...subsetProblems(t, r));
-  }
   const roots = [['query', schema.getQueryType(), remote.getQueryType()], ['mutation', schema.getMutationType(), remote.getMutationType()]] as const;
   for (const [op, mine, theirs] of roots) {
     if (mine && theirs && mine.name !== theirs.name) problems.push(`the ${op} root ${JSON.stringify(mine.name)} is not the remote schema's ${JSON.stringify(theirs.name)}`);
@@ -66,34 +61,4 @@ export function restricted(text: string, remote: GraphQLSchema): { schema: Graph
     for (const f of fields.keys()) if (!t || !isInputObjectType(t) || !t.getFields()[f]) problems.push(`input field ${JSON.stringify(f)} of ${JSON.stringify(type)} does not exist in the remote schema`);
   }
   return problems.length > 0 ? problems.join(', ') : { schema, presets };
-}
-
-function subsetProblems(t: GraphQLNamedType, r: GraphQLNamedType): string[] {
-  const kindOf = (x: GraphQLNamedType): string => (isObjectType(x) ? 'object' : isInterfaceType(x) ? 'interface' : isUnionType(x) ? 'union'
-    : isEnumType(x) ? 'enum' : isInputObjectType(x) ? 'input object' : 'scalar');
-  if (kindOf(t) !== kindOf(r)) return [`type ${JSON.stringify(t.name)} is a ${kindOf(t)} here but a ${kindOf(r)} in the remote schema`];
-  if (isScalarType(t)) return [];
-  if (isEnumType(t) && isEnumType(r)) {
-    return t.getValues().filter((v) => !r.getValue(v.name)).map((v) => `enum value ${JSON.stringify(v.name)} of ${JSON.stringify(t.name)} does not exist in the remote schema`);
-  }
-  if (isUnionType(t) && isUnionType(r)) {
-    const have = new Set(r.getTypes().map((x) => x.name));
-    return t.getTypes().filter((x) => !have.has(x.name)).map((x) => `type ${JSON.stringify(x.name)} is not a member of union ${JSON.stringify(t.name)} in the remote schema`);
-  }
-  if ((isObjectType(t) || isInterfaceType(t) || isInputObjectType(t)) && (isObjectType(r) || isInterfaceType(r) || isInputObjectType(r))) {
-    const theirs = r.getFields() as Record<string, { type: unknown; args?: readonly { name: string; type: unknown }[] }>;
-    const out: string[] = [];
-    for (const [name, f] of Object.entries(t.getFields())) {
-      const rf = theirs[name];
-      if (!rf) { out.push(`field ${JSON.stringify(name)} of ${JSON.stringify(t.name)} does not exist in the remote schema`); continue; }
-      if (String(f.type) !== String(rf.type)) out.push(`field ${JSON.stringify(name)} of ${JSON.stringify(t.name)} has type ${String(f.type)}, the remote schema ${String(rf.type)}`);
-      for (const a of 'args' in f ? f.args : []) {
-        const ra = rf.args?.find((x) => x.name === a.name);
-        if (!ra) out.push(`argument ${JSON.stringify(a.name)} of field ${JSON.stringify(name)} of ${JSON.stringify(t.name)} does not exist in the remote schema`);
-        else if (String(a.type) !== String(ra.type)) out.push(`argument ${JSON.stringify(a.name)} of field ${JSON.stringify(name)} has type ${String(a.type)}, the remote schema ${String(ra.type)}`);
-      }
-    }
-    return out;
-  }
-  return [];
 }

@@ -84,8 +84,9 @@ describe('kiln check --remote', () => {
         'remote schema "forum": Query.messages was removed. (the bundle serves it)',
         'remote schema "forum": Profile.bio changed type from String to Int. (the bundle serves it)',
         'remote schema "forum": remote relationship messages of table public.users: field "messages" does not exist in remote schema "forum"',
-        'remote schema "forum": the permission of role user no longer fits: field "messages" of "Query" does not exist in the remote schema, '
-          + 'field "bio" of "Profile" has type String, the remote schema Int',
+        'remote schema "forum": the permission of role user no longer fits: validation for the given role-based schema failed for the following reasons:\n'
+          + ' • field "messages" does not exist in the "Object": "Query"\n'
+          + ' • expected type of "bio"("Object field") to be Int but recieved String\n',
       ]);
       expect(report.notes).toContain('remote schema "forum": Query.added is new in the remote (not served until recompiled)');
       const r = await kiln(['check', '--bundle', bundleDir, '--remote'], { env });
