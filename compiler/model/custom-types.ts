@@ -107,10 +107,37 @@ export function resolveCustomTypes(raw: Json | undefined, tables: ReadonlyMap<st
   }
   if (reasons.length > 0) {
     const reason = reasons.length === 1 ? `because ${reasons[0]!}` : `for the following reasons:\n${reasons.map((r) => `  • ${r}\n`).join('')}`;
-    issues.add({ type: 'custom_types', name: 'custom_types custom_types', definition: doc, reason: `validation for the given custom types failed ${reason}` });
+    issues.add({ type: 'custom_types', name: 'custom_types custom_types', definition: hasuraCustomTypes(doc), reason: `validation for the given custom types failed ${reason}` });
     return { scalars: [], enums: [], inputObjects: [], objects: [], reused: new Set() };
   }
   return { scalars, enums, inputObjects, objects, reused };
+}
+
+/**
+ * The custom types as Hasura writes them in an inconsistent object's `definition`: aeson's ToJSON
+ * of its parsed `CustomTypes` (Hasura.RQL.Types.CustomTypes), so every key of every record is
+ * there, `null` where the metadata gave none (`input_objects`, `description`, a field's
+ * `arguments`, an object's `relationships`), and a relationship carries its `source` and its
+ * `remote_table` as `{schema, name}`.
+ */
+export function hasuraCustomTypes(doc: Obj): Json {
+  const given = (o: Obj, k: string): Json => o[k] ?? null;
+  const list = (o: Obj, k: string, each: (x: Obj) => Json): Json => (Array.isArray(o[k]) ? listOf(o[k]).map(each) : given(o, k));
+  const relationship = (r: Obj): Json => {
+    const ref = r['remote_table'];
+    const remoteTable = typeof ref === 'string' ? { schema: 'public', name: ref } : isObj(ref) ? { schema: ref['schema'] ?? 'public', name: given(ref, 'name') } : given(r, 'remote_table');
+    return { name: given(r, 'name'), type: given(r, 'type'), source: r['source'] ?? 'default', remote_table: remoteTable, field_mapping: given(r, 'field_mapping') };
+  };
+  return {
+    input_objects: list(doc, 'input_objects', (o) => ({ name: given(o, 'name'), description: given(o, 'description'),
+      fields: list(o, 'fields', (f) => ({ name: given(f, 'name'), description: given(f, 'description'), type: given(f, 'type') })) })),
+    objects: list(doc, 'objects', (o) => ({ name: given(o, 'name'), description: given(o, 'description'),
+      fields: list(o, 'fields', (f) => ({ name: given(f, 'name'), arguments: given(f, 'arguments'), description: given(f, 'description'), type: given(f, 'type') })),
+      relationships: list(o, 'relationships', relationship) })),
+    scalars: list(doc, 'scalars', (x) => ({ name: given(x, 'name'), description: given(x, 'description') })),
+    enums: list(doc, 'enums', (e) => ({ name: given(e, 'name'), description: given(e, 'description'),
+      values: list(e, 'values', (v) => ({ value: given(v, 'value'), description: given(v, 'description'), is_deprecated: given(v, 'is_deprecated') })) })),
+  };
 }
 
 function resolveRelationships(objectName: string, fields: readonly CustomFieldModel[], rels: readonly Obj[], tables: ReadonlyMap<string, TableModel>,
