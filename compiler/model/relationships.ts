@@ -3,9 +3,11 @@ import type { Relationship, Json } from '../metadata/index.js';
 import type { Issues } from './issues.js';
 import { columnClash } from './functions.js';
 import { qualifiedText, relationshipDefinition, tableChildName } from './names.js';
-import { tableId, type TableDraft } from './tables.js';
+import { notAName, tableId, type TableDraft } from './tables.js';
 
 type Mapping = (readonly [string, string])[];
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /** Resolves every object and array relationship against the foreign keys of the catalog. */
 export function resolveRelationships(source: string, drafts: readonly TableDraft[], issues: Issues): Map<string, RelationshipModel[]> {
@@ -25,6 +27,9 @@ export function resolveRelationships(source: string, drafts: readonly TableDraft
         type, name: tableChildName(type, rel.name, source, d.entry.table),
         definition: relationshipDefinition(source, d.entry.table, rel) as Json, reason,
       });
+      // Hasura keeps any non-empty name and refuses it when it builds the field (textToName): a
+      // relationship whose name is not a GraphQL name is not served, in its words.
+      if (!GRAPHQL_NAME.test(rel.name)) { fail(notAName(rel.name)); continue; }
       const r = resolveOne(source, d, kind, rel, byId);
       if (typeof r === 'string') { fail(r); continue; }
       const clash = columnClash(d.model, rel.name);
