@@ -34,7 +34,8 @@ export function resolveActions(md: { readonly actions?: readonly Json[]; readonl
   for (const a of rawActions) {
     const name = text(a['name']);
     const def = isObj(a['definition']) ? a['definition'] : {};
-    const fail = (reason: string): void => issues.add({ type: 'action', name: `action ${name}`, definition: a, reason });
+    // Hasura resolves an action under the context `in action "a"; ` (buildAction's addActionContext, a semicolon).
+    const fail = (reason: string): void => issues.add({ type: 'action', name: `action ${name}`, definition: a, reason: `in action ${q(name)}; ${reason}` });
     const args = listOf(def['arguments']).map((x) => ({ name: text(x['name']), type: text(x['type']), description: typeof x['description'] === 'string' ? x['description'] : null }));
     const badArg = args.find((x) => !inputs.has(baseOf(x.type)) && !dbScalars.has(baseOf(x.type)));
     if (badArg) { fail(`the type: ${q(baseOf(badArg.type))} is not defined in custom types or it is not a scalar/enum/input_object`); continue; }

@@ -107,36 +107,36 @@ export function resolveCustomTypes(raw: Json | undefined, tables: ReadonlyMap<st
   }
   if (reasons.length > 0) {
     const reason = reasons.length === 1 ? `because ${reasons[0]!}` : `for the following reasons:\n${reasons.map((r) => `  • ${r}\n`).join('')}`;
-    issues.add({ type: 'custom_types', name: 'custom_types custom_types', definition: asHasuraParsedIt(doc), reason: `validation for the given custom types failed ${reason}` });
+    issues.add({ type: 'custom_types', name: 'custom_types custom_types', definition: hasuraCustomTypes(doc), reason: `validation for the given custom types failed ${reason}` });
     return { scalars: [], enums: [], inputObjects: [], objects: [], reused: new Set() };
   }
   return { scalars, enums, inputObjects, objects, reused };
 }
 
-const orNull = (v: Json | undefined): Json => (v === undefined ? null : v);
-const listOrNull = (v: Json | undefined, each: (o: Obj) => Json): Json => (Array.isArray(v) ? listOf(v).map(each) : null);
-
 /**
- * The custom types as Hasura echoes them in an inconsistent object (its `ToJSON` of the parsed
- * `CustomTypes`): every key of every type present, `null` where the document gave nothing, and a
- * relationship's table qualified and its source named.
+ * The custom types as Hasura writes them in an inconsistent object's `definition`: aeson's ToJSON
+ * of its parsed `CustomTypes` (Hasura.RQL.Types.CustomTypes), so every key of every record is
+ * there, `null` where the metadata gave none (`input_objects`, `description`, a field's
+ * `arguments`, an object's `relationships`), and a relationship carries its `source` and its
+ * `remote_table` as `{schema, name}`.
  */
-function asHasuraParsedIt(doc: Obj): Json {
-  const field = (f: Obj): Json => ({ name: orNull(f['name']), type: orNull(f['type']), description: orNull(f['description']) });
+export function hasuraCustomTypes(doc: Obj): Json {
+  const given = (o: Obj, k: string): Json => o[k] ?? null;
+  const list = (o: Obj, k: string, each: (x: Obj) => Json): Json => (Array.isArray(o[k]) ? listOf(o[k]).map(each) : given(o, k));
+  const relationship = (r: Obj): Json => {
+    const ref = r['remote_table'];
+    const remoteTable = typeof ref === 'string' ? { schema: 'public', name: ref } : isObj(ref) ? { schema: ref['schema'] ?? 'public', name: given(ref, 'name') } : given(r, 'remote_table');
+    return { name: given(r, 'name'), type: given(r, 'type'), source: r['source'] ?? 'default', remote_table: remoteTable, field_mapping: given(r, 'field_mapping') };
+  };
   return {
-    scalars: listOrNull(doc['scalars'], (s) => ({ name: orNull(s['name']), description: orNull(s['description']) })),
-    enums: listOrNull(doc['enums'], (e) => ({ name: orNull(e['name']), description: orNull(e['description']),
-      values: listOrNull(e['values'], (v) => ({ value: orNull(v['value']), description: orNull(v['description']), is_deprecated: orNull(v['is_deprecated']) })) })),
-    input_objects: listOrNull(doc['input_objects'], (o) => ({ name: orNull(o['name']), description: orNull(o['description']), fields: listOrNull(o['fields'], field) })),
-    objects: listOrNull(doc['objects'], (o) => ({
-      name: orNull(o['name']), description: orNull(o['description']),
-      fields: listOrNull(o['fields'], (f) => ({ ...(field(f) as Obj), arguments: orNull(f['arguments']) })),
-      relationships: listOrNull(o['relationships'], (r) => {
-        const ref = r['remote_table'];
-        const remoteTable = isObj(ref) ? { schema: text(ref['schema']) || 'public', name: orNull(ref['name']) } : { schema: 'public', name: orNull(ref) };
-        return { name: orNull(r['name']), type: orNull(r['type']), remote_table: remoteTable, source: textOrNull(r['source']) ?? 'default', field_mapping: orNull(r['field_mapping']) };
-      }),
-    })),
+    input_objects: list(doc, 'input_objects', (o) => ({ name: given(o, 'name'), description: given(o, 'description'),
+      fields: list(o, 'fields', (f) => ({ name: given(f, 'name'), description: given(f, 'description'), type: given(f, 'type') })) })),
+    objects: list(doc, 'objects', (o) => ({ name: given(o, 'name'), description: given(o, 'description'),
+      fields: list(o, 'fields', (f) => ({ name: given(f, 'name'), arguments: given(f, 'arguments'), description: given(f, 'description'), type: given(f, 'type') })),
+      relationships: list(o, 'relationships', relationship) })),
+    scalars: list(doc, 'scalars', (x) => ({ name: given(x, 'name'), description: given(x, 'description') })),
+    enums: list(doc, 'enums', (e) => ({ name: given(e, 'name'), description: given(e, 'description'),
+      values: list(e, 'values', (v) => ({ value: given(v, 'value'), description: given(v, 'description'), is_deprecated: given(v, 'is_deprecated') })) })),
   };
 }
 

@@ -37,7 +37,7 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
   const out: FunctionModel[] = [];
   for (const entry of source.functions ?? []) {
     const fail = (reason: string): void => issues.add({ type: 'function', name: functionObjectName(source.name, entry.function),
-      definition: { ...entry.function }, reason: `in function ${JSON.stringify(entry.function.name)}: ${reason}` });
+      definition: { ...entry.function }, reason: `in function ${JSON.stringify(qualifiedText(entry.function))}: ${reason}` });
     const f = findFunction(db, entry.function.schema, entry.function.name);
     if (typeof f === 'string') { fail(f); continue; }
     if (f.returnKind !== 'table') { fail(`the function "${f.name}" cannot be tracked because it does not return a table`); continue; }
@@ -60,6 +60,12 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
       fail(`the function "${f.name}" cannot be tracked because given session argument "${cfg.session_argument}" is not of type json`); continue;
     }
     const field = cfg.custom_root_fields?.function ?? cfg.custom_name ?? (f.schema === 'public' ? f.name : `${f.schema}_${f.name}`);
+    // Without a custom name the function's own name becomes the field (Hasura's qualifiedObjectToName).
+    if (cfg.custom_name === undefined && !/^[_A-Za-z][_0-9A-Za-z]*$/.test(f.schema === 'public' ? f.name : `${f.schema}_${f.name}`)) {
+      const text = f.schema === 'public' ? f.name : `${f.schema}_${f.name}`;
+      fail(`cannot include ${JSON.stringify(qualifiedText(entry.function))} in the GraphQL schema because ${JSON.stringify(text)} is not a valid GraphQL identifier`);
+      continue;
+    }
     out.push({
       id: `${source.name}:${f.schema}.${f.name}`, source: source.name, schema: f.schema, name: f.name, field: rootFieldName(source, field),
       aggregateField: rootFieldName(source, cfg.custom_root_fields?.function_aggregate ?? `${cfg.custom_name ?? field}_aggregate`),

@@ -7,7 +7,7 @@ export { resolveBoolExp, sessionVariablesOf } from './bool-exp.js';
 /** Catalog types to GraphQL scalars. */
 export { scalarFor, isGraphqlName } from './scalars.js';
 /** `source:schema.name`. */
-export { tableId } from './tables.js';
+export { tableId, notAName } from './tables.js';
 /** Hasura's names and definitions of inconsistent objects. */
 export {
   qualifiedText, tableObjectName, functionObjectName, sourceObjectName, tableChildName, permissionObjectName,

@@ -39,8 +39,8 @@ export function namespaceOf(source: Source): SourceNamespace | undefined {
   return { field, queryType: named('_query'), mutationType: named('_mutation_frontend') };
 }
 
-/** Hasura's `textToName` refusal of a column name. */
-function notAName(name: string): string {
+/** Hasura's `textToName` refusal of a name it would put in the schema (a column's, a relationship's). */
+export function notAName(name: string): string {
   return `cannot include ${JSON.stringify(name)} in the GraphQL schema because  it is not a valid GraphQL identifier`;
 }
 

@@ -30,18 +30,19 @@ export function knowsOperation(type: string, api: ApiKind): boolean {
   return lookup(type, api) !== undefined;
 }
 
-/** The error Hasura gives for a type it does not know. */
+/**
+ * The error Hasura gives for a type it does not know (Server/API/Metadata.hs, RQLMetadataV1's
+ * FromJSON): on /v1/metadata the text up to the first `_` must name a backend, then the rest must
+ * be one of its commands; the request as a whole fails to parse (path `$`).
+ */
 function unknownType(type: string, api: ApiKind): ApiError {
   if (api === 'metadata') {
     const cut = type.indexOf('_');
-    if (cut > 0) {
-      const prefix = type.slice(0, cut);
-      if (!Object.hasOwn(BACKENDS, prefix)) {
-        return new ApiError('parse-failed', `${JSON.stringify(prefix)} was not recognized as a valid backend name`, 400, ['type']);
-      }
-      return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type.slice(cut + 1))} for backend ${BACKENDS[prefix]}`, 400, ['type']);
+    const prefix = cut < 0 ? type : type.slice(0, cut);
+    if (!Object.hasOwn(BACKENDS, prefix)) {
+      return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type)}; ${JSON.stringify(prefix)} was not recognized as a valid backend name`, 400, []);
     }
-    return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type)}`, 400, ['type']);
+    return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(cut < 0 ? '' : type.slice(cut + 1))} for backend ${BACKENDS[prefix]}`, 400, []);
   }
   return new ApiError('parse-failed', `unknown query type ${JSON.stringify(type)}`, 400, ['type']);
 }

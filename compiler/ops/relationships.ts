@@ -2,7 +2,7 @@
 
 import { ApiError } from '../../runtime/errors/index.js';
 import type { Json, Relationship, TableEntry } from '../metadata/index.js';
-import { tableChildName } from '../model/index.js';
+import { notAName, relationshipDefinition, tableChildName } from '../model/index.js';
 import { argsObject, boolAt, commentAt, has, nameAt, readTablePart, sourceOf, tableAt } from './args.js';
 import { catalogTable, quoted, replaceSource, replaceTable, requireTable } from './document.js';
 import { tableKey } from './reconcile-detect.js';
@@ -92,6 +92,15 @@ export const renameRelationship: OpHandler = (input) => {
   const { o, table, name, sourceName, entry, key } = namedRelationship(input, 'name');
   const newName = nameAt(o, 'new_name');
   if (name === newName) return { metadata: null, effect: { kind: 'other' } };
+  if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(newName)) {
+    // The relationship under its new name cannot be served (Hasura's textToName): refused as its
+    // creation would be, not read as a drop of the old name.
+    const type = key === 'object_relationships' ? 'object_relation' : 'array_relation';
+    const rel = (entry[key] ?? []).find((r) => r.name === name)!;
+    const reason = `Inconsistent object: ${notAName(newName)}`;
+    throw new ApiError('invalid-configuration', reason, 400, ['args'], [{ type, name: tableChildName(type, newName, sourceName, table),
+      definition: relationshipDefinition(sourceName, table, { ...rel, name: newName }), reason }] as unknown as Json);
+  }
   const column = catalogTable(input.introspection, sourceName, table)?.columns.some((c) => c.name === newName) ?? false;
   if (column || nameTaken(entry, newName)) {
     throw new ApiError('already-exists', `cannot rename relationship ${JSON.stringify(name)} to ${JSON.stringify(newName)} in table ${quoted(table)} as a column/relationship with the name already exists`, 400, ['args']);

@@ -48,7 +48,8 @@ export function handlerHeaders(action: ActionModel, env: Environment, client: Re
   const configured = action.headers.map((h): [string, string] => {
     if (h.kind === 'value') return [h.name, h.value];
     const v = env[h.env];
-    if (v === undefined) throw new ApiError('unexpected', `environment variable "${h.env}" not set`, 500, []);
+    // Hasura's words (getHeadersFromConf): the name in single quotes.
+    if (v === undefined) throw new ApiError('unexpected', `environment variable '${h.env}' not set`, 500, []);
     return [h.name, v];
   });
   if (!action.forwardClientHeaders) return configured;

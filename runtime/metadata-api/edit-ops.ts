@@ -96,9 +96,7 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   }
   const later = LATER.find(([re]) => re.test(env.type));
   if (later) throw new ApiError('not-supported', `${env.type}: ${later[1]}`, 400, ['type']);
-  if (!compiler.knows(env.type, work.api)) {
-    throw new ApiError('parse-failed', unknownOperation(env.type, work.api), 400, ['type']);
-  }
+  if (!compiler.knows(env.type, work.api)) throw unknownOperation(env.type, work.api);
   const op: OperationRequest = { type: env.type, args: env.args, api: work.api, ...(env.version !== undefined ? { version: env.version } : {}) };
   const applied = compiler.apply(work.metadata, op, { introspection: work.introspection });
   if (applied.metadata === null) return applied.result;
@@ -121,6 +119,24 @@ function kind(v: unknown): string {
   return ({ object: 'Object', string: 'String', number: 'Number', boolean: 'Boolean' } as Record<string, string>)[typeof v] ?? 'Object';
 }
 
-function unknownOperation(type: string, api: ApiKind): string {
-  return api === 'metadata' ? `unknown metadata command "${type}"` : `unknown query type "${type}"`;
+// The backends a metadata command's prefix names, with the name Hasura gives each in its words
+// (`toTxt` of its BackendType).
+const BACKEND_NAMES: { readonly [prefix: string]: string } = { pg: 'postgres', citus: 'citus', cockroach: 'cockroach', mssql: 'mssql', bigquery: 'bigquery' };
+
+/**
+ * An operation type the API does not know. On /v1/metadata it is refused as Hasura's parser of
+ * the request refuses it (Server/API/Metadata.hs, RQLMetadataV1's FromJSON): the text up to the
+ * first `_` names a backend, or the whole type is unknown ("unknown metadata command "x"; "p"
+ * was not recognized as a valid backend name"), else the rest is unknown for that backend; the
+ * failure is the request's (path `$`, `$.args[i]` in a bulk), not its `type` key's.
+ */
+function unknownOperation(type: string, api: ApiKind): ApiError {
+  if (api !== 'metadata') return new ApiError('parse-failed', `unknown query type "${type}"`, 400, ['type']);
+  const cut = type.indexOf('_');
+  const prefix = cut < 0 ? type : type.slice(0, cut);
+  const backend = Object.hasOwn(BACKEND_NAMES, prefix) ? BACKEND_NAMES[prefix] : undefined;
+  const message = backend === undefined
+    ? `unknown metadata command ${JSON.stringify(type)}; ${JSON.stringify(prefix)} was not recognized as a valid backend name`
+    : `unknown metadata command ${JSON.stringify(cut < 0 ? '' : type.slice(cut + 1))} for backend ${backend}`;
+  return new ApiError('parse-failed', message, 400, []);
 }

@@ -20,11 +20,14 @@ const NOT_FORWARDED = new Set(['content-length', 'content-md5', 'user-agent', 'h
   'accept-language', 'accept-datetime', 'cache-control', 'connection', 'dnt', 'content-type', 'transfer-encoding', 'keep-alive',
   'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection', 'x-svc-admin-secret', 'x-svc-access-key']);
 
-/** The remote's URL, from `url` or its environment variable. */
+/**
+ * The remote's URL, from `url` or its environment variable. An unset variable is named as Hasura
+ * names it everywhere (`environment variable 'X' not set`: getUrlFromEnv, getHeadersFromConf).
+ */
 export function remoteUrl(def: RemoteDefinition): string {
   if (def.url !== null) return def.url;
   const v = def.urlFromEnv !== null ? process.env[def.urlFromEnv] : undefined;
-  if (v === undefined || v === '') throw new RemoteFailure(`environment variable ${JSON.stringify(def.urlFromEnv ?? '')} not set`);
+  if (v === undefined || v === '') throw new RemoteFailure(`environment variable '${def.urlFromEnv ?? ''}' not set`);
   return v;
 }
 
@@ -44,7 +47,7 @@ export function remoteHeaders(def: RemoteDefinition, session: Session | null, cl
   }
   for (const h of def.headers) {
     const value = h.value ?? (h.valueFromEnv !== undefined ? process.env[h.valueFromEnv] : undefined);
-    if (value === undefined) throw new RemoteFailure(`environment variable ${JSON.stringify(h.valueFromEnv ?? '')} not set`);
+    if (value === undefined) throw new RemoteFailure(`environment variable '${h.valueFromEnv ?? ''}' not set`);
     out[h.name.toLowerCase()] = value;
   }
   out['content-type'] = 'application/json';

@@ -110,16 +110,43 @@ async function run(op: Op, a: ArgsReader, ctx: ExtensionContext): Promise<Json> 
   }
 }
 
-/** Hasura's getEnv: a webhook or header named by environment variable must be set when the trigger is defined. */
+/**
+ * Hasura's getEnv: a webhook or header named by environment variable must be set when the trigger
+ * is defined. It fails while the trigger is built (buildEventTriggerInfo), so the reason carries
+ * the context `in table "t": in event trigger "e": ` and the object is reported whole, with the
+ * definition the other reasons of an event trigger carry.
+ */
 function checkEnvironment(before: Json, after: Json): void {
   const prior = new Map(eventTriggersOf(before).map((t) => [`${t.source}\u0000${t.name}`, JSON.stringify(t)]));
   for (const t of eventTriggersOf(after)) {
     if (prior.get(`${t.source}\u0000${t.name}`) === JSON.stringify(t)) continue;
     const missing = unsetVariable(t, process.env);
     if (missing === undefined) continue;
-    const object = { type: 'event_trigger', name: `event_trigger ${t.name} in table ${t.table.schema === 'public' ? t.table.name : `${t.table.schema}.${t.table.name}`} in source ${t.source}` };
-    throw new ApiError('invalid-configuration', `Inconsistent object: environment variable '${missing}' not set`, 400, ['args'], [object]);
+    const table = t.table.schema === 'public' ? t.table.name : `${t.table.schema}.${t.table.name}`;
+    const reason = `Inconsistent object: in table ${JSON.stringify(table)}: in event trigger ${JSON.stringify(t.name)}: environment variable '${missing}' not set`;
+    const object = { type: 'event_trigger', name: `event_trigger ${t.name} in table ${table} in source ${t.source}`,
+      definition: { ...storedTrigger(after, t), source: t.source, table: { ...t.table } }, reason };
+    throw new ApiError('invalid-configuration', reason, 400, ['args'], [object]);
   }
+}
+
+/** The trigger as the document stores it (the definition an inconsistent event trigger is shown with). */
+function storedTrigger(metadata: Json, t: EventTriggerDef): { readonly [k: string]: Json } {
+  const isObj = (v: Json | undefined): v is { readonly [k: string]: Json } => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const sources = isObj(metadata) && Array.isArray(metadata['sources']) ? metadata['sources'] : [];
+  for (const s of sources) {
+    if (!isObj(s) || s['name'] !== t.source || !Array.isArray(s['tables'])) continue;
+    for (const entry of s['tables']) {
+      if (!isObj(entry) || !Array.isArray(entry['event_triggers'])) continue;
+      const ref = entry['table'];
+      const schema = isObj(ref) ? ref['schema'] ?? 'public' : 'public';
+      const name = isObj(ref) ? ref['name'] : ref;
+      if (schema !== t.table.schema || name !== t.table.name) continue;
+      const found = entry['event_triggers'].find((e) => isObj(e) && e['name'] === t.name);
+      if (isObj(found)) return found;
+    }
+  }
+  return { name: t.name };
 }
 
 async function settle(ctx: SettleContext): Promise<void> {

@@ -80,7 +80,7 @@ describe('custom types', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('unexpected');
     expect(r.body.internal[0]).toMatchObject({ type: 'action', name: 'action doIt',
-      reason: 'Inconsistent object: the type: "Out" is not an object or scalar type defined in custom types' });
+      reason: 'Inconsistent object: in action "doIt"; the type: "Out" is not an object or scalar type defined in custom types' });
     expect(await exported()).toEqual(before);
   });
 
@@ -88,7 +88,7 @@ describe('custom types', () => {
     const r = await md('create_action', { name: 'bad', definition: { handler: 'http://127.0.0.1:9/x', output_type: 'Out', arguments: [{ name: 'n', type: 'Nope!' }] } });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 'invalid-configuration',
-      error: 'Inconsistent object: the type: "Nope" is not defined in custom types or it is not a scalar/enum/input_object' });
+      error: 'Inconsistent object: in action "bad"; the type: "Nope" is not defined in custom types or it is not a scalar/enum/input_object' });
     expect((await exported()).actions.map((a: any) => a.name)).toEqual(['doIt']);
   });
 });

@@ -1,58 +1,92 @@
-// Inconsistent custom types are echoed as Hasura parsed them (its ToJSON of `CustomTypes`): every
-// key of every type present, null where the document gave nothing, a relationship's table
-// qualified and its source named; in set_custom_types' refusal (`internal`) and in what
-// replace_metadata and get_inconsistent_metadata list.
+// Custom types that fail validation are reported with the definition Hasura writes: aeson's
+// ToJSON of its parsed CustomTypes, with every key of every record (null where none was given),
+// a relationship's source and its remote table as {schema, name}; in set_custom_types'
+// refusal, in replace_metadata's refusal and in get_inconsistent_metadata alike.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
 
-describe('the definition of inconsistent custom types', () => {
+describe('custom types definition in inconsistent objects', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const md = (type: string, args: unknown, more: Record<string, unknown> = {}) => postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args, ...more });
+  let close: () => Promise<void>;
+  let url: string;
+  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
+    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    return { status: res.status, body: await res.json() };
+  };
+  const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidctypes', 'CREATE TABLE parcel (id int PRIMARY KEY, tags text[]);');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
-    expect((await md('pg_track_table', { table: 'parcel' })).status).toBe(200);
+    db = await createTestDatabase('fidctypes', `
+      CREATE TABLE planet (id int PRIMARY KEY, title text NOT NULL, moons int[]);
+      INSERT INTO planet VALUES (1, 'Mars', '{1,2}');`);
+    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
+      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
+    url = `http://127.0.0.1:${s.port}`;
+    close = () => s.close();
+    expect((await md('pg_track_table', { table: 'planet' })).status).toBe(200);
+    expect((await md('set_custom_types', { scalars: [{ name: 'Stamp' }], objects: [{ name: 'Probe', fields: [{ name: 'id', type: 'Int!' }] }] })).status).toBe(200);
   });
+
   afterAll(async () => {
-    await server?.close();
+    await close?.();
     await db?.drop();
   });
 
-  const types = {
-    enums: [{ name: 'Speed', values: [{ value: 'SLOW' }, { value: 'FAST', description: 'quick', is_deprecated: true }] }],
-    objects: [{ name: 'Shipment', description: 'one shipment', fields: [{ name: 'parcel_id', type: 'Int!' }, { name: 'weight', type: 'grams' }],
-      relationships: [{ name: 'parcel', type: 'object', remote_table: 'parcel', field_mapping: { parcel_id: 'id' } }] }],
+  const listRelationship = {
+    objects: [{ name: 'Orbit', description: 'an orbit', fields: [{ name: 'moon_ids', type: '[Int!]' }, { name: 'when', type: 'Stamp' }],
+      relationships: [{ name: 'planet', type: 'object', remote_table: 'planet', field_mapping: { moon_ids: 'id' } }] }],
+    scalars: [{ name: 'Stamp' }],
   };
-  const parsed = {
-    scalars: null,
-    enums: [{ name: 'Speed', description: null, values: [{ value: 'SLOW', description: null, is_deprecated: null }, { value: 'FAST', description: 'quick', is_deprecated: true }] }],
+  const listRelationshipAsHasura = {
     input_objects: null,
-    objects: [{ name: 'Shipment', description: 'one shipment',
-      fields: [{ name: 'parcel_id', type: 'Int!', description: null, arguments: null }, { name: 'weight', type: 'grams', description: null, arguments: null }],
-      relationships: [{ name: 'parcel', type: 'object', source: 'default', remote_table: { schema: 'public', name: 'parcel' }, field_mapping: { parcel_id: 'id' } }] }],
+    objects: [{ name: 'Orbit', description: 'an orbit',
+      fields: [{ name: 'moon_ids', arguments: null, description: null, type: '[Int!]' }, { name: 'when', arguments: null, description: null, type: 'Stamp' }],
+      relationships: [{ name: 'planet', type: 'object', source: 'default', remote_table: { schema: 'public', name: 'planet' }, field_mapping: { moon_ids: 'id' } }] }],
+    scalars: [{ name: 'Stamp', description: null }],
+    enums: null,
   };
-  const reason = 'Inconsistent object: validation for the given custom types failed because the type "grams" for field "weight" in  object type "Shipment" does not exist';
+  const listReason = 'validation for the given custom types failed because the type of the field "moon_ids" for relationship "planet" in object type "Orbit" is a list type';
 
-  it('set_custom_types refuses them with the parsed definition in internal, and keeps the types as they were', async () => {
-    const before = (await md('export_metadata', {})).body;
-    const r = await md('set_custom_types', types);
-    expect(r).toEqual({ status: 400, body: { path: '$.args', code: 'invalid-configuration', error: reason,
-      internal: [{ type: 'custom_types', name: 'custom_types custom_types', definition: parsed, reason }] } });
-    expect((await md('export_metadata', {})).body).toEqual(before);
+  it('set_custom_types refuses with every key of the definition, and changes nothing', async () => {
+    const r = await md('set_custom_types', listRelationship);
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('invalid-configuration');
+    expect(r.body.internal).toEqual([{ type: 'custom_types', name: 'custom_types custom_types', definition: listRelationshipAsHasura,
+      reason: `Inconsistent object: ${listReason}` }]);
+    const exported = await md('export_metadata', {});
+    expect(exported.body.custom_types.objects.map((o: { name: string }) => o.name)).toEqual(['Probe']);
   });
 
-  it('replace_metadata and get_inconsistent_metadata list the same definition', async () => {
+  it('an unknown field type: input objects, enums and their values written in full', async () => {
+    const r = await md('set_custom_types', {
+      input_objects: [{ name: 'ProbeInput', fields: [{ name: 'label', type: 'String', description: 'shown' }] }],
+      enums: [{ name: 'Kind', values: [{ value: 'rock' }, { value: 'gas', is_deprecated: true }] }],
+      objects: [{ name: 'Probe', fields: [{ name: 'id', type: 'Int!' }, { name: 'mass', type: 'no_such_type' }] }],
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.internal[0].definition).toEqual({
+      input_objects: [{ name: 'ProbeInput', description: null, fields: [{ name: 'label', description: 'shown', type: 'String' }] }],
+      objects: [{ name: 'Probe', description: null, relationships: null,
+        fields: [{ name: 'id', arguments: null, description: null, type: 'Int!' }, { name: 'mass', arguments: null, description: null, type: 'no_such_type' }] }],
+      scalars: null,
+      enums: [{ name: 'Kind', description: null, values: [{ value: 'rock', description: null, is_deprecated: null }, { value: 'gas', description: null, is_deprecated: true }] }],
+    });
+    expect(r.body.internal[0].reason).toContain('the type "no_such_type" for field "mass" in  object type "Probe" does not exist');
+  });
+
+  it('replace_metadata and get_inconsistent_metadata show the same definition', async () => {
     const current = (await md('export_metadata', {})).body;
-    const r = await md('replace_metadata', { allow_inconsistent_metadata: true, metadata: { ...current, custom_types: types } }, { version: 2 });
-    const expected = [{ type: 'custom_types', name: 'custom_types custom_types', definition: parsed, reason }];
-    expect(r).toEqual({ status: 200, body: { is_consistent: false, inconsistent_objects: expected } });
-    expect((await md('get_inconsistent_metadata', {})).body).toEqual({ is_consistent: false, inconsistent_objects: expected });
+    const strict = await md('replace_metadata', { ...current, custom_types: listRelationship });
+    expect(strict.status).toBe(400);
+    expect(strict.body.internal).toEqual([expect.objectContaining({ type: 'custom_types', definition: listRelationshipAsHasura })]);
+    const lax = await md('replace_metadata', { allow_inconsistent_metadata: true, metadata: { ...current, custom_types: listRelationship } });
+    expect(lax.status).toBe(200);
+    const inconsistent = await md('get_inconsistent_metadata', {});
+    expect(inconsistent.body.inconsistent_objects).toEqual([expect.objectContaining({ type: 'custom_types', definition: listRelationshipAsHasura,
+      reason: `Inconsistent object: ${listReason}` })]);
     expect((await md('replace_metadata', current)).status).toBe(200);
-    expect((await md('get_inconsistent_metadata', {})).body).toEqual({ is_consistent: true, inconsistent_objects: [] });
+    expect((await md('get_inconsistent_metadata', {})).body.is_consistent).toBe(true);
   });
 });

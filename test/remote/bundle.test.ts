@@ -170,7 +170,7 @@ describe('remote schemas in a compiled bundle', () => {
     await writeFile(join(dir, 'env.json'), JSON.stringify(fromEnv));
     const unset = await compileCommand({ metadata: join(dir, 'env.json'), databaseUrl: db.url, out: join(dir, 'env-bundle'), quiet: true })
       .then(() => null, (e: unknown) => e as { message: string; exitCode: number });
-    expect(unset?.message).toContain('remote schema "forum" ($KILN_RBUNDLE_UNSET_URL (not set)): environment variable "KILN_RBUNDLE_UNSET_URL" not set');
+    expect(unset?.message).toContain(`remote schema "forum" ($KILN_RBUNDLE_UNSET_URL (not set)): environment variable 'KILN_RBUNDLE_UNSET_URL' not set`);
     // A snapshot folder without the remote's file is refused as the unreachable remote is.
     const empty = await mkdtemp(join(dir, 'empty-'));
     const missing = await compileCommand({ metadata: file, databaseUrl: db.url, out: join(dir, 'x'), quiet: true, remoteSnapshot: empty })

@@ -89,9 +89,9 @@ describe('capture triggers follow the metadata', () => {
   it('refuses a webhook_from_env or header value_from_env that is not set, and installs nothing', async () => {
     delete process.env.KILN_TEST_UNSET_HOOK;
     const r = await s.meta({ type: 'pg_create_event_trigger', args: { name: 'envy', table: 'author', webhook_from_env: 'KILN_TEST_UNSET_HOOK', insert: { columns: '*' } } });
-    expect(r).toMatchObject({ status: 400, body: { code: 'invalid-configuration', path: '$.args', error: "Inconsistent object: environment variable 'KILN_TEST_UNSET_HOOK' not set" } });
+    expect(r).toMatchObject({ status: 400, body: { code: 'invalid-configuration', path: '$.args', error: "Inconsistent object: in table \"author\": in event trigger \"envy\": environment variable 'KILN_TEST_UNSET_HOOK' not set" } });
     const h = await s.meta(trigger('envy', { headers: [{ name: 'x-k', value_from_env: 'KILN_TEST_UNSET_HEADER' }] }));
-    expect(h).toMatchObject({ status: 400, body: { error: "Inconsistent object: environment variable 'KILN_TEST_UNSET_HEADER' not set" } });
+    expect(h).toMatchObject({ status: 400, body: { error: "Inconsistent object: in table \"author\": in event trigger \"envy\": environment variable 'KILN_TEST_UNSET_HEADER' not set" } });
     expect(await installed()).toEqual([]);
     process.env.KILN_TEST_SET_HOOK = 'http://127.0.0.1:9/from-env';
     expect(await s.meta({ type: 'pg_create_event_trigger', args: { name: 'envy', table: 'author', webhook_from_env: 'KILN_TEST_SET_HOOK', insert: { columns: '*' } } })).toEqual(ok);

@@ -1,0 +1,61 @@
+// An action that cannot be resolved against the custom types is reported under Hasura's context
+// `in action "a"; ` (with a semicolon, as buildAction writes it): an argument type that is not an
+// input type, an output type that is not an object or scalar, an asynchronous action returning a
+// scalar; in create_action, update_action and a set_custom_types that strands an action.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveCommand } from '../../compiler/cli/serve.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+describe('action reasons', () => {
+  let db: TestDatabase;
+  let close: () => Promise<void>;
+  let url: string;
+  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
+    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    return { status: res.status, body: await res.json() };
+  };
+  const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
+  const actionNames = async (): Promise<string[]> => ((await md('export_metadata', {})).body.actions ?? []).map((a: { name: string }) => a.name);
+  const hook = 'http://127.0.0.1:9/hook';
+
+  beforeAll(async () => {
+    db = await createTestDatabase('fidactreasons');
+    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
+      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
+    url = `http://127.0.0.1:${s.port}`;
+    close = () => s.close();
+    expect((await md('set_custom_types', { input_objects: [{ name: 'Dims', fields: [{ name: 'w', type: 'Int' }] }],
+      objects: [{ name: 'Crate', fields: [{ name: 'id', type: 'Int!' }] }] })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await close?.();
+    await db?.drop();
+  });
+
+  it('create_action: an argument of an output type, an unknown output type, an asynchronous action returning a scalar', async () => {
+    const r = await md('create_action', { name: 'pack', definition: { handler: hook, output_type: 'Crate', arguments: [{ name: 'c', type: 'Crate!' }] } });
+    expect(r).toMatchObject({ status: 400, body: { code: 'invalid-configuration',
+      error: 'Inconsistent object: in action "pack"; the type: "Crate" is not defined in custom types or it is not a scalar/enum/input_object' } });
+    expect(r.body.internal[0]).toMatchObject({ type: 'action', name: 'action pack',
+      reason: 'Inconsistent object: in action "pack"; the type: "Crate" is not defined in custom types or it is not a scalar/enum/input_object' });
+    expect((await md('create_action', { name: 'pack', definition: { handler: hook, output_type: 'Dims', arguments: [] } })).body.error)
+      .toBe('Inconsistent object: in action "pack"; the type: "Dims" is not an object or scalar type defined in custom types');
+    expect((await md('create_action', { name: 'pack', definition: { kind: 'asynchronous', handler: hook, output_type: 'Int', arguments: [] } })).body.error)
+      .toMatch(/^Inconsistent object: in action "pack"; /);
+    expect(await actionNames()).toEqual([]);
+  });
+
+  it('update_action and set_custom_types give the same context', async () => {
+    expect((await md('create_action', { name: 'pack', definition: { handler: hook, output_type: 'Crate', arguments: [{ name: 'd', type: 'Dims' }] } })).status).toBe(200);
+    expect((await md('update_action', { name: 'pack', definition: { handler: hook, output_type: 'Parcel', arguments: [] } })).body.error)
+      .toBe('Inconsistent object: in action "pack"; the type: "Parcel" is not an object or scalar type defined in custom types');
+    const stranded = await md('set_custom_types', { objects: [{ name: 'Crate', fields: [{ name: 'id', type: 'Int!' }] }] });
+    expect(stranded.status).toBe(400);
+    expect(stranded.body.internal).toEqual([expect.objectContaining({ type: 'action', name: 'action pack',
+      reason: 'Inconsistent object: in action "pack"; the type: "Dims" is not defined in custom types or it is not a scalar/enum/input_object' })]);
+    expect(await actionNames()).toEqual(['pack']);
+    expect((await md('export_metadata', {})).body.custom_types.input_objects.map((o: { name: string }) => o.name)).toEqual(['Dims']);
+  });
+});

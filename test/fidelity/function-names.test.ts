@@ -1,0 +1,63 @@
+// A tracked function without a custom name gives the schema its own name (Hasura's
+// qualifiedObjectToName: `schema_name` outside public); a name that is not a GraphQL name is refused
+// in Hasura's words under the function's context, which names the function schema-qualified
+// ("in function "lab.f": ..."), instead of failing the schema build with a 500. A custom name
+// makes it servable. pg_track_function and replace_metadata alike.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveCommand } from '../../compiler/cli/serve.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+describe('function names that are not GraphQL names', () => {
+  let db: TestDatabase;
+  let close: () => Promise<void>;
+  let url: string;
+  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
+    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    return { status: res.status, body: await res.json() };
+  };
+  const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
+
+  beforeAll(async () => {
+    db = await createTestDatabase('fidfnnames', `
+      CREATE TABLE comet (id int PRIMARY KEY, name text);
+      INSERT INTO comet VALUES (1, 'Halley');
+      CREATE SCHEMA lab;
+      CREATE TABLE lab.sample (id int PRIMARY KEY);
+      CREATE FUNCTION "bright-comets"() RETURNS SETOF comet AS $$ SELECT * FROM comet $$ LANGUAGE sql STABLE;
+      CREATE FUNCTION lab."odd-comets"() RETURNS SETOF comet AS $$ SELECT * FROM comet $$ LANGUAGE sql STABLE;
+      CREATE FUNCTION lab.samples() RETURNS SETOF lab.sample AS $$ SELECT * FROM lab.sample $$ LANGUAGE sql STABLE;`);
+    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
+      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
+    url = `http://127.0.0.1:${s.port}`;
+    close = () => s.close();
+    expect((await md('pg_track_table', { table: 'comet' })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await close?.();
+    await db?.drop();
+  });
+
+  it('pg_track_function refuses the name, qualified outside public, and a custom name serves it', async () => {
+    expect(await md('pg_track_function', { function: 'bright-comets' })).toMatchObject({ status: 400, body: { code: 'invalid-configuration',
+      error: 'Inconsistent object: in function "bright-comets": cannot include "bright-comets" in the GraphQL schema because "bright-comets" is not a valid GraphQL identifier' } });
+    expect((await md('pg_track_function', { function: { schema: 'lab', name: 'odd-comets' } })).body.error)
+      .toBe('Inconsistent object: in function "lab.odd-comets": cannot include "lab.odd-comets" in the GraphQL schema because "lab_odd-comets" is not a valid GraphQL identifier');
+    expect((await md('pg_track_function', { function: 'bright-comets', configuration: { custom_name: 'bright_comets' } })).status).toBe(200);
+    expect((await post('/v1/graphql', { query: '{ bright_comets { name } }' })).body).toEqual({ data: { bright_comets: [{ name: 'Halley' }] } });
+  });
+
+  it('the function context names the function with its schema for its other reasons too; replace_metadata refuses the same', async () => {
+    expect((await md('pg_track_function', { function: { schema: 'lab', name: 'samples' } })).body.error)
+      .toBe('Inconsistent object: in function "lab.samples": the function "samples" cannot be tracked because its return table "sample" is not tracked');
+    const current = (await md('export_metadata', {})).body;
+    const next = structuredClone(current);
+    next.sources[0].functions.push({ function: { schema: 'lab', name: 'odd-comets' } });
+    const r = await md('replace_metadata', next);
+    expect(r.status).toBe(400);
+    expect(r.body.internal).toEqual([expect.objectContaining({ type: 'function',
+      reason: 'Inconsistent object: in function "lab.odd-comets": cannot include "lab.odd-comets" in the GraphQL schema because "lab_odd-comets" is not a valid GraphQL identifier' })]);
+    expect((await md('export_metadata', {})).body).toEqual(current);
+  });
+});
