@@ -30,20 +30,18 @@ export function knowsOperation(type: string, api: ApiKind): boolean {
   return lookup(type, api) !== undefined;
 }
 
-/** The error Hasura gives for a type it does not know. */
+/**
+ * The error Hasura gives for a type it does not know (`FromJSON RQLMetadataV1`: the parser fails at
+ * the top of the body, so the path is `$`); runtime/metadata-api/unknown-operation.ts words it alike.
+ */
 function unknownType(type: string, api: ApiKind): ApiError {
-  if (api === 'metadata') {
-    const cut = type.indexOf('_');
-    if (cut > 0) {
-      const prefix = type.slice(0, cut);
-      if (!Object.hasOwn(BACKENDS, prefix)) {
-        return new ApiError('parse-failed', `${JSON.stringify(prefix)} was not recognized as a valid backend name`, 400, ['type']);
-      }
-      return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type.slice(cut + 1))} for backend ${BACKENDS[prefix]}`, 400, ['type']);
-    }
-    return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type)}`, 400, ['type']);
+  if (api === 'query') return new ApiError('parse-failed', `unknown query type ${JSON.stringify(type)}`, 400, ['type']);
+  const cut = type.indexOf('_');
+  const prefix = cut < 0 ? type : type.slice(0, cut);
+  if (!Object.hasOwn(BACKENDS, prefix)) {
+    return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type)}; ${JSON.stringify(prefix)} was not recognized as a valid backend name`, 400, []);
   }
-  return new ApiError('parse-failed', `unknown query type ${JSON.stringify(type)}`, 400, ['type']);
+  return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type.slice(cut + 1))} for backend ${BACKENDS[prefix]}`, 400, []);
 }
 
 /**

@@ -16,6 +16,7 @@ import { readAnswer } from './read-ops.js';
 import { parseRunSqlArgs } from './run-sql.js';
 import { runSqlInChange } from './run-sql-change.js';
 import { renameSource, sourceOfArgs } from './sources.js';
+import { unknownOperation } from './unknown-operation.js';
 import type { Runner, Work } from './state.js';
 import { runV1Data } from './v1-data.js';
 
@@ -97,7 +98,7 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   const later = LATER.find(([re]) => re.test(env.type));
   if (later) throw new ApiError('not-supported', `${env.type}: ${later[1]}`, 400, ['type']);
   if (!compiler.knows(env.type, work.api)) {
-    throw new ApiError('parse-failed', unknownOperation(env.type, work.api), 400, ['type']);
+    throw unknownOperation(env.type, work.api);
   }
   const op: OperationRequest = { type: env.type, args: env.args, api: work.api, ...(env.version !== undefined ? { version: env.version } : {}) };
   const applied = compiler.apply(work.metadata, op, { introspection: work.introspection });
@@ -119,8 +120,4 @@ function kind(v: unknown): string {
   if (v === null) return 'Null';
   if (Array.isArray(v)) return 'Array';
   return ({ object: 'Object', string: 'String', number: 'Number', boolean: 'Boolean' } as Record<string, string>)[typeof v] ?? 'Object';
-}
-
-function unknownOperation(type: string, api: ApiKind): string {
-  return api === 'metadata' ? `unknown metadata command "${type}"` : `unknown query type "${type}"`;
 }

@@ -57,9 +57,9 @@ describe('the registry', () => {
     expect(knowsOperation('mssql_set_table_is_enum', 'metadata')).toBe(false);
   });
 
-  it('refuses an unknown type at $.type', () => {
-    expect(failure(() => apply(f, emptyMetadata(), 'foo', {}))).toEqual({ path: '$.type', error: 'unknown metadata command "foo"', code: 'parse-failed' });
-    expect(failure(() => apply(f, emptyMetadata(), 'foo_bar', {})).error).toBe('"foo" was not recognized as a valid backend name');
+  it('refuses an unknown type at $, as Hasura\'s parser does', () => {
+    expect(failure(() => apply(f, emptyMetadata(), 'foo', {}))).toEqual({ path: '$', error: 'unknown metadata command "foo"; "foo" was not recognized as a valid backend name', code: 'parse-failed' });
+    expect(failure(() => apply(f, emptyMetadata(), 'foo_bar', {})).error).toBe('unknown metadata command "foo_bar"; "foo" was not recognized as a valid backend name');
     expect(failure(() => apply(f, emptyMetadata(), 'pg_frobnicate', {})).error).toBe('unknown metadata command "frobnicate" for backend postgres');
   });
 
