@@ -10,6 +10,7 @@ import {
   cleanupEventLogs, eventById, eventLogs, hasEventLog, insertManualEvent, invocationLogs, redeliver, type EventStatus,
 } from './event-log.js';
 import { syncEventTriggers } from './sync.js';
+import { templateProblem } from './webhook-environment.js';
 
 type Op = 'invoke' | 'redeliver' | 'logs' | 'invocations' | 'by_id' | 'cleanup';
 
@@ -110,15 +111,18 @@ async function run(op: Op, a: ArgsReader, ctx: ExtensionContext): Promise<Json> 
   }
 }
 
-/** Hasura's getEnv: a webhook or header named by environment variable must be set when the trigger is defined. */
+/** Hasura's getEnv and resolveWebhook: the environment a webhook or header names must be set when the trigger is defined. */
 function checkEnvironment(before: Json, after: Json): void {
   const prior = new Map(eventTriggersOf(before).map((t) => [`${t.source}\u0000${t.name}`, JSON.stringify(t)]));
   for (const t of eventTriggersOf(after)) {
     if (prior.get(`${t.source}\u0000${t.name}`) === JSON.stringify(t)) continue;
+    // Hasura resolves the webhook (a URL template's variables, or webhook_from_env), then the headers.
     const missing = unsetVariable(t, process.env);
-    if (missing === undefined) continue;
+    const problem = (t.webhook !== undefined ? templateProblem(t.webhook, process.env) : undefined)
+      ?? (missing !== undefined ? `environment variable '${missing}' not set` : undefined);
+    if (problem === undefined) continue;
     const object = { type: 'event_trigger', name: `event_trigger ${t.name} in table ${t.table.schema === 'public' ? t.table.name : `${t.table.schema}.${t.table.name}`} in source ${t.source}` };
-    throw new ApiError('invalid-configuration', `Inconsistent object: environment variable '${missing}' not set`, 400, ['args'], [object]);
+    throw new ApiError('invalid-configuration', `Inconsistent object: ${problem}`, 400, ['args'], [object]);
   }
 }
 
