@@ -69,8 +69,9 @@ async function deliver(call: LoggedCall, o: ActionWorkerOptions): Promise<void> 
       action.forwardClientHeaders ? call.requestHeaders : {}, o.env ?? process.env);
     await completeCall(o.catalog, call.id, answer.body);
   } catch (e) {
-    // What the creator reads: the client's view of the error (no `internal`).
-    const body = e instanceof ActionFailure ? e.body(false) : { message: e instanceof Error ? e.message : String(e), extensions: { path: '$', code: 'unexpected' } };
+    // What the creator reads: Hasura's QErr JSON, with `internal` when admin made the call.
+    const admin = call.sessionVariables['x-svc-role'] === 'admin';
+    const body = e instanceof ActionFailure ? e.stored(admin) : { path: '$', error: e instanceof Error ? e.message : String(e), code: 'unexpected' };
     await failCall(o.catalog, call.id, body).catch((err: unknown) => o.log(`async actions: cannot store the error of ${call.id}: ${String(err)}`));
   }
 }
