@@ -1,7 +1,9 @@
 // An asynchronous action's failure is stored as Hasura's async processor stores it: the QErr
 // itself, `{path, error, code}` (a 4xx answer's top-level `code`, else `unexpected`; the handler's
 // own `extensions` are not kept), with `internal` (request and response) only when admin made the
-// call. A synchronous call of the same handler still answers the GraphQL error shape.
+// call. A 2xx answer that does not fit the output type is checked when it arrives (Hasura's
+// `callWebhook` validates it before the call is stored) and stored as the call's error. A
+// synchronous call of the same handler still answers the GraphQL error shape.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
@@ -19,12 +21,13 @@ const md = async (type: string, args: unknown): Promise<void> => {
 };
 const clerk = { 'x-svc-role': 'clerk', 'x-svc-clerk-id': '7' };
 
-// Calls `action` (asynchronous) as `headers` and reads its errors once the worker stored them.
+// Calls `action` (asynchronous) as `headers` and reads its result once the worker stored it.
 async function storedErrors(action: string, headers: Record<string, string>): Promise<any> {
   const id = (await post('/v1/graphql', { query: `mutation { ${action}(n: 1) }` }, headers)).body.data[action] as string;
   for (let i = 0; i < 100; i++) {
     const r = await post('/v1/graphql', { query: `{ ${action}(id: "${id}") { errors output { n } } }` }, headers);
-    if (r.body.data?.[action]?.errors) return r.body.data[action];
+    if (r.body.errors) return r.body;
+    if (r.body.data?.[action]?.errors || r.body.data?.[action]?.output) return r.body.data[action];
     await new Promise((ok) => setTimeout(ok, 100));
   }
   throw new Error(`${action} was not delivered`);
@@ -36,11 +39,15 @@ beforeAll(async () => {
   handler.route('/refuse-bare', () => ({ status: 400, body: { message: 'no such shelf' } }));
   handler.route('/garbled', () => ({ status: 200, body: 'not json at all', raw: true }));
   handler.route('/crash', () => ({ status: 503, body: { message: 'down' } }));
+  handler.route('/half', () => ({ body: { note: 'n is missing' } }));
+  handler.route('/word', () => ({ body: 'restocked' }));
+  handler.route('/fine', () => ({ body: { n: 12 } }));
   db = await createTestDatabase('fidasyncerr', 'SELECT 1;');
   process.env['SVC_GRAPHQL_ASYNC_ACTIONS_FETCH_INTERVAL'] = '100';
   server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
   await md('set_custom_types', { objects: [{ name: 'Restock', fields: [{ name: 'n', type: 'Int!' }] }] });
-  for (const [name, path] of [['restock', '/refuse'], ['restock_bare', '/refuse-bare'], ['restock_garbled', '/garbled'], ['restock_crash', '/crash']] as const) {
+  for (const [name, path] of [['restock', '/refuse'], ['restock_bare', '/refuse-bare'], ['restock_garbled', '/garbled'], ['restock_crash', '/crash'],
+    ['restock_half', '/half'], ['restock_word', '/word'], ['restock_fine', '/fine']] as const) {
     await md('create_action', { name, definition: { kind: 'asynchronous', handler: `${handler.base}${path}`, output_type: 'Restock', arguments: [{ name: 'n', type: 'Int!' }] } });
     await md('create_action_permission', { action: name, role: 'clerk' });
   }
@@ -68,6 +75,16 @@ describe('asynchronous action errors', () => {
     const crashed = await storedErrors('restock_crash', {});
     expect(crashed.errors).toMatchObject({ path: '$', error: 'internal error', code: 'unexpected' });
     expect(JSON.stringify(crashed.errors.internal)).toContain('503');
+  });
+
+  it('checks a 2xx answer against the output type when it arrives, and stores a misfit as the error', async () => {
+    expect(await storedErrors('restock_half', clerk))
+      .toEqual({ output: null, errors: { path: '$', error: 'field "n" expected in webhook response, but not found', code: 'unexpected' } });
+    expect(await storedErrors('restock_word', clerk))
+      .toEqual({ output: null, errors: { path: '$', error: 'got scalar String for the action webhook response, expecting Restock', code: 'unexpected' } });
+    const asAdmin = await storedErrors('restock_half', {});
+    expect(asAdmin.errors.internal).toMatchObject({ response: { body: { note: 'n is missing' } } });
+    expect(await storedErrors('restock_fine', clerk)).toEqual({ output: { n: 12 }, errors: null });
   });
 
   it('answers a synchronous call of the same handler with the GraphQL error, the handler\'s extensions kept', async () => {
