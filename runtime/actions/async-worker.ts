@@ -3,12 +3,13 @@
 // calls each handler as a synchronous call would be made, and stores the answer or the error. At
 // start, calls left `processing` by a runtime that stopped are made again, as Hasura does.
 
-import type { ActionsModel } from '../bundle/index.js';
+import type { ActionsModel, CustomObjectModel } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { claimCalls, completeCall, ensureActionLog, failCall, requeueProcessing, type LoggedCall } from './async-log.js';
 import { ActionFailure } from './failure.js';
 import type { Environment } from './handler.js';
 import { invokeAction } from './invoke.js';
+import { checkAnswer } from './output.js';
 
 export interface ActionWorkerOptions {
   readonly catalog: Pick<Driver, 'query' | 'transaction'>;
@@ -67,10 +68,21 @@ async function deliver(call: LoggedCall, o: ActionWorkerOptions): Promise<void> 
     if (!action) throw new ActionFailure(`action "${call.action}" is not an asynchronous action any more`, 'not-exists');
     const answer = await invokeAction(action, { action: { name: action.name }, input: call.input, session_variables: call.sessionVariables },
       action.forwardClientHeaders ? call.requestHeaders : {}, o.env ?? process.env);
+    // An answer that does not fit the output type is the call's error, as Hasura stores it.
+    checkAnswer(answer.body, action.outputType, action.name, { ...typesOf(o.actions()), internal: answer.internal });
     await completeCall(o.catalog, call.id, answer.body);
   } catch (e) {
-    // What the creator reads: the client's view of the error (no `internal`).
-    const body = e instanceof ActionFailure ? e.body(false) : { message: e instanceof Error ? e.message : String(e), extensions: { path: '$', code: 'unexpected' } };
+    // What the creator reads: Hasura's QErr JSON, with `internal` when admin made the call.
+    const admin = call.sessionVariables['x-svc-role'] === 'admin';
+    const body = e instanceof ActionFailure ? e.stored(admin) : { path: '$', error: e instanceof Error ? e.message : String(e), code: 'unexpected' };
     await failCall(o.catalog, call.id, body).catch((err: unknown) => o.log(`async actions: cannot store the error of ${call.id}: ${String(err)}`));
   }
+}
+
+/** The custom object and enum types the output check reads. */
+function typesOf(m: ActionsModel | undefined): { objects: ReadonlyMap<string, CustomObjectModel>; enums: ReadonlyMap<string, ReadonlySet<string>> } {
+  return {
+    objects: new Map((m?.objects ?? []).map((x) => [x.name, x])),
+    enums: new Map((m?.enums ?? []).map((e) => [e.name, new Set(e.values.map((v) => v.value))])),
+  };
 }

@@ -1,6 +1,7 @@
 // An action's error as the client sees it (reference/actions.md §3): a message and extensions,
 // either the handler's own (a 4xx answer with `extensions`) or `{path, code, internal?}`, where
-// `internal` (the request and response) is shown to admin only.
+// `internal` (the request and response) is shown to admin only. An asynchronous call stores its
+// error in Hasura's other shape, `{path, error, code, internal?}` (`stored`).
 
 import type { Json } from '../bundle/index.js';
 
@@ -16,5 +17,16 @@ export class ActionFailure extends Error {
     const extensions: { [k: string]: Json } = { path: '$', code: this.code };
     if (showInternal && this.internal !== undefined) extensions['internal'] = this.internal;
     return { message: this.message, extensions };
+  }
+
+  /**
+   * The error as an asynchronous call stores it in its `errors` (Hasura's async processor stores the
+   * QErr itself: `{path, error, code}`, a 4xx answer's `code` or `unexpected`; never the handler's
+   * extensions), with `internal` when the call was made by admin.
+   */
+  stored(showInternal: boolean): { [k: string]: Json } {
+    const out: { [k: string]: Json } = { path: '$', error: this.message, code: this.code };
+    if (showInternal && this.internal !== undefined) out['internal'] = this.internal;
+    return out;
   }
 }

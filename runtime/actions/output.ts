@@ -23,7 +23,8 @@ export interface ShapeContext {
   readonly objects: ReadonlyMap<string, CustomObjectModel>;
   /** Each custom enum's values. */
   readonly enums: ReadonlyMap<string, ReadonlySet<string>>;
-  readonly plan: PlanContext;
+  /** Null when there is no selection (`checkAnswer`): only the answer's shape is checked. */
+  readonly plan: PlanContext | null;
   /** The `internal` of a failure (request and response). */
   readonly internal: Json;
   readonly pending: PendingRelationship[];
@@ -32,6 +33,16 @@ export interface ShapeContext {
 /** The selected output of one action field (`field` is the root field, `type` its output type text). */
 export function shapeOutput(value: Json, type: string, field: FieldSel, ctx: ShapeContext): Json {
   return shape(value, parseType(type), field, ctx, true);
+}
+
+/**
+ * A 2xx answer checked against the output type with nothing selected, as Hasura's `callWebhook`
+ * checks it (`validateResponse`) before an asynchronous call is stored: the answer's kind (null,
+ * list, object, built-in scalar) and the non-null fields of its objects. Throws the ActionFailure.
+ */
+export function checkAnswer(value: Json, type: string, action: string, ctx: Pick<ShapeContext, 'objects' | 'enums' | 'internal'>): void {
+  const field: FieldSel = { key: action, name: action, node: { kind: Kind.FIELD, name: { kind: Kind.NAME, value: action } } };
+  shape(value, parseType(type), field, { ...ctx, plan: null, pending: [] }, true);
 }
 
 // The GraphQL built-in scalars a value must fit (database and custom scalars take any JSON, as the
@@ -111,7 +122,7 @@ function shapeObject(value: { readonly [k: string]: Json }, object: CustomObject
     }
   }
   const out: { [k: string]: Json } = {};
-  for (const sub of collectFields(field.node.selectionSet, object.name, ctx.plan)) {
+  for (const sub of ctx.plan ? collectFields(field.node.selectionSet, object.name, ctx.plan) : []) {
     if (sub.name === '__typename') { out[sub.key] = object.name; continue; }
     const f = object.fields.find((x) => x.name === sub.name);
     if (f) {

@@ -10,7 +10,7 @@ import { Engine } from '../graphql/index.js';
 import { MetadataApi, type MetadataCompiler, type ServedState, type SourceInfo } from '../metadata-api/index.js';
 import { createServer } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
-import { eventTriggerExtension, scheduledEventExtension } from '../workers/index.js';
+import { eventTriggerExtension, scheduledEventExtension, webhookEnvironmentExtension } from '../workers/index.js';
 import { serverAuth } from './auth-config.js';
 import { listenForChanges, type CatalogListener } from './catalog-listener.js';
 import { Databases } from './databases.js';
@@ -83,7 +83,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       compiler: c.compiler, catalog, connect, serve, instance, log,
       stringifyNumeric: o.stringifyNumericTypes,
       remoteSchemaPermissions: process.env.SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS === 'true',
-      extensions: [eventTriggerExtension(), scheduledEventExtension({ log })],
+      extensions: [webhookEnvironmentExtension(), eventTriggerExtension(), scheduledEventExtension({ log })],
       ...(c.demoMetadata !== undefined ? { initial: () => c.demoMetadata! } : {}),
     });
   } catch (e) {

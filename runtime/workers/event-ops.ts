@@ -10,6 +10,7 @@ import {
   cleanupEventLogs, eventById, eventLogs, hasEventLog, insertManualEvent, invocationLogs, redeliver, type EventStatus,
 } from './event-log.js';
 import { syncEventTriggers } from './sync.js';
+import { templateProblem } from './webhook-environment.js';
 
 type Op = 'invoke' | 'redeliver' | 'logs' | 'invocations' | 'by_id' | 'cleanup';
 
@@ -111,19 +112,23 @@ async function run(op: Op, a: ArgsReader, ctx: ExtensionContext): Promise<Json> 
 }
 
 /**
- * Hasura's getEnv: a webhook or header named by environment variable must be set when the trigger
- * is defined. It fails while the trigger is built (buildEventTriggerInfo), so the reason carries
- * the context `in table "t": in event trigger "e": ` and the object is reported whole, with the
- * definition the other reasons of an event trigger carry.
+ * Hasura's getEnv and resolveWebhook: a webhook (a URL template's variables, or webhook_from_env)
+ * or header named by environment variable must be set when the trigger is defined. It fails while
+ * the trigger is built (buildEventTriggerInfo), so the reason carries the context `in table "t":
+ * in event trigger "e": ` and the object is reported whole, with the definition the other reasons
+ * of an event trigger carry.
  */
 function checkEnvironment(before: Json, after: Json): void {
   const prior = new Map(eventTriggersOf(before).map((t) => [`${t.source}\u0000${t.name}`, JSON.stringify(t)]));
   for (const t of eventTriggersOf(after)) {
     if (prior.get(`${t.source}\u0000${t.name}`) === JSON.stringify(t)) continue;
+    // Hasura resolves the webhook (a URL template's variables, or webhook_from_env), then the headers.
     const missing = unsetVariable(t, process.env);
-    if (missing === undefined) continue;
+    const problem = (t.webhook !== undefined ? templateProblem(t.webhook, process.env) : undefined)
+      ?? (missing !== undefined ? `environment variable '${missing}' not set` : undefined);
+    if (problem === undefined) continue;
     const table = t.table.schema === 'public' ? t.table.name : `${t.table.schema}.${t.table.name}`;
-    const reason = `Inconsistent object: in table ${JSON.stringify(table)}: in event trigger ${JSON.stringify(t.name)}: environment variable '${missing}' not set`;
+    const reason = `Inconsistent object: in table ${JSON.stringify(table)}: in event trigger ${JSON.stringify(t.name)}: ${problem}`;
     const object = { type: 'event_trigger', name: `event_trigger ${t.name} in table ${table} in source ${t.source}`,
       definition: { ...storedTrigger(after, t), source: t.source, table: { ...t.table } }, reason };
     throw new ApiError('invalid-configuration', reason, 400, ['args'], [object]);

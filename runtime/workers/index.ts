@@ -24,3 +24,5 @@ export { nextOccurrences, generateCronEvents, UPCOMING_CRON_EVENTS } from './cro
 export { scheduledEventExtension, type ScheduledExtensionOptions } from './scheduled-ops.js';
 /** Cron trigger definitions of a metadata document, typed. */
 export { cronTriggersOf, type CronTriggerDef, type ScheduledRetryConf } from './scheduled-definitions.js';
+/** Refuses a change defining an action or cron trigger whose webhook or headers need an unset environment variable. */
+export { webhookEnvironmentExtension, templateProblem } from './webhook-environment.js';
