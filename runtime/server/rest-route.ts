@@ -3,7 +3,7 @@
 // and answers the content of `data` itself; failures answer `{path, error, code}` with their status.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
+import { resolveSession, sessionAtOnce, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import { checkDeclaredLength, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import type { GraphQLEngine } from './options.js';
@@ -27,10 +27,7 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, ctx:
     const q = url.indexOf('?');
     const path = (q < 0 ? url : url.slice(0, q)).slice(REST_PREFIX.length);
     const segments = path.split('/').map((s) => decodeOnce(s, false));
-    const found = (ctx.engine.restEndpoints?.() ?? []).flatMap((endpoint) => {
-      const params = match(endpoint.url, segments);
-      return params === null ? [] : [{ endpoint, params }];
-    });
+    const found = matching(ctx.engine.restEndpoints?.() ?? NO_ENDPOINTS, segments);
     if (found.length === 0) throw new ApiError('not-found', 'Endpoint not found', 404);
     const hit = found.find((m) => m.endpoint.methods.includes(req.method ?? 'GET'));
     if (!hit) {
@@ -44,10 +41,11 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, ctx:
     if (!stored || !ctx.engine.executeStored) throw new ApiError('not-found', 'Endpoint not found', 404);
     // Authenticated before the body is read (a POST auth webhook is sent the stored query, not the
     // body), so the auth error wins over a malformed body, as on /v1/graphql.
-    const session = await resolveSession(req.headers, ctx.auth, { query: stored.query });
-    for (const [name, values] of Object.entries(sessionResponseHeaders(session))) res.setHeader(name, [...values]);
+    const session = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSession(req.headers, ctx.auth, { query: stored.query });
+    const cookies = sessionResponseHeaders(session);
+    for (const name in cookies) res.setHeader(name, [...cookies[name]!]);
     const raw = await readBody(req, ctx.maxBodyBytes);
-    const types = new Map(stored.variables.map((v) => [v.name, v.type]));
+    const types = typesOf(stored.variables);
     // URL path over query string over body when a name is given twice (reference/endpoints.md's recommendation).
     const variables: Variables = {
       ...bodyVariables(req, raw, types),
@@ -63,9 +61,41 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, ctx:
   }
 }
 
+type Endpoint = ReturnType<NonNullable<GraphQLEngine['restEndpoints']>>[number];
+type StoredVariables = NonNullable<ReturnType<NonNullable<GraphQLEngine['storedQuery']>>>['variables'];
+
+const NO_ENDPOINTS: readonly Endpoint[] = [];
+
+// Per endpoint list (it changes only with the metadata), each template cut into its segments once.
+const templates = new WeakMap<readonly Endpoint[], readonly { readonly endpoint: Endpoint; readonly parts: readonly string[] }[]>();
+
+/** The endpoints whose template the path fits, with their captured segments. */
+function matching(endpoints: readonly Endpoint[], segments: readonly string[]): { endpoint: Endpoint; params: Record<string, string> }[] {
+  let cut = templates.get(endpoints);
+  if (!cut) templates.set(endpoints, cut = endpoints.map((endpoint) => ({ endpoint, parts: endpoint.url.split('/') })));
+  const found: { endpoint: Endpoint; params: Record<string, string> }[] = [];
+  for (const { endpoint, parts } of cut) {
+    const params = matchParts(parts, segments);
+    if (params !== null) found.push({ endpoint, params });
+  }
+  return found;
+}
+
+// A stored query's variable types by name, made once per stored query.
+const typesByQuery = new WeakMap<StoredVariables, ReadonlyMap<string, string>>();
+
+function typesOf(variables: StoredVariables): ReadonlyMap<string, string> {
+  let types = typesByQuery.get(variables);
+  if (!types) typesByQuery.set(variables, types = new Map(variables.map((v) => [v.name, v.type])));
+  return types;
+}
+
 /** The captured `:name` segments when the path fits the template, else null. */
 export function match(template: string, segments: readonly string[]): Record<string, string> | null {
-  const parts = template.split('/');
+  return matchParts(template.split('/'), segments);
+}
+
+function matchParts(parts: readonly string[], segments: readonly string[]): Record<string, string> | null {
   if (parts.length !== segments.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
