@@ -4,33 +4,26 @@
 // scalar; in create_action, update_action and a set_custom_types that strands an action.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 describe('action reasons', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: CatalogServer;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
   const actionNames = async (): Promise<string[]> => ((await md('export_metadata', {})).body.actions ?? []).map((a: { name: string }) => a.name);
   const hook = 'http://127.0.0.1:9/hook';
 
   beforeAll(async () => {
     db = await createTestDatabase('fidactreasons');
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    server = await serveCatalog(db.url);
     expect((await md('set_custom_types', { input_objects: [{ name: 'Dims', fields: [{ name: 'w', type: 'Int' }] }],
       objects: [{ name: 'Crate', fields: [{ name: 'id', type: 'Int!' }] }] })).status).toBe(200);
   });
 
   afterAll(async () => {
-    await close?.();
+    await server?.close();
     await db?.drop();
   });
 

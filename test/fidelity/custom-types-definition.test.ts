@@ -4,33 +4,26 @@
 // refusal, in replace_metadata's refusal and in get_inconsistent_metadata alike.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 describe('custom types definition in inconsistent objects', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: CatalogServer;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
 
   beforeAll(async () => {
     db = await createTestDatabase('fidctypes', `
       CREATE TABLE planet (id int PRIMARY KEY, title text NOT NULL, moons int[]);
       INSERT INTO planet VALUES (1, 'Mars', '{1,2}');`);
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    server = await serveCatalog(db.url);
     expect((await md('pg_track_table', { table: 'planet' })).status).toBe(200);
     expect((await md('set_custom_types', { scalars: [{ name: 'Stamp' }], objects: [{ name: 'Probe', fields: [{ name: 'id', type: 'Int!' }] }] })).status).toBe(200);
   });
 
   afterAll(async () => {
-    await close?.();
+    await server?.close();
     await db?.drop();
   });
 

@@ -5,17 +5,13 @@
 // (webhook_from_env, a header's value_from_env) and replace_metadata alike; nothing is installed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 describe('event trigger with an unset environment variable', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: CatalogServer;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
   const triggers = async (): Promise<string[]> => (await db.query<{ n: string }>(
     "SELECT tgname AS n FROM pg_trigger WHERE tgname LIKE 'notify\\_svc\\_%' ORDER BY 1")).map((r) => r.n);
@@ -24,15 +20,12 @@ describe('event trigger with an unset environment variable', () => {
     delete process.env.KILN_FID_UNSET_HOOK;
     delete process.env.KILN_FID_UNSET_TOKEN;
     db = await createTestDatabase('fidetenv', 'CREATE SCHEMA shop; CREATE TABLE shop.parcel (id int PRIMARY KEY, weight int);');
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    server = await serveCatalog(db.url);
     expect((await md('pg_track_table', { table: { schema: 'shop', name: 'parcel' } })).status).toBe(200);
   });
 
   afterAll(async () => {
-    await close?.();
+    await server?.close();
     await db?.drop();
   });
 

@@ -5,17 +5,13 @@
 // makes it servable. pg_track_function and replace_metadata alike.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 describe('function names that are not GraphQL names', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: CatalogServer;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
 
   beforeAll(async () => {
@@ -27,15 +23,12 @@ describe('function names that are not GraphQL names', () => {
       CREATE FUNCTION "bright-comets"() RETURNS SETOF comet AS $$ SELECT * FROM comet $$ LANGUAGE sql STABLE;
       CREATE FUNCTION lab."odd-comets"() RETURNS SETOF comet AS $$ SELECT * FROM comet $$ LANGUAGE sql STABLE;
       CREATE FUNCTION lab.samples() RETURNS SETOF lab.sample AS $$ SELECT * FROM lab.sample $$ LANGUAGE sql STABLE;`);
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    server = await serveCatalog(db.url);
     expect((await md('pg_track_table', { table: 'comet' })).status).toBe(200);
   });
 
   afterAll(async () => {
-    await close?.();
+    await server?.close();
     await db?.drop();
   });
 

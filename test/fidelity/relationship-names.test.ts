@@ -5,17 +5,13 @@
 // replaced in the metadata; never a 500, and nothing changes.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 describe('relationship names that are not GraphQL names', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: CatalogServer;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
   const because = (name: string) => `Inconsistent object: cannot include ${JSON.stringify(name)} in the GraphQL schema because  it is not a valid GraphQL identifier`;
 
@@ -24,15 +20,12 @@ describe('relationship names that are not GraphQL names', () => {
       CREATE TABLE river (id int PRIMARY KEY, name text);
       CREATE TABLE bridge (id int PRIMARY KEY, river_id int REFERENCES river(id));
       INSERT INTO river VALUES (1, 'Rhine'); INSERT INTO bridge VALUES (7, 1);`);
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    server = await serveCatalog(db.url);
     for (const table of ['river', 'bridge']) expect((await md('pg_track_table', { table })).status).toBe(200);
   });
 
   afterAll(async () => {
-    await close?.();
+    await server?.close();
     await db?.drop();
   });
 

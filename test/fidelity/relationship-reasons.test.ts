@@ -6,17 +6,13 @@
 // get_inconsistent_metadata after a reload.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 describe('relationship reasons', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: CatalogServer;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
   const refused = (reason: string) => ({ status: 400, body: expect.objectContaining({ code: 'invalid-configuration', error: `Inconsistent object: ${reason}` }) });
   const relationshipNames = async (table: string): Promise<string[]> => {
@@ -32,15 +28,12 @@ describe('relationship reasons', () => {
       CREATE TABLE loose (id int PRIMARY KEY, shelf_id int REFERENCES shelf(id));
       CREATE SCHEMA lib;
       CREATE TABLE lib.tome (id int PRIMARY KEY, shelf_id int, title text);`);
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    server = await serveCatalog(db.url);
     for (const table of ['keeper', 'shelf', { schema: 'lib', name: 'tome' }]) expect((await md('pg_track_table', { table })).status).toBe(200);
   });
 
   afterAll(async () => {
-    await close?.();
+    await server?.close();
     await db?.drop();
   });
 

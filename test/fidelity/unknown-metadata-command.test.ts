@@ -5,32 +5,25 @@
 // parse (path `$`, `$.args[i]` inside a bulk) and nothing changes; /v1/query keeps its words.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
+import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 describe('unknown metadata commands', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: CatalogServer;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const refused = (path: string, error: string) => ({ status: 400, body: { path, error, code: 'parse-failed' } });
   const tracked = async (): Promise<string[]> => (await post('/v1/metadata', { type: 'export_metadata', args: {} })).body.sources[0].tables
     .map((t: { table: { name: string } }) => t.table.name).sort();
 
   beforeAll(async () => {
     db = await createTestDatabase('fidunknownop', 'CREATE TABLE lamp (id int PRIMARY KEY); CREATE TABLE desk (id int PRIMARY KEY);');
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    server = await serveCatalog(db.url);
     expect((await post('/v1/metadata', { type: 'pg_track_table', args: { table: 'lamp' } })).status).toBe(200);
   });
 
   afterAll(async () => {
-    await close?.();
+    await server?.close();
     await db?.drop();
   });
 
