@@ -2,12 +2,12 @@
 // and judges the result by the handler's `effect` (runtime/metadata-api/contract.ts).
 
 import { ApiError } from '../../runtime/errors/index.js';
-import type { ApiKind } from '../../runtime/metadata-api/index.js';
+import { unknownOperation, type ApiKind } from '../../runtime/metadata-api/index.js';
 import type { Json, Metadata } from '../metadata/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { argKeyProblem } from './arg-keys.js';
 import { extraOperations } from './extra/index.js';
-import { BACKENDS, coreOperations, refusedOperation } from './registry.js';
+import { coreOperations, refusedOperation } from './registry.js';
 import type { OpOutput, OpTable } from './types.js';
 
 export type { OpHandler, OpInput, OpOutput, OpTable } from './types.js';
@@ -31,30 +31,13 @@ export function knowsOperation(type: string, api: ApiKind): boolean {
 }
 
 /**
- * The error Hasura gives for a type it does not know (Server/API/Metadata.hs, RQLMetadataV1's
- * FromJSON): on /v1/metadata the text up to the first `_` must name a backend, then the rest must
- * be one of its commands; the request as a whole fails to parse (path `$`).
- */
-function unknownType(type: string, api: ApiKind): ApiError {
-  if (api === 'metadata') {
-    const cut = type.indexOf('_');
-    const prefix = cut < 0 ? type : type.slice(0, cut);
-    if (!Object.hasOwn(BACKENDS, prefix)) {
-      return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(type)}; ${JSON.stringify(prefix)} was not recognized as a valid backend name`, 400, []);
-    }
-    return new ApiError('parse-failed', `unknown metadata command ${JSON.stringify(cut < 0 ? '' : type.slice(cut + 1))} for backend ${BACKENDS[prefix]}`, 400, []);
-  }
-  return new ApiError('parse-failed', `unknown query type ${JSON.stringify(type)}`, 400, ['type']);
-}
-
-/**
  * Applies one operation to the document. Throws ApiError for a bad or impossible request; on
  * `/v1/query` the paths of argument parse errors are relative to `args`, as Hasura reports them.
  */
 export function applyOperation(metadata: Metadata, op: { readonly type: string; readonly args: Json; readonly version?: number; readonly api: ApiKind },
   introspection: { readonly [source: string]: Introspection | null }): OpOutput {
   const entry = lookup(op.type, op.api);
-  if (!entry) throw unknownType(op.type, op.api);
+  if (!entry) throw unknownOperation(op.type, op.api);
   const refused = refusedOperation(op.type);
   if (refused) throw refused;
   try {

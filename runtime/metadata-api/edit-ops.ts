@@ -18,6 +18,7 @@ import { runSqlInChange } from './run-sql-change.js';
 import { renameSource, sourceOfArgs } from './sources.js';
 import type { Runner, Work } from './state.js';
 import { runV1Data } from './v1-data.js';
+import { unknownOperation } from './unknown-operation.js';
 
 /** Operations of later work, by what they need: a clear refusal instead of "unknown command". */
 const LATER: readonly (readonly [RegExp, string])[] = [
@@ -117,26 +118,4 @@ function kind(v: unknown): string {
   if (v === null) return 'Null';
   if (Array.isArray(v)) return 'Array';
   return ({ object: 'Object', string: 'String', number: 'Number', boolean: 'Boolean' } as Record<string, string>)[typeof v] ?? 'Object';
-}
-
-// The backends a metadata command's prefix names, with the name Hasura gives each in its words
-// (`toTxt` of its BackendType).
-const BACKEND_NAMES: { readonly [prefix: string]: string } = { pg: 'postgres', citus: 'citus', cockroach: 'cockroach', mssql: 'mssql', bigquery: 'bigquery' };
-
-/**
- * An operation type the API does not know. On /v1/metadata it is refused as Hasura's parser of
- * the request refuses it (Server/API/Metadata.hs, RQLMetadataV1's FromJSON): the text up to the
- * first `_` names a backend, or the whole type is unknown ("unknown metadata command "x"; "p"
- * was not recognized as a valid backend name"), else the rest is unknown for that backend; the
- * failure is the request's (path `$`, `$.args[i]` in a bulk), not its `type` key's.
- */
-function unknownOperation(type: string, api: ApiKind): ApiError {
-  if (api !== 'metadata') return new ApiError('parse-failed', `unknown query type "${type}"`, 400, ['type']);
-  const cut = type.indexOf('_');
-  const prefix = cut < 0 ? type : type.slice(0, cut);
-  const backend = Object.hasOwn(BACKEND_NAMES, prefix) ? BACKEND_NAMES[prefix] : undefined;
-  const message = backend === undefined
-    ? `unknown metadata command ${JSON.stringify(type)}; ${JSON.stringify(prefix)} was not recognized as a valid backend name`
-    : `unknown metadata command ${JSON.stringify(cut < 0 ? '' : type.slice(cut + 1))} for backend ${backend}`;
-  return new ApiError('parse-failed', message, 400, []);
 }

@@ -6,3 +6,5 @@ export { MetadataApi, type MetadataApiOptions, type ManagementCall, type ServedS
 export { METADATA_CHANNEL, CATALOG_VERSION } from './catalog.js';
 /** Creates pgcrypto when the database allows it, as Hasura's catalog does (its projects' migrations call public.gen_random_uuid()). */
 export { ensurePgcrypto } from './catalog.js';
+/** Hasura's refusal of an operation type an API does not have (the compiler's operations answer it too). */
+export { unknownOperation } from './unknown-operation.js';
