@@ -3,7 +3,7 @@
 // environment at call time, the client's headers when the action forwards them, and the action's
 // timeout. The answer is bounded in size: a handler cannot make the engine hold more than that.
 
-import type { ActionModel, Json } from '../bundle/index.js';
+import { renderUrlTemplate, type ActionModel, type Json } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { outgoingCall } from '../tracing/index.js';
 
@@ -36,7 +36,7 @@ const NOT_FORWARDED = new Set(['content-length', 'content-md5', 'user-agent', 'h
 
 /** The handler URL with each `{{NAME}}` replaced by the environment's value; a missing one is an error. */
 export function handlerUrl(template: string, env: Environment): string {
-  return template.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_, name: string) => {
+  return renderUrlTemplate(template, (name) => {
     const v = env[name];
     if (v === undefined) throw new ApiError('unexpected', `environment variable "${name}" not set`, 500, []);
     return v;

@@ -18,3 +18,5 @@ export { indexSdl, membersOf, rangeOf, sdlFromFile, sdlFromText, type SdlIndex, 
 export { PERMISSION_RULES, permissionRule } from './rules.js';
 /** A role's schema and model as a trusted request with x-svc-use-backend-only-permissions sees them. */
 export { backendOnlyModel, hasBackendOnly, trustedPermissions } from './backend-only.js';
+/** Webhook URL templates (`{{NAME}}` from the environment): rendered when called, checked when defined. */
+export { renderUrlTemplate, urlTemplateVariables } from './url-template.js';

@@ -6,7 +6,7 @@
 // client_error.
 
 import { request } from 'undici';
-import type { Json } from '../bundle/index.js';
+import { renderUrlTemplate, type Json } from '../bundle/index.js';
 import {
   applyRequestTransform, parseRequestTransform, requestContext, type HttpRequest, type RequestTransformation,
 } from '../transforms/index.js';
@@ -74,7 +74,7 @@ function envValue(env: NodeJS.ProcessEnv, name: string): string {
 /** The webhook URL: `{{VAR}}` parts come from the environment, as Hasura's webhook templates do. */
 export function webhookUrl(webhook: WebhookCall['webhook'], env: NodeJS.ProcessEnv): string {
   if (webhook.kind === 'env') return envValue(env, webhook.name);
-  return webhook.url.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_, name: string) => envValue(env, name));
+  return renderUrlTemplate(webhook.url, (name) => envValue(env, name));
 }
 
 function headerPairs(call: WebhookCall, userAgent: string, env: NodeJS.ProcessEnv): [string, string][] {

@@ -9,18 +9,15 @@
 // adds or alters are judged: one already stored keeps working as before. One-off scheduled events
 // are resolved when they are sent, as Hasura does.
 
-import type { Json } from '../bundle/index.js';
+import { urlTemplateVariables, type Json } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { ApiExtension, SettleContext } from '../metadata-api/index.js';
 import type { HeaderConf } from './definitions.js';
 import { cronTriggersOf } from './scheduled-definitions.js';
 
-// The variables of a URL template, as delivery reads them (deliver.ts `webhookUrl`).
-const TEMPLATE_VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
-
 /** Why a webhook URL template cannot be resolved in `env` (every missing variable, in order), or undefined. */
 export function templateProblem(url: string, env: NodeJS.ProcessEnv): string | undefined {
-  const missing = [...url.matchAll(TEMPLATE_VARIABLE)].map((m) => m[1]!).filter((name) => env[name] === undefined);
+  const missing = urlTemplateVariables(url).filter((name) => env[name] === undefined);
   return missing.length === 0 ? undefined : `Value for environment variables not found: ${missing.join(', ')}`;
 }
 
