@@ -75,8 +75,10 @@ describe('graceful shutdown', () => {
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
     await wsAcked;
     ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { entry_aggregate { aggregate { count } } }' } }));
-    // A slow read that is in flight when the signal arrives must still be answered.
+    // Writes are acknowledged before the signal (on a loaded machine 400 ms may hold fewer than
+    // the count checked below), then a slow read is put in flight: it must still be answered.
     await new Promise((r) => setTimeout(r, 400));
+    for (let waited = 0; acknowledged.length <= 20 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     const slow = postJson(kiln.base, '/v1/graphql', { query: '{ slow_entries(args: {seconds: 1.5}, limit: 1) { id } }' });
     await new Promise((r) => setTimeout(r, 300));
     const signalled = Date.now();
