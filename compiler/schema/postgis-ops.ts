@@ -28,12 +28,12 @@ export function postgisFields(ctx: SchemaContext, scalar: 'geometry' | 'geograph
   const fields: Fields = [['_cast', { type: castExp(ctx, scalar, comparisonOf) }]];
   if (scalar === 'geography') {
     fields.push(['_st_intersects', { type: self, description: 'does the column spatially intersect the given geography value' }]);
-    fields.push(['_st_d_within', { type: geographyWithin(ctx), description: 'is the column within a given distance from the given geography value' }]);
+    fields.push(['_st_d_within', { type: withinInput(ctx, 'geography'), description: 'is the column within a given distance from the given geography value' }]);
     return fields;
   }
   for (const [op, description] of GEOMETRY_PREDICATES) fields.push([op, { type: self, description }]);
-  fields.push(['_st_d_within', { type: geometryWithin(ctx), description: 'is the column within a given distance from the given geometry value' }]);
-  fields.push(['_st_3d_d_within', { type: geometryWithin(ctx), description: 'is the column within a given 3D distance from the given geometry value' }]);
+  fields.push(['_st_d_within', { type: withinInput(ctx, 'geometry'), description: 'is the column within a given distance from the given geometry value' }]);
+  fields.push(['_st_3d_d_within', { type: withinInput(ctx, 'geometry'), description: 'is the column within a given 3D distance from the given geometry value' }]);
   return fields;
 }
 
@@ -44,24 +44,17 @@ function castExp(ctx: SchemaContext, scalar: 'geometry' | 'geography', compariso
   return named(ctx, name, () => new GraphQLInputObjectType({ name, fields: () => ({ [target]: { type: comparisonOf(target) } }) }));
 }
 
-function geometryWithin(ctx: SchemaContext): GraphQLInputObjectType {
-  return named(ctx, 'st_d_within_input', () => new GraphQLInputObjectType({
-    name: 'st_d_within_input',
+// `st_d_within_input {distance, from}` on geometry; on geography `st_d_within_geography_input`,
+// whose `use_spheroid` is nullable with the default true, as in Hasura (measured on the spheroid
+// unless told not to).
+function withinInput(ctx: SchemaContext, scalar: 'geometry' | 'geography'): GraphQLInputObjectType {
+  const name = scalar === 'geometry' ? 'st_d_within_input' : 'st_d_within_geography_input';
+  return named(ctx, name, () => new GraphQLInputObjectType({
+    name,
     fields: () => ({
       distance: { type: new GraphQLNonNull(GraphQLFloat) },
-      from: { type: new GraphQLNonNull(scalarType(ctx, 'geometry')) },
-    }),
-  }));
-}
-
-// `use_spheroid` is nullable with the default true, as in Hasura (measured on the spheroid unless told not to).
-function geographyWithin(ctx: SchemaContext): GraphQLInputObjectType {
-  return named(ctx, 'st_d_within_geography_input', () => new GraphQLInputObjectType({
-    name: 'st_d_within_geography_input',
-    fields: () => ({
-      distance: { type: new GraphQLNonNull(GraphQLFloat) },
-      from: { type: new GraphQLNonNull(scalarType(ctx, 'geography')) },
-      use_spheroid: { type: GraphQLBoolean, defaultValue: true },
+      from: { type: new GraphQLNonNull(scalarType(ctx, scalar)) },
+      ...(scalar === 'geography' ? { use_spheroid: { type: GraphQLBoolean, defaultValue: true } } : {}),
     }),
   }));
 }
