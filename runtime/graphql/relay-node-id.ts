@@ -1,6 +1,6 @@
 // A Relay node id read as Hasura v2 reads it (GraphQL/Schema/Relay.hs, `nodeField` and the
-// `NodeId` FromJSON instance): base64 of a JSON array `[1, schema, table, pk...]` (Kiln also reads
-// `[2, source, schema, table, pk...]`). Each way an id can be wrong has Hasura's words: a decoding
+// `NodeId` FromJSON instance): base64 of a JSON array `[1, schema, table, pk...]`, version 1 being
+// the only one (Hasura's later `[2, source, ...]` form is refused, as Hasura v2.x before it did). Each way an id can be wrong has Hasura's words: a decoding
 // or shape problem is "the node id is invalid: Error in $: ..." (aeson's words) at the `id`
 // argument, a table the role does not read is named there too, a key with too few or too many
 // values is refused at the field, and a key value of the wrong JSON kind is `parse-failed` there.
@@ -48,18 +48,13 @@ export function readNodeId(id: string, tables: readonly TableModel[], field: Pat
   if (v.length === 0) throw invalid('Error in $: unexpected GUID format, found empty list');
   const version = v[0];
   if (typeof version !== 'number') throw invalid('Error in $: unexpected GUID format, needs to start with a version number');
-  if (version !== 1 && version !== 2) throw invalid(`Error in $: unsupported GUID version: ${String(scientificText(version))}`);
-  const named = version === 1 ? 3 : 4;
-  if (v.length < named + 1) {
-    throw invalid(version === 1 ? 'Error in $: GUID version 1: expecting schema name, table name and at least one column value'
-      : 'Error in $: GUID version 2: expecting source name, schema name, table name and at least one column value');
-  }
-  const names = v.slice(1, named);
-  const notText = names.find((x) => typeof x !== 'string');
+  if (version !== 1) throw invalid(`Error in $: unsupported GUID version: ${String(scientificText(version))}`);
+  if (v.length < 4) throw invalid('Error in $: GUID version 1: expecting schema name, table name and at least one column value');
+  const [schema, name] = v.slice(1, 3);
+  const notText = [schema, name].find((x) => typeof x !== 'string');
   if (notText !== undefined) throw invalid(`Error in $: parsing Text failed, expected String, but encountered ${kindOf(notText)}`);
-  const [source, schema, name] = version === 1 ? [null, ...names] : names;
-  const pk = v.slice(named);
-  const table = tables.find((t) => t.schema === schema && t.name === name && (source === null || t.source === source));
+  const pk = v.slice(3);
+  const table = tables.find((t) => t.schema === schema && t.name === name);
   if (!table) throw invalid(`the table ${JSON.stringify(id)}`);
   const keys = table.primaryKey;
   if (pk.length < keys.length) {

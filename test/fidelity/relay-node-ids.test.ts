@@ -54,6 +54,8 @@ describe('node ids that cannot be read', () => {
     expect(await node(b64('[]'))).toEqual(refused('the node id is invalid: Error in $: unexpected GUID format, found empty list', atId));
     expect(await node(b64('["1", "public", "ship", "ARG"]'))).toEqual(refused('the node id is invalid: Error in $: unexpected GUID format, needs to start with a version number', atId));
     expect(await node(b64('[3, "public", "ship", "ARG"]'))).toEqual(refused('the node id is invalid: Error in $: unsupported GUID version: 3.0', atId));
+    // Version 1 is the only one: the later `[2, source, ...]` form is refused too.
+    expect(await node(b64('[2, "default", "public", "ship", "ARG"]'))).toEqual(refused('the node id is invalid: Error in $: unsupported GUID version: 2.0', atId));
     expect(await node(b64('[1, "public", "ship"]'))).toEqual(refused('the node id is invalid: Error in $: GUID version 1: expecting schema name, table name and at least one column value', atId));
     expect(await node(b64('[1, "public", 7, "ARG"]'))).toEqual(refused('the node id is invalid: Error in $: parsing Text failed, expected String, but encountered Number', atId));
   });
