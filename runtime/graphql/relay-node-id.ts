@@ -6,7 +6,7 @@
 // values is refused at the field, and a key value of the wrong JSON kind is `parse-failed` there.
 
 import type { TableModel } from '../bundle/index.js';
-import { ApiError } from '../errors/index.js';
+import { ApiError, jsonKind } from '../errors/index.js';
 import { scientificText } from '../sql/index.js';
 
 type Path = readonly (string | number)[];
@@ -15,18 +15,6 @@ type Path = readonly (string | number)[];
 export interface NodeTarget {
   readonly table: TableModel;
   readonly pk: readonly unknown[];
-}
-
-// aeson's name for a JSON value's kind (its `typeMismatch`).
-function kindOf(v: unknown): string {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  switch (typeof v) {
-    case 'string': return 'String';
-    case 'number': return 'Number';
-    case 'boolean': return 'Bool';
-    default: return 'Object';
-  }
 }
 
 // Column types whose values are JSON strings in a node id (Hasura parses them as Text).
@@ -44,7 +32,7 @@ export function readNodeId(id: string, tables: readonly TableModel[], field: Pat
     // aeson shows the input it could not read, byte by byte.
     throw invalid(`Error in $: Failed reading: not a valid json value at '${bytes.toString('latin1')}'`);
   }
-  if (!Array.isArray(v)) throw invalid(`Error in $: parsing [] failed, expected Array, but encountered ${kindOf(v)}`);
+  if (!Array.isArray(v)) throw invalid(`Error in $: parsing [] failed, expected Array, but encountered ${jsonKind(v)}`);
   if (v.length === 0) throw invalid('Error in $: unexpected GUID format, found empty list');
   const version = v[0];
   if (typeof version !== 'number') throw invalid('Error in $: unexpected GUID format, needs to start with a version number');
@@ -52,7 +40,7 @@ export function readNodeId(id: string, tables: readonly TableModel[], field: Pat
   if (v.length < 4) throw invalid('Error in $: GUID version 1: expecting schema name, table name and at least one column value');
   const [schema, name] = v.slice(1, 3);
   const notText = [schema, name].find((x) => typeof x !== 'string');
-  if (notText !== undefined) throw invalid(`Error in $: parsing Text failed, expected String, but encountered ${kindOf(notText)}`);
+  if (notText !== undefined) throw invalid(`Error in $: parsing Text failed, expected String, but encountered ${jsonKind(notText)}`);
   const pk = v.slice(3);
   const table = tables.find((t) => t.schema === schema && t.name === name);
   if (!table) throw invalid(`the table ${JSON.stringify(id)}`);
@@ -64,7 +52,7 @@ export function readNodeId(id: string, tables: readonly TableModel[], field: Pat
   keys.forEach((k, i) => {
     const type = table.columns.find((c) => c.name === k)?.type.split('.').pop() ?? '';
     if (TEXT_TYPES.has(type) && typeof pk[i] !== 'string') {
-      throw new ApiError('parse-failed', `value of column '${k}' in node id: parsing Text failed, expected String, but encountered ${kindOf(pk[i])}`, 400, field);
+      throw new ApiError('parse-failed', `value of column '${k}' in node id: parsing Text failed, expected String, but encountered ${jsonKind(pk[i])}`, 400, field);
     }
   });
   return { table, pk };
