@@ -7,7 +7,7 @@
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { ApiError } from '../../runtime/errors/index.js';
 import { permissionGaps, planQueryIr, proveMutation } from '../../runtime/graphql/index.js';
-import { previewMutationQuery, previewQuery, tableDialect } from '../sql/index.js';
+import { previewMutationQuery, previewQuery, previewVariables, tableDialect } from '../sql/index.js';
 import type { BundleDir } from './bundle-dir.js';
 
 /** How many root-field plans were proved, and each read found without its role's permission. */
@@ -27,7 +27,7 @@ export function proveOnIr(b: BundleDir): IrProof {
     for (const [field, root] of Object.entries(b.model.roots[role]?.query ?? {}).sort(([x], [y]) => x.localeCompare(y))) {
       const document = parse(previewQuery(b.model, role, field, root));
       const operation = document.definitions[0] as OperationDefinitionNode;
-      const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
+      const variables = previewVariables(operation);
       try {
         const ir = planQueryIr({ model: b.model, schema, role, dialect: tableDialect(b.model, root.table), stringifyNumeric: b.model.options.stringifyNumeric,
           document, operation, variables, structural: new Set() });
@@ -42,7 +42,7 @@ export function proveOnIr(b: BundleDir): IrProof {
     for (const [field, root] of Object.entries(b.model.roots[role]?.mutation ?? {}).sort(([x], [y]) => x.localeCompare(y))) {
       const document = parse(previewMutationQuery(b.model, role, field, root));
       const operation = document.definitions[0] as OperationDefinitionNode;
-      const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
+      const variables = previewVariables(operation);
       try {
         const proof = proveMutation({ model: b.model, schema, role, dialect: tableDialect(b.model, root.table), stringifyNumeric: b.model.options.stringifyNumeric,
           document, operation, variables, structural: new Set() });

@@ -9,6 +9,7 @@ const COLUMN_OPS = new Set(['_eq', '_neq', '_ne', '_gt', '_gte', '_lt', '_lte', 
   '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_nregex', '_iregex', '_niregex', '_contains', '_contained_in',
   '_has_key', '_has_keys_any', '_has_keys_all', '_ceq', '_cne', '_cneq', '_cgt', '_cgte', '_clt', '_clte',
   '_st_contains', '_st_intersects', '_st_within', '_st_equals', '_st_touches', '_st_crosses', '_st_overlaps', '_st_d_within',
+  '_st_3d_intersects', '_st_3d_d_within',
   '_ancestor', '_descendant', '_matches']);
 
 /** Permission filter JSON (`{"author_id": {"_eq": "X-Svc-User-Id"}}`) to BoolIr, or a reason it does not fit. */

@@ -13,6 +13,7 @@ import {
 } from './context.js';
 import { isEnumScalar, scalarType } from './scalars.js';
 import { featuresOf } from './dialect-features.js';
+import { postgisFields } from './postgis-ops.js';
 
 type Fields = [string, GraphQLInputFieldConfig][];
 
@@ -76,11 +77,12 @@ export function comparisonExpType(ctx: SchemaContext, scalar: string, category: 
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     description: `Boolean expression to compare columns of type "${scalar}". All fields are combined with logical 'AND'.`,
-    fields: () => sortByKey(comparisonFields(ctx, scalar, category, isArray, textOps)),
+    fields: () => sortByKey(comparisonFields(ctx, scalar, category, isArray, textOps, suffix === '_comparison_exp')),
   }));
 }
 
-function comparisonFields(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean, textOps: ReadonlySet<string> | null): Fields {
+// `postgres`: a PostgreSQL source's type (PostGIS operators are PostgreSQL's).
+function comparisonFields(ctx: SchemaContext, scalar: string, category: ScalarCategory, isArray: boolean, textOps: ReadonlySet<string> | null, postgres: boolean): Fields {
   const type = scalarType(ctx, scalar, category);
   const list = new GraphQLList(new GraphQLNonNull(type));
   const fields: Fields = [
@@ -95,6 +97,7 @@ function comparisonFields(ctx: SchemaContext, scalar: string, category: ScalarCa
   if (scalar === 'jsonb') fields.push(...jsonbFields(ctx, type));
   if (scalar === 'ltree') fields.push(...ltreeFields(ctx, type));
   if (scalar === 'raster') fields.push(...rasterFields(ctx, type));
+  if (postgres && (scalar === 'geometry' || scalar === 'geography')) fields.push(...postgisFields(ctx, scalar, (s) => comparisonExpType(ctx, s, 'other', false)));
   if (isArray) {
     fields.push(['_contained_in', { type, description: 'is the array contained in the given array value' }]);
     fields.push(['_contains', { type, description: 'does the array contain the given value' }]);

@@ -4,6 +4,8 @@ export { previewQuery, previewSql, previewSubscriptionSql } from './preview.js';
 export { formatSql, paramHeader } from '../../runtime/sql/index.js';
 /** The preview mutation and SQL of each mutation root field. */
 export { previewMutationQuery, previewMutationSql } from './mutation-preview.js';
+/** Placeholder variable values for planning a preview operation. */
+export { previewVariables } from './preview-variables.js';
 /** A query collection's query compiled whole per role (the bundle's persisted plans). */
 export { compileStoredQuery, type CompiledStoredQuery } from './persisted.js';
 /** The dialect a table's statements are rendered in. */

@@ -6,6 +6,7 @@ import { parse, type GraphQLSchema } from 'graphql';
 import type { BundleModel, ColumnModel, MutationRootField } from '../../runtime/bundle/index.js';
 import { planMutation } from '../../runtime/graphql/index.js';
 import type { CompiledSql } from '../../runtime/sql/index.js';
+import { previewVariables } from './preview-variables.js';
 import { tableDialect } from './source-dialect.js';
 
 function variable(prefix: string, c: ColumnModel, required = false): { def: string; use: string } {
@@ -51,7 +52,7 @@ export function previewMutationSql(model: BundleModel, schema: GraphQLSchema, ro
   const document = parse(previewMutationQuery(model, role, field, root));
   const operation = document.definitions[0]!;
   if (operation.kind !== 'OperationDefinition') throw new Error('assertion failed: preview is an operation');
-  const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
+  const variables = previewVariables(operation);
   const plan = planMutation({ model, schema, role, dialect: tableDialect(model, root.table), stringifyNumeric: model.options.stringifyNumeric,
     document, operation, variables, structural: new Set() });
   const f = plan.fields[0];

@@ -3,6 +3,7 @@ import type { BundleModel, RootField, TableModel } from '../../runtime/bundle/in
 import { type CompiledSql, type MultiplexedSql } from '../../runtime/sql/index.js';
 import { planLiveQuery, planOperation } from '../../runtime/graphql/index.js';
 import type { GraphQLSchema } from 'graphql';
+import { previewVariables } from './preview-variables.js';
 import { tableDialect } from './source-dialect.js';
 
 /** The query a root field's SQL file shows: every column the role may read, no arguments, keys as variables. */
@@ -35,7 +36,7 @@ export function previewSql(model: BundleModel, schema: GraphQLSchema, role: stri
   const document = parse(text);
   const operation = document.definitions[0]!;
   if (operation.kind !== 'OperationDefinition') throw new Error('assertion failed: preview is an operation');
-  const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
+  const variables = previewVariables(operation);
   const plan = planOperation({ model, schema, role, dialect: tableDialect(model, root.table), stringifyNumeric: model.options.stringifyNumeric,
     document, operation, variables, structural: new Set() });
   if (plan.kind !== 'sql') throw new Error('assertion failed: a root field plans to SQL');
@@ -52,7 +53,7 @@ export function previewSubscriptionSql(model: BundleModel, schema: GraphQLSchema
   const document = parse(text);
   const operation = document.definitions[0]!;
   if (operation.kind !== 'OperationDefinition') throw new Error('assertion failed: preview is an operation');
-  const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, 0]));
+  const variables = previewVariables(operation);
   const plan = planLiveQuery({ model, schema, role, dialect: tableDialect(model, root.table), stringifyNumeric: model.options.stringifyNumeric,
     document, operation, variables, structural: new Set() });
   if (plan.kind !== 'live') throw new Error('assertion failed: a root field plans to SQL');

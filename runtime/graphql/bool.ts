@@ -6,7 +6,8 @@ import { computedCall } from './call.js';
 import { columnByField, computedFieldOf, permissionOf, sourceOf, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
 import { checkLtreeOperand, isLtreeOp, LTREE_LIST_OPS, ltreeCond } from './ltree.js';
-import { isPostgisOp, postgisCond } from './postgis.js';
+import { isGeoType } from './geojson.js';
+import { geoCompareCond, geoOperand, isPostgisOp, postgisCond } from './postgis.js';
 
 type Path = readonly (string | number)[];
 
@@ -59,14 +60,19 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
   const items: BoolIr[] = [];
   for (const [op, v] of entriesOf(value, ctx, path)) {
     if (op === '_cast') {
-      for (const [, inner] of entriesOf(v, ctx, [...path, op])) {
-        for (const [op2, v2] of entriesOf(inner, ctx, [...path, op])) {
-          items.push({ kind: 'column', column: column.name, type: 'text', op: `_cast_text${op2}`, value: inputValue(v2, ctx, op2) });
+      // `_cast: {<type>: {<operators>}}`: the operators of that type on the column cast to it.
+      for (const [target, inner] of entriesOf(v, ctx, [...path, op])) {
+        const type = CAST_TARGETS[target];
+        if (type === undefined) throw new ApiError('validation-failed', `unknown cast target "${target}"`, 400, [...path, op, target]);
+        for (const [op2, v2] of entriesOf(inner, ctx, [...path, op, target])) {
+          const operand = isGeoType(type) ? geoOperand(op2, valueOf(v2, ctx), [...path, op, target, op2]) : inputValue(v2, ctx, op2);
+          items.push({ kind: 'column', column: column.name, type, op: `_cast_${type}${op2}`, value: operand });
         }
       }
       continue;
     }
-    const value = inputValue(v, ctx, op);
+    // A GeoJSON operand is checked while planning, so the plan depends on it (as an inserted value does).
+    const value = isGeoType(column.type) ? geoOperand(op, valueOf(v, ctx), [...path, op]) : inputValue(v, ctx, op);
     // Checked while planning, so a variable's value becomes part of the plan's cache key (valueOf).
     if (column.type === 'ltree') checkLtreeOperand(op, valueOf(v, ctx), [...path, op]);
     items.push({ kind: 'column', column: column.name, type: column.type, op, value });
@@ -77,6 +83,9 @@ function fieldToIr(key: string, value: Input, t: TableModel, ctx: PlanContext, p
   if (guard && guard.kind !== 'true') items.unshift(guard);
   return items.length === 1 ? items[0]! : { kind: 'and', items };
 }
+
+// `_cast` targets of a `where` (Hasura v2): jsonb to `String`, and between the PostGIS types.
+const CAST_TARGETS: { readonly [target: string]: string } = { String: 'text', geometry: 'geometry', geography: 'geography' };
 
 // Operators whose GraphQL argument is a list (`_in: [Int!]`).
 const LIST_OPS = new Set(['_in', '_nin', '_has_keys_any', '_has_keys_all']);
@@ -195,7 +204,13 @@ function isArrayType(type: string): boolean {
 function compareCond(lhs: Expr, type: string, rawOp: string, value: ValueIr, alias: Alias, root: Alias): Cond {
   let op = rawOp;
   let left = lhs;
-  if (op.startsWith('_cast_text')) { op = op.slice('_cast_text'.length); left = { kind: 'text', expr: lhs }; type = 'text'; }
+  // `_cast_<type>_<op>` (whereToIr's `_cast`): `op` on the value as that type.
+  const cast = /^_cast_(text|geometry|geography)(_.+)$/.exec(op);
+  if (cast) {
+    type = cast[1]!;
+    op = cast[2]!;
+    left = type === 'text' ? { kind: 'text', expr: lhs } : { kind: 'cast', expr: lhs, type };
+  }
   // Hasura v2: a null operand (`_eq: null`, `_is_null: null`, a null variable) is no condition.
   if (value.kind === 'literal' && value.value === null) return { kind: 'no_condition' };
   if (op === '_is_null') {
@@ -205,6 +220,8 @@ function compareCond(lhs: Expr, type: string, rawOp: string, value: ValueIr, ali
   const columnOp = COLUMN_CMP[op];
   if (columnOp) return { kind: 'compare', left, op: columnOp, right: valueExpr(value, type, alias, root) };
   if (isPostgisOp(op)) return postgisCond(left, type, op, value);
+  const geo = geoCompareCond(left, type, op, value);
+  if (geo) return geo;
   if (isLtreeOp(op)) return ltreeCond(left, op, (t) => valueExpr(value, t, alias, root));
   if ((op === '_in' || op === '_nin') && isArrayType(type) && value.kind !== 'session') {
     // An array column's `_in` is a list of arrays: each item becomes one value of the column's type (fuzz).

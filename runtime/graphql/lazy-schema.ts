@@ -10,7 +10,7 @@ import {
   GraphQLObjectType, GraphQLOneOfDirective, GraphQLScalarType, GraphQLSchema, GraphQLSpecifiedByDirective, GraphQLUnionType,
   Kind, buildSchema, getDirectiveValues, introspectionTypes, parse, specifiedDirectives, specifiedScalarTypes, valueFromAST,
   type DirectiveDefinitionNode, type DirectiveLocation, type EnumValueDefinitionNode, type FieldDefinitionNode,
-  type GraphQLArgumentConfig, type GraphQLField, type GraphQLFieldConfigMap, type GraphQLFieldMap, type ObjectTypeDefinitionNode, type GraphQLInputFieldConfigMap, type GraphQLInputType,
+  type GraphQLArgumentConfig, type GraphQLEnumValue, type GraphQLField, type GraphQLFieldConfigMap, type GraphQLFieldMap, type ObjectTypeDefinitionNode, type GraphQLInputFieldConfigMap, type GraphQLInputType,
   type GraphQLNamedType, type GraphQLOutputType, type GraphQLType, type InputObjectTypeDefinitionNode, type InputValueDefinitionNode, type SchemaDefinitionNode,
   type TypeDefinitionNode, type TypeNode,
 } from 'graphql';
@@ -20,6 +20,14 @@ import { membersOf, rangeOf, type SdlSource } from '../bundle/index.js';
 const LARGE_DEFINITION = 32 * 1024;
 
 const STANDARD = new Map<string, GraphQLNamedType>([...specifiedScalarTypes, ...introspectionTypes].map((t) => [t.name, t]));
+
+// Hasura's introspection lists every enum's values by name (Schema/Introspect.hs: `enumValues`
+// sorts on the name), graphql-js's own `__TypeKind` and `__DirectiveLocation` too (ENUM,
+// INPUT_OBJECT, ..., UNION). Those two are graphql-js singletons shared by every schema, so their
+// value lists are ordered once, here; graphql-js looks values up by name and value, never by position.
+for (const t of introspectionTypes) {
+  if (t instanceof GraphQLEnumType) (t.getValues() as GraphQLEnumValue[]).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
 
 type Deprecatable = Parameters<typeof getDirectiveValues>[1];
 const deprecation = (node: Deprecatable): string | undefined => getDirectiveValues(GraphQLDeprecatedDirective, node)?.['reason'] as string | undefined;

@@ -12,6 +12,7 @@ import type { BundleModel, GraphQLRequest, TableModel } from '../bundle/index.js
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { pickOperation } from './prepare.js';
+import { readNodeId } from './relay-node-id.js';
 
 type Vars = { readonly [k: string]: unknown };
 type Json = unknown;
@@ -267,8 +268,8 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
     if (f.name.value === '__typename') { shape.push({ kind: 'static', key, value: 'query_root' }); continue; }
     if (f.name.value === 'node') {
       const idNode = f.arguments?.find((a) => a.name.value === 'id')?.value;
-      const found = idNode ? nodeTarget(String(valueOf(idNode, rw.vars)), tables) : null;
-      if (!found) { shape.push({ kind: 'static', key, value: null }); continue; }
+      if (!idNode) { shape.push({ kind: 'static', key, value: null }); continue; }
+      const found = readNodeId(String(valueOf(idNode, rw.vars)), tables, ['selectionSet', key]);
       const inner = rewriteNode(found.table, f.selectionSet?.selections ?? [], rw, ['selectionSet', f.name.value]);
       // Read through the table's select field (its `_by_pk` is absent when the role cannot read the key).
       const byKey = found.table.primaryKey.map((c, i) => ({ kind: Kind.OBJECT_FIELD, name: nameNode(found.table.columns.find((x) => x.name === c)?.field ?? c),
@@ -293,16 +294,6 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
   const definitions = document.definitions.filter((d) => d === op || d.kind === Kind.FRAGMENT_DEFINITION).map((d) => (d === op ? rewritten : d));
   const variables = Object.fromEntries(Object.entries(req.variables ?? {}).filter(([k]) => used.has(k)));
   return { request: { query: print({ ...document, definitions }), variables, operationName: req.operationName ?? null }, shape };
-}
-
-// The table and primary key a node id names (`[1, schema, table, pk...]` or `[2, source, schema, table, pk...]`); null when none.
-function nodeTarget(id: string, tables: readonly TableModel[]): { table: TableModel; pk: unknown[] } | null {
-  let v: unknown;
-  try { v = JSON.parse(Buffer.from(id, 'base64').toString('utf8')); } catch { throw new ApiError('validation-failed', 'the node id is invalid', 400, ['selectionSet', 'node', 'args', 'id']); }
-  if (!Array.isArray(v) || (v[0] !== 1 && v[0] !== 2)) throw new ApiError('validation-failed', 'the node id is invalid', 400, ['selectionSet', 'node', 'args', 'id']);
-  const [source, schema, name, ...pk] = v[0] === 1 ? [null, ...v.slice(1)] : v.slice(1);
-  const table = tables.find((t) => t.schema === schema && t.name === name && (source === null || t.source === source));
-  return table && pk.length === table.primaryKey.length ? { table, pk } : null;
 }
 
 /** The Relay answer from the rewritten operation's answer text. */

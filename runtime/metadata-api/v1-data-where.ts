@@ -23,7 +23,7 @@ const COLUMN_COMPARE: { readonly [op: string]: CompareOp } = {
 };
 const SPATIAL: { readonly [op: string]: SpatialOp } = {
   st_contains: 'contains', st_crosses: 'crosses', st_equals: 'equals', st_intersects: 'intersects',
-  st_overlaps: 'overlaps', st_touches: 'touches', st_within: 'within',
+  st_overlaps: 'overlaps', st_touches: 'touches', st_within: 'within', st_3d_intersects: '3d_intersects',
 };
 
 /** Where a predicate is evaluated: the row alias, and the root row for `["$", col]` references. */
@@ -122,7 +122,7 @@ function operatorCond(ctx: DataContext, c: ColumnModel, ref: Expr, op: string, v
   if (name === 'has_keys_any' || name === 'has_keys_all') return { kind: 'has_key', left: ref, mode: name === 'has_keys_any' ? 'any' : 'all', value: paramOf(v, 'text[]') };
   const spatial = SPATIAL[name];
   if (spatial) return { kind: 'spatial', op: spatial, left: ref, operand: valueFor(c, v), distance: null, spheroid: null };
-  if (name === 'st_d_within') return dWithin(c, ref, v, at);
+  if (name === 'st_d_within' || name === 'st_3d_d_within') return dWithin(c, ref, v, at, name === 'st_d_within' ? 'd_within' : '3d_d_within');
   if (name === 'cast') return castCond(ctx, c, ref, v, scope, at);
   throw fail(ctx, 'unexpected-payload', `Unknown operator : ${op}`, at);
 }
@@ -152,10 +152,10 @@ function otherColumn(ctx: DataContext, v: unknown, scope: Scope, at: JsonPath): 
 }
 
 // `{distance, from, use_spheroid?}` (use_spheroid only means something for geography).
-function dWithin(c: ColumnModel, ref: Expr, v: unknown, at: JsonPath): Cond {
+function dWithin(c: ColumnModel, ref: Expr, v: unknown, at: JsonPath, op: 'd_within' | '3d_d_within'): Cond {
   const o = asObject(v, at);
   const distance = paramOf(required(o, 'distance', at, (x) => x), 'float8');
   const from = valueFor(c, required(o, 'from', at, (x) => x));
   const spheroid = optional(o, 'use_spheroid', at, asBool);
-  return { kind: 'spatial', op: 'd_within', left: ref, operand: from, distance, spheroid: spheroid === undefined ? null : paramOf(spheroid, 'bool') };
+  return { kind: 'spatial', op, left: ref, operand: from, distance, spheroid: spheroid === undefined || op !== 'd_within' ? null : paramOf(spheroid, 'bool') };
 }

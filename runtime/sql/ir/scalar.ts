@@ -129,7 +129,9 @@ export function isCompareOp(op: string): op is CompareOp {
 }
 
 /** The PostGIS predicates of boolean expressions (`_st_intersects` is `intersects`). */
-export type SpatialOp = 'contains' | 'crosses' | 'equals' | 'intersects' | 'overlaps' | 'touches' | 'within' | 'd_within';
+export type SpatialOp = 'contains' | 'crosses' | 'equals' | 'intersects' | 'overlaps' | 'touches' | 'within' | 'd_within'
+  /** `_st_3d_intersects`, `_st_3d_d_within` (geometry only). */
+  | '3d_intersects' | '3d_d_within';
 
 
 export type Cond =

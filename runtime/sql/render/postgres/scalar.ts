@@ -145,18 +145,20 @@ export function condSql(c: Cond): Sql {
   }
 }
 
-const SPATIAL: { readonly [op in Exclude<SpatialOp, 'd_within'>]: string } = {
+const SPATIAL: { readonly [op in Exclude<SpatialOp, 'd_within' | '3d_d_within'>]: string } = {
   contains: 'st_contains', crosses: 'st_crosses', equals: 'st_equals', intersects: 'st_intersects',
-  overlaps: 'st_overlaps', touches: 'st_touches', within: 'st_within',
+  overlaps: 'st_overlaps', touches: 'st_touches', within: 'st_within', '3d_intersects': 'st_3dintersects',
 };
 
-// PostGIS: ST_DWithin takes a distance, and on geography whether to measure on the spheroid.
+// PostGIS: ST_DWithin and ST_3DDWithin take a distance, and ST_DWithin on geography whether to
+// measure on the spheroid.
 function spatialSql(op: SpatialOp, left: Expr, operand: Expr, distance: Expr | null, spheroid: Expr | null): Sql {
   const geo = exprSql(operand);
-  if (op !== 'd_within') return sql`${ident(SPATIAL[op])}(${exprSql(left)}, ${geo})`;
-  if (distance === null) throw new Error('assertion failed: st_d_within without a distance');
-  if (spheroid === null) return sql`${ident('st_dwithin')}(${exprSql(left)}, ${geo}, ${exprSql(distance)})`;
-  return sql`${ident('st_dwithin')}(${exprSql(left)}, ${geo}, ${exprSql(distance)}, ${exprSql(spheroid)})`;
+  if (op !== 'd_within' && op !== '3d_d_within') return sql`${ident(SPATIAL[op])}(${exprSql(left)}, ${geo})`;
+  if (distance === null) throw new Error(`assertion failed: ${op} without a distance`);
+  const fn = ident(op === 'd_within' ? 'st_dwithin' : 'st_3ddwithin');
+  if (spheroid === null) return sql`${fn}(${exprSql(left)}, ${geo}, ${exprSql(distance)})`;
+  return sql`${fn}(${exprSql(left)}, ${geo}, ${exprSql(distance)}, ${exprSql(spheroid)})`;
 }
 
 export { slotSql, unreachable };
