@@ -3,7 +3,7 @@
 // triggers of each source brought in line with the document (sync.ts), inside the change.
 
 import type { Json, Session } from '../bundle/index.js';
-import { ApiError, ArgsReader, type JsonPath } from '../errors/index.js';
+import { ApiError, ArgsReader, unsetVariableReason, type JsonPath } from '../errors/index.js';
 import type { ApiExtension, ApiKind, ExtensionContext, SettleContext } from '../metadata-api/index.js';
 import { eventTriggersOf, unsetVariable, type EventTriggerDef } from './definitions.js';
 import {
@@ -125,7 +125,7 @@ function checkEnvironment(before: Json, after: Json): void {
     // Hasura resolves the webhook (a URL template's variables, or webhook_from_env), then the headers.
     const missing = unsetVariable(t, process.env);
     const problem = (t.webhook !== undefined ? templateProblem(t.webhook, process.env) : undefined)
-      ?? (missing !== undefined ? `environment variable '${missing}' not set` : undefined);
+      ?? (missing !== undefined ? unsetVariableReason(missing) : undefined);
     if (problem === undefined) continue;
     const table = t.table.schema === 'public' ? t.table.name : `${t.table.schema}.${t.table.name}`;
     const reason = `Inconsistent object: in table ${JSON.stringify(table)}: in event trigger ${JSON.stringify(t.name)}: ${problem}`;
