@@ -6,7 +6,7 @@ import type { Json } from '../../runtime/bundle/index.js';
 import type { Compiled, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { parseMetadata, type Metadata } from '../metadata/index.js';
-import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog, sourceInfos } from '../ops/index.js';
+import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog, requestProblem, sourceInfos } from '../ops/index.js';
 import { withBigQueryDatasets } from './bigquery-names.js';
 import { readCatalog } from './catalog.js';
 import { existsSync } from 'node:fs';
@@ -49,6 +49,7 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
       return { metadata: out.metadata === null ? null : asJson(out.metadata), result: out.result ?? { message: 'success' }, effect: out.effect };
     },
     knows: (type, api) => knowsOperation(type, api),
+    requestProblem: (op) => requestProblem(op),
     introspect: async (db, source) => (await readCatalog(db, source)) as unknown as Json,
     // The pipeline of `kiln compile` minus emit: a change made through the API serves what compiling it would.
     compile: (metadata, introspection, opts): Compiled => incremental.compile(metadata, introspection, opts),

@@ -102,6 +102,8 @@ export interface MetadataCompiler {
   apply(metadata: Json, op: OperationRequest, ctx: EditContext): Applied;
   /** True when `apply` knows this operation type for this API. */
   knows(type: string, api: ApiKind): boolean;
+  /** What `apply` would refuse before reading the document (unknown type, an argument key it does not take); undefined: none. */
+  requestProblem(op: OperationRequest): ApiError | undefined;
   /** Reads one source's catalog into a snapshot, with the reader of its kind (`source` absent: PostgreSQL). */
   introspect(db: CatalogDatabase, source?: SourceInfo): Promise<Json>;
   /** Resolves the document against the snapshots: the served model, each role's SDL, the inconsistencies. */

@@ -8,7 +8,8 @@ import type { Json, Session } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { ApiContext } from './context.js';
 import type { Compiled, ExtensionContext, MetadataCompiler } from './contract.js';
-import { parseEnvelope, type Envelope } from './envelope.js';
+import { bulkElements } from './bulk-elements.js';
+import type { Envelope } from './envelope.js';
 import { parseRunSqlArgs, runSql } from './run-sql.js';
 import { sourceOfArgs } from './sources.js';
 import { runV1Data } from './v1-data.js';
@@ -87,9 +88,9 @@ export async function runRead(cx: ApiContext, env: Envelope, session: Session): 
 // Each element reads in a transaction of its own (Hasura reads a read-only bulk in one); none writes.
 async function runReadBulk(cx: ApiContext, env: Envelope, session: Session): Promise<Json> {
   const out: Json[] = [];
-  for (const [i, element] of (env.args as readonly Json[]).entries()) {
+  for (const [i, element] of bulkElements(cx, env).entries()) {
     try {
-      out.push(await runRead(cx, parseEnvelope(element, env.api), session));
+      out.push(await runRead(cx, element, session));
     } catch (e) {
       throw e instanceof ApiError ? e.at('args', i) : e;
     }
