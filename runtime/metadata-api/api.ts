@@ -7,7 +7,7 @@
 // inconsistent), run-sql-change, settle (extensions), sources (connections and compiles).
 
 import type { Json, Session } from '../bundle/index.js';
-import { ApiError, formatPath } from '../errors/index.js';
+import { ApiError, formatPath, type JsonPath } from '../errors/index.js';
 import { lockCatalog, openCatalog, readCatalog, readVersion, writeCatalog } from './catalog.js';
 import type { ApiContext } from './context.js';
 import type { ApiExtension, ApiKind, InconsistentObject } from './contract.js';
@@ -77,11 +77,9 @@ export class MetadataApi {
       // Hasura works out a /v1/query call's transaction mode before running it: a bulk mixing modes is refused.
       if (call.path === '/v1/query') accessModeOf(env.type, env.args);
       // A role may run the v1 data operations (under its permissions); the rest is admin only.
-      const roleMayRun = call.path === '/v1/query' && V1_DATA.has(env.type);
+      const roleMayRun = call.path !== '/v1/metadata' && V1_DATA.has(env.type);
       if (call.session.role !== 'admin' && !roleMayRun) throw new ApiError('access-denied', 'restricted access : admin only', 400, ['args']);
-      if (call.path === '/v2/query' && !V2_QUERY.has(env.type)) {
-        throw new ApiError('parse-failed', `unknown /v2/query operation "${env.type}" (it takes run_sql and bulk)`, 400, ['type']);
-      }
+      if (call.path === '/v2/query') checkV2Operation(env.type, env.args, []);
       const result = await this.run(env, call.session);
       return { status: 200, body: JSON.stringify(result) };
     } catch (e) {
@@ -149,6 +147,19 @@ export class MetadataApi {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** /v2/query takes the data operations, run_sql and bulk (Hasura: V2Query's RQLQuery), in its bulks too. */
+function checkV2Operation(type: unknown, args: unknown, at: JsonPath): void {
+  if (typeof type !== 'string') return;
+  if (!V2_QUERY.has(type)) {
+    throw new ApiError('parse-failed', `unknown /v2/query operation "${type}" (it takes ${[...V2_QUERY].join(', ')})`, 400, [...at, 'type']);
+  }
+  if (type !== 'bulk' || !Array.isArray(args)) return;
+  args.forEach((element: unknown, i) => {
+    const o = typeof element === 'object' && element !== null ? element as { type?: unknown; args?: unknown } : {};
+    checkV2Operation(o.type, o.args, [...at, 'args', i]);
+  });
 }
 
 /** The management error body: `{path, error, code}`, plus `internal` where Hasura shows it. */

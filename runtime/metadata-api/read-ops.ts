@@ -19,8 +19,8 @@ import { testWebhookTransform } from './webhook-transform.js';
 export const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'select', 'count', 'test_webhook_transform']);
 /** The v1 data operations (a role may run them, under its permissions). */
 export const V1_DATA = new Set(['insert', 'select', 'count', 'update', 'delete']);
-/** What /v2/query takes. */
-export const V2_QUERY = new Set(['run_sql', 'bulk']);
+/** What /v2/query takes: the data operations, run_sql and bulk. */
+export const V2_QUERY = new Set([...V1_DATA, 'run_sql', 'bulk']);
 
 /** True when the operation reads only (so it needs neither the catalog lock nor a new version). */
 export function isReadOnly(cx: ApiContext, env: Envelope): boolean {
