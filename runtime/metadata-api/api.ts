@@ -111,13 +111,13 @@ export class MetadataApi {
         }
         const work: Work = {
           metadata: base.metadata, introspection: { ...base.introspection }, compiled: base.compiled,
-          drivers: new Map(base.drivers), changed: false, tx, api: env.api, session, recreateEventTriggers: false,
+          drivers: new Map(base.drivers), changed: false, modified: false, tx, api: env.api, session, recreateEventTriggers: false,
         };
         if (changesMetadata(this.cx, env)) await this.sources.reintrospectAll(work);
         const answer = await applyOperation(this.cx, env, work, []);
         if (work.changed || work.recreateEventTriggers) await settleChange(this.cx, work, base.metadata);
         let version = base.resourceVersion;
-        if (work.changed) version = await writeCatalog(tx, work.metadata, this.opts.instance);
+        if (work.changed || work.modified) version = await writeCatalog(tx, work.metadata, this.opts.instance);
         next = { metadata: work.metadata, resourceVersion: version, introspection: work.introspection, compiled: work.compiled, drivers: work.drivers };
         return answer;
       });

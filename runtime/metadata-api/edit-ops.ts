@@ -49,13 +49,18 @@ async function applyOne(cx: ApiContext, env: Envelope, work: Work): Promise<Json
     }
     case 'export_metadata': case 'get_inconsistent_metadata': case 'test_webhook_transform':
       return readAnswer(cx.opts.compiler, env, work.metadata, cx.served().resourceVersion, work.compiled)!;
+    // Hasura writes the metadata (a new resource version) after these even when nothing changed.
     case 'replace_metadata':
+      work.modified = true;
       return replaceMetadata(cx, env, work);
     case 'reload_metadata':
+      work.modified = true;
       return reloadMetadata(cx, env, work);
     case 'drop_inconsistent_metadata':
+      work.modified = true;
       return dropInconsistentMetadata(cx, work);
     case 'reload_remote_schema':
+      work.modified = true;
       return reloadRemoteSchema(cx, env, work);
     default:
       return applyEdit(cx, env, work);
@@ -85,6 +90,7 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   if (!compiler.knows(env.type, work.api)) throw unknownOperation(env.type, work.api);
   const op: OperationRequest = { type: env.type, args: env.args, api: work.api, ...(env.version !== undefined ? { version: env.version } : {}) };
   const applied = compiler.apply(work.metadata, op, { introspection: work.introspection });
+  work.modified = true;
   if (applied.metadata === null) return applied.result;
   if (env.type === 'rename_source') renameSource(work, env.args);
   if (env.type === 'drop_action') await clearDroppedActionLog(work.tx, env.args);
