@@ -180,4 +180,9 @@ export interface ApiExtension {
    * Throwing rolls the change back.
    */
   settle?(ctx: SettleContext): Promise<void>;
+  /**
+   * A source left the document (drop_source, clear_metadata, replace_metadata): remove what the
+   * extension keeps in its database. Not called for a database another source or the catalog uses.
+   */
+  retire?(db: Driver): Promise<void>;
 }

@@ -106,8 +106,21 @@ export class Sources {
     const names = new Set(this.opts.compiler.sources(work.metadata).map((s) => s.name));
     for (const name of [...work.drivers.keys()]) {
       if (!names.has(name)) {
+        const driver = work.drivers.get(name)!;
         work.drivers.delete(name);
         delete work.introspection[name];
+        if (driver !== this.opts.catalog && ![...work.drivers.values()].includes(driver)) await this.retire(name, driver);
+      }
+    }
+  }
+
+  // A database that cannot be reached is dropped from the document all the same (it may be gone).
+  private async retire(name: string, driver: Driver): Promise<void> {
+    for (const x of this.opts.extensions ?? []) {
+      try {
+        await x.retire?.(driver);
+      } catch (e) {
+        this.opts.log?.(`warning: could not clean the database of dropped source "${name}": ${e instanceof Error ? e.message : String(e)}`);
       }
     }
   }

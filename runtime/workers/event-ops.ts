@@ -9,6 +9,7 @@ import { eventTriggersOf, unsetVariable, type EventTriggerDef } from './definiti
 import {
   cleanupEventLogs, eventById, eventLogs, hasEventLog, insertManualEvent, invocationLogs, redeliver, type EventStatus,
 } from './event-log.js';
+import { retireSourceEvents } from './retire.js';
 import { syncEventTriggers } from './sync.js';
 import { templateProblem } from './webhook-environment.js';
 
@@ -159,7 +160,7 @@ async function settle(ctx: SettleContext): Promise<void> {
   const sources = new Set([...eventTriggersOf(ctx.after), ...(ctx.before ? eventTriggersOf(ctx.before) : [])].map((t) => t.source));
   for (const source of [...sources].sort()) {
     // Only sources the document still has and whose database could be read: a dropped source's
-    // triggers stay in its database, and an unreachable one is inconsistent, not a failed change.
+    // catalog is taken out when it leaves (retire.ts), and an unreachable one is inconsistent, not a failed change.
     if (!sourceKept(ctx, source)) continue;
     await syncEventTriggers(ctx.runnerOf(source), {
       source, before: ctx.before, after: ctx.after, model: ctx.compiled.model, recreate: ctx.recreateEventTriggers,
@@ -183,5 +184,8 @@ export function eventTriggerExtension(): ApiExtension {
       return run(op, ArgsReader.object(args, root), ctx);
     },
     settle,
+    retire: async (db) => {
+      await retireSourceEvents(db);
+    },
   };
 }
