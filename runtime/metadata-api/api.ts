@@ -12,6 +12,7 @@ import { lockCatalog, openCatalog, readCatalog, readVersion, writeCatalog } from
 import type { ApiContext } from './context.js';
 import type { ApiExtension, ApiKind, InconsistentObject } from './contract.js';
 import { accessModeOf } from './access-mode.js';
+import { bulkElements } from './bulk-elements.js';
 import { applyOperation } from './edit-ops.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
 import { changesMetadata, isReadOnly, runRead, V1_DATA, V2_QUERY } from './read-ops.js';
@@ -74,8 +75,12 @@ export class MetadataApi {
     try {
       const api: ApiKind = call.path === '/v1/metadata' ? 'metadata' : 'query';
       const env = parseEnvelope(call.body, api);
-      // Hasura works out a /v1/query call's transaction mode before running it: a bulk mixing modes is refused.
-      if (call.path === '/v1/query') accessModeOf(env.type, env.args);
+      // Hasura parses a /v1/query call whole, then works out its transaction mode before running it:
+      // a bulk mixing modes is refused.
+      if (call.path === '/v1/query') {
+        if (env.type === 'bulk') bulkElements(this.cx, env);
+        accessModeOf(env.type, env.args);
+      }
       // A role may run the v1 data operations (under its permissions); the rest is admin only.
       const roleMayRun = call.path !== '/v1/metadata' && V1_DATA.has(env.type);
       if (call.session.role !== 'admin' && !roleMayRun) throw new ApiError('access-denied', 'restricted access : admin only', 400, ['args']);

@@ -60,6 +60,13 @@ describe('access modes of a /v1/query bulk', () => {
     expect(read).toEqual({ status: 200, body: [{ count: 1 }, { result_type: 'TuplesOk', result: [['label'], ['iron']] }] });
   });
 
+  it('the bulk is parsed before its modes are compared: an element that does not parse is reported first', async () => {
+    const before = await kettles();
+    const res = await bulk(insertKettle('zinc'), readOnlySql('SELECT 1'), { type: 'insrt', args: {} });
+    expect(res).toEqual({ status: 400, body: { path: '$.args[2].type', code: 'parse-failed', error: 'unknown query type "insrt"' } });
+    expect(await kettles()).toBe(before);
+  });
+
   it('a bulk that forces READ ONLY runs read only: its run_sql cannot write', async () => {
     const res = await bulk({ type: 'select', args: { table: 'kettle', columns: ['id'] } }, readOnlySql("INSERT INTO kettle (label) VALUES ('brass')"));
     expect(res.status).toBe(400);
