@@ -6,7 +6,7 @@ import type { Json } from '../../runtime/bundle/index.js';
 import type { Compiled, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { parseMetadata, type Metadata } from '../metadata/index.js';
-import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog, sourceInfos } from '../ops/index.js';
+import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog, requestProblem, sourceInfos } from '../ops/index.js';
 import { withBigQueryDatasets } from './bigquery-names.js';
 import { readCatalog } from './catalog.js';
 import { existsSync } from 'node:fs';
@@ -49,6 +49,7 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
       return { metadata: out.metadata === null ? null : asJson(out.metadata), result: out.result ?? { message: 'success' }, effect: out.effect };
     },
     knows: (type, api) => knowsOperation(type, api),
+    requestProblem: (op) => requestProblem(op),
     introspect: async (db, source) => (await readCatalog(db, source)) as unknown as Json,
     // The pipeline of `kiln compile` minus emit: a change made through the API serves what compiling it would.
     compile: (metadata, introspection, opts): Compiled => incremental.compile(metadata, introspection, opts),
@@ -63,8 +64,8 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
     },
     exported(metadata) {
       const md = withBigQueryDatasets(asMetadata(metadata));
-      const kept = (md.cron_triggers ?? []).filter((t) => !hiddenCron(t));
-      if (kept.length === (md.cron_triggers ?? []).length) return md === asMetadata(metadata) ? metadata : asJson(md);
+      if (md.cron_triggers === undefined) return md === asMetadata(metadata) ? metadata : asJson(md);
+      const kept = md.cron_triggers.filter((t) => !hiddenCron(t)).map(exportedCron);
       const { cron_triggers: _all, ...rest } = md;
       return asJson(kept.length > 0 ? { ...rest, cron_triggers: kept } : rest as Metadata);
     },
@@ -82,6 +83,22 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
 // and get_cron_triggers read them there) but are not part of what users export and replace.
 function hiddenCron(t: Json): boolean {
   return t !== null && typeof t === 'object' && !Array.isArray(t) && t['include_in_metadata'] === false;
+}
+
+// Hasura's export leaves out a cron trigger's retry_conf when it is the default and its headers
+// when there are none (Metadata.hs, cronTriggersToOrdJSON); get_cron_triggers shows both.
+const DEFAULT_CRON_RETRY = JSON.stringify({ num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 }); // keys sorted
+
+function exportedCron(t: Json): Json {
+  if (t === null || typeof t !== 'object' || Array.isArray(t)) return t;
+  const left = (key: string, v: Json): boolean => (key === 'retry_conf' && isDefaultRetry(v)) || (key === 'headers' && Array.isArray(v) && v.length === 0);
+  return Object.fromEntries(Object.entries(t).filter(([k, v]) => !left(k, v)));
+}
+
+function isDefaultRetry(v: Json): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const sorted = Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)));
+  return JSON.stringify(sorted) === DEFAULT_CRON_RETRY;
 }
 
 function cronName(t: Json): unknown {

@@ -9,6 +9,7 @@
 //   grant is read on the rows those parents may see and is null on the others (`fieldFilters`).
 
 import type { BoolIr, Json, SelectPermissionModel, TableModel, TableMutationPermissions } from '../../runtime/bundle/index.js';
+import type { Metadata } from '../metadata/index.js';
 import type { Issues } from './issues.js';
 
 type SelectMap = Record<string, Record<string, SelectPermissionModel>>;
@@ -27,6 +28,8 @@ function readRoles(list: readonly Json[] | undefined): InheritedRole[] {
   }
   return out;
 }
+
+const isRecord = (v: Json): v is { readonly [k: string]: Json } => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -65,10 +68,45 @@ function unionSelect(perms: readonly SelectPermissionModel[], t: TableModel): Se
   };
 }
 
+/**
+ * The roles the metadata grants something (Hasura's allRoleNames in Schema/Cache.hs): table
+ * permissions of every source, remote schema and action permissions, and the inherited roles.
+ */
+function metadataRoles(md: Metadata): ReadonlySet<string> {
+  const roles = new Set<string>();
+  const add = (entries: unknown): void => {
+    if (!Array.isArray(entries)) return;
+    for (const e of entries as readonly Json[]) if (isRecord(e) && typeof e['role'] === 'string') roles.add(e['role']);
+  };
+  for (const source of md.sources) {
+    for (const t of source.tables) {
+      for (const kind of ['insert_permissions', 'select_permissions', 'update_permissions', 'delete_permissions'] as const) add(t[kind]);
+    }
+  }
+  for (const entry of [...md.remote_schemas ?? [], ...md.actions ?? []]) if (isRecord(entry)) add(entry['permissions']);
+  for (const r of readRoles(md.inherited_roles)) roles.add(r.name);
+  return roles;
+}
+
+/**
+ * Inherited roles whose every parent is a role of the metadata; the others are inconsistent
+ * objects with Hasura's reason (RQL/DDL/InheritedRoles.hs, resolveInheritedRole) and get nothing.
+ */
+function withKnownParents(md: Metadata, issues: Issues): InheritedRole[] {
+  const known = metadataRoles(md);
+  return readRoles(md.inherited_roles).filter((role) => {
+    const missing = role.parents.filter((p) => !known.has(p)).sort();
+    if (missing.length === 0) return true;
+    issues.add({ type: 'inherited_role', name: `inherited_role ${role.name}`, definition: { role_name: role.name, role_set: [...role.parents] },
+      reason: `the following parent role(s) are not found: ${missing.join(', ')} which are required to construct the inherited role: ${JSON.stringify(role.name)}` });
+    return false;
+  });
+}
+
 /** Adds the permissions of every inherited role to `select` and `mutations` (parents first), and the role to `roles`. */
-export function resolveInheritedRoles(list: readonly Json[] | undefined, tables: ReadonlyMap<string, TableModel>, select: SelectMap,
+export function resolveInheritedRoles(md: Metadata, tables: ReadonlyMap<string, TableModel>, select: SelectMap,
   mutations: MutationMap, roles: Set<string>, issues: Issues): void {
-  const defs = new Map(readRoles(list).map((r) => [r.name, r]));
+  const defs = new Map(withKnownParents(md, issues).map((r) => [r.name, r]));
   const done = new Set<string>();
   const resolve = (role: InheritedRole, seen: ReadonlySet<string>): void => {
     if (done.has(role.name) || seen.has(role.name)) return;

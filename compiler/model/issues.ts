@@ -7,7 +7,8 @@ export type InconsistentObject = MetadataInconsistency | InheritedRoleInconsiste
 /** A metadata object that does not fit the database (or the rest of the metadata). */
 export interface MetadataInconsistency {
   readonly type: 'query_collections' | 'table' | 'object_relation' | 'array_relation' | 'select_permission' | 'insert_permission' | 'update_permission'
-    | 'delete_permission' | 'computed_field' | 'function' | 'source' | 'root_field' | 'event_trigger' | 'remote_relationship' | 'custom_types' | 'action';
+    | 'delete_permission' | 'computed_field' | 'function' | 'source' | 'root_field' | 'event_trigger' | 'remote_relationship' | 'custom_types' | 'action'
+    | 'inherited_role';
   readonly name: string;
   readonly definition: Json;
   readonly reason: string;

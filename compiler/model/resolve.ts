@@ -75,7 +75,7 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
   }
   resolveRemoteRelationships(md, tables, issues);
-  resolveInheritedRoles(md.inherited_roles, tables, select, mutations, roleSet, issues);
+  resolveInheritedRoles(md, tables, select, mutations, roleSet, issues);
   // Custom types and actions (issue 18): they read the tracked tables and add the roles granted an action.
   const actions = resolveActions(md, tables, databaseScalars(columnScalars(opts.introspection)), roleSet, issues);
   const roles = [...roleSet].sort();

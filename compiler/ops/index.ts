@@ -30,26 +30,37 @@ export function knowsOperation(type: string, api: ApiKind): boolean {
   return lookup(type, api) !== undefined;
 }
 
+type Request = { readonly type: string; readonly args: Json; readonly version?: number; readonly api: ApiKind };
+
+/**
+ * What refuses an operation before it reads the document: an unknown type, a refused operation, an
+ * argument key it does not take (Hasura parses a whole request, a bulk's every element, first).
+ */
+export function requestProblem(op: Request): ApiError | undefined {
+  if (!lookup(op.type, op.api)) return unknownOperation(op.type, op.api);
+  const refused = refusedOperation(op.type);
+  if (refused) return refused;
+  const problem = argKeyProblem(op.type, op.args);
+  return problem ? relativeOnQuery(problem, op.api) : undefined;
+}
+
 /**
  * Applies one operation to the document. Throws ApiError for a bad or impossible request; on
  * `/v1/query` the paths of argument parse errors are relative to `args`, as Hasura reports them.
  */
-export function applyOperation(metadata: Metadata, op: { readonly type: string; readonly args: Json; readonly version?: number; readonly api: ApiKind },
-  introspection: { readonly [source: string]: Introspection | null }): OpOutput {
-  const entry = lookup(op.type, op.api);
-  if (!entry) throw unknownOperation(op.type, op.api);
-  const refused = refusedOperation(op.type);
-  if (refused) throw refused;
+export function applyOperation(metadata: Metadata, op: Request, introspection: { readonly [source: string]: Introspection | null }): OpOutput {
+  const problem = requestProblem(op);
+  if (problem) throw problem;
   try {
-    const problem = argKeyProblem(op.type, op.args);
-    if (problem) throw problem;
-    return entry.handler({ metadata, args: op.args ?? {}, version: op.version ?? 1, api: op.api, introspection });
+    return lookup(op.type, op.api)!.handler({ metadata, args: op.args ?? {}, version: op.version ?? 1, api: op.api, introspection });
   } catch (e) {
-    if (e instanceof ApiError && op.api === 'query' && e.code === 'parse-failed' && e.path[0] === 'args') {
-      throw new ApiError(e.code, e.message, e.status, e.path.slice(1), e.internal);
-    }
-    throw e;
+    throw e instanceof ApiError ? relativeOnQuery(e, op.api) : e;
   }
+}
+
+function relativeOnQuery(e: ApiError, api: ApiKind): ApiError {
+  if (api === 'query' && e.code === 'parse-failed' && e.path[0] === 'args') return new ApiError(e.code, e.message, e.status, e.path.slice(1), e.internal);
+  return e;
 }
 /** A run_sql's catalog change (renames, overloads) carried into the document. */
 export { reconcileCatalog } from './reconcile.js';

@@ -4,7 +4,7 @@
 // timeout. The answer is bounded in size: a handler cannot make the engine hold more than that.
 
 import { renderUrlTemplate, type ActionModel, type Json } from '../bundle/index.js';
-import { ApiError } from '../errors/index.js';
+import { ApiError, unsetVariableReason } from '../errors/index.js';
 import { outgoingCall } from '../tracing/index.js';
 
 /** What a handler is sent. */
@@ -49,7 +49,7 @@ export function handlerHeaders(action: ActionModel, env: Environment, client: Re
     if (h.kind === 'value') return [h.name, h.value];
     const v = env[h.env];
     // Hasura's words (getHeadersFromConf): the name in single quotes.
-    if (v === undefined) throw new ApiError('unexpected', `environment variable '${h.env}' not set`, 500, []);
+    if (v === undefined) throw new ApiError('unexpected', unsetVariableReason(h.env), 500, []);
     return [h.name, v];
   });
   if (!action.forwardClientHeaders) return configured;

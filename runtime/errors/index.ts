@@ -11,3 +11,5 @@ export {
 } from './json-args.js';
 /** The refusal of an unknown key (its path, a "did you mean" by edit distance) and the distance itself. */
 export { editDistance, nearestKey, unknownKeyError, unknownKeyMessage } from './unknown-key.js';
+/** An environment variable that is not set, in Hasura's words (`environment variable 'X' not set`). */
+export { unsetVariable, unsetVariableReason } from './unset-variable.js';

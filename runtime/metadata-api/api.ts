@@ -7,10 +7,12 @@
 // inconsistent), run-sql-change, settle (extensions), sources (connections and compiles).
 
 import type { Json, Session } from '../bundle/index.js';
-import { ApiError, formatPath } from '../errors/index.js';
+import { ApiError, formatPath, type JsonPath } from '../errors/index.js';
 import { lockCatalog, openCatalog, readCatalog, readVersion, writeCatalog } from './catalog.js';
 import type { ApiContext } from './context.js';
 import type { ApiExtension, ApiKind, InconsistentObject } from './contract.js';
+import { accessModeOf } from './access-mode.js';
+import { bulkElements } from './bulk-elements.js';
 import { applyOperation } from './edit-ops.js';
 import { parseEnvelope, type Envelope } from './envelope.js';
 import { changesMetadata, isReadOnly, runRead, V1_DATA, V2_QUERY } from './read-ops.js';
@@ -73,12 +75,16 @@ export class MetadataApi {
     try {
       const api: ApiKind = call.path === '/v1/metadata' ? 'metadata' : 'query';
       const env = parseEnvelope(call.body, api);
-      // A role may run the v1 data operations (under its permissions); the rest is admin only.
-      const roleMayRun = call.path === '/v1/query' && V1_DATA.has(env.type);
-      if (call.session.role !== 'admin' && !roleMayRun) throw new ApiError('access-denied', 'restricted access : admin only', 400, ['args']);
-      if (call.path === '/v2/query' && !V2_QUERY.has(env.type)) {
-        throw new ApiError('parse-failed', `unknown /v2/query operation "${env.type}" (it takes run_sql and bulk)`, 400, ['type']);
+      // Hasura parses a /v1/query call whole, then works out its transaction mode before running it:
+      // a bulk mixing modes is refused.
+      if (call.path === '/v1/query') {
+        if (env.type === 'bulk') bulkElements(this.cx, env);
+        accessModeOf(env.type, env.args);
       }
+      // A role may run the v1 data operations (under its permissions); the rest is admin only.
+      const roleMayRun = call.path !== '/v1/metadata' && V1_DATA.has(env.type);
+      if (call.session.role !== 'admin' && !roleMayRun) throw new ApiError('access-denied', 'restricted access : admin only', 400, ['args']);
+      if (call.path === '/v2/query') checkV2Operation(env.type, env.args, []);
       const result = await this.run(env, call.session);
       return { status: 200, body: JSON.stringify(result) };
     } catch (e) {
@@ -110,13 +116,13 @@ export class MetadataApi {
         }
         const work: Work = {
           metadata: base.metadata, introspection: { ...base.introspection }, compiled: base.compiled,
-          drivers: new Map(base.drivers), changed: false, tx, api: env.api, session, recreateEventTriggers: false,
+          drivers: new Map(base.drivers), changed: false, modified: false, tx, api: env.api, session, recreateEventTriggers: false,
         };
         if (changesMetadata(this.cx, env)) await this.sources.reintrospectAll(work);
         const answer = await applyOperation(this.cx, env, work, []);
         if (work.changed || work.recreateEventTriggers) await settleChange(this.cx, work, base.metadata);
         let version = base.resourceVersion;
-        if (work.changed) version = await writeCatalog(tx, work.metadata, this.opts.instance);
+        if (work.changed || work.modified) version = await writeCatalog(tx, work.metadata, this.opts.instance);
         next = { metadata: work.metadata, resourceVersion: version, introspection: work.introspection, compiled: work.compiled, drivers: work.drivers };
         return answer;
       });
@@ -146,6 +152,19 @@ export class MetadataApi {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** /v2/query takes the data operations, run_sql and bulk (Hasura: V2Query's RQLQuery), in its bulks too. */
+function checkV2Operation(type: unknown, args: unknown, at: JsonPath): void {
+  if (typeof type !== 'string') return;
+  if (!V2_QUERY.has(type)) {
+    throw new ApiError('parse-failed', `unknown /v2/query operation "${type}" (it takes ${[...V2_QUERY].join(', ')})`, 400, [...at, 'type']);
+  }
+  if (type !== 'bulk' || !Array.isArray(args)) return;
+  args.forEach((element: unknown, i) => {
+    const o = typeof element === 'object' && element !== null ? element as { type?: unknown; args?: unknown } : {};
+    checkV2Operation(o.type, o.args, [...at, 'args', i]);
+  });
 }
 
 /** The management error body: `{path, error, code}`, plus `internal` where Hasura shows it. */

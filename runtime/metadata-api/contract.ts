@@ -102,6 +102,8 @@ export interface MetadataCompiler {
   apply(metadata: Json, op: OperationRequest, ctx: EditContext): Applied;
   /** True when `apply` knows this operation type for this API. */
   knows(type: string, api: ApiKind): boolean;
+  /** What `apply` would refuse before reading the document (unknown type, an argument key it does not take); undefined: none. */
+  requestProblem(op: OperationRequest): ApiError | undefined;
   /** Reads one source's catalog into a snapshot, with the reader of its kind (`source` absent: PostgreSQL). */
   introspect(db: CatalogDatabase, source?: SourceInfo): Promise<Json>;
   /** Resolves the document against the snapshots: the served model, each role's SDL, the inconsistencies. */
@@ -178,4 +180,9 @@ export interface ApiExtension {
    * Throwing rolls the change back.
    */
   settle?(ctx: SettleContext): Promise<void>;
+  /**
+   * A source left the document (drop_source, clear_metadata, replace_metadata): remove what the
+   * extension keeps in its database. Not called for a database another source or the catalog uses.
+   */
+  retire?(db: Driver): Promise<void>;
 }

@@ -6,9 +6,11 @@ import { runtimeArgKeyProblem } from './arg-keys.js';
 import type { Json } from '../bundle/index.js';
 import { ApiError, type JsonPath } from '../errors/index.js';
 import type { ApiContext } from './context.js';
-import type { ApiKind, ExtensionContext, OperationRequest } from './contract.js';
+import type { ExtensionContext, OperationRequest } from './contract.js';
 import { dropInconsistentMetadata, reloadMetadata, replaceMetadata } from './document-ops.js';
-import { parseEnvelope, type Envelope } from './envelope.js';
+import { bulkElements } from './bulk-elements.js';
+import type { Envelope } from './envelope.js';
+import { laterRefusal } from './later-operations.js';
 import { clearDroppedActionLog } from './action-log.js';
 import { judgeEdit } from './judge.js';
 import { introspectEditedRemotes, reloadRemoteSchema } from './remote-ops.js';
@@ -19,15 +21,6 @@ import { renameSource, sourceOfArgs } from './sources.js';
 import type { Runner, Work } from './state.js';
 import { runV1Data } from './v1-data.js';
 import { unknownOperation } from './unknown-operation.js';
-
-/** Operations of later work, by what they need: a clear refusal instead of "unknown command". */
-const LATER: readonly (readonly [RegExp, string])[] = [
-  [/^introspect_remote_schema$/, 'introspect_remote_schema is not supported yet'],
-  [/^get_event_invocations$/,
-    'this older operation is not supported; use get_scheduled_event_invocations'],
-  [/^(?:pause_event_trigger_cleanups|resume_event_trigger_cleanups)$/,
-    'scheduled cleanups of event logs are not supported yet; run cleanup_event_trigger_logs to clear old events'],
-];
 
 /** Applies `env` to `work`; an error's path is prefixed with `at` (its place in a bulk). */
 export async function applyOperation(cx: ApiContext, env: Envelope, work: Work, at: JsonPath): Promise<Json> {
@@ -56,13 +49,18 @@ async function applyOne(cx: ApiContext, env: Envelope, work: Work): Promise<Json
     }
     case 'export_metadata': case 'get_inconsistent_metadata': case 'test_webhook_transform':
       return readAnswer(cx.opts.compiler, env, work.metadata, cx.served().resourceVersion, work.compiled)!;
+    // Hasura writes the metadata (a new resource version) after these even when nothing changed.
     case 'replace_metadata':
+      work.modified = true;
       return replaceMetadata(cx, env, work);
     case 'reload_metadata':
+      work.modified = true;
       return reloadMetadata(cx, env, work);
     case 'drop_inconsistent_metadata':
+      work.modified = true;
       return dropInconsistentMetadata(cx, work);
     case 'reload_remote_schema':
+      work.modified = true;
       return reloadRemoteSchema(cx, env, work);
     default:
       return applyEdit(cx, env, work);
@@ -70,17 +68,9 @@ async function applyOne(cx: ApiContext, env: Envelope, work: Work): Promise<Json
 }
 
 async function applyBulk(cx: ApiContext, env: Envelope, work: Work): Promise<Json> {
-  if (!Array.isArray(env.args)) throw new ApiError('parse-failed', `parsing array failed, expected Array, but encountered ${kind(env.args)}`, 400, ['args']);
+  const elements = bulkElements(cx, env);
   const out: Json[] = [];
-  for (let i = 0; i < env.args.length; i++) {
-    let inner: Envelope;
-    try {
-      inner = parseEnvelope(env.args[i], work.api);
-    } catch (e) {
-      throw e instanceof ApiError ? e.at('args', i) : e;
-    }
-    out.push(await applyOperation(cx, inner, work, ['args', i]));
-  }
+  for (const [i, inner] of elements.entries()) out.push(await applyOperation(cx, inner, work, ['args', i]));
   return out;
 }
 
@@ -95,11 +85,12 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
     };
     return ext.run(env.type, env.args, ctx);
   }
-  const later = LATER.find(([re]) => re.test(env.type));
-  if (later) throw new ApiError('not-supported', `${env.type}: ${later[1]}`, 400, ['type']);
+  const later = laterRefusal(env.type);
+  if (later) throw later;
   if (!compiler.knows(env.type, work.api)) throw unknownOperation(env.type, work.api);
   const op: OperationRequest = { type: env.type, args: env.args, api: work.api, ...(env.version !== undefined ? { version: env.version } : {}) };
   const applied = compiler.apply(work.metadata, op, { introspection: work.introspection });
+  work.modified = true;
   if (applied.metadata === null) return applied.result;
   if (env.type === 'rename_source') renameSource(work, env.args);
   if (env.type === 'drop_action') await clearDroppedActionLog(work.tx, env.args);
@@ -112,10 +103,4 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   work.changed = true;
   await cx.sources.dropUnusedSources(work);
   return applied.result;
-}
-
-function kind(v: unknown): string {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  return ({ object: 'Object', string: 'String', number: 'Number', boolean: 'Boolean' } as Record<string, string>)[typeof v] ?? 'Object';
 }

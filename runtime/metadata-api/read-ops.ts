@@ -2,10 +2,13 @@
 // test_webhook_transform, the v1 `select`/`count`, a read-only run_sql and the read-only
 // operations of extensions. They run on what is served, outside the change queue.
 
+import { accessModeOf } from './access-mode.js';
 import { runtimeArgKeyProblem } from './arg-keys.js';
 import type { Json, Session } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
 import type { ApiContext } from './context.js';
 import type { Compiled, ExtensionContext, MetadataCompiler } from './contract.js';
+import { bulkElements } from './bulk-elements.js';
 import type { Envelope } from './envelope.js';
 import { parseRunSqlArgs, runSql } from './run-sql.js';
 import { sourceOfArgs } from './sources.js';
@@ -16,8 +19,8 @@ import { testWebhookTransform } from './webhook-transform.js';
 export const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'select', 'count', 'test_webhook_transform']);
 /** The v1 data operations (a role may run them, under its permissions). */
 export const V1_DATA = new Set(['insert', 'select', 'count', 'update', 'delete']);
-/** What /v2/query takes. */
-export const V2_QUERY = new Set(['run_sql', 'bulk']);
+/** What /v2/query takes: the data operations, run_sql and bulk. */
+export const V2_QUERY = new Set([...V1_DATA, 'run_sql', 'bulk']);
 
 /** True when the operation reads only (so it needs neither the catalog lock nor a new version). */
 export function isReadOnly(cx: ApiContext, env: Envelope): boolean {
@@ -27,6 +30,16 @@ export function isReadOnly(cx: ApiContext, env: Envelope): boolean {
   if (env.type === 'run_sql') {
     const args = env.args as { read_only?: unknown } | null;
     return typeof args === 'object' && args !== null && args.read_only === true;
+  }
+  // A /v1/query bulk of reads only (select, count, read-only run_sql) is served READ ONLY, as Hasura
+  // serves a call that forces no mode (`fromMaybe ReadOnly`); one whose elements disagree is refused
+  // by the caller (access-mode.ts).
+  if (env.type === 'bulk' && env.api === 'query') {
+    try {
+      return accessModeOf(env.type, env.args) !== 'READ WRITE';
+    } catch {
+      return false;
+    }
   }
   return false;
 }
@@ -57,6 +70,8 @@ export async function runRead(cx: ApiContext, env: Envelope, session: Session): 
     return ext.run(env.type, env.args, ctx);
   }
   switch (env.type) {
+    case 'bulk':
+      return runReadBulk(cx, env, session);
     case 'run_sql': {
       const args = parseRunSqlArgs(env.args, ['args']);
       const driver = cx.sources.driverOf(s.drivers, args.source);
@@ -68,6 +83,19 @@ export async function runRead(cx: ApiContext, env: Envelope, session: Session): 
       return runV1Data(env.type, env.args, ['args'], { model: s.compiled.model, runner: driver, source, session });
     }
   }
+}
+
+// Each element reads in a transaction of its own (Hasura reads a read-only bulk in one); none writes.
+async function runReadBulk(cx: ApiContext, env: Envelope, session: Session): Promise<Json> {
+  const out: Json[] = [];
+  for (const [i, element] of bulkElements(cx, env).entries()) {
+    try {
+      out.push(await runRead(cx, element, session));
+    } catch (e) {
+      throw e instanceof ApiError ? e.at('args', i) : e;
+    }
+  }
+  return out;
 }
 
 /** The answers of the operations that only read the document (in a bulk: as edited so far); undefined for others. */

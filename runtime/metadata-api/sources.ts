@@ -5,7 +5,7 @@ import type { Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError } from '../errors/index.js';
 import { RemoteIntrospections, serveRemotes } from '../remote/index.js';
-import type { Compiled, SourceInfo } from './contract.js';
+import type { Compiled, InconsistentObject, SourceInfo } from './contract.js';
 import type { Connections, MetadataApiOptions, Runner, ServedState, Work } from './state.js';
 
 /** Connections, catalogs and compiles, for the served state and for changes in progress. */
@@ -14,6 +14,10 @@ export class Sources {
   readonly remotes = new RemoteIntrospections();
   /** What the document last said of each source (its kind picks the catalog reader). */
   private readonly infos = new Map<string, SourceInfo>();
+  /** Why a source could not be connected, where the connection refused it in Hasura's words (an unset variable). */
+  private readonly refused = new Map<string, string>();
+  /** The settings each source's driver was opened with: a source given others is connected again. */
+  private readonly openedWith = new Map<string, { readonly driver: Driver; readonly settings: string }>();
 
   constructor(private readonly opts: MetadataApiOptions) {}
 
@@ -27,7 +31,15 @@ export class Sources {
       : compiler.compile(metadata, introspection, { stringifyNumeric });
     const adminSdl = compiled.sdl['admin'] ?? 'type query_root { no_queries_available: String! } schema { query: query_root }';
     const { serving, inconsistencies } = serveRemotes(metadata, this.remotes, adminSdl, compiled.model, this.opts.remoteSchemaPermissions ?? false);
-    return { ...compiled, remote: serving, inconsistencies: [...compiled.inconsistencies, ...inconsistencies] };
+    const own = compiled.inconsistencies.map((i) => this.withRefusal(i));
+    return { ...compiled, remote: serving, inconsistencies: [...own, ...inconsistencies] };
+  }
+
+  /** A source without a catalog because its connection was refused: the refusal is its reason (Hasura: resolveSourceConfig). */
+  private withRefusal(i: InconsistentObject): InconsistentObject {
+    const name = i.type === 'source' ? (i.definition as { name?: unknown } | null)?.name : undefined;
+    const why = typeof name === 'string' ? this.refused.get(name) : undefined;
+    return why === undefined ? i : { ...i, reason: `Inconsistent object: ${why}` };
   }
 
   /** Builds a served state for a stored document: connect, read every catalog, compile. */
@@ -68,10 +80,20 @@ export class Sources {
   async connectSources(work: Connections, metadata: Json): Promise<void> {
     for (const s of this.opts.compiler.sources(metadata)) {
       this.infos.set(s.name, s);
-      if (work.drivers.has(s.name)) continue;
+      const settings = JSON.stringify([s.kind, s.location, s.pool ?? null]);
+      const current = work.drivers.get(s.name);
+      // pg_update_source with another database (or variable) reconnects, as Hasura resolves the source again.
+      const opened = this.openedWith.get(s.name);
+      if (current && (opened?.driver !== current || opened.settings === settings)) continue;
+      work.drivers.delete(s.name);
       try {
-        work.drivers.set(s.name, await this.opts.connect(s));
+        const driver = await this.opts.connect(s);
+        this.openedWith.set(s.name, { driver, settings });
+        work.drivers.set(s.name, driver);
+        this.refused.delete(s.name);
       } catch (e) {
+        if (e instanceof ApiError) this.refused.set(s.name, e.message);
+        else this.refused.delete(s.name);
         this.opts.log?.(`warning: cannot connect source "${s.name}": ${e instanceof Error ? e.message : String(e)}`);
         work.introspection[s.name] = null;
         continue;
@@ -84,8 +106,21 @@ export class Sources {
     const names = new Set(this.opts.compiler.sources(work.metadata).map((s) => s.name));
     for (const name of [...work.drivers.keys()]) {
       if (!names.has(name)) {
+        const driver = work.drivers.get(name)!;
         work.drivers.delete(name);
         delete work.introspection[name];
+        if (driver !== this.opts.catalog && ![...work.drivers.values()].includes(driver)) await this.retire(name, driver);
+      }
+    }
+  }
+
+  // A database that cannot be reached is dropped from the document all the same (it may be gone).
+  private async retire(name: string, driver: Driver): Promise<void> {
+    for (const x of this.opts.extensions ?? []) {
+      try {
+        await x.retire?.(driver);
+      } catch (e) {
+        this.opts.log?.(`warning: could not clean the database of dropped source "${name}": ${e instanceof Error ? e.message : String(e)}`);
       }
     }
   }

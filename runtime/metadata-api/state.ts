@@ -58,6 +58,11 @@ export interface Work {
   compiled: Compiled;
   drivers: Map<string, Driver>;
   changed: boolean;
+  /**
+   * An operation Hasura counts as modifying the metadata ran (queryModifiesMetadata): the resource
+   * version moves on even when the document came out the same (reload_metadata, a no-op edit).
+   */
+  modified: boolean;
   /** The catalog transaction (sources on the catalog's driver run their SQL in it). */
   readonly tx: Runner;
   readonly api: ApiKind;

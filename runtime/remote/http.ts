@@ -3,6 +3,7 @@
 // request its own time and memory only.
 
 import type { Session } from '../bundle/index.js';
+import { unsetVariableReason } from '../errors/index.js';
 import type { RemoteDefinition } from './definition.js';
 import { outgoingCall } from '../tracing/index.js';
 
@@ -27,7 +28,7 @@ const NOT_FORWARDED = new Set(['content-length', 'content-md5', 'user-agent', 'h
 export function remoteUrl(def: RemoteDefinition): string {
   if (def.url !== null) return def.url;
   const v = def.urlFromEnv !== null ? process.env[def.urlFromEnv] : undefined;
-  if (v === undefined || v === '') throw new RemoteFailure(`environment variable '${def.urlFromEnv ?? ''}' not set`);
+  if (v === undefined || v === '') throw new RemoteFailure(unsetVariableReason(def.urlFromEnv ?? ''));
   return v;
 }
 
@@ -47,7 +48,7 @@ export function remoteHeaders(def: RemoteDefinition, session: Session | null, cl
   }
   for (const h of def.headers) {
     const value = h.value ?? (h.valueFromEnv !== undefined ? process.env[h.valueFromEnv] : undefined);
-    if (value === undefined) throw new RemoteFailure(`environment variable '${h.valueFromEnv ?? ''}' not set`);
+    if (value === undefined) throw new RemoteFailure(unsetVariableReason(h.valueFromEnv ?? ''));
     out[h.name.toLowerCase()] = value;
   }
   out['content-type'] = 'application/json';

@@ -6,6 +6,7 @@ import { actionsOf, startAsyncActions } from './actions.js';
 import { randomUUID } from 'node:crypto';
 import type { Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
+import { unsetVariable } from '../errors/index.js';
 import { Engine } from '../graphql/index.js';
 import { MetadataApi, type MetadataCompiler, type ServedState, type SourceInfo } from '../metadata-api/index.js';
 import { createServer } from '../server/index.js';
@@ -21,6 +22,9 @@ import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type
 import { detailOf, redact, StartError } from './start-error.js';
 import { KILN_VERSION } from './version.js';
 import { observability } from './observability.js';
+
+/** The variable `--database-url` is read from. */
+const DATABASE_URL_VARIABLE = 'SVC_GRAPHQL_DATABASE_URL';
 
 /** What the catalog server needs beyond the settings. */
 export interface CatalogServing {
@@ -51,6 +55,9 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     }
     if (c.demoMetadata !== undefined) return dbs.fallback();
     const url = s.location?.kind === 'literal' ? s.location.url : s.location?.kind === 'env' ? process.env[s.location.name] : undefined;
+    // A variable that is not set is Hasura's reason for the source (resolveUrlConf -> getEnv), except
+    // SVC_GRAPHQL_DATABASE_URL, which --database-url stands for (the default source of a fresh catalog).
+    if (s.location?.kind === 'env' && !url && s.location.name !== DATABASE_URL_VARIABLE) throw unsetVariable(s.location.name);
     if (!url || url === o.databaseUrl) return dbs.fallback();
     return dbs.open(url, undefined, true, s.pool);
   };

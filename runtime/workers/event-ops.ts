@@ -3,12 +3,13 @@
 // triggers of each source brought in line with the document (sync.ts), inside the change.
 
 import type { Json, Session } from '../bundle/index.js';
-import { ApiError, ArgsReader, type JsonPath } from '../errors/index.js';
+import { ApiError, ArgsReader, unsetVariableReason, type JsonPath } from '../errors/index.js';
 import type { ApiExtension, ApiKind, ExtensionContext, SettleContext } from '../metadata-api/index.js';
 import { eventTriggersOf, unsetVariable, type EventTriggerDef } from './definitions.js';
 import {
   cleanupEventLogs, eventById, eventLogs, hasEventLog, insertManualEvent, invocationLogs, redeliver, type EventStatus,
 } from './event-log.js';
+import { retireSourceEvents } from './retire.js';
 import { syncEventTriggers } from './sync.js';
 import { templateProblem } from './webhook-environment.js';
 
@@ -125,7 +126,7 @@ function checkEnvironment(before: Json, after: Json): void {
     // Hasura resolves the webhook (a URL template's variables, or webhook_from_env), then the headers.
     const missing = unsetVariable(t, process.env);
     const problem = (t.webhook !== undefined ? templateProblem(t.webhook, process.env) : undefined)
-      ?? (missing !== undefined ? `environment variable '${missing}' not set` : undefined);
+      ?? (missing !== undefined ? unsetVariableReason(missing) : undefined);
     if (problem === undefined) continue;
     const table = t.table.schema === 'public' ? t.table.name : `${t.table.schema}.${t.table.name}`;
     const reason = `Inconsistent object: in table ${JSON.stringify(table)}: in event trigger ${JSON.stringify(t.name)}: ${problem}`;
@@ -159,7 +160,7 @@ async function settle(ctx: SettleContext): Promise<void> {
   const sources = new Set([...eventTriggersOf(ctx.after), ...(ctx.before ? eventTriggersOf(ctx.before) : [])].map((t) => t.source));
   for (const source of [...sources].sort()) {
     // Only sources the document still has and whose database could be read: a dropped source's
-    // triggers stay in its database, and an unreachable one is inconsistent, not a failed change.
+    // catalog is taken out when it leaves (retire.ts), and an unreachable one is inconsistent, not a failed change.
     if (!sourceKept(ctx, source)) continue;
     await syncEventTriggers(ctx.runnerOf(source), {
       source, before: ctx.before, after: ctx.after, model: ctx.compiled.model, recreate: ctx.recreateEventTriggers,
@@ -183,5 +184,8 @@ export function eventTriggerExtension(): ApiExtension {
       return run(op, ArgsReader.object(args, root), ctx);
     },
     settle,
+    retire: async (db) => {
+      await retireSourceEvents(db);
+    },
   };
 }

@@ -10,7 +10,7 @@
 // are resolved when they are sent, as Hasura does.
 
 import { urlTemplateVariables, type Json } from '../bundle/index.js';
-import { ApiError } from '../errors/index.js';
+import { ApiError, unsetVariableReason } from '../errors/index.js';
 import type { ApiExtension, SettleContext } from '../metadata-api/index.js';
 import type { HeaderConf } from './definitions.js';
 import { cronTriggersOf } from './scheduled-definitions.js';
@@ -24,7 +24,7 @@ export function templateProblem(url: string, env: NodeJS.ProcessEnv): string | u
 /** Why a header whose value comes from the environment cannot be resolved, or undefined. */
 export function headerProblem(headers: readonly HeaderConf[], env: NodeJS.ProcessEnv): string | undefined {
   for (const h of headers) {
-    if ('value_from_env' in h && env[h.value_from_env] === undefined) return `environment variable '${h.value_from_env}' not set`;
+    if ('value_from_env' in h && env[h.value_from_env] === undefined) return unsetVariableReason(h.value_from_env);
   }
   return undefined;
 }

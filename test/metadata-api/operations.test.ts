@@ -55,7 +55,7 @@ describe('metadata and query API operations', () => {
     expect(await db.query("SELECT to_regclass('public.nope') AS t")).toEqual([{ t: null }]);
   });
 
-  it('takes only run_sql and bulk on /v2/query', async () => {
+  it('refuses a metadata operation on /v2/query', async () => {
     const r = await post('/v2/query', { type: 'track_table', args: { table: 'author' } });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('parse-failed');

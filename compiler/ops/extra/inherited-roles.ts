@@ -14,11 +14,11 @@ export const addInheritedRole: OpHandler = (input) => {
   if (roleSet.includes(roleName)) {
     throw new ApiError('invalid-params', 'an inherited role name cannot be in the role combination', 400, ['args']);
   }
+  // Hasura inserts into the map of inherited roles: a role of that name is replaced where it stands.
   const list = listOf(input.metadata, 'inherited_roles');
-  if (findBy(list, 'role_name', roleName) !== undefined) {
-    throw new ApiError('already-exists', `${q(roleName)} already exists`, 400, ['args']);
-  }
-  const md = withList(input.metadata, 'inherited_roles', [...list, { role_name: roleName, role_set: [...new Set(roleSet)] }]);
+  const role = { role_name: roleName, role_set: [...new Set(roleSet)] };
+  const replaced = findBy(list, 'role_name', roleName) !== undefined;
+  const md = withList(input.metadata, 'inherited_roles', replaced ? list.map((r) => (r['role_name'] === roleName ? role : r)) : [...list, role]);
   return created(md, 'inherited_role', `inherited_role ${roleName}`);
 };
 
@@ -26,7 +26,7 @@ export const dropInheritedRole: OpHandler = (input) => {
   const roleName = ArgsReader.args(input).name('role_name');
   const list = listOf(input.metadata, 'inherited_roles');
   if (findBy(list, 'role_name', roleName) === undefined) {
-    throw new ApiError('not-exists', `inherited role ${q(roleName)} does not exist`, 400, ['args']);
+    throw new ApiError('not-exists', `${q(roleName)} inherited role doesn't exist`, 400, ['args']);
   }
   return dropped(withList(input.metadata, 'inherited_roles', removeBy(list, 'role_name', roleName)), false);
 };
