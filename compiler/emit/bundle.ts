@@ -117,7 +117,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
     remotes[name] = { file, sha256: sha256(text) };
   }
   say('writing engine.mjs');
-  const engine = engineModule(model);
+  const engine = await engineModule(model);
   files.set('engine.mjs', engine.module);
   if (engine.data !== undefined) files.set('engine.json', engine.data);
   say('writing engine.d.ts');
