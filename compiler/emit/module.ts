@@ -1,7 +1,7 @@
 import type * as TsMorph from 'ts-morph';
 import type { StatementStructures } from 'ts-morph';
-import { PERMISSION_RULES, type BundleModel, type TemplatesModel } from '../../runtime/bundle/index.js';
-import type { SqlTemplate } from '../../runtime/sql/index.js';
+import type { BundleModel } from '../../runtime/bundle/index.js';
+import { templateData, templateDataLines, templateDataSize, templateStatements, type TemplateData } from './module-templates.js';
 
 /**
  * engine.mjs, written with ts-morph: its code (imports, declarations, functions, exports and their
@@ -23,8 +23,7 @@ export async function engineModule(model: BundleModel, dataOver = DATA_FILE_OVER
   // A large model's data goes to engine.json beside the module: text inside a module stays in the
   // heap as long as the module is loaded (its source, and each literal again), 15 MB on a
   // 1,000-table schema; a file read at import is garbage once parsed.
-  const size = data.shared.length + data.rest.length + data.templates.reduce((n, t) => n + t.length, 0)
-    + Object.values(data.roleTemplates).reduce((n, t) => n + t.length, 0);
+  const size = data.shared.length + data.rest.length + (data.templates ? templateDataSize(data.templates) : 0);
   const external = size > dataOver;
   const module = m.printStructure({ kind: m.StructureKind.SourceFile, statements: moduleStatements(m, data, external) }, PRINT);
   return external ? { module, data: dataFile(data) } : { module };
@@ -56,11 +55,8 @@ interface EngineData {
   readonly mutations: { readonly [role: string]: number } | null;
   /** The model without those parts. */
   readonly rest: string;
-  readonly hasTemplates: boolean;
-  /** Each distinct permission template, as JSON text (parsed when first used). */
-  readonly templates: readonly string[];
-  /** Per role: table -> rule -> the index of its template (null: every row), as JSON text (parsed when the role is first used). */
-  readonly roleTemplates: { readonly [role: string]: string };
+  /** The templates (module-templates.ts); null: the model has none. */
+  readonly templates: TemplateData | null;
 }
 
 function engineData(model: BundleModel): EngineData {
@@ -77,37 +73,14 @@ function engineData(model: BundleModel): EngineData {
   const roots = perRole(model.roots);
   const select = perRole(model.select);
   const mutations = model.mutations ? perRole(model.mutations) : null;
-  const { roots: _r, select: _s, mutations: _m, templates, ...rest } = model;
-  return { shared: `[${[...pool.keys()].join(',')}]`, roots, select, mutations, rest: JSON.stringify(rest), hasTemplates: templates !== undefined, ...templateData(templates) };
-}
-
-/**
- * The permission predicates precompiled per role and table (runtime/sql/template.ts): each distinct
- * template once; each role's part (table -> the indices of its templates, null for no condition).
- */
-function templateData(templates: TemplatesModel | undefined): Pick<EngineData, 'templates' | 'roleTemplates'> {
-  if (!templates) return { templates: [], roleTemplates: {} };
-  const index = new Map<SqlTemplate, number>();
-  const texts: string[] = [];
-  const ref = (t: SqlTemplate | null | undefined): number | null | undefined => {
-    if (t === null || t === undefined) return t;
-    let i = index.get(t);
-    if (i === undefined) {
-      index.set(t, (i = texts.length));
-      texts.push(JSON.stringify(t));
-    }
-    return i;
-  };
-  const roleTemplates = Object.fromEntries(Object.entries(templates.roles).map(([role, tables]) => [role,
-    JSON.stringify(Object.fromEntries(Object.entries(tables).map(([table, p]) => [table,
-      Object.fromEntries(PERMISSION_RULES.filter((r) => p[r] !== undefined).map((r) => [r, ref(p[r])]))])))]));
-  return { templates: texts, roleTemplates };
+  const { roots: _r, select: _s, mutations: _m, templates, rootTemplates, ...rest } = model;
+  return { shared: `[${[...pool.keys()].join(',')}]`, roots, select, mutations, rest: JSON.stringify(rest), templates: templates ? templateData(templates, rootTemplates) : null };
 }
 
 // engine.json: the data of a large model, one part a line.
 function dataFile(d: EngineData): string {
   const lines = [`"shared":${d.shared}`, `"model":${d.rest}`];
-  if (d.hasTemplates) lines.push(`"templates":[${d.templates.map((t) => JSON.stringify(t)).join(',\n')}]`, `"roleTemplates":${JSON.stringify(d.roleTemplates)}`);
+  if (d.templates) lines.push(...templateDataLines(d.templates));
   return `{${lines.join(',\n')}}\n`;
 }
 
@@ -133,10 +106,10 @@ function moduleStatements(m: typeof TsMorph, d: EngineData, external: boolean): 
     constant(m, 'roots', JSON.stringify(d.roots), 'Per role: the index of its root fields in `shared`.'),
     constant(m, 'select', JSON.stringify(d.select), 'Per role: the index of its select permissions in `shared`.'),
     ...(d.mutations ? [constant(m, 'mutations', JSON.stringify(d.mutations), 'Per role: the index of its write permissions in `shared`.')] : []),
-    ...(d.hasTemplates ? templateStatements(m, d, external) : []),
-    constant(m, 'model', `{ ...${external ? 'data.model' : parsed(d.rest)}, ${parts.map(pick).join(', ')}${d.hasTemplates ? ', templates' : ''} }`,
+    ...(d.templates ? templateStatements({ m, constant: (...a) => constant(m, ...a) }, d.templates, external) : []),
+    constant(m, 'model', `{ ...${external ? 'data.model' : parsed(d.rest)}, ${parts.map(pick).join(', ')}${d.templates ? ', templates' : ''}${d.templates?.root ? ', rootTemplates' : ''} }`,
       'The resolved model: tables, roots and every role\'s permission predicates.', true),
-    ...(d.hasTemplates ? [{
+    ...(d.templates ? [{
       kind: m.StructureKind.Function, name: 'rootFieldTemplates', isExported: true, parameters: [{ name: 'role' }, { name: 'field' }],
       docs: ['The templates a root field\'s statement completes for a role: the role\'s predicates on the field\'s table (undefined: no such field).'],
       statements: [
@@ -146,42 +119,5 @@ function moduleStatements(m: typeof TsMorph, d: EngineData, external: boolean): 
       ],
     } satisfies StatementStructures] : []),
     constant(m, 'bundleFormat', '1', 'The bundle format this module is written in.', true),
-  ];
-}
-
-/**
- * The permission templates: each distinct one as JSON text parsed when first used, each role's
- * part parsed when the role is first used. `permissionTemplates(role)` and
- * `model.templates.roles[role]` give the same objects.
- */
-function templateStatements(m: typeof TsMorph, d: EngineData, external: boolean): (string | StatementStructures)[] {
-  return [
-    constant(m, 'templateText', external ? 'data.templates' : `[\n${d.templates.map((t) => `  ${JSON.stringify(t)},`).join('\n')}\n]`,
-      'Permission predicates as SQL templates of their source\'s dialect, each distinct one written once (JSON text).'),
-    constant(m, 'templateCache', '[]', 'The templates parsed so far, by index.'),
-    {
-      kind: m.StructureKind.Function, name: 'template', parameters: [{ name: 'i' }],
-      docs: ['The template at index `i`, parsed on first use (null: no condition; undefined: not precompiled).'],
-      statements: ['return i === null || i === undefined ? i : (templateCache[i] ??= JSON.parse(templateText[i]));'],
-    },
-    constant(m, 'roleTemplateText', external ? 'data.roleTemplates' : JSON.stringify(d.roleTemplates),
-      'Per role: table -> { select, insertCheck, updateFilter, updateCheck, deleteFilter: index of its template (null: every row) }, read on first use.'),
-    constant(m, 'templateRoles', '{}', 'Each role\'s templates per table: a getter that parses the role\'s part once, then its value.'),
-    [
-      'for (const role of Object.keys(roleTemplateText)) {',
-      '  Object.defineProperty(templateRoles, role, { enumerable: true, configurable: true, get() {',
-      '    const value = Object.fromEntries(Object.entries(JSON.parse(roleTemplateText[role])).map(([table, p]) =>',
-      '      [table, Object.fromEntries(Object.entries(p).map(([rule, i]) => [rule, template(i)]))]));',
-      '    Object.defineProperty(templateRoles, role, { value, enumerable: true });',
-      '    return value;',
-      '  } });',
-      '}',
-    ].join('\n'),
-    constant(m, 'templates', '{ roles: templateRoles }', 'The model\'s `templates`.'),
-    {
-      kind: m.StructureKind.Function, name: 'permissionTemplates', isExported: true, parameters: [{ name: 'role' }],
-      docs: ['A role\'s permission predicates per table, as SQL templates (undefined: no such role).'],
-      statements: ['return Object.hasOwn(templateRoles, role) ? templateRoles[role] : undefined;'],
-    },
   ];
 }

@@ -1,7 +1,7 @@
 import { buildSchema, Kind, parse, type GraphQLSchema } from 'graphql';
 import type * as TsMorph from 'ts-morph';
 import type { StatementStructures } from 'ts-morph';
-import type { TemplatesModel } from '../../runtime/bundle/index.js';
+import type { RootTemplatesModel, TemplatesModel } from '../../runtime/bundle/index.js';
 import { PRINT, tsMorph } from './module.js';
 import { HELPERS, operationDeclarations, schemaDeclarations } from './type-printer.js';
 
@@ -11,7 +11,7 @@ import { HELPERS, operationDeclarations, schemaDeclarations } from './type-print
  */
 export async function engineTypes(sdl: { readonly [role: string]: string },
   operations: { readonly [role: string]: readonly string[] } = {}, schemas: { readonly [role: string]: GraphQLSchema } = {},
-  templates?: TemplatesModel): Promise<string> {
+  templates?: TemplatesModel, rootTemplates?: RootTemplatesModel): Promise<string> {
   // The module's own exports, written with ts-morph as engine.mjs is; the role namespaces below
   // are the type printer's text (graphql-codegen's declarations, shared between roles).
   const m = await tsMorph();
@@ -20,6 +20,7 @@ export async function engineTypes(sdl: { readonly [role: string]: string },
     declared(m, 'model', 'unknown', 'The resolved model: tables, roots and every role\'s permission predicates.'),
     declared(m, 'bundleFormat', '1', 'The bundle format the module is written in.'),
     ...(templates ? templateDeclarations(m, templates) : []),
+    ...(templates && rootTemplates ? rootTemplateDeclarations(m) : []),
   ] }, PRINT).trimEnd()];
   // Roles that see the same schema and run the same operations share one namespace: the others
   // are aliases of the first (a large schema has many roles that differ only in row filters).
@@ -159,10 +160,11 @@ function templateDeclarations(m: typeof TsMorph, templates: TemplatesModel): Sta
   const rule = (name: string): readonly [string, string, boolean] => [name, 'SqlTemplate | null', true];
   return [
     { kind: m.StructureKind.TypeAlias, name: 'TemplateSlot', isExported: true,
-      docs: ['What fills a slot of a template: the guarded row, the root row, a row the filter reads, a session value or a value of the filter (parameters of `type`).'],
+      docs: ['What fills a slot of a template: the guarded row, the root row, a row the filter reads, a session value or a value of the filter (parameters of `type`), a call\'s arguments (a source).'],
       type: ["{ readonly kind: 'row' }", "  | { readonly kind: 'root' }", "  | { readonly kind: 'alias'; readonly index: number; readonly hint: string }",
         "  | { readonly kind: 'session'; readonly name: string; readonly type: string | null }",
-        "  | { readonly kind: 'literal'; readonly value: unknown; readonly type: string | null }"].join('\n') },
+        "  | { readonly kind: 'literal'; readonly value: unknown; readonly type: string | null }",
+        "  | { readonly kind: 'arguments' }"].join('\n') },
     { kind: m.StructureKind.Interface, name: 'SqlTemplate', isExported: true,
       docs: ['A permission predicate as SQL of its source\'s dialect: `text[0]`, slot 0, `text[1]`, …, `text[slots.length]`.'],
       properties: readonlyProps([['dialect', "'postgres' | 'mssql' | 'bigquery'"], ['text', 'readonly string[]'], ['slots', 'readonly TemplateSlot[]']]) },
@@ -181,5 +183,18 @@ function templateDeclarations(m: typeof TsMorph, templates: TemplatesModel): Sta
     { kind: m.StructureKind.Function, name: 'rootFieldTemplates', isExported: true, hasDeclareKeyword: true,
       docs: ['The templates a root field\'s statement completes for a role (its predicates on the field\'s table).'],
       parameters: [{ name: 'role', type: 'string' }, { name: 'field', type: 'string' }], returnType: 'PermissionTemplates | undefined' },
+  ];
+}
+
+/** The type of `rootTemplate(role, field)`: a root field's template (runtime/bundle RootTemplate). */
+function rootTemplateDeclarations(m: typeof TsMorph): StatementStructures[] {
+  return [
+    { kind: m.StructureKind.Interface, name: 'RootTemplate', isExported: true,
+      docs: ['The part of a root field\'s statement its role fixes, rendered for the source\'s dialect: the request completes it with a selection and arguments.'],
+      properties: readonlyProps([['dialect', "'postgres' | 'mssql' | 'bigquery'"], ['table', 'string'], ['source', 'SqlTemplate'], ['filter', 'SqlTemplate | null'],
+        ['columns', 'readonly string[]'], ['limit', 'number | null'], ['aggregations', 'boolean']]) },
+    { kind: m.StructureKind.Function, name: 'rootTemplate', isExported: true, hasDeclareKeyword: true,
+      docs: ['A root field\'s template for a role (read from the module when the role is first asked for; undefined: none).'],
+      parameters: [{ name: 'role', type: 'string' }, { name: 'field', type: 'string' }], returnType: 'RootTemplate | undefined' },
   ];
 }

@@ -112,7 +112,7 @@ function complete(t: SqlTemplate, statement: string): { text: string; row: strin
   const pattern = t.text.map((part, i) => {
     if (i === t.slots.length) return esc(part);
     const s = t.slots[i]!;
-    const hole = s.kind === 'row' || s.kind === 'root' || s.kind === 'alias' ? alias : esc(postgres.typedPlaceholder(999, s.type)).replace('999', '(\\d+)');
+    const hole = s.kind === 'row' || s.kind === 'root' || s.kind === 'alias' ? alias : esc(postgres.typedPlaceholder(999, 'type' in s ? s.type : null)).replace('999', '(\\d+)');
     return esc(part) + hole;
   }).join('');
   const m = new RegExp(pattern).exec(statement);
@@ -133,7 +133,7 @@ function complete(t: SqlTemplate, statement: string): { text: string; row: strin
     if (s.kind === 'row') return part + postgres.quoteIdent(row);
     if (s.kind === 'alias') return part + postgres.quoteIdent(inner[s.index]!);
     if (s.kind === 'root') return part + postgres.quoteIdent(row);
-    return part + postgres.typedPlaceholder(Number(m[i + 1]), s.type);
+    return part + postgres.typedPlaceholder(Number(m[i + 1]), 'type' in s ? s.type : null);
   }).join('');
   expect(rebuilt).toBe(m[0]);
   return { text: rebuilt, row, inner, params };
