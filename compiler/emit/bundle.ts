@@ -69,7 +69,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewSql(model, schemas[role]!, role, field, root);
         const query = previewQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, ...permissionHeader(model, role, root.table), ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
+          `-- query: ${query}`, ...(rootTemplateHeader(model, role, field) ?? permissionHeader(model, role, root.table)), ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
       files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);
@@ -82,7 +82,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
       const { text } = once(role, permKey(role, field, root, 'subscription'), () => {
         const m = previewSubscriptionSql(model, schemas[role]!, role, field, root);
         const header = [`-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`, ...permissionHeader(model, role, root.table),
+          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`, ...(rootTemplateHeader(model, role, field) ?? permissionHeader(model, role, root.table)),
           ...(m.header ?? ['-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
             ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
               (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))])];
@@ -143,6 +143,18 @@ function permissionHeader(model: BundleModel, role: string, table: string, rules
     const t = model.templates?.roles[role]?.[table]?.[rule];
     return t ? [`-- ${RULE_NAMES[rule]} (precompiled in engine.mjs): ${templateText(t)}`] : [];
   });
+}
+
+/**
+ * The root field's template as engine.mjs holds it and the statement below completes it (slots in
+ * braces); null where the field has none (the permission's filter is shown instead).
+ */
+function rootTemplateHeader(model: BundleModel, role: string, field: string): string[] | null {
+  const t = model.rootTemplates?.roles[role]?.[field];
+  if (!t) return null;
+  return ['-- template (precompiled in engine.mjs; the statement completes it with the request\'s selection and arguments):',
+    `--   from: ${templateText(t.source)}; filter: ${t.filter ? templateText(t.filter) : 'none (every row)'}`,
+    `--   columns: ${t.columns.join(', ')}; row limit: ${t.limit ?? 'none'}; aggregations: ${t.aggregations ? 'yes' : 'no'}`];
 }
 
 const RULE_NAMES: { readonly [rule in PermissionRule]: string } = {

@@ -92,10 +92,14 @@ describe('engine.mjs carries each role\'s permission predicates as SQL', () => {
     expect(bundle.model.templates!.roles['customer']![INVOICE]!.select).toEqual(shared);
   });
 
-  it('shows the template in the root field\'s SQL file, and the statement there completes it', () => {
+  it('shows the root field\'s template in its SQL file, and the statement there completes it', () => {
     const file = bundle.files.get('sql/customer/invoice.sql')!;
     const template = bundle.model.templates!.roles['customer']![INVOICE]!.select!;
-    expect(file).toContain(`-- permission (precompiled in engine.mjs): ${templateText(template)}`);
+    const root = bundle.model.rootTemplates!.roles['customer']!['invoice']!;
+    expect(root.filter).toBe(template);
+    expect(file).toContain(`--   from: ${templateText(root.source)}; filter: ${templateText(template)}\n`);
+    expect(file).toContain(`--   columns: ${root.columns.join(', ')}; row limit: none; aggregations: no\n`);
+    expect(file).toContain(`FROM ${templateText(root.source)} AS "_invoice_1"`);
     const completed = complete(template, file);
     expect(completed.row).toBe('_invoice_1');
     expect(file).toContain(completed.text);
