@@ -7,6 +7,7 @@ import { templateText } from '../../runtime/sql/index.js';
 import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql, tableDialect } from '../sql/index.js';
 import { engineModule } from './module.js';
+import { rootTemplateLines } from './permission-text.js';
 import { engineTypes } from './types.js';
 import { reportHtml } from './report.js';
 import type { PersistedManifestEntry } from './persisted.js';
@@ -153,8 +154,7 @@ function rootTemplateHeader(model: BundleModel, role: string, field: string): st
   const t = model.rootTemplates?.roles[role]?.[field];
   if (!t) return null;
   return ['-- template (precompiled in engine.mjs; the statement completes it with the request\'s selection and arguments):',
-    `--   from: ${templateText(t.source)}; filter: ${t.filter ? templateText(t.filter) : 'none (every row)'}`,
-    `--   columns: ${t.columns.join(', ')}; row limit: ${t.limit ?? 'none'}; aggregations: ${t.aggregations ? 'yes' : 'no'}`];
+    ...rootTemplateLines(t).map((line) => `--   ${line}`)];
 }
 
 const RULE_NAMES: { readonly [rule in PermissionRule]: string } = {

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBundleDir } from '../../compiler/cli/bundle-dir.js';
+import { checkBundle } from '../../compiler/cli/check.js';
 import { buildBundle, writeBundle, type Bundle } from '../../compiler/emit/index.js';
 import { introspectionFromJson } from '../../compiler/introspect/index.js';
 import { parseMetadata } from '../../compiler/metadata/index.js';
@@ -181,6 +183,10 @@ describe('the runtime completes the root field\'s template', () => {
       expect(text.split(sourceItem)).toHaveLength(2);
       text = text.replace(sourceItem, JSON.stringify(JSON.stringify(source)));
       await writeFile(file, text);
+      // `kiln check` compiles the root templates again and names the fields whose template differs.
+      const problems = checkBundle(await readBundleDir(edited)).templates.problems;
+      expect(problems.filter((p) => p.startsWith('role customer, root field invoice:'))).toEqual([
+        expect.stringMatching(/^role customer, root field invoice: engine\.mjs has from: \(SELECT \* FROM "public"\."invoice" WHERE "total" > [\d.]+\); .*row limit: 2; .*; the permission compiles to from: "public"\."invoice"; .*row limit: none; /)]);
       const loaded = await loadBundle(edited);
       const template = loaded.model.rootTemplates!.roles['customer']!['invoice']!;
       expect(template.limit).toBe(2);

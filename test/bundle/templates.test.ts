@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundleDir } from '../../compiler/cli/bundle-dir.js';
 import { checkBundle } from '../../compiler/cli/check.js';
-import { buildBundle, writeBundle, type Bundle } from '../../compiler/emit/index.js';
+import { buildBundle, rootTemplateLines, writeBundle, type Bundle } from '../../compiler/emit/index.js';
 import { introspectionFromJson } from '../../compiler/introspect/index.js';
 import { parseMetadata } from '../../compiler/metadata/index.js';
 import { loadBundle, type PermissionTemplates } from '../../runtime/bundle/index.js';
@@ -262,9 +262,15 @@ describe('the runtime serves from the bundle\'s templates', () => {
       expect(checkBundle(await readBundleDir(dir)).templates).toEqual({ checked: expect.any(Number), problems: [] });
       const report = checkBundle(await readBundleDir(edited));
       expect(report.ok).toBe(false);
-      // The template is written once for both roles whose filter it is: both read the edit.
-      expect(report.templates.problems).toEqual(['auditor', 'customer'].map((role) =>
-        `role ${role}, public.invoice, select: engine.mjs has ${templateText(changed)}; the permission compiles to ${templateText(original)}`));
+      // The template is written once for both roles whose filter it is: both read the edit, in
+      // their invoice filter and in the root field templates (invoice, invoice_by_pk) that hold it.
+      const root = bundle.model.rootTemplates!.roles['customer']!['invoice']!;
+      const shown = (filter: SqlTemplate): string => rootTemplateLines({ ...root, filter }).join('; ');
+      expect(report.templates.problems).toEqual([
+        ...['auditor', 'customer'].map((role) => `role ${role}, public.invoice, select: engine.mjs has ${templateText(changed)}; the permission compiles to ${templateText(original)}`),
+        ...['auditor', 'customer'].flatMap((role) => ['invoice', 'invoice_by_pk'].map((field) =>
+          `role ${role}, root field ${field}: engine.mjs has ${shown(changed)}; the permission compiles to ${shown(original)}`)),
+      ]);
     } finally {
       await rm(edited, { recursive: true, force: true });
     }
