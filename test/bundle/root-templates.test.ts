@@ -10,15 +10,14 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundleDir } from '../../compiler/cli/bundle-dir.js';
 import { checkBundle } from '../../compiler/cli/check.js';
-import { buildBundle, writeBundle, type Bundle } from '../../compiler/emit/index.js';
-import { introspectionFromJson } from '../../compiler/introspect/index.js';
-import { parseMetadata } from '../../compiler/metadata/index.js';
+import type { Bundle } from '../../compiler/emit/index.js';
 import { loadBundle, type BundleModel, type PermissionTemplates, type RootTemplate } from '../../runtime/bundle/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
 import { createServer } from '../../runtime/server/index.js';
 import { templateText, type SqlTemplate } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { writtenDemoWithAuditor, recordingDriver, type SentStatement } from '../helpers/demo-templates.js';
 import { compileFixture } from '../helpers/fixtures.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -32,25 +31,11 @@ interface EngineModule {
 
 interface DemoMetadata { sources: { tables: { table: { name: string }; select_permissions?: { role: string; permission: { columns: string[] } }[] }[] }[] }
 
-/** The demo (fixtures/chinook) with one more role, `auditor`, whose invoice permission is the customer's. */
-async function demoBundle(): Promise<Bundle> {
-  const md = JSON.parse(await readFile(join(ROOT, 'fixtures/chinook/metadata.json'), 'utf8')) as DemoMetadata;
-  const invoice = md.sources[0]!.tables.find((t) => t.table.name === 'invoice')!;
-  invoice.select_permissions!.push({ ...JSON.parse(JSON.stringify(invoice.select_permissions!.find((p) => p.role === 'customer')!)), role: 'auditor' });
-  const parsed = parseMetadata(md);
-  if (!parsed.value) throw new Error(parsed.errors.map((e) => e.message).join('; '));
-  const snap = introspectionFromJson(JSON.parse(await readFile(join(ROOT, 'fixtures/chinook/introspection.json'), 'utf8')));
-  return buildBundle({ metadata: parsed.value, introspection: { default: snap }, engineVersion: 'test' });
-}
-
 let dir: string;
 let bundle: Bundle;
 let metadata: DemoMetadata;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'kiln-root-templates-'));
-  bundle = await demoBundle();
-  expect(bundle.inconsistencies).toEqual([]);
-  await writeBundle(dir, bundle);
+  ({ dir, bundle } = await writtenDemoWithAuditor('kiln-root-templates-'));
   metadata = JSON.parse(await readFile(join(ROOT, 'fixtures/chinook/metadata.json'), 'utf8')) as DemoMetadata;
 });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
@@ -120,24 +105,14 @@ describe('the runtime completes the root field\'s template', () => {
   let db: TestDatabase;
   let inner: Driver;
   let driver: Driver;
-  const ran: { text: string; params: readonly unknown[] }[] = [];
+  const ran: SentStatement[] = [];
   beforeAll(async () => {
     db = await createTestDatabase('root_templates');
     await db.exec(await readFile(join(ROOT, 'fixtures/chinook/schema.sql'), 'utf8'));
     await db.exec(await readFile(join(ROOT, 'fixtures/chinook/post.sql'), 'utf8'));
     inner = createPgDriver({ url: db.url, max: 2 });
     // Every statement the engine sends, as sent.
-    driver = new Proxy(inner, {
-      get(target, key, receiver) {
-        if (key === 'queryText') {
-          return (text: string, params: readonly unknown[], ...rest: unknown[]) => {
-            ran.push({ text, params });
-            return (target.queryText as (...a: unknown[]) => Promise<string>)(text, params, ...rest);
-          };
-        }
-        return Reflect.get(target, key, receiver) as unknown;
-      },
-    });
+    driver = recordingDriver(inner, ran);
   }, 120_000);
   afterAll(async () => { await inner?.close(); await db?.drop(); });
 

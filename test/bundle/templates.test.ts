@@ -9,9 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundleDir } from '../../compiler/cli/bundle-dir.js';
 import { checkBundle } from '../../compiler/cli/check.js';
-import { buildBundle, rootTemplateLines, writeBundle, type Bundle } from '../../compiler/emit/index.js';
-import { introspectionFromJson } from '../../compiler/introspect/index.js';
-import { parseMetadata } from '../../compiler/metadata/index.js';
+import { rootTemplateLines, type Bundle } from '../../compiler/emit/index.js';
 import { loadBundle, type PermissionTemplates } from '../../runtime/bundle/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
@@ -19,6 +17,7 @@ import { runV1Data } from '../../runtime/metadata-api/v1-data.js';
 import { createServer } from '../../runtime/server/index.js';
 import { postgres, templateText, type SqlTemplate } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { writtenDemoWithAuditor, recordingDriver, type SentStatement } from '../helpers/demo-templates.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const INVOICE = 'default:public.invoice';
@@ -30,31 +29,10 @@ interface EngineModule {
   model: { templates: { roles: object } };
 }
 
-/** The demo (fixtures/chinook) with one more role, `auditor`, whose invoice filter is the customer's. */
-async function demoMetadata(): Promise<unknown> {
-  const md = JSON.parse(await readFile(join(ROOT, 'fixtures/chinook/metadata.json'), 'utf8')) as { sources: { tables: { table: { name: string }; select_permissions?: { role: string }[] }[] }[] };
-  for (const t of md.sources[0]!.tables) {
-    if (t.table.name !== 'invoice') continue;
-    const customer = t.select_permissions!.find((p) => p.role === 'customer')!;
-    t.select_permissions!.push({ ...JSON.parse(JSON.stringify(customer)), role: 'auditor' });
-  }
-  return md;
-}
-
-async function compileDemo(metadata: unknown): Promise<Bundle> {
-  const parsed = parseMetadata(metadata);
-  if (!parsed.value) throw new Error(parsed.errors.map((e) => e.message).join('; '));
-  const snap = introspectionFromJson(JSON.parse(await readFile(join(ROOT, 'fixtures/chinook/introspection.json'), 'utf8')));
-  return buildBundle({ metadata: parsed.value, introspection: { default: snap }, engineVersion: 'test' });
-}
-
 let dir: string;
 let bundle: Bundle;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'kiln-templates-'));
-  bundle = await compileDemo(await demoMetadata());
-  expect(bundle.inconsistencies).toEqual([]);
-  await writeBundle(dir, bundle);
+  ({ dir, bundle } = await writtenDemoWithAuditor('kiln-templates-'));
 });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
@@ -146,7 +124,7 @@ function complete(t: SqlTemplate, statement: string): { text: string; row: strin
 describe('the runtime serves from the bundle\'s templates', () => {
   let db: TestDatabase;
   let driver: Driver;
-  const ran: { text: string; params: readonly unknown[] }[] = [];
+  const ran: SentStatement[] = [];
   let url = '';
   let close: () => Promise<void> = async () => {};
   beforeAll(async () => {
@@ -155,17 +133,7 @@ describe('the runtime serves from the bundle\'s templates', () => {
     await db.exec(await readFile(join(ROOT, 'fixtures/chinook/post.sql'), 'utf8'));
     const inner = createPgDriver({ url: db.url, max: 2 });
     // Every statement the engine sends, as sent.
-    driver = new Proxy(inner, {
-      get(target, key, receiver) {
-        if (key === 'queryText') {
-          return (text: string, params: readonly unknown[], ...rest: unknown[]) => {
-            ran.push({ text, params });
-            return (target.queryText as (...a: unknown[]) => Promise<string>)(text, params, ...rest);
-          };
-        }
-        return Reflect.get(target, key, receiver) as unknown;
-      },
-    });
+    driver = recordingDriver(inner, ran);
     const loaded = await loadBundle(dir);
     const engine = new Engine({ model: loaded.model, sdl: loaded.sdl, driverFor: () => driver });
     const server = createServer({ engine, version: 'test', adminSecret: null, unauthorizedRole: null, consoleEnabled: false });
