@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { remoteSdlFile, storedLayout, type BundleModel, type MutationKind, type PermissionRule, type StoredLayout } from '../../runtime/bundle/index.js';
+import { remoteSdlFile, storedLayout, type BundleModel, type MutationKind, type PermissionRule, type RootField, type StoredLayout } from '../../runtime/bundle/index.js';
 import { templateText } from '../../runtime/sql/index.js';
 import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql, tableDialect } from '../sql/index.js';
@@ -70,7 +70,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewSql(model, schemas[role]!, role, field, root);
         const query = previewQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, ...(rootTemplateHeader(model, role, field) ?? permissionHeader(model, role, root.table)), ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
+          `-- query: ${query}`, ...(rootTemplateHeader(model, role, field, root.kind) ?? permissionHeader(model, role, root.table)), ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
       files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);
@@ -83,7 +83,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
       const { text } = once(role, permKey(role, field, root, 'subscription'), () => {
         const m = previewSubscriptionSql(model, schemas[role]!, role, field, root);
         const header = [`-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`, ...(rootTemplateHeader(model, role, field) ?? permissionHeader(model, role, root.table)),
+          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`, ...(rootTemplateHeader(model, role, field, root.kind) ?? permissionHeader(model, role, root.table)),
           ...(m.header ?? ['-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
             ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
               (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))])];
@@ -150,11 +150,11 @@ function permissionHeader(model: BundleModel, role: string, table: string, rules
  * The root field's template as engine.mjs holds it and the statement below completes it (slots in
  * braces); null where the field has none (the permission's filter is shown instead).
  */
-function rootTemplateHeader(model: BundleModel, role: string, field: string): string[] | null {
+function rootTemplateHeader(model: BundleModel, role: string, field: string, kind: RootField['kind']): string[] | null {
   const t = model.rootTemplates?.roles[role]?.[field];
   if (!t) return null;
   return ['-- template (precompiled in engine.mjs; the statement completes it with the request\'s selection and arguments):',
-    ...rootTemplateLines(t).map((line) => `--   ${line}`)];
+    ...rootTemplateLines(t, kind === 'select_aggregate' || kind === 'function_aggregate').map((line) => `--   ${line}`)];
 }
 
 const RULE_NAMES: { readonly [rule in PermissionRule]: string } = {

@@ -65,9 +65,14 @@ export function tableLabel(model: BundleModel, id: TableId): string {
   return model.sources.length > 1 ? `${t.source}:${t.schema}.${t.name}` : `${t.schema}.${t.name}`;
 }
 
-/** A root field's template as a reviewer reads it, two lines: source and filter; columns, row limit and aggregation switch (slots in braces). */
-export function rootTemplateLines(t: RootTemplate): readonly [string, string] {
+/**
+ * A root field's template as a reviewer reads it, two lines: source and filter; columns, row limit
+ * and (with `aggregations`) the aggregation switch, slots in braces. A SQL file shows the switch on
+ * aggregate fields only, the statements it decides: the other fields' files stay the same text for
+ * roles that differ in it alone, and are stored once.
+ */
+export function rootTemplateLines(t: RootTemplate, aggregations = true): readonly [string, string] {
   return [`from: ${templateText(t.source)}; filter: ${t.filter ? templateText(t.filter) : 'none (every row)'}`,
-    `columns: ${t.columns.join(', ')}; row limit: ${t.limit ?? 'none'}; aggregations: ${t.aggregations ? 'yes' : 'no'}`];
+    `columns: ${t.columns.join(', ')}; row limit: ${t.limit ?? 'none'}${aggregations ? `; aggregations: ${t.aggregations ? 'yes' : 'no'}` : ''}`];
 }
 

@@ -76,7 +76,7 @@ describe('engine.mjs carries each role\'s permission predicates as SQL', () => {
     const root = bundle.model.rootTemplates!.roles['customer']!['invoice']!;
     expect(root.filter).toBe(template);
     expect(file).toContain(`--   from: ${templateText(root.source)}; filter: ${templateText(template)}\n`);
-    expect(file).toContain(`--   columns: ${root.columns.join(', ')}; row limit: none; aggregations: no\n`);
+    expect(file).toContain(`--   columns: ${root.columns.join(', ')}; row limit: none\n`);
     expect(file).toContain(`FROM ${templateText(root.source)} AS "_invoice_1"`);
     const completed = complete(template, file);
     expect(completed.row).toBe('_invoice_1');
