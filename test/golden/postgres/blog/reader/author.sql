@@ -3,7 +3,7 @@
 -- query: query { author { id name } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: "public"."author"; filter: ({row}."is_public" = {value true :: bool})
---   columns: id, name; row limit: none; aggregations: yes
+--   columns: id, name; row limit: none
 -- $1 = constant true :: bool
 SELECT (json_build_object('author', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)

@@ -3,7 +3,7 @@
 -- query: query { album { album_id title artist_id } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: "public"."album"; filter: none (every row)
---   columns: album_id, title, artist_id; row limit: none; aggregations: yes
+--   columns: album_id, title, artist_id; row limit: none
 SELECT (json_build_object('album', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

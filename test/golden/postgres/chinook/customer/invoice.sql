@@ -3,7 +3,7 @@
 -- query: query { invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: "public"."invoice"; filter: ({row}."customer_id" = {session x-svc-customer-id :: int4})
---   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none; aggregations: no
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none
 -- $1 = session x-svc-customer-id :: int4
 SELECT (json_build_object('invoice', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
