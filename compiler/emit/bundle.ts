@@ -154,7 +154,7 @@ function rootTemplateHeader(model: BundleModel, role: string, field: string, kin
   const t = model.rootTemplates?.roles[role]?.[field];
   if (!t) return null;
   return ['-- template (precompiled in engine.mjs; the statement completes it with the request\'s selection and arguments):',
-    ...rootTemplateLines(t, kind === 'select_aggregate' || kind === 'function_aggregate').map((line) => `--   ${line}`)];
+    ...rootTemplateLines(t, { limit: kind !== 'select_by_pk', aggregations: kind === 'select_aggregate' || kind === 'function_aggregate' }).map((line) => `--   ${line}`)];
 }
 
 const RULE_NAMES: { readonly [rule in PermissionRule]: string } = {

@@ -67,12 +67,14 @@ export function tableLabel(model: BundleModel, id: TableId): string {
 
 /**
  * A root field's template as a reviewer reads it, two lines: source and filter; columns, row limit
- * and (with `aggregations`) the aggregation switch, slots in braces. A SQL file shows the switch on
- * aggregate fields only, the statements it decides: the other fields' files stay the same text for
- * roles that differ in it alone, and are stored once.
+ * (with `shown.limit`) row limit and (with `shown.aggregations`) aggregation switch, slots in braces.
+ * A SQL file shows the limit and the switch where its statement uses them (not on a by-key read;
+ * the switch on aggregate fields): other files stay the same text for roles that differ in them
+ * alone, and are stored once.
  */
-export function rootTemplateLines(t: RootTemplate, aggregations = true): readonly [string, string] {
+export function rootTemplateLines(t: RootTemplate, shown: { readonly limit: boolean; readonly aggregations: boolean } = { limit: true, aggregations: true }): readonly [string, string] {
   return [`from: ${templateText(t.source)}; filter: ${t.filter ? templateText(t.filter) : 'none (every row)'}`,
-    `columns: ${t.columns.join(', ')}; row limit: ${t.limit ?? 'none'}${aggregations ? `; aggregations: ${t.aggregations ? 'yes' : 'no'}` : ''}`];
+    [`columns: ${t.columns.join(', ')}`, ...(shown.limit ? [`row limit: ${t.limit ?? 'none'}`] : []),
+      ...(shown.aggregations ? [`aggregations: ${t.aggregations ? 'yes' : 'no'}`] : [])].join('; ')];
 }
 
