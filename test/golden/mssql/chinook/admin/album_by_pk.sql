@@ -3,7 +3,7 @@
 -- query: query ($album_id: Int!) { album_by_pk(album_id: $album_id) { album_id title artist_id } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: [dbo].[album]; filter: none (every row)
---   columns: album_id, title, artist_id; row limit: none
+--   columns: album_id, title, artist_id
 -- @p1 = variable $album_id :: int
 SELECT (
   SELECT JSON_QUERY((

@@ -3,7 +3,7 @@
 -- query: query ($track_id: Int!) { track_by_pk(track_id: $track_id) { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: [dbo].[track]; filter: none (every row)
---   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price; row limit: none
+--   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price
 -- @p1 = variable $track_id :: int
 SELECT (
   SELECT JSON_QUERY((

@@ -3,7 +3,7 @@
 -- query: subscription ($article_id: Int!, $tag_id: Int!) { content_article_tag_by_pk(article_id: $article_id, tag_id: $tag_id) { article_id tag_id } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: "content"."article_tag"; filter: none (every row)
---   columns: article_id, tag_id; row limit: none
+--   columns: article_id, tag_id
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $article_id, one per cohort :: text[] (read as int4)
 -- $3 = variable $tag_id, one per cohort :: text[] (read as int4)

@@ -3,7 +3,7 @@
 -- query: subscription ($id: Int!) { content_tag_by_pk(id: $id) { id label } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: "content"."tag"; filter: none (every row)
---   columns: id, label; row limit: none
+--   columns: id, label
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

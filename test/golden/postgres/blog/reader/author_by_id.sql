@@ -3,7 +3,7 @@
 -- query: query ($id: Int!) { author_by_id(id: $id) { id name } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: "public"."author"; filter: ({row}."is_public" = {value true :: bool})
---   columns: id, name; row limit: none
+--   columns: id, name
 -- $1 = variable $id :: int4
 -- $2 = constant true :: bool
 SELECT (json_build_object('author_by_id', (

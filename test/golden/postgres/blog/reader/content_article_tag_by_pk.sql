@@ -3,7 +3,7 @@
 -- query: query ($article_id: Int!, $tag_id: Int!) { content_article_tag_by_pk(article_id: $article_id, tag_id: $tag_id) { article_id tag_id } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: "content"."article_tag"; filter: EXISTS (SELECT 1 FROM "public"."article" AS {alias article #1} WHERE {alias article #1}."id" = {row}."article_id" AND ({alias article #1}."status" = {value "published" :: text}))
---   columns: article_id, tag_id; row limit: none
+--   columns: article_id, tag_id
 -- $1 = variable $article_id :: int4
 -- $2 = variable $tag_id :: int4
 -- $3 = constant "published" :: text

@@ -3,7 +3,7 @@
 -- query: query ($id: Int!) { author_by_id(id: $id) { id name email rating profile } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: "public"."author"; filter: ({row}."id" = {session x-svc-user-id :: int4})
---   columns: id, name, email, rating, profile; row limit: none
+--   columns: id, name, email, rating, profile
 -- $1 = variable $id :: int4
 -- $2 = session x-svc-user-id :: int4
 SELECT (json_build_object('author_by_id', (

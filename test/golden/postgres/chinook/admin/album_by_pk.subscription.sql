@@ -3,7 +3,7 @@
 -- query: subscription ($album_id: Int!) { album_by_pk(album_id: $album_id) { album_id title artist_id } }
 -- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
 --   from: "public"."album"; filter: none (every row)
---   columns: album_id, title, artist_id; row limit: none
+--   columns: album_id, title, artist_id
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $album_id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (
