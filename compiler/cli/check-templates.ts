@@ -1,12 +1,13 @@
-// `kiln check`, part (d): the permission templates engine.mjs serves are the role's predicates.
+// `kiln check`, part (d): the permission templates engine.mjs serves are the role's predicates, and
+// its root field templates the role's source, filter, columns, row limit and aggregation switch.
 // The runtime completes the templates without reading the predicates again, so a template that
 // says less than the metadata (edited, or written by another compiler) would go unseen by the proofs
 // that compare plans with templates: each is compiled again from the model's predicate and compared.
 
-import { PERMISSION_RULES, type BundleModel } from '../../runtime/bundle/index.js';
+import { PERMISSION_RULES, type BundleModel, type RootTemplate } from '../../runtime/bundle/index.js';
 import { templateText } from '../../runtime/sql/index.js';
-import { compileTemplates } from '../sql/index.js';
-import { tableLabel } from '../emit/index.js';
+import { compileRootTemplates, compileTemplates } from '../sql/index.js';
+import { rootTemplateLines, tableLabel } from '../emit/index.js';
 
 /** Templates compared, and each one that is not its predicate compiled again. */
 export interface TemplateProof {
@@ -36,5 +37,25 @@ export function checkTemplates(model: BundleModel): TemplateProof {
       }
     }
   }
+  checked += checkRootTemplates(model, { ...model, templates: expected }, problems);
   return { checked, problems };
+}
+
+// The root field templates the runtime completes (source, filter, columns, row limit, aggregation
+// switch), each compared with the one the permissions compile to; the number compared.
+function checkRootTemplates(model: BundleModel, recompiled: BundleModel, problems: string[]): number {
+  const expected = compileRootTemplates(recompiled)?.roles ?? {};
+  const have = model.rootTemplates?.roles ?? {};
+  let checked = 0;
+  const shown = (t: RootTemplate | undefined): string => (t === undefined ? 'none' : rootTemplateLines(t).join('; '));
+  for (const role of [...new Set([...Object.keys(expected), ...Object.keys(have)])].sort()) {
+    const want = expected[role] ?? {};
+    const got = have[role] ?? {};
+    for (const field of [...new Set([...Object.keys(want), ...Object.keys(got)])].sort()) {
+      checked++;
+      if (JSON.stringify(want[field]) === JSON.stringify(got[field])) continue;
+      problems.push(`role ${role}, root field ${field}: engine.mjs has ${shown(got[field])}; the permission compiles to ${shown(want[field])}`);
+    }
+  }
+  return checked;
 }

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { remoteSdlFile, storedLayout, type BundleModel, type MutationKind, type PermissionRule, type StoredLayout } from '../../runtime/bundle/index.js';
+import { remoteSdlFile, storedLayout, type BundleModel, type MutationKind, type PermissionRule, type RootField, type StoredLayout } from '../../runtime/bundle/index.js';
 import { templateText } from '../../runtime/sql/index.js';
 import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql, tableDialect } from '../sql/index.js';
 import { engineModule } from './module.js';
+import { rootTemplateLines } from './permission-text.js';
 import { engineTypes } from './types.js';
 import { reportHtml } from './report.js';
 import type { PersistedManifestEntry } from './persisted.js';
@@ -69,7 +70,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewSql(model, schemas[role]!, role, field, root);
         const query = previewQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, ...permissionHeader(model, role, root.table), ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
+          `-- query: ${query}`, ...(rootTemplateHeader(model, role, field, root.kind) ?? permissionHeader(model, role, root.table)), ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
       });
       files.set(`sql/${role}/${field}.sql`, `-- role: ${role}\n${text}`);
@@ -82,7 +83,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
       const { text } = once(role, permKey(role, field, root, 'subscription'), () => {
         const m = previewSubscriptionSql(model, schemas[role]!, role, field, root);
         const header = [`-- subscription: ${field} (live query, ${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`, ...permissionHeader(model, role, root.table),
+          `-- query: ${previewQuery(model, role, field, root).replace(/^query\b/, 'subscription')}`, ...(rootTemplateHeader(model, role, field, root.kind) ?? permissionHeader(model, role, root.table)),
           ...(m.header ?? ['-- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]',
             ...paramHeader({ params: m.slots }).map((line) => line.replace(/^-- \$(\d+) = (.*?)( :: (.*))?$/,
               (_all, n: string, what: string, _t, type?: string) => `-- $${Number(n) + 1} = ${what}, one per cohort :: text[]${type ? ` (read as ${type})` : ''}`))])];
@@ -117,11 +118,11 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
     remotes[name] = { file, sha256: sha256(text) };
   }
   say('writing engine.mjs');
-  const engine = engineModule(model);
+  const engine = await engineModule(model);
   files.set('engine.mjs', engine.module);
   if (engine.data !== undefined) files.set('engine.json', engine.data);
   say('writing engine.d.ts');
-  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas, model.templates));
+  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas, model.templates, model.rootTemplates));
   say('writing report.html');
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
@@ -143,6 +144,17 @@ function permissionHeader(model: BundleModel, role: string, table: string, rules
     const t = model.templates?.roles[role]?.[table]?.[rule];
     return t ? [`-- ${RULE_NAMES[rule]} (precompiled in engine.mjs): ${templateText(t)}`] : [];
   });
+}
+
+/**
+ * The root field's template as engine.mjs holds it and the statement below completes it (slots in
+ * braces); null where the field has none (the permission's filter is shown instead).
+ */
+function rootTemplateHeader(model: BundleModel, role: string, field: string, kind: RootField['kind']): string[] | null {
+  const t = model.rootTemplates?.roles[role]?.[field];
+  if (!t) return null;
+  return ['-- template (precompiled in engine.mjs; the statement completes it with the request\'s selection and arguments):',
+    ...rootTemplateLines(t, { limit: kind !== 'select_by_pk', aggregations: kind === 'select_aggregate' || kind === 'function_aggregate' }).map((line) => `--   ${line}`)];
 }
 
 const RULE_NAMES: { readonly [rule in PermissionRule]: string } = {

@@ -1,7 +1,8 @@
 // Permission predicates as people read them (report.html, `kiln diff`): Hasura's operators, the
 // GraphQL field names, relationships by name, session values as their header names.
 
-import type { BoolIr, BundleModel, TableId, ValueIr } from '../../runtime/bundle/index.js';
+import type { BoolIr, BundleModel, RootTemplate, TableId, ValueIr } from '../../runtime/bundle/index.js';
+import { templateText } from '../../runtime/sql/index.js';
 
 const OPS: { readonly [op: string]: string } = {
   _eq: '=', _neq: '!=', _gt: '>', _gte: '>=', _lt: '<', _lte: '<=', _in: 'in', _nin: 'not in',
@@ -63,3 +64,17 @@ export function tableLabel(model: BundleModel, id: TableId): string {
   if (!t) return id;
   return model.sources.length > 1 ? `${t.source}:${t.schema}.${t.name}` : `${t.schema}.${t.name}`;
 }
+
+/**
+ * A root field's template as a reviewer reads it, two lines: source and filter; columns, row limit
+ * (with `shown.limit`) row limit and (with `shown.aggregations`) aggregation switch, slots in braces.
+ * A SQL file shows the limit and the switch where its statement uses them (not on a by-key read;
+ * the switch on aggregate fields): other files stay the same text for roles that differ in them
+ * alone, and are stored once.
+ */
+export function rootTemplateLines(t: RootTemplate, shown: { readonly limit: boolean; readonly aggregations: boolean } = { limit: true, aggregations: true }): readonly [string, string] {
+  return [`from: ${templateText(t.source)}; filter: ${t.filter ? templateText(t.filter) : 'none (every row)'}`,
+    [`columns: ${t.columns.join(', ')}`, ...(shown.limit ? [`row limit: ${t.limit ?? 'none'}`] : []),
+      ...(shown.aggregations ? [`aggregations: ${t.aggregations ? 'yes' : 'no'}`] : [])].join('; ')];
+}
+

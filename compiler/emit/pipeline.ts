@@ -11,7 +11,7 @@ import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject, type ResolveReuse } from '../model/index.js';
 import { buildRoleSchema, buildRoleSchemas, collectionUse, printRoleSchema, printSchemas, validateCollections } from '../schema/index.js';
-import { compileTemplates } from '../sql/index.js';
+import { compileRootTemplates, compileTemplates } from '../sql/index.js';
 import { compilePersisted, type CompiledPersisted } from './persisted.js';
 
 export interface BundleInput {
@@ -72,7 +72,9 @@ export function compileModel(input: BundleInput): CompiledModel {
   const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection, ...(input.reuse ? { reuse: input.reuse } : {}) });
   const resolvedModel: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
   say(`precompiling the permission predicates of ${resolvedModel.roles.length} role(s)`);
-  const base: BundleModel = { ...resolvedModel, templates: (input.templates ?? compileTemplates)(resolvedModel) };
+  const withTemplates: BundleModel = { ...resolvedModel, templates: (input.templates ?? compileTemplates)(resolvedModel) };
+  const rootTemplates = compileRootTemplates(withTemplates);
+  const base: BundleModel = rootTemplates ? { ...withTemplates, rootTemplates } : withTemplates;
   say(`building schemas for ${base.roles.length} role(s)`);
   const { schemas, sdl: printed } = (input.roleSchemas ?? buildAll)(base);
   // Stored queries compiled whole: the allow-list and REST endpoints run them.

@@ -12,3 +12,5 @@ export { compileStoredQuery, type CompiledStoredQuery } from './persisted.js';
 export { tableDialect } from './source-dialect.js';
 /** Every role's permission predicates precompiled per dialect (the bundle's templates). */
 export { compileTemplates } from './templates.js';
+/** Every role's root fields precompiled: source, filter, columns, row limit, aggregation switch (the bundle's root templates). */
+export { compileRootTemplates } from './root-templates.js';

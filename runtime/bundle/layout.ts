@@ -163,13 +163,16 @@ export function storedLayout(files: ReadonlyMap<string, string>, poolSchemasOver
 
 // What a statement's header says it is: its root field (a live query's with `.subscription`), its
 // table, and its kind: the first line's kind (`root field (insert_one`) with the header lines after
-// the query (the role's filter and checks, the parameters), which are the same for the statements
+// the query (the role's filter and checks, the parameters; of a root template, its filter), which are the same for the statements
 // of tables alike (same columns) and roles alike. Null: a function's root field, a text of another
 // shape (stored whole).
 function statementKey(body: string): { readonly field: string; readonly table: string; readonly kind: string } | null {
   const first = /^-- (root field|subscription): (\S+) \((.*) on (\S+)\)\n/.exec(body);
   if (!first) return null;
-  const header = /^(?:-- .*\n)*/.exec(body)![0].split('\n').slice(2).join('\n');
+  // A root template's lines name the table (its source, its columns): of those only its filter
+  // is of the kind, as the filter line alone was before root templates were shown.
+  const header = /^(?:-- .*\n)*/.exec(body)![0].split('\n').slice(2)
+    .flatMap((l) => (l.startsWith('--   from: ') ? [`--   ${l.slice(l.indexOf('; filter: ') + 2)}`] : l.startsWith('--   columns: ') ? [] : [l])).join('\n');
   return { field: `${first[2]}${first[1] === 'subscription' ? '.subscription' : ''}`, table: first[4]!, kind: `${first[1]} (${first[3]}\n${header}` };
 }
 

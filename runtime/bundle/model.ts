@@ -52,6 +52,13 @@ export interface BundleModel {
    */
   readonly templates?: TemplatesModel;
   /**
+   * Per role and query or subscription root field, the fixed part of the field's statement for
+   * that role (its source, filter, columns, row limit, aggregation switch): what the planner
+   * completes with a request's selection and arguments. Absent: a model built without the
+   * compiler's templates stage (the planner reads the parts from the permissions).
+   */
+  readonly rootTemplates?: RootTemplatesModel;
+  /**
    * The SDL of each role that has `backend_only` permissions as a trusted request with
    * `x-svc-use-backend-only-permissions: true` sees it (roots `backendOnlyMutation`); absent: no
    * role has one. Kept in the model: such roles are few, and the runtime cannot build a schema.
@@ -79,6 +86,31 @@ export interface PermissionTemplates {
   readonly updateCheck?: SqlTemplate | null;
   /** The delete permission's filter. */
   readonly deleteFilter?: SqlTemplate | null;
+}
+
+/**
+ * Per role, its root fields' templates. A template several roles have is one object; in a
+ * bundle's engine.mjs it is written once, and a role's part is read when the role is first used.
+ */
+export interface RootTemplatesModel {
+  readonly roles: { readonly [role: string]: { readonly [field: string]: RootTemplate } };
+}
+
+/** The part of a root field's statement fixed by the role, rendered for the source's dialect. */
+export interface RootTemplate {
+  readonly dialect: SqlTemplate['dialect'];
+  /** The table the field's rows are (a function root: the table its function returns). */
+  readonly table: TableId;
+  /** The FROM item: the table or view, or the function with an `{arguments}` slot for the request's arguments. */
+  readonly source: SqlTemplate;
+  /** The role's row filter on the source's rows (null: every row). */
+  readonly filter: SqlTemplate | null;
+  /** The columns the role may read, in table order. */
+  readonly columns: readonly string[];
+  /** The role's row limit (null: none). */
+  readonly limit: number | null;
+  /** Whether the role may aggregate the rows. */
+  readonly aggregations: boolean;
 }
 
 /** The predicates of a permission a template is made of. */

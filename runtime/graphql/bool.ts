@@ -155,7 +155,9 @@ export function selectFilter(ctx: PlanContext, table: string, row: Alias, root: 
 
 /** The role's predicate `rule` (a select or write filter, an insert or update check) on the rows of `table` at `row`, as selectFilter. */
 export function permissionCond(ctx: PlanContext, table: string, rule: PermissionRule, row: Alias, root: Alias = row): Cond {
-  const t = ctx.relations === undefined ? ctx.model.templates?.roles[ctx.role]?.[table]?.[rule] : undefined;
+  const t = ctx.relations !== undefined ? undefined
+    : rule === 'select' && ctx.rootTemplate?.table === table ? ctx.rootTemplate.filter
+      : ctx.model.templates?.roles[ctx.role]?.[table]?.[rule];
   if (t === null) return { kind: 'true' };
   if (t !== undefined && t.dialect === ctx.dialect.name) {
     // The root matters only to a filter that names it: the same filter on the same row is the same node.

@@ -1,6 +1,6 @@
-import type { BundleModel, ColumnModel, ComputedFieldModel, SelectPermissionModel, TableModel } from '../bundle/index.js';
+import type { BundleModel, ColumnModel, ComputedFieldModel, RootTemplate, SelectPermissionModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import type { Dialect, RenderHints, Source } from '../sql/index.js';
+import type { Dialect, RenderHints, Source, TableSource } from '../sql/index.js';
 import type { InputContext } from './input.js';
 
 /** Everything planning one operation for one role reads. */
@@ -19,6 +19,21 @@ export interface PlanContext extends InputContext {
   readonly relations?: ReadonlyMap<string, Source>;
   /** Remote relationship fields met while planning (remote-join-site.ts); absent where they are not served. */
   readonly remoteJoins?: import('./remote-join-site.js').RemoteJoinSite[];
+  /**
+   * The root field's precompiled template (rootTemplateOf) while its value is planned: the role's
+   * filter, columns, row limit and aggregation switch on the template's table come from it.
+   */
+  readonly rootTemplate?: RootTemplate;
+}
+
+/**
+ * The bundle's template of root field `field` for the context's role, when it is of the plan's
+ * dialect and the plan reads tables as they are (not through rows its own statement writes).
+ */
+export function rootTemplateOf(ctx: PlanContext, field: string): RootTemplate | undefined {
+  if (ctx.relations !== undefined) return undefined;
+  const t = ctx.model.rootTemplates?.roles[ctx.role]?.[field];
+  return t !== undefined && t.dialect === ctx.dialect.name ? t : undefined;
 }
 
 /** The rows of table `t`: the table itself, or what `ctx.relations` puts in its place. */
@@ -27,7 +42,7 @@ export function sourceOf(ctx: PlanContext, t: TableModel): Source {
 }
 
 /** The table itself as a row source. */
-export function tableSource(t: TableModel): Source {
+export function tableSource(t: TableModel): TableSource {
   return { kind: 'table', table: { schema: t.schema, name: t.name } };
 }
 
@@ -45,7 +60,8 @@ export type PlanHints = RenderHints;
 export function permissionOf(ctx: PlanContext, table: string): SelectPermissionModel {
   const p = ctx.model.select[ctx.role]?.[table];
   if (!p) throw new ApiError('permission-denied', `no select permission on table "${table}" for role "${ctx.role}"`);
-  return p;
+  const t = ctx.rootTemplate;
+  return t?.table === table ? { ...p, columns: t.columns, limit: t.limit, allowAggregations: t.aggregations } : p;
 }
 
 /** A table of the model. */
@@ -57,9 +73,9 @@ export function tableOf(ctx: PlanContext, id: string): TableModel {
 
 /** The column behind a GraphQL field name, when the role may read it. */
 export function columnByField(ctx: PlanContext, t: TableModel, field: string): ColumnModel | undefined {
-  const perm = ctx.model.select[ctx.role]?.[t.id];
+  const columns = ctx.rootTemplate?.table === t.id ? ctx.rootTemplate.columns : ctx.model.select[ctx.role]?.[t.id]?.columns;
   const c = t.columns.find((x) => x.field === field);
-  return c && perm?.columns.includes(c.name) ? c : undefined;
+  return c && columns?.includes(c.name) ? c : undefined;
 }
 
 /**

@@ -62,7 +62,7 @@ async function explainQuery(input: PlanInput, session: Session, driverFor: (sour
     const root = roots?.[f.name];
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'query_root'`, 400, ['selectionSet', f.name]);
     // The statement the engine would run were this the request's only root field.
-    const statement = rootFieldStatement(f.key, rootFieldIr(root, f, ctx, ['selectionSet', f.name]), ctx);
+    const statement = rootFieldStatement(f.key, rootFieldIr(root, f, ctx, ['selectionSet', f.name], f.name), ctx);
     const values = bindParams(statement.params, input.variables, session);
     const plan = await postgresPlan(driverFor(tableOf(ctx, root.table).source), statement.text, values);
     out.push({ field: f.key, sql: withParams(statement.text, paramHeader(statement, values)), plan });

@@ -89,7 +89,7 @@ export function planMutation(input: PlanInput): MutationPlan {
       case 'delete_by_pk': statements = [planDelete(t, f, args, true, ctx, path)]; break;
       // A function exposed as a mutation: the rows its call returns, read as the query field reads
       // them (the role's select permission), in the mutation's place and transaction.
-      case 'function': statements = [finishStatement(new StatementBuilder(), rootFieldIr({ kind: 'function', function: root.function!, table: t.id }, f, ctx, path), ctx)]; break;
+      case 'function': statements = [finishStatement(new StatementBuilder(), rootFieldIr({ kind: 'function', function: root.function!, table: t.id }, f, ctx, path, null), ctx)]; break;
     }
     writtenRoots.push([root.kind, t.id]);
     const one = root.kind === 'insert_one';

@@ -48,6 +48,7 @@ function tableRead(model: BundleModel, s: Source): TableId | null {
       }
       return null;
     }
+    case 'template': return tableRead(model, s.of);
     case 'written': case 'read_through': return null;
   }
 }

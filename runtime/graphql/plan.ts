@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { execute, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { BundleModel, RootField } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { compileSql, type CompiledSql, type Dialect, type JsonField, type JsonValue, type Source, type SqlStep } from '../sql/index.js';
+import { compileSql, type CompiledSql, type Dialect, type FunctionSource, type JsonField, type JsonValue, type Source, type SqlStep, type TableSource } from '../sql/index.js';
 import { aggregateSelect } from './aggregate.js';
 import { functionArgs } from './call.js';
-import { tableOf, tableSource, type PlanContext } from './context.js';
+import { rootTemplateOf, tableOf, tableSource, type PlanContext } from './context.js';
 import { argsOf, collectFields, type FieldSel } from './fields.js';
 import { leafExpr, type Input } from './input.js';
 import type { JoinCond } from './rows.js';
@@ -116,7 +116,7 @@ export function planQueryIr(input: PlanInput): QueryIr {
     }
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${rootType}'`, 400, path);
     const source = tableOf(ctx, root.table).source;
-    entries.push({ key: f.key, source, value: rootFieldIr(root, f, ctxFor(source), path) });
+    entries.push({ key: f.key, source, value: rootFieldIr(root, f, ctxFor(source), path, f.name) });
   }
   const sources = [...new Set(entries.flatMap((e) => (e.source === null ? [] : [e.source])))];
   if (sources.length === 0) {
@@ -136,18 +136,29 @@ function namespaceIr(ns: string, typeName: string, f: FieldSel, roots: { readonl
     const root = roots[`${ns}.${sub.name}`];
     const subPath = [...path, 'selectionSet', sub.key];
     if (!root) throw new ApiError('validation-failed', `field "${sub.name}" not found in type: '${typeName}'`, 400, subPath);
-    return { key: sub.key, value: rootFieldIr(root, sub, ctx, subPath) };
+    return { key: sub.key, value: rootFieldIr(root, sub, ctx, subPath, `${ns}.${sub.name}`) };
   });
   return { kind: 'object', fields };
 }
 
-/** One root field as IR: a list, an aggregate, or one row. */
-export function rootFieldIr(root: RootField, f: FieldSel, ctx: PlanContext, path: readonly (string | number)[]): JsonValue {
+/**
+ * One root field as IR: a list, an aggregate, or one row. `field` names the root (its key in the
+ * role's roots) whose precompiled template the plan completes: its source, and the role's filter,
+ * columns, row limit and aggregation switch (null, or no template: read from the permissions).
+ */
+export function rootFieldIr(root: RootField, f: FieldSel, planCtx: PlanContext, path: readonly (string | number)[], field: string | null): JsonValue {
+  const template = field === null ? undefined : rootTemplateOf(planCtx, field);
+  const ctx: PlanContext = template ? { ...planCtx, rootTemplate: template } : planCtx;
   const t = tableOf(ctx, root.table);
   const args = argsOf(f.node);
+  // The template's source in place of the one it was made from.
+  const from = (of: TableSource | FunctionSource): Source => (template ? { kind: 'template', template: template.source, of } : of);
+  if (template && !template.aggregations && (root.kind === 'select_aggregate' || root.kind === 'function_aggregate')) {
+    throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'query_root'`, 400, path);
+  }
   switch (root.kind) {
-    case 'select': return listSelect(t, tableSource(t), args, f, ctx, path, []);
-    case 'select_aggregate': return aggregateSelect(t, tableSource(t), args, f, ctx, path, [], rowShape);
+    case 'select': return listSelect(t, from(tableSource(t)), args, f, ctx, path, []);
+    case 'select_aggregate': return aggregateSelect(t, from(tableSource(t)), args, f, ctx, path, [], rowShape);
     case 'select_by_pk': {
       const conds: JoinCond[] = t.primaryKey.map((pk) => {
         const c = t.columns.find((x) => x.name === pk)!;
@@ -155,14 +166,14 @@ export function rootFieldIr(root: RootField, f: FieldSel, ctx: PlanContext, path
         if (!v) throw new ApiError('validation-failed', `missing required field "${c.field}"`, 400, [...path, 'args']);
         return (b) => [{ kind: 'equals', left: { kind: 'column', row: b, column: c.name }, right: leafExpr(v, c.type, ctx) }];
       });
-      return objectSelect(t, tableSource(t), f, ctx, path, conds);
+      return objectSelect(t, from(tableSource(t)), f, ctx, path, conds);
     }
     case 'function': case 'function_aggregate': {
       const fn = ctx.model.functions[root.function]!;
-      const from: Source = { kind: 'function', call: { kind: 'call', fn: { schema: fn.schema, name: fn.name },
-        args: functionArgs(fn.args, fn.sessionArgument, args.get('args') as Input | undefined, ctx, path, null) } };
-      if (root.kind === 'function_aggregate') return aggregateSelect(t, from, args, f, ctx, path, [], rowShape);
-      return fn.returnsSet ? listSelect(t, from, args, f, ctx, path, []) : objectSelect(t, from, f, ctx, path, []);
+      const rows = from({ kind: 'function', call: { kind: 'call', fn: { schema: fn.schema, name: fn.name },
+        args: functionArgs(fn.args, fn.sessionArgument, args.get('args') as Input | undefined, ctx, path, null) } });
+      if (root.kind === 'function_aggregate') return aggregateSelect(t, rows, args, f, ctx, path, [], rowShape);
+      return fn.returnsSet ? listSelect(t, rows, args, f, ctx, path, []) : objectSelect(t, rows, f, ctx, path, []);
     }
   }
 }

@@ -249,7 +249,11 @@ export function relayVariant(model: BundleModel, sdl: { readonly [role: string]:
       extensions.push(`extend input ${typeNameOf(t, '_bool_exp')} { ${missing.map((c) => `${c.field}: ${c.scalar}_comparison_exp`).join(' ')} }`);
     }
   }
-  return { model: { ...model, select: { ...model.select, [role]: select } }, sdl: `${text}\n${extensions.join('\n')}\n` };
+  if (extensions.length === 0) return { model, sdl: `${text}\n\n` };
+  // The root templates fix the columns the compiled schema grants: with the key added to some
+  // table, the Relay API plans from the widened permissions instead.
+  const { rootTemplates: _compiled, ...rest } = model;
+  return { model: { ...rest, select: { ...model.select, [role]: select } }, sdl: `${text}\n${extensions.join('\n')}\n` };
 }
 
 /** A Relay request as an ordinary one on the role's schema, and how to reshape its answer. */

@@ -1,5 +1,5 @@
 import type { ParamSource, Sql } from './fragment.js';
-import type { Cond, JsonField, JsonValue, LiveQuery, MutationStatement, Stream } from './ir/index.js';
+import type { Cond, JsonField, JsonValue, LiveQuery, MutationStatement, Source, Stream } from './ir/index.js';
 
 /**
  * What a dialect can do; planners read these and refuse at planning time what a dialect cannot
@@ -49,6 +49,8 @@ export interface MultiplexedSql {
 export interface Renderer {
   json(value: JsonValue, rc: RenderContext): Sql;
   cond(cond: Cond, rc: RenderContext): Sql;
+  /** The FROM item of a row source (a root field's source is precompiled from it). */
+  source(source: Source): Sql;
   /** The statement whose single text value is the JSON object of the root fields. */
   statement(fields: readonly JsonField[], rc: RenderContext): Sql;
   /** The statement whose single text value is one JSON value. */

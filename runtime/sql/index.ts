@@ -21,7 +21,7 @@ export { mssql } from './dialects/mssql.js';
 /** The dialects by name. */
 export { dialectNamed } from './dialects/registry.js';
 /** Precompiled conditions: made once per role and table at compile time, completed per statement. */
-export { makeTemplate, templateSql, templateText } from './template.js';
+export { makeSourceTemplate, makeTemplate, templateSql, templateText, type TemplateFill } from './template.js';
 /** The text of a decimal as Hasura sends it: Haskell's `show` (mutations) or a binary numeric (queries, v1 DML). */
 export { binaryNumericText, plainDecimalText, scientificText } from './numeric-text.js';
 /** The change feed's DDL and catalog queries on PostgreSQL (live queries refetched on a commit's notification). */

@@ -9,9 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundleDir } from '../../compiler/cli/bundle-dir.js';
 import { checkBundle } from '../../compiler/cli/check.js';
-import { buildBundle, writeBundle, type Bundle } from '../../compiler/emit/index.js';
-import { introspectionFromJson } from '../../compiler/introspect/index.js';
-import { parseMetadata } from '../../compiler/metadata/index.js';
+import { rootTemplateLines, type Bundle } from '../../compiler/emit/index.js';
 import { loadBundle, type PermissionTemplates } from '../../runtime/bundle/index.js';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import { Engine } from '../../runtime/graphql/index.js';
@@ -19,6 +17,7 @@ import { runV1Data } from '../../runtime/metadata-api/v1-data.js';
 import { createServer } from '../../runtime/server/index.js';
 import { postgres, templateText, type SqlTemplate } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { writtenDemoWithAuditor, recordingDriver, type SentStatement } from '../helpers/demo-templates.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const INVOICE = 'default:public.invoice';
@@ -30,31 +29,10 @@ interface EngineModule {
   model: { templates: { roles: object } };
 }
 
-/** The demo (fixtures/chinook) with one more role, `auditor`, whose invoice filter is the customer's. */
-async function demoMetadata(): Promise<unknown> {
-  const md = JSON.parse(await readFile(join(ROOT, 'fixtures/chinook/metadata.json'), 'utf8')) as { sources: { tables: { table: { name: string }; select_permissions?: { role: string }[] }[] }[] };
-  for (const t of md.sources[0]!.tables) {
-    if (t.table.name !== 'invoice') continue;
-    const customer = t.select_permissions!.find((p) => p.role === 'customer')!;
-    t.select_permissions!.push({ ...JSON.parse(JSON.stringify(customer)), role: 'auditor' });
-  }
-  return md;
-}
-
-async function compileDemo(metadata: unknown): Promise<Bundle> {
-  const parsed = parseMetadata(metadata);
-  if (!parsed.value) throw new Error(parsed.errors.map((e) => e.message).join('; '));
-  const snap = introspectionFromJson(JSON.parse(await readFile(join(ROOT, 'fixtures/chinook/introspection.json'), 'utf8')));
-  return buildBundle({ metadata: parsed.value, introspection: { default: snap }, engineVersion: 'test' });
-}
-
 let dir: string;
 let bundle: Bundle;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'kiln-templates-'));
-  bundle = await compileDemo(await demoMetadata());
-  expect(bundle.inconsistencies).toEqual([]);
-  await writeBundle(dir, bundle);
+  ({ dir, bundle } = await writtenDemoWithAuditor('kiln-templates-'));
 });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
@@ -92,10 +70,14 @@ describe('engine.mjs carries each role\'s permission predicates as SQL', () => {
     expect(bundle.model.templates!.roles['customer']![INVOICE]!.select).toEqual(shared);
   });
 
-  it('shows the template in the root field\'s SQL file, and the statement there completes it', () => {
+  it('shows the root field\'s template in its SQL file, and the statement there completes it', () => {
     const file = bundle.files.get('sql/customer/invoice.sql')!;
     const template = bundle.model.templates!.roles['customer']![INVOICE]!.select!;
-    expect(file).toContain(`-- permission (precompiled in engine.mjs): ${templateText(template)}`);
+    const root = bundle.model.rootTemplates!.roles['customer']!['invoice']!;
+    expect(root.filter).toBe(template);
+    expect(file).toContain(`--   from: ${templateText(root.source)}; filter: ${templateText(template)}\n`);
+    expect(file).toContain(`--   columns: ${root.columns.join(', ')}; row limit: none\n`);
+    expect(file).toContain(`FROM ${templateText(root.source)} AS "_invoice_1"`);
     const completed = complete(template, file);
     expect(completed.row).toBe('_invoice_1');
     expect(file).toContain(completed.text);
@@ -112,7 +94,7 @@ function complete(t: SqlTemplate, statement: string): { text: string; row: strin
   const pattern = t.text.map((part, i) => {
     if (i === t.slots.length) return esc(part);
     const s = t.slots[i]!;
-    const hole = s.kind === 'row' || s.kind === 'root' || s.kind === 'alias' ? alias : esc(postgres.typedPlaceholder(999, s.type)).replace('999', '(\\d+)');
+    const hole = s.kind === 'row' || s.kind === 'root' || s.kind === 'alias' ? alias : esc(postgres.typedPlaceholder(999, 'type' in s ? s.type : null)).replace('999', '(\\d+)');
     return esc(part) + hole;
   }).join('');
   const m = new RegExp(pattern).exec(statement);
@@ -133,7 +115,7 @@ function complete(t: SqlTemplate, statement: string): { text: string; row: strin
     if (s.kind === 'row') return part + postgres.quoteIdent(row);
     if (s.kind === 'alias') return part + postgres.quoteIdent(inner[s.index]!);
     if (s.kind === 'root') return part + postgres.quoteIdent(row);
-    return part + postgres.typedPlaceholder(Number(m[i + 1]), s.type);
+    return part + postgres.typedPlaceholder(Number(m[i + 1]), 'type' in s ? s.type : null);
   }).join('');
   expect(rebuilt).toBe(m[0]);
   return { text: rebuilt, row, inner, params };
@@ -142,7 +124,7 @@ function complete(t: SqlTemplate, statement: string): { text: string; row: strin
 describe('the runtime serves from the bundle\'s templates', () => {
   let db: TestDatabase;
   let driver: Driver;
-  const ran: { text: string; params: readonly unknown[] }[] = [];
+  const ran: SentStatement[] = [];
   let url = '';
   let close: () => Promise<void> = async () => {};
   beforeAll(async () => {
@@ -151,17 +133,7 @@ describe('the runtime serves from the bundle\'s templates', () => {
     await db.exec(await readFile(join(ROOT, 'fixtures/chinook/post.sql'), 'utf8'));
     const inner = createPgDriver({ url: db.url, max: 2 });
     // Every statement the engine sends, as sent.
-    driver = new Proxy(inner, {
-      get(target, key, receiver) {
-        if (key === 'queryText') {
-          return (text: string, params: readonly unknown[], ...rest: unknown[]) => {
-            ran.push({ text, params });
-            return (target.queryText as (...a: unknown[]) => Promise<string>)(text, params, ...rest);
-          };
-        }
-        return Reflect.get(target, key, receiver) as unknown;
-      },
-    });
+    driver = recordingDriver(inner, ran);
     const loaded = await loadBundle(dir);
     const engine = new Engine({ model: loaded.model, sdl: loaded.sdl, driverFor: () => driver });
     const server = createServer({ engine, version: 'test', adminSecret: null, unauthorizedRole: null, consoleEnabled: false });
@@ -232,11 +204,13 @@ describe('the runtime serves from the bundle\'s templates', () => {
       await cp(dir, edited, { recursive: true });
       const file = join(edited, 'engine.mjs');
       const original = await templateOf(INVOICE);
-      const line = `  ${JSON.stringify(JSON.stringify(original))},`;
+      // One template a line in the module's list of templates (indented as ts-morph prints it).
+      const item = `${JSON.stringify(JSON.stringify(original))},`;
       const text = await readFile(file, 'utf8');
-      expect(text.split('\n')).toContain(line);
+      const line = text.split('\n').find((l) => l.trim() === item);
+      expect(line).toBeDefined();
       const changed: SqlTemplate = { ...original, text: [...original.text.slice(0, -1), ` AND ${original.text.at(-1)!.replace(')', '')}true)`] };
-      await writeFile(file, text.replace(line, `  ${JSON.stringify(JSON.stringify(changed))},`));
+      await writeFile(file, text.replace(line!, line!.replace(item, `${JSON.stringify(JSON.stringify(changed))},`)));
       const loaded = await loadBundle(edited);
       const engine = new Engine({ model: loaded.model, sdl: loaded.sdl, driverFor: () => driver });
       const server = createServer({ engine, version: 'test', adminSecret: null, unauthorizedRole: null, consoleEnabled: false });
@@ -256,9 +230,15 @@ describe('the runtime serves from the bundle\'s templates', () => {
       expect(checkBundle(await readBundleDir(dir)).templates).toEqual({ checked: expect.any(Number), problems: [] });
       const report = checkBundle(await readBundleDir(edited));
       expect(report.ok).toBe(false);
-      // The template is written once for both roles whose filter it is: both read the edit.
-      expect(report.templates.problems).toEqual(['auditor', 'customer'].map((role) =>
-        `role ${role}, public.invoice, select: engine.mjs has ${templateText(changed)}; the permission compiles to ${templateText(original)}`));
+      // The template is written once for both roles whose filter it is: both read the edit, in
+      // their invoice filter and in the root field templates (invoice, invoice_by_pk) that hold it.
+      const root = bundle.model.rootTemplates!.roles['customer']!['invoice']!;
+      const shown = (filter: SqlTemplate): string => rootTemplateLines({ ...root, filter }).join('; ');
+      expect(report.templates.problems).toEqual([
+        ...['auditor', 'customer'].map((role) => `role ${role}, public.invoice, select: engine.mjs has ${templateText(changed)}; the permission compiles to ${templateText(original)}`),
+        ...['auditor', 'customer'].flatMap((role) => ['invoice', 'invoice_by_pk'].map((field) =>
+          `role ${role}, root field ${field}: engine.mjs has ${shown(changed)}; the permission compiles to ${shown(original)}`)),
+      ]);
     } finally {
       await rm(edited, { recursive: true, force: true });
     }

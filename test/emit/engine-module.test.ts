@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Project } from 'ts-morph';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineModule } from '../../compiler/emit/module.js';
 import { compileFixture } from '../helpers/fixtures.js';
@@ -15,7 +16,7 @@ describe('engine.mjs with its data in engine.json', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'kiln-engine-module-'));
   afterAll(() => rm(dir, { recursive: true, force: true }));
   const load = async (sub: string, over: number): Promise<{ loaded: Loaded; text: string; data?: string }> => {
-    const { module, data } = engineModule(bundle.model, over);
+    const { module, data } = await engineModule(bundle.model, over);
     await writeFile(join(dir, `${sub}.mjs`), module);
     if (data !== undefined) await writeFile(join(dir, 'engine.json'), data);
     return { loaded: (await import(pathToFileURL(join(dir, `${sub}.mjs`)).href)) as Loaded, text: module, ...(data !== undefined ? { data } : {}) };
@@ -31,6 +32,32 @@ describe('engine.mjs with its data in engine.json', async () => {
     expect(JSON.parse(JSON.stringify(split.loaded.model))).toEqual(JSON.parse(JSON.stringify(inline.loaded.model)));
     for (const role of bundle.model.roles) expect(split.loaded.permissionTemplates(role)).toEqual(inline.loaded.permissionTemplates(role));
     // Deterministic: the same model gives the same two files.
-    expect(engineModule(bundle.model, 0)).toEqual(engineModule(bundle.model, 0));
+    expect(await engineModule(bundle.model, 0)).toEqual(await engineModule(bundle.model, 0));
   });
 });
+
+describe('engine.mjs is written by ts-morph and typed by engine.d.ts', async () => {
+  const bundle = await compileFixture('chinook');
+  const dts = bundle.files.get('engine.d.ts')!;
+
+  it('declares in engine.d.ts each export of engine.mjs, each with its doc comment, with the data inline or in engine.json', async () => {
+    const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true, strict: true, noEmit: true } });
+    const types = project.createSourceFile('engine.d.ts', dts);
+    const declared = [...types.getExportedDeclarations().keys()].filter((n) => !n.startsWith('Role_')).sort();
+    for (const over of [Number.MAX_SAFE_INTEGER, 0]) {
+      const js = project.createSourceFile(`engine-${over}.mjs`, (await engineModule(bundle.model, over)).module);
+      // Valid JavaScript: no syntax error in what ts-morph printed.
+      expect(js.getPreEmitDiagnostics().filter((d) => d.getCategory() === 1).map((d) => d.getMessageText().toString())).toEqual([]);
+      const exported = [...js.getExportedDeclarations().keys()].sort();
+      expect(exported).toEqual(['bundleFormat', 'model', 'permissionTemplates', 'rootFieldTemplates', 'rootTemplate']);
+      // Every value engine.mjs exports is declared in engine.d.ts, which adds only types.
+      for (const name of exported) expect(declared).toContain(name);
+      for (const name of declared.filter((n) => !exported.includes(n))) {
+        expect(types.getExportedDeclarations().get(name)!.every((d) => d.getKindName().endsWith('InterfaceDeclaration') || d.getKindName() === 'TypeAliasDeclaration')).toBe(true);
+      }
+      for (const f of js.getFunctions()) expect(f.getJsDocs().length).toBe(1);
+      for (const v of js.getVariableStatements()) expect(v.getJsDocs().length).toBe(1);
+    }
+  });
+});
+

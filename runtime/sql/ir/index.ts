@@ -1,7 +1,7 @@
 // The dialect-neutral query IR (DESIGN.md "Query IR"): planners build these nodes, renderers write SQL.
 
 /** Value slots, scalar expressions and row sources. */
-export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type ReadThrough, type Slot, type Source, type WrittenRows } from './scalar.js';
+export { isAggregateFn, type AggregateFn, type CallArg, type CallExpr, type Expr, type QualifiedName, type ReadThrough, type Slot, type Source, type TableSource, type FunctionSource, type WrittenRows } from './scalar.js';
 /** Boolean conditions: permission filters, `where`, joins and `_exists`. */
 export { isCompareOp, type CompareOp, type Cond, type SpatialOp } from './scalar.js';
 /** Precompiled conditions: a permission predicate rendered for a dialect, with slots. */

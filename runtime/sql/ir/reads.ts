@@ -54,12 +54,14 @@ export function relationsRead(v: JsonValue | LiveQuery | Stream): RelationsRead 
   const tables = new Map<string, QualifiedName>();
   let opaque = calls.length > 0;
   for (const r of reads) {
-    switch (r.from.kind) {
-      case 'table': tables.set(JSON.stringify([r.from.table.schema, r.from.table.name]), r.from.table); break;
+    // A root field's precompiled source reads what it was made from.
+    const from = r.from.kind === 'template' ? r.from.of : r.from;
+    switch (from.kind) {
+      case 'table': tables.set(JSON.stringify([from.table.schema, from.table.name]), from.table); break;
       case 'function': opaque = true; break;
-      case 'read_through': tables.set(JSON.stringify([r.from.table.schema, r.from.table.name]), r.from.table); break;
+      case 'read_through': tables.set(JSON.stringify([from.table.schema, from.table.name]), from.table); break;
       case 'written': break;
-      default: unreachable(r.from);
+      default: unreachable(from);
     }
   }
   return { tables: [...tables.values()], opaque };

@@ -80,11 +80,21 @@ export type Expr =
 
 /** The rows a select or a subquery reads. */
 export type Source =
-  | { readonly kind: 'table'; readonly table: QualifiedName }
-  /** A set-returning (or single-row) function. */
-  | { readonly kind: 'function'; readonly call: CallExpr }
+  | TableSource
+  | FunctionSource
   | WrittenRows
-  | ReadThrough;
+  | ReadThrough
+  /**
+   * A root field's precompiled source (runtime/bundle RootTemplate): the table, view or function
+   * as its dialect's text, which a renderer completes with the call's arguments; `of` is the
+   * source it was made from (what proofs and live-query refetches read).
+   */
+  | { readonly kind: 'template'; readonly template: SqlTemplate; readonly of: TableSource | FunctionSource };
+
+/** A table or view as a row source. */
+export interface TableSource { readonly kind: 'table'; readonly table: QualifiedName }
+/** A set-returning (or single-row) function as a row source. */
+export interface FunctionSource { readonly kind: 'function'; readonly call: CallExpr }
 
 /** Rows a write part of the statement returned, with the table's columns; `only` keeps those an upsert inserted or updated. */
 export interface WrittenRows {

@@ -12,9 +12,11 @@ export type TemplateSlot =
   /** A session value (`x-svc-user-id`; `*` all of them as a JSON object), bound as a parameter of `type`. */
   | { readonly kind: 'session'; readonly name: string; readonly type: string | null }
   /** A value of the predicate itself, bound as a parameter of `type` (never written into the text). */
-  | { readonly kind: 'literal'; readonly value: unknown; readonly type: string | null };
+  | { readonly kind: 'literal'; readonly value: unknown; readonly type: string | null }
+  /** The request's arguments of a function call (a root field's source: `"public"."search"({arguments})`). */
+  | { readonly kind: 'arguments' };
 
-/** A predicate as its dialect's text: `text[i]`, slot `i`, `text[i + 1]`, …; `text` has one more item than `slots`. */
+/** A predicate (or a root field's source) as its dialect's text: `text[i]`, slot `i`, `text[i + 1]`, …; `text` has one more item than `slots`. */
 export interface SqlTemplate {
   /** The dialect it is written in (a source's `dialect`). */
   readonly dialect: 'postgres' | 'mssql' | 'bigquery';

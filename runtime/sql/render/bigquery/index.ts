@@ -3,13 +3,14 @@
 // planners refuse those before rendering, and these entries refuse again if reached.
 
 import type { Renderer } from '../../dialect.js';
-import { condSql, refuse } from './scalar.js';
+import { condSql, refuse, sourceSql } from './scalar.js';
 import { statementSql, valueSql } from './select.js';
 
 /** Renders IR nodes as BigQuery Standard SQL fragments (typed rows; response.ts writes the JSON). */
 export const bigqueryRenderer: Renderer = {
   json: (v, rc) => valueSql(v, [], rc),
   cond: (c) => condSql(c),
+  source: sourceSql,
   statement: statementSql,
   valueStatement: () => refuse('the v1 data API'),
   mutation: () => refuse('a mutation'),

@@ -66,6 +66,8 @@ export function sourceSql(s: Source): Sql {
     case 'table': return tableSql(s.table.schema, s.table.name);
     case 'function': return refuse('a function as a row source');
     case 'written': case 'read_through': return refuse('rows of a write');
+    // A table's template: a function's (with arguments) is never made for BigQuery, which refuses functions as sources.
+    case 'template': return s.of.kind === 'function' ? refuse('a function as a row source') : templateSql(s.template, {}, 'bigquery');
     default: return unreachable(s);
   }
 }
@@ -98,7 +100,7 @@ export function condSql(c: Cond): Sql {
     case 'in': return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} UNNEST(${exprSql(c.list)}))`;
     case 'in_list': return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} (${join(c.items.map(exprSql), ', ')}))`;
     case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(existsWhere(c))})`;
-    case 'template': return templateSql(c.template, c.row, c.root, 'bigquery');
+    case 'template': return templateSql(c.template, { row: c.row, root: c.root }, 'bigquery');
     case 'row_present': return refuse('a single-row function');
     case 'in_arrays': return refuse('_in on an array column');
     case 'has_key': return refuse('a JSON key operator');

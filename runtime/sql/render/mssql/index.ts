@@ -3,7 +3,7 @@
 import type { Renderer } from '../../dialect.js';
 import { liveSql } from './live.js';
 import { mutationSql, mutationValueSql } from './mutation.js';
-import { condSql, unsupported } from './scalar.js';
+import { condSql, sourceSql, unsupported } from './scalar.js';
 import { jsonSql, statementSql, valueStatementSql } from './select.js';
 import { recordSessionSql } from './session.js';
 
@@ -11,6 +11,7 @@ import { recordSessionSql } from './session.js';
 export const mssqlRenderer: Renderer = {
   json: (v, rc) => jsonSql(v, rc),
   cond: (c) => condSql(c),
+  source: sourceSql,
   statement: statementSql,
   valueStatement: valueStatementSql,
   mutation: mutationSql,

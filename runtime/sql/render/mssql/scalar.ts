@@ -67,8 +67,13 @@ export function aggregateCall(fn: AggregateFn, arg: Sql): Sql {
 
 /** `[schema].[fn](positional, ...)`: T-SQL functions take no named arguments. */
 export function callSql(c: CallExpr): Sql {
-  if (c.args.some((a) => a.name !== null)) unsupported('a function call with named arguments');
-  return sql`${ident(c.fn.schema, c.fn.name)}(${join(c.args.map((a) => exprSql(a.value)), ', ')})`;
+  return sql`${ident(c.fn.schema, c.fn.name)}(${callArgsSql(c.args)})`;
+}
+
+// A call's arguments, positional only.
+function callArgsSql(args: CallExpr['args']): Sql {
+  if (args.some((a) => a.name !== null)) unsupported('a function call with named arguments');
+  return join(args.map((a) => exprSql(a.value)), ', ');
 }
 
 /** The FROM item of a row source. */
@@ -81,6 +86,7 @@ export function sourceSql(s: Source): Sql {
       return sql`(SELECT ${columnList(s.columns)} FROM ${writeTable(s.write)}${only})`;
     }
     case 'read_through': return unsupported('a nested insert');
+    case 'template': return templateSql(s.template, s.of.kind === 'function' ? { args: callArgsSql(s.of.call.args) } : {}, 'mssql');
     default: return unreachable(s);
   }
 }
@@ -141,7 +147,7 @@ export function condSql(c: Cond): Sql {
     case 'in': return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} (SELECT [value] FROM OPENJSON(${exprSql(c.list)})))`;
     case 'in_list': return sql`(${exprSql(c.left)} ${raw(c.negated ? 'NOT IN' : 'IN')} (${join(c.items.map(exprSql), ', ')}))`;
     case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(existsWhere(c))})`;
-    case 'template': return templateSql(c.template, c.row, c.root, 'mssql');
+    case 'template': return templateSql(c.template, { row: c.row, root: c.root }, 'mssql');
     case 'row_present': return unsupported('a single-row function');
     case 'in_arrays': return unsupported('"_in" on an array column');
     case 'has_key': return unsupported('a jsonb key operator');

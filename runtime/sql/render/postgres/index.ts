@@ -1,7 +1,7 @@
 // The PostgreSQL renderer of the query IR.
 
 import type { Renderer } from '../../dialect.js';
-import { condSql } from './scalar.js';
+import { condSql, sourceSql } from './scalar.js';
 import { mutationSql, mutationValueSql } from './mutation.js';
 import { recordSessionSql, statementTimeoutSql } from './session.js';
 import { liveSql } from './live.js';
@@ -11,6 +11,7 @@ import { jsonSql, statementSql, valueStatementSql } from './select.js';
 export const postgresRenderer: Renderer = {
   json: jsonSql,
   cond: (c) => condSql(c),
+  source: sourceSql,
   statement: statementSql,
   valueStatement: valueStatementSql,
   mutation: mutationSql,

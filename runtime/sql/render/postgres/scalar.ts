@@ -50,8 +50,12 @@ export function aggregateCall(fn: AggregateFn, arg: Sql): Sql {
 
 /** `schema.fn(positional, name => value)`. */
 export function callSql(c: CallExpr): Sql {
-  const args = c.args.map((a) => (a.name === null ? exprSql(a.value) : sql`${ident(a.name)} => ${exprSql(a.value)}`));
-  return sql`${ident(c.fn.schema, c.fn.name)}(${join(args, ', ')})`;
+  return sql`${ident(c.fn.schema, c.fn.name)}(${callArgsSql(c.args)})`;
+}
+
+// `positional, name => value`: a call's arguments.
+function callArgsSql(args: CallExpr['args']): Sql {
+  return join(args.map((a) => (a.name === null ? exprSql(a.value) : sql`${ident(a.name)} => ${exprSql(a.value)}`)), ', ');
 }
 
 /** The FROM item of a row source. */
@@ -64,6 +68,7 @@ export function sourceSql(s: Source): Sql {
       return sql`(SELECT ${columnList(s.columns)} FROM ${aliasRef(s.write)}${only})`;
     }
     case 'read_through': return readThroughSql(s);
+    case 'template': return templateSql(s.template, s.of.kind === 'function' ? { args: callArgsSql(s.of.call.args) } : {}, 'postgres');
     default: return unreachable(s);
   }
 }
@@ -140,7 +145,7 @@ export function condSql(c: Cond): Sql {
     case 'spatial': return spatialSql(c.op, c.left, c.operand, c.distance, c.spheroid);
     case 'raster_intersects': return sql`${ident('st_intersects')}(${join([c.left, ...c.args].map(exprSql), ', ')})`;
     case 'exists': return sql`EXISTS (SELECT 1 FROM ${sourceSql(c.from)} AS ${aliasRef(c.row)} WHERE ${conjunction(existsWhere(c))})`;
-    case 'template': return templateSql(c.template, c.row, c.root, 'postgres');
+    case 'template': return templateSql(c.template, { row: c.row, root: c.root }, 'postgres');
     default: return unreachable(c);
   }
 }

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_album_aggregate (select_aggregate on chinook.album)
 -- query: query { chinook_album_aggregate { aggregate { count } nodes { album_id title artist_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.album`; filter: none (every row)
+--   columns: album_id, title, artist_id; row limit: none; aggregations: yes
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_artist_aggregate (select_aggregate on chinook.artist)
 -- query: query { chinook_artist_aggregate { aggregate { count } nodes { artist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.artist`; filter: none (every row)
+--   columns: artist_id, name; row limit: none; aggregations: yes
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_customer_aggregate (select_aggregate on chinook.customer)
 -- query: query { chinook_customer_aggregate { aggregate { count } nodes { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.customer`; filter: none (every row)
+--   columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id; row limit: none; aggregations: yes
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

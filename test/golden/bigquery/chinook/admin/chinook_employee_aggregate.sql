@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_employee_aggregate (select_aggregate on chinook.employee)
 -- query: query { chinook_employee_aggregate { aggregate { count } nodes { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.employee`; filter: none (every row)
+--   columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email; row limit: none; aggregations: yes
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

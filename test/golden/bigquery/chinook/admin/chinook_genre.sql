@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_genre (select on chinook.genre)
 -- query: query { chinook_genre { genre_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.genre`; filter: none (every row)
+--   columns: genre_id, name; row limit: none
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_genre_aggregate (select_aggregate on chinook.genre)
 -- query: query { chinook_genre_aggregate { aggregate { count } nodes { genre_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.genre`; filter: none (every row)
+--   columns: genre_id, name; row limit: none; aggregations: yes
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

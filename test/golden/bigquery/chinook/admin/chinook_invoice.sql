@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_invoice (select on chinook.invoice)
 -- query: query { chinook_invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.invoice`; filter: none (every row)
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

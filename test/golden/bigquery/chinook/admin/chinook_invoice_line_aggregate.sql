@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_invoice_line_aggregate (select_aggregate on chinook.invoice_line)
 -- query: query { chinook_invoice_line_aggregate { aggregate { count } nodes { invoice_line_id invoice_id track_id unit_price quantity } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.invoice_line`; filter: none (every row)
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity; row limit: none; aggregations: yes
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_media_type_aggregate (select_aggregate on chinook.media_type)
 -- query: query { chinook_media_type_aggregate { aggregate { count } nodes { media_type_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.media_type`; filter: none (every row)
+--   columns: media_type_id, name; row limit: none; aggregations: yes
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

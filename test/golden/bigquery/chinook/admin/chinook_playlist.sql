@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_playlist (select on chinook.playlist)
 -- query: query { chinook_playlist { playlist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.playlist`; filter: none (every row)
+--   columns: playlist_id, name; row limit: none
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_playlist_aggregate (select_aggregate on chinook.playlist)
 -- query: query { chinook_playlist_aggregate { aggregate { count } nodes { playlist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.playlist`; filter: none (every row)
+--   columns: playlist_id, name; row limit: none; aggregations: yes
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_playlist_track (select on chinook.playlist_track)
 -- query: query { chinook_playlist_track { playlist_id track_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.playlist_track`; filter: none (every row)
+--   columns: playlist_id, track_id; row limit: none
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: chinook_track_aggregate (select_aggregate on chinook.track)
 -- query: query { chinook_track_aggregate { aggregate { count } nodes { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.track`; filter: none (every row)
+--   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price; row limit: none; aggregations: yes
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (

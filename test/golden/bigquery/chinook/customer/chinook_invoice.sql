@@ -1,7 +1,9 @@
 -- role: customer
 -- root field: chinook_invoice (select on chinook.invoice)
 -- query: query { chinook_invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
--- permission (precompiled in engine.mjs): ({row}.`customer_id` = {session x-svc-customer-id :: bigquery.INT64})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.invoice`; filter: ({row}.`customer_id` = {session x-svc-customer-id :: bigquery.INT64})
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none
 -- @p0 = session x-svc-customer-id :: bigquery.INT64
 SELECT (
   SELECT `_g_1`.`__v`

@@ -1,7 +1,9 @@
 -- role: customer
 -- root field: chinook_invoice_line (select on chinook.invoice_line)
 -- query: query { chinook_invoice_line { invoice_line_id invoice_id track_id unit_price quantity } }
--- permission (precompiled in engine.mjs): EXISTS (SELECT 1 FROM `chinook.invoice` AS {alias invoice #1} WHERE {alias invoice #1}.`invoice_id` = {row}.`invoice_id` AND ({alias invoice #1}.`customer_id` = {session x-svc-customer-id :: bigquery.INT64}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: `chinook.invoice_line`; filter: EXISTS (SELECT 1 FROM `chinook.invoice` AS {alias invoice #1} WHERE {alias invoice #1}.`invoice_id` = {row}.`invoice_id` AND ({alias invoice #1}.`customer_id` = {session x-svc-customer-id :: bigquery.INT64}))
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity; row limit: none
 -- @p0 = session x-svc-customer-id :: bigquery.INT64
 SELECT (
   SELECT `_g_1`.`__v`

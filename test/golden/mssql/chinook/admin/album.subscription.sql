@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: album (live query, select on dbo.album)
 -- query: subscription { album { album_id title artist_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[album]; filter: none (every row)
+--   columns: album_id, title, artist_id; row limit: none
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: album_aggregate (select_aggregate on dbo.album)
 -- query: query { album_aggregate { aggregate { count } nodes { album_id title artist_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[album]; filter: none (every row)
+--   columns: album_id, title, artist_id; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: album_by_pk (select_by_pk on dbo.album)
 -- query: query ($album_id: Int!) { album_by_pk(album_id: $album_id) { album_id title artist_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[album]; filter: none (every row)
+--   columns: album_id, title, artist_id
 -- @p1 = variable $album_id :: int
 SELECT (
   SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: album_by_pk (live query, select_by_pk on dbo.album)
 -- query: subscription ($album_id: Int!) { album_by_pk(album_id: $album_id) { album_id title artist_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[album]; filter: none (every row)
+--   columns: album_id, title, artist_id
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 -- @p2 = variable $album_id, one per cohort: a JSON array of text (read as int)
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (

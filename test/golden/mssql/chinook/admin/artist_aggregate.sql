@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: artist_aggregate (select_aggregate on dbo.artist)
 -- query: query { artist_aggregate { aggregate { count } nodes { artist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[artist]; filter: none (every row)
+--   columns: artist_id, name; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: artist_aggregate (live query, select_aggregate on dbo.artist)
 -- query: subscription { artist_aggregate { aggregate { count } nodes { artist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[artist]; filter: none (every row)
+--   columns: artist_id, name; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

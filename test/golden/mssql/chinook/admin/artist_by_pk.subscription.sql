@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: artist_by_pk (live query, select_by_pk on dbo.artist)
 -- query: subscription ($artist_id: Int!) { artist_by_pk(artist_id: $artist_id) { artist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[artist]; filter: none (every row)
+--   columns: artist_id, name
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 -- @p2 = variable $artist_id, one per cohort: a JSON array of text (read as int)
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (

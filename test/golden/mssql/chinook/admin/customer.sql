@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: customer (select on dbo.customer)
 -- query: query { customer { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[customer]; filter: none (every row)
+--   columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id; row limit: none
 SELECT (
   SELECT JSON_QUERY(ISNULL((
         SELECT [_customer_1].[customer_id] AS [customer_id], [_customer_1].[first_name] AS [first_name], [_customer_1].[last_name] AS [last_name], [_customer_1].[company] AS [company], [_customer_1].[address] AS [address], [_customer_1].[city] AS [city], [_customer_1].[state] AS [state], [_customer_1].[country] AS [country], [_customer_1].[postal_code] AS [postal_code], [_customer_1].[phone] AS [phone], [_customer_1].[fax] AS [fax], [_customer_1].[email] AS [email], [_customer_1].[support_rep_id] AS [support_rep_id]

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: customer (live query, select on dbo.customer)
 -- query: subscription { customer { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[customer]; filter: none (every row)
+--   columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id; row limit: none
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: customer_aggregate (select_aggregate on dbo.customer)
 -- query: query { customer_aggregate { aggregate { count } nodes { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[customer]; filter: none (every row)
+--   columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

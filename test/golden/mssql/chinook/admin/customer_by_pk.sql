@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: customer_by_pk (select_by_pk on dbo.customer)
 -- query: query ($customer_id: Int!) { customer_by_pk(customer_id: $customer_id) { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[customer]; filter: none (every row)
+--   columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id
 -- @p1 = variable $customer_id :: int
 SELECT (
   SELECT JSON_QUERY((

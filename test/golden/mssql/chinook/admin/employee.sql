@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: employee (select on dbo.employee)
 -- query: query { employee { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[employee]; filter: none (every row)
+--   columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email; row limit: none
 SELECT (
   SELECT JSON_QUERY(ISNULL((
         SELECT [_employee_1].[employee_id] AS [employee_id], [_employee_1].[last_name] AS [last_name], [_employee_1].[first_name] AS [first_name], [_employee_1].[title] AS [title], [_employee_1].[reports_to] AS [reports_to], [_employee_1].[birth_date] AS [birth_date], [_employee_1].[hire_date] AS [hire_date], [_employee_1].[address] AS [address], [_employee_1].[city] AS [city], [_employee_1].[state] AS [state], [_employee_1].[country] AS [country], [_employee_1].[postal_code] AS [postal_code], [_employee_1].[phone] AS [phone], [_employee_1].[fax] AS [fax], [_employee_1].[email] AS [email]

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: employee_aggregate (select_aggregate on dbo.employee)
 -- query: query { employee_aggregate { aggregate { count } nodes { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[employee]; filter: none (every row)
+--   columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: employee_by_pk (select_by_pk on dbo.employee)
 -- query: query ($employee_id: Int!) { employee_by_pk(employee_id: $employee_id) { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[employee]; filter: none (every row)
+--   columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email
 -- @p1 = variable $employee_id :: int
 SELECT (
   SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: genre (select on dbo.genre)
 -- query: query { genre { genre_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[genre]; filter: none (every row)
+--   columns: genre_id, name; row limit: none
 SELECT (
   SELECT JSON_QUERY(ISNULL((
         SELECT [_genre_1].[genre_id] AS [genre_id], [_genre_1].[name] AS [name]

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: genre_aggregate (select_aggregate on dbo.genre)
 -- query: query { genre_aggregate { aggregate { count } nodes { genre_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[genre]; filter: none (every row)
+--   columns: genre_id, name; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: genre_aggregate (live query, select_aggregate on dbo.genre)
 -- query: subscription { genre_aggregate { aggregate { count } nodes { genre_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[genre]; filter: none (every row)
+--   columns: genre_id, name; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: genre_by_pk (select_by_pk on dbo.genre)
 -- query: query ($genre_id: Int!) { genre_by_pk(genre_id: $genre_id) { genre_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[genre]; filter: none (every row)
+--   columns: genre_id, name
 -- @p1 = variable $genre_id :: int
 SELECT (
   SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: genre_by_pk (live query, select_by_pk on dbo.genre)
 -- query: subscription ($genre_id: Int!) { genre_by_pk(genre_id: $genre_id) { genre_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[genre]; filter: none (every row)
+--   columns: genre_id, name
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 -- @p2 = variable $genre_id, one per cohort: a JSON array of text (read as int)
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: invoice (select on dbo.invoice)
 -- query: query { invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice]; filter: none (every row)
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none
 SELECT (
   SELECT JSON_QUERY(ISNULL((
         SELECT [_invoice_1].[invoice_id] AS [invoice_id], [_invoice_1].[customer_id] AS [customer_id], [_invoice_1].[invoice_date] AS [invoice_date], [_invoice_1].[billing_address] AS [billing_address], [_invoice_1].[billing_city] AS [billing_city], [_invoice_1].[billing_state] AS [billing_state], [_invoice_1].[billing_country] AS [billing_country], [_invoice_1].[billing_postal_code] AS [billing_postal_code], [_invoice_1].[total] AS [total]

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: invoice_aggregate (select_aggregate on dbo.invoice)
 -- query: query { invoice_aggregate { aggregate { count } nodes { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice]; filter: none (every row)
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

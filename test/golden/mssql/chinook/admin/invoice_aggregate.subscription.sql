@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: invoice_aggregate (live query, select_aggregate on dbo.invoice)
 -- query: subscription { invoice_aggregate { aggregate { count } nodes { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice]; filter: none (every row)
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: invoice_line (select on dbo.invoice_line)
 -- query: query { invoice_line { invoice_line_id invoice_id track_id unit_price quantity } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice_line]; filter: none (every row)
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity; row limit: none
 SELECT (
   SELECT JSON_QUERY(ISNULL((
         SELECT [_invoice_line_1].[invoice_line_id] AS [invoice_line_id], [_invoice_line_1].[invoice_id] AS [invoice_id], [_invoice_line_1].[track_id] AS [track_id], [_invoice_line_1].[unit_price] AS [unit_price], [_invoice_line_1].[quantity] AS [quantity]

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: invoice_line (live query, select on dbo.invoice_line)
 -- query: subscription { invoice_line { invoice_line_id invoice_id track_id unit_price quantity } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice_line]; filter: none (every row)
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity; row limit: none
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: invoice_line_aggregate (select_aggregate on dbo.invoice_line)
 -- query: query { invoice_line_aggregate { aggregate { count } nodes { invoice_line_id invoice_id track_id unit_price quantity } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice_line]; filter: none (every row)
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: invoice_line_by_pk (select_by_pk on dbo.invoice_line)
 -- query: query ($invoice_line_id: Int!) { invoice_line_by_pk(invoice_line_id: $invoice_line_id) { invoice_line_id invoice_id track_id unit_price quantity } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice_line]; filter: none (every row)
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity
 -- @p1 = variable $invoice_line_id :: int
 SELECT (
   SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: media_type_aggregate (select_aggregate on dbo.media_type)
 -- query: query { media_type_aggregate { aggregate { count } nodes { media_type_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[media_type]; filter: none (every row)
+--   columns: media_type_id, name; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

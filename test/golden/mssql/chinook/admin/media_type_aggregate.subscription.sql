@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: media_type_aggregate (live query, select_aggregate on dbo.media_type)
 -- query: subscription { media_type_aggregate { aggregate { count } nodes { media_type_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[media_type]; filter: none (every row)
+--   columns: media_type_id, name; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

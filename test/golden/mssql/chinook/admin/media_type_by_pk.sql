@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: media_type_by_pk (select_by_pk on dbo.media_type)
 -- query: query ($media_type_id: Int!) { media_type_by_pk(media_type_id: $media_type_id) { media_type_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[media_type]; filter: none (every row)
+--   columns: media_type_id, name
 -- @p1 = variable $media_type_id :: int
 SELECT (
   SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: media_type_by_pk (live query, select_by_pk on dbo.media_type)
 -- query: subscription ($media_type_id: Int!) { media_type_by_pk(media_type_id: $media_type_id) { media_type_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[media_type]; filter: none (every row)
+--   columns: media_type_id, name
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 -- @p2 = variable $media_type_id, one per cohort: a JSON array of text (read as int)
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (

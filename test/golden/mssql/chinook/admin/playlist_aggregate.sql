@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: playlist_aggregate (select_aggregate on dbo.playlist)
 -- query: query { playlist_aggregate { aggregate { count } nodes { playlist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[playlist]; filter: none (every row)
+--   columns: playlist_id, name; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: playlist_aggregate (live query, select_aggregate on dbo.playlist)
 -- query: subscription { playlist_aggregate { aggregate { count } nodes { playlist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[playlist]; filter: none (every row)
+--   columns: playlist_id, name; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: playlist_by_pk (select_by_pk on dbo.playlist)
 -- query: query ($playlist_id: Int!) { playlist_by_pk(playlist_id: $playlist_id) { playlist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[playlist]; filter: none (every row)
+--   columns: playlist_id, name
 -- @p1 = variable $playlist_id :: int
 SELECT (
   SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: playlist_by_pk (live query, select_by_pk on dbo.playlist)
 -- query: subscription ($playlist_id: Int!) { playlist_by_pk(playlist_id: $playlist_id) { playlist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[playlist]; filter: none (every row)
+--   columns: playlist_id, name
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 -- @p2 = variable $playlist_id, one per cohort: a JSON array of text (read as int)
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (

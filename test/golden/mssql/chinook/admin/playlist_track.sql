@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: playlist_track (select on dbo.playlist_track)
 -- query: query { playlist_track { playlist_id track_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[playlist_track]; filter: none (every row)
+--   columns: playlist_id, track_id; row limit: none
 SELECT (
   SELECT JSON_QUERY(ISNULL((
         SELECT [_playlist_track_1].[playlist_id] AS [playlist_id], [_playlist_track_1].[track_id] AS [track_id]

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: playlist_track (live query, select on dbo.playlist_track)
 -- query: subscription { playlist_track { playlist_id track_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[playlist_track]; filter: none (every row)
+--   columns: playlist_id, track_id; row limit: none
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

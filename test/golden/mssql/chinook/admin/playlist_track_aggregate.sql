@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: playlist_track_aggregate (select_aggregate on dbo.playlist_track)
 -- query: query { playlist_track_aggregate { aggregate { count } nodes { playlist_id track_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[playlist_track]; filter: none (every row)
+--   columns: playlist_id, track_id; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

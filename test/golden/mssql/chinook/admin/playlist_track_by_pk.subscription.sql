@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: playlist_track_by_pk (live query, select_by_pk on dbo.playlist_track)
 -- query: subscription ($playlist_id: Int!, $track_id: Int!) { playlist_track_by_pk(playlist_id: $playlist_id, track_id: $track_id) { playlist_id track_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[playlist_track]; filter: none (every row)
+--   columns: playlist_id, track_id
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 -- @p2 = variable $playlist_id, one per cohort: a JSON array of text (read as int)
 -- @p3 = variable $track_id, one per cohort: a JSON array of text (read as int)

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: track (select on dbo.track)
 -- query: query { track { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[track]; filter: none (every row)
+--   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price; row limit: none
 SELECT (
   SELECT JSON_QUERY(ISNULL((
         SELECT [_track_1].[track_id] AS [track_id], [_track_1].[name] AS [name], [_track_1].[album_id] AS [album_id], [_track_1].[media_type_id] AS [media_type_id], [_track_1].[genre_id] AS [genre_id], [_track_1].[composer] AS [composer], [_track_1].[milliseconds] AS [milliseconds], [_track_1].[bytes] AS [bytes], [_track_1].[unit_price] AS [unit_price]

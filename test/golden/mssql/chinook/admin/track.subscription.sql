@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: track (live query, select on dbo.track)
 -- query: subscription { track { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[track]; filter: none (every row)
+--   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price; row limit: none
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (
   SELECT (

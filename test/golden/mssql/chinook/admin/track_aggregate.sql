@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: track_aggregate (select_aggregate on dbo.track)
 -- query: query { track_aggregate { aggregate { count } nodes { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[track]; filter: none (every row)
+--   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price; row limit: none; aggregations: yes
 SELECT (
   SELECT JSON_QUERY((
       SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: track_by_pk (select_by_pk on dbo.track)
 -- query: query ($track_id: Int!) { track_by_pk(track_id: $track_id) { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[track]; filter: none (every row)
+--   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price
 -- @p1 = variable $track_id :: int
 SELECT (
   SELECT JSON_QUERY((

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: track_by_pk (live query, select_by_pk on dbo.track)
 -- query: subscription ($track_id: Int!) { track_by_pk(track_id: $track_id) { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[track]; filter: none (every row)
+--   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 -- @p2 = variable $track_id, one per cohort: a JSON array of text (read as int)
 SELECT CAST([_subs].[cohort_id] AS nvarchar(20)) AS [cohort], (

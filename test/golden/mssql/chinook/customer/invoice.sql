@@ -1,7 +1,9 @@
 -- role: customer
 -- root field: invoice (select on dbo.invoice)
 -- query: query { invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
--- permission (precompiled in engine.mjs): ({row}.[customer_id] = {session x-svc-customer-id :: int})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice]; filter: ({row}.[customer_id] = {session x-svc-customer-id :: int})
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none
 -- @p1 = session x-svc-customer-id :: int
 SELECT (
   SELECT JSON_QUERY(ISNULL((

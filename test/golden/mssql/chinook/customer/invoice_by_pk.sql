@@ -1,7 +1,9 @@
 -- role: customer
 -- root field: invoice_by_pk (select_by_pk on dbo.invoice)
 -- query: query ($invoice_id: Int!) { invoice_by_pk(invoice_id: $invoice_id) { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
--- permission (precompiled in engine.mjs): ({row}.[customer_id] = {session x-svc-customer-id :: int})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice]; filter: ({row}.[customer_id] = {session x-svc-customer-id :: int})
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total
 -- @p1 = variable $invoice_id :: int
 -- @p2 = session x-svc-customer-id :: int
 SELECT (

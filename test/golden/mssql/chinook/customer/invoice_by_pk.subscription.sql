@@ -1,7 +1,9 @@
 -- role: customer
 -- subscription: invoice_by_pk (live query, select_by_pk on dbo.invoice)
 -- query: subscription ($invoice_id: Int!) { invoice_by_pk(invoice_id: $invoice_id) { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
--- permission (precompiled in engine.mjs): ({row}.[customer_id] = {session x-svc-customer-id :: int})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice]; filter: ({row}.[customer_id] = {session x-svc-customer-id :: int})
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 -- @p2 = variable $invoice_id, one per cohort: a JSON array of text (read as int)
 -- @p3 = session x-svc-customer-id, one per cohort: a JSON array of text (read as int)

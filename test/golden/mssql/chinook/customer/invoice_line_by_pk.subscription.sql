@@ -1,7 +1,9 @@
 -- role: customer
 -- subscription: invoice_line_by_pk (live query, select_by_pk on dbo.invoice_line)
 -- query: subscription ($invoice_line_id: Int!) { invoice_line_by_pk(invoice_line_id: $invoice_line_id) { invoice_line_id invoice_id track_id unit_price quantity } }
--- permission (precompiled in engine.mjs): EXISTS (SELECT 1 FROM [dbo].[invoice] AS {alias invoice #1} WHERE ({alias invoice #1}.[invoice_id] = {row}.[invoice_id]) AND ({alias invoice #1}.[customer_id] = {session x-svc-customer-id :: int}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: [dbo].[invoice_line]; filter: EXISTS (SELECT 1 FROM [dbo].[invoice] AS {alias invoice #1} WHERE ({alias invoice #1}.[invoice_id] = {row}.[invoice_id]) AND ({alias invoice #1}.[customer_id] = {session x-svc-customer-id :: int}))
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity
 -- one row per cohort of subscribers sharing this plan; @p1 = the cohort ids, a JSON array
 -- @p2 = variable $invoice_line_id, one per cohort: a JSON array of text (read as int)
 -- @p3 = session x-svc-customer-id, one per cohort: a JSON array of text (read as int)

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: article (select on public.article)
 -- query: query { article { id title body author_id status views tags published_on } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: none (every row)
+--   columns: id, title, body, author_id, status, views, tags, published_on; row limit: none
 SELECT (json_build_object('article', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

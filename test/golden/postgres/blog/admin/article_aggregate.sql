@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: article_aggregate (select_aggregate on public.article)
 -- query: query { article_aggregate { aggregate { count } nodes { id title body author_id status views tags published_on } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: none (every row)
+--   columns: id, title, body, author_id, status, views, tags, published_on; row limit: none; aggregations: yes
 SELECT (json_build_object('article_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
       FROM (

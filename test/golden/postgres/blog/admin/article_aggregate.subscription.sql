@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: article_aggregate (live query, select_aggregate on public.article)
 -- query: subscription { article_aggregate { aggregate { count } nodes { id title body author_id status views tags published_on } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: none (every row)
+--   columns: id, title, body, author_id, status, views, tags, published_on; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('article_aggregate', (

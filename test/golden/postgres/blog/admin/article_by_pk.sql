@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: article_by_pk (select_by_pk on public.article)
 -- query: query ($id: Int!) { article_by_pk(id: $id) { id title body author_id status views tags published_on } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: none (every row)
+--   columns: id, title, body, author_id, status, views, tags, published_on
 -- $1 = variable $id :: int4
 SELECT (json_build_object('article_by_pk', (
       SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'body', "_article_1"."body", 'author_id', "_article_1"."author_id", 'status', "_article_1"."status", 'views', "_article_1"."views", 'tags', "_article_1"."tags", 'published_on', "_article_1"."published_on")

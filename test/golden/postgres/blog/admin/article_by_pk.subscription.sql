@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: article_by_pk (live query, select_by_pk on public.article)
 -- query: subscription ($id: Int!) { article_by_pk(id: $id) { id title body author_id status views tags published_on } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: none (every row)
+--   columns: id, title, body, author_id, status, views, tags, published_on
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: article_status (select on public.article_status)
 -- query: query { article_status { value comment } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article_status"; filter: none (every row)
+--   columns: value, comment; row limit: none
 SELECT (json_build_object('article_status', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

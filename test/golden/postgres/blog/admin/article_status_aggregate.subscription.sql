@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: article_status_aggregate (live query, select_aggregate on public.article_status)
 -- query: subscription { article_status_aggregate { aggregate { count } nodes { value comment } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article_status"; filter: none (every row)
+--   columns: value, comment; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('article_status_aggregate', (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: author (select on public.author)
 -- query: query { author { id name email is_public rating profile createdAt } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: none (every row)
+--   columns: id, name, email, is_public, rating, profile, created_at; row limit: none
 SELECT (json_build_object('author', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

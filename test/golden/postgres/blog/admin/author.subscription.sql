@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: author (live query, select on public.author)
 -- query: subscription { author { id name email is_public rating profile createdAt } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: none (every row)
+--   columns: id, name, email, is_public, rating, profile, created_at; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('author', (

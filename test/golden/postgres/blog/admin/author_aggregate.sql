@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: author_aggregate (select_aggregate on public.author)
 -- query: query { author_aggregate { aggregate { count } nodes { id name email is_public rating profile createdAt } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: none (every row)
+--   columns: id, name, email, is_public, rating, profile, created_at; row limit: none; aggregations: yes
 SELECT (json_build_object('author_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
       FROM (

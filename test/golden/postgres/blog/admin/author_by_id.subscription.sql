@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: author_by_id (live query, select_by_pk on public.author)
 -- query: subscription ($id: Int!) { author_by_id(id: $id) { id name email is_public rating profile createdAt } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: none (every row)
+--   columns: id, name, email, is_public, rating, profile, created_at
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

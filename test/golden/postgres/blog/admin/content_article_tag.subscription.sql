@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: content_article_tag (live query, select on content.article_tag)
 -- query: subscription { content_article_tag { article_id tag_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "content"."article_tag"; filter: none (every row)
+--   columns: article_id, tag_id; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('content_article_tag', (

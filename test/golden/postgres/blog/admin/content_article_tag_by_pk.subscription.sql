@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: content_article_tag_by_pk (live query, select_by_pk on content.article_tag)
 -- query: subscription ($article_id: Int!, $tag_id: Int!) { content_article_tag_by_pk(article_id: $article_id, tag_id: $tag_id) { article_id tag_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "content"."article_tag"; filter: none (every row)
+--   columns: article_id, tag_id
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $article_id, one per cohort :: text[] (read as int4)
 -- $3 = variable $tag_id, one per cohort :: text[] (read as int4)

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: content_tag_aggregate (live query, select_aggregate on content.tag)
 -- query: subscription { content_tag_aggregate { aggregate { count } nodes { id label } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "content"."tag"; filter: none (every row)
+--   columns: id, label; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('content_tag_aggregate', (

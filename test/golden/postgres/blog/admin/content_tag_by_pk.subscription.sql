@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: content_tag_by_pk (live query, select_by_pk on content.tag)
 -- query: subscription ($id: Int!) { content_tag_by_pk(id: $id) { id label } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "content"."tag"; filter: none (every row)
+--   columns: id, label
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

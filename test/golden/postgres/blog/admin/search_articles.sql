@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: search_articles (function on public.article)
 -- query: query ($search: String!) { search_articles(args: {search: $search}) { id title body author_id status views tags published_on } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."search_articles"({arguments}); filter: none (every row)
+--   columns: id, title, body, author_id, status, views, tags, published_on; row limit: none
 -- $1 = variable $search :: text
 SELECT (json_build_object('search_articles', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: search_articles_aggregate (live query, function_aggregate on public.article)
 -- query: subscription ($search: String!) { search_articles_aggregate(args: {search: $search}) { aggregate { count } nodes { id title body author_id status views tags published_on } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."search_articles"({arguments}); filter: none (every row)
+--   columns: id, title, body, author_id, status, views, tags, published_on; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $search, one per cohort :: text[] (read as text)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

@@ -1,7 +1,9 @@
 -- role: reader
 -- root field: article (select on public.article)
 -- query: query { article { id title views tags published_on } }
--- permission (precompiled in engine.mjs): (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+--   columns: id, title, views, tags, published_on; row limit: 2
 -- $1 = constant "published" :: text
 -- $2 = constant true :: bool
 -- $3 = constant 2 :: int4

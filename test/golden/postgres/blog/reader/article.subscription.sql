@@ -1,7 +1,9 @@
 -- role: reader
 -- subscription: article (live query, select on public.article)
 -- query: subscription { article { id title views tags published_on } }
--- permission (precompiled in engine.mjs): (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+--   columns: id, title, views, tags, published_on; row limit: 2
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = constant "published", one per cohort :: text[] (read as text)
 -- $3 = constant true, one per cohort :: text[] (read as bool)

@@ -1,7 +1,9 @@
 -- role: reader
 -- root field: article_by_pk (select_by_pk on public.article)
 -- query: query ($id: Int!) { article_by_pk(id: $id) { id title views tags published_on } }
--- permission (precompiled in engine.mjs): (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+--   columns: id, title, views, tags, published_on
 -- $1 = variable $id :: int4
 -- $2 = constant "published" :: text
 -- $3 = constant true :: bool

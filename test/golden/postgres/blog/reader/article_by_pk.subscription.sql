@@ -1,7 +1,9 @@
 -- role: reader
 -- subscription: article_by_pk (live query, select_by_pk on public.article)
 -- query: subscription ($id: Int!) { article_by_pk(id: $id) { id title views tags published_on } }
--- permission (precompiled in engine.mjs): (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+--   columns: id, title, views, tags, published_on
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $id, one per cohort :: text[] (read as int4)
 -- $3 = constant "published", one per cohort :: text[] (read as text)

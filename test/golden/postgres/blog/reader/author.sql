@@ -1,7 +1,9 @@
 -- role: reader
 -- root field: author (select on public.author)
 -- query: query { author { id name } }
--- permission (precompiled in engine.mjs): ({row}."is_public" = {value true :: bool})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: ({row}."is_public" = {value true :: bool})
+--   columns: id, name; row limit: none
 -- $1 = constant true :: bool
 SELECT (json_build_object('author', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)

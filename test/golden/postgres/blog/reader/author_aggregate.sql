@@ -1,7 +1,9 @@
 -- role: reader
 -- root field: author_aggregate (select_aggregate on public.author)
 -- query: query { author_aggregate { aggregate { count } nodes { id name } } }
--- permission (precompiled in engine.mjs): ({row}."is_public" = {value true :: bool})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: ({row}."is_public" = {value true :: bool})
+--   columns: id, name; row limit: none; aggregations: yes
 -- $1 = constant true :: bool
 SELECT (json_build_object('author_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))

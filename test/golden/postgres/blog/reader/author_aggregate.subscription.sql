@@ -1,7 +1,9 @@
 -- role: reader
 -- subscription: author_aggregate (live query, select_aggregate on public.author)
 -- query: subscription { author_aggregate { aggregate { count } nodes { id name } } }
--- permission (precompiled in engine.mjs): ({row}."is_public" = {value true :: bool})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: ({row}."is_public" = {value true :: bool})
+--   columns: id, name; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = constant true, one per cohort :: text[] (read as bool)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

@@ -1,7 +1,9 @@
 -- role: reader
 -- root field: author_by_id (select_by_pk on public.author)
 -- query: query ($id: Int!) { author_by_id(id: $id) { id name } }
--- permission (precompiled in engine.mjs): ({row}."is_public" = {value true :: bool})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: ({row}."is_public" = {value true :: bool})
+--   columns: id, name
 -- $1 = variable $id :: int4
 -- $2 = constant true :: bool
 SELECT (json_build_object('author_by_id', (

@@ -1,7 +1,9 @@
 -- role: reader
 -- subscription: author_by_id (live query, select_by_pk on public.author)
 -- query: subscription ($id: Int!) { author_by_id(id: $id) { id name } }
--- permission (precompiled in engine.mjs): ({row}."is_public" = {value true :: bool})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: ({row}."is_public" = {value true :: bool})
+--   columns: id, name
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $id, one per cohort :: text[] (read as int4)
 -- $3 = constant true, one per cohort :: text[] (read as bool)

@@ -1,7 +1,9 @@
 -- role: reader
 -- root field: content_article_tag (select on content.article_tag)
 -- query: query { content_article_tag { article_id tag_id } }
--- permission (precompiled in engine.mjs): EXISTS (SELECT 1 FROM "public"."article" AS {alias article #1} WHERE {alias article #1}."id" = {row}."article_id" AND ({alias article #1}."status" = {value "published" :: text}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "content"."article_tag"; filter: EXISTS (SELECT 1 FROM "public"."article" AS {alias article #1} WHERE {alias article #1}."id" = {row}."article_id" AND ({alias article #1}."status" = {value "published" :: text}))
+--   columns: article_id, tag_id; row limit: none
 -- $1 = constant "published" :: text
 SELECT (json_build_object('content_article_tag', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)

@@ -1,7 +1,9 @@
 -- role: reader
 -- subscription: content_article_tag (live query, select on content.article_tag)
 -- query: subscription { content_article_tag { article_id tag_id } }
--- permission (precompiled in engine.mjs): EXISTS (SELECT 1 FROM "public"."article" AS {alias article #1} WHERE {alias article #1}."id" = {row}."article_id" AND ({alias article #1}."status" = {value "published" :: text}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "content"."article_tag"; filter: EXISTS (SELECT 1 FROM "public"."article" AS {alias article #1} WHERE {alias article #1}."id" = {row}."article_id" AND ({alias article #1}."status" = {value "published" :: text}))
+--   columns: article_id, tag_id; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = constant "published", one per cohort :: text[] (read as text)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

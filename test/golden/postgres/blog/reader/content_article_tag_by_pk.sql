@@ -1,7 +1,9 @@
 -- role: reader
 -- root field: content_article_tag_by_pk (select_by_pk on content.article_tag)
 -- query: query ($article_id: Int!, $tag_id: Int!) { content_article_tag_by_pk(article_id: $article_id, tag_id: $tag_id) { article_id tag_id } }
--- permission (precompiled in engine.mjs): EXISTS (SELECT 1 FROM "public"."article" AS {alias article #1} WHERE {alias article #1}."id" = {row}."article_id" AND ({alias article #1}."status" = {value "published" :: text}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "content"."article_tag"; filter: EXISTS (SELECT 1 FROM "public"."article" AS {alias article #1} WHERE {alias article #1}."id" = {row}."article_id" AND ({alias article #1}."status" = {value "published" :: text}))
+--   columns: article_id, tag_id
 -- $1 = variable $article_id :: int4
 -- $2 = variable $tag_id :: int4
 -- $3 = constant "published" :: text

@@ -1,6 +1,9 @@
 -- role: reader
 -- root field: content_tag (select on content.tag)
 -- query: query { content_tag { id label } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "content"."tag"; filter: none (every row)
+--   columns: id, label; row limit: none
 SELECT (json_build_object('content_tag', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

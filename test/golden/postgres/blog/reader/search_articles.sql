@@ -1,7 +1,9 @@
 -- role: reader
 -- root field: search_articles (function on public.article)
 -- query: query ($search: String!) { search_articles(args: {search: $search}) { id title views tags published_on } }
--- permission (precompiled in engine.mjs): (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."search_articles"({arguments}); filter: (({row}."status" = {value "published" :: text}) AND EXISTS (SELECT 1 FROM "public"."author" AS {alias author #1} WHERE {alias author #1}."id" = {row}."author_id" AND ({alias author #1}."is_public" = {value true :: bool})))
+--   columns: id, title, views, tags, published_on; row limit: 2
 -- $1 = variable $search :: text
 -- $2 = constant "published" :: text
 -- $3 = constant true :: bool

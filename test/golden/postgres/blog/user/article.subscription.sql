@@ -1,7 +1,9 @@
 -- role: user
 -- subscription: article (live query, select on public.article)
 -- query: subscription { article { id title body author_id status views tags published_on } }
--- permission (precompiled in engine.mjs): (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
+--   columns: id, title, body, author_id, status, views, tags, published_on; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = session x-svc-user-id, one per cohort :: text[] (read as int4)
 -- $3 = constant "published", one per cohort :: text[] (read as text)

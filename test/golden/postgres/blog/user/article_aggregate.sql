@@ -1,7 +1,9 @@
 -- role: user
 -- root field: article_aggregate (select_aggregate on public.article)
 -- query: query { article_aggregate { aggregate { count } nodes { id title body author_id status views tags published_on } } }
--- permission (precompiled in engine.mjs): (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
+--   columns: id, title, body, author_id, status, views, tags, published_on; row limit: none; aggregations: yes
 -- $1 = session x-svc-user-id :: int4
 -- $2 = constant "published" :: text
 SELECT (json_build_object('article_aggregate', (

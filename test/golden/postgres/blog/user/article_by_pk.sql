@@ -1,7 +1,9 @@
 -- role: user
 -- root field: article_by_pk (select_by_pk on public.article)
 -- query: query ($id: Int!) { article_by_pk(id: $id) { id title body author_id status views tags published_on } }
--- permission (precompiled in engine.mjs): (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."article"; filter: (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
+--   columns: id, title, body, author_id, status, views, tags, published_on
 -- $1 = variable $id :: int4
 -- $2 = session x-svc-user-id :: int4
 -- $3 = constant "published" :: text

@@ -1,7 +1,9 @@
 -- role: user
 -- root field: author (select on public.author)
 -- query: query { author { id name email rating profile } }
--- permission (precompiled in engine.mjs): ({row}."id" = {session x-svc-user-id :: int4})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: ({row}."id" = {session x-svc-user-id :: int4})
+--   columns: id, name, email, rating, profile; row limit: none
 -- $1 = session x-svc-user-id :: int4
 SELECT (json_build_object('author', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)

@@ -1,7 +1,9 @@
 -- role: user
 -- root field: author_by_id (select_by_pk on public.author)
 -- query: query ($id: Int!) { author_by_id(id: $id) { id name email rating profile } }
--- permission (precompiled in engine.mjs): ({row}."id" = {session x-svc-user-id :: int4})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: ({row}."id" = {session x-svc-user-id :: int4})
+--   columns: id, name, email, rating, profile
 -- $1 = variable $id :: int4
 -- $2 = session x-svc-user-id :: int4
 SELECT (json_build_object('author_by_id', (

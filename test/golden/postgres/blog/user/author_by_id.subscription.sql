@@ -1,7 +1,9 @@
 -- role: user
 -- subscription: author_by_id (live query, select_by_pk on public.author)
 -- query: subscription ($id: Int!) { author_by_id(id: $id) { id name email rating profile } }
--- permission (precompiled in engine.mjs): ({row}."id" = {session x-svc-user-id :: int4})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."author"; filter: ({row}."id" = {session x-svc-user-id :: int4})
+--   columns: id, name, email, rating, profile
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $id, one per cohort :: text[] (read as int4)
 -- $3 = session x-svc-user-id, one per cohort :: text[] (read as int4)

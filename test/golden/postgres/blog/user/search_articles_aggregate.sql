@@ -1,7 +1,9 @@
 -- role: user
 -- root field: search_articles_aggregate (function_aggregate on public.article)
 -- query: query ($search: String!) { search_articles_aggregate(args: {search: $search}) { aggregate { count } nodes { id title body author_id status views tags published_on } } }
--- permission (precompiled in engine.mjs): (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."search_articles"({arguments}); filter: (({row}."author_id" = {session x-svc-user-id :: int4}) OR ({row}."status" = {value "published" :: text}))
+--   columns: id, title, body, author_id, status, views, tags, published_on; row limit: none; aggregations: yes
 -- $1 = variable $search :: text
 -- $2 = session x-svc-user-id :: int4
 -- $3 = constant "published" :: text

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: album (select on public.album)
 -- query: query { album { album_id title artist_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."album"; filter: none (every row)
+--   columns: album_id, title, artist_id; row limit: none
 SELECT (json_build_object('album', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: album_aggregate (select_aggregate on public.album)
 -- query: query { album_aggregate { aggregate { count } nodes { album_id title artist_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."album"; filter: none (every row)
+--   columns: album_id, title, artist_id; row limit: none; aggregations: yes
 SELECT (json_build_object('album_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
       FROM (

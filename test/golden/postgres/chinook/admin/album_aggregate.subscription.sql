@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: album_aggregate (live query, select_aggregate on public.album)
 -- query: subscription { album_aggregate { aggregate { count } nodes { album_id title artist_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."album"; filter: none (every row)
+--   columns: album_id, title, artist_id; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('album_aggregate', (

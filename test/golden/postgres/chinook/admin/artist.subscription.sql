@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: artist (live query, select on public.artist)
 -- query: subscription { artist { artist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."artist"; filter: none (every row)
+--   columns: artist_id, name; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('artist', (

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: artist_by_pk (live query, select_by_pk on public.artist)
 -- query: subscription ($artist_id: Int!) { artist_by_pk(artist_id: $artist_id) { artist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."artist"; filter: none (every row)
+--   columns: artist_id, name
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $artist_id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

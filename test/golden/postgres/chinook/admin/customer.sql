@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: customer (select on public.customer)
 -- query: query { customer { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."customer"; filter: none (every row)
+--   columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id; row limit: none
 SELECT (json_build_object('customer', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: customer (live query, select on public.customer)
 -- query: subscription { customer { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."customer"; filter: none (every row)
+--   columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('customer', (

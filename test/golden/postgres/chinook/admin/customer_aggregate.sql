@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: customer_aggregate (select_aggregate on public.customer)
 -- query: query { customer_aggregate { aggregate { count } nodes { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."customer"; filter: none (every row)
+--   columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id; row limit: none; aggregations: yes
 SELECT (json_build_object('customer_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
       FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: customer_by_pk (live query, select_by_pk on public.customer)
 -- query: subscription ($customer_id: Int!) { customer_by_pk(customer_id: $customer_id) { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."customer"; filter: none (every row)
+--   columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $customer_id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: employee (select on public.employee)
 -- query: query { employee { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."employee"; filter: none (every row)
+--   columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email; row limit: none
 SELECT (json_build_object('employee', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

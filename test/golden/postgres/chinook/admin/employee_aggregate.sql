@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: employee_aggregate (select_aggregate on public.employee)
 -- query: query { employee_aggregate { aggregate { count } nodes { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."employee"; filter: none (every row)
+--   columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email; row limit: none; aggregations: yes
 SELECT (json_build_object('employee_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
       FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: employee_by_pk (live query, select_by_pk on public.employee)
 -- query: subscription ($employee_id: Int!) { employee_by_pk(employee_id: $employee_id) { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."employee"; filter: none (every row)
+--   columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $employee_id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

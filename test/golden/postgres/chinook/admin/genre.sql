@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: genre (select on public.genre)
 -- query: query { genre { genre_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."genre"; filter: none (every row)
+--   columns: genre_id, name; row limit: none
 SELECT (json_build_object('genre', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: genre_aggregate (live query, select_aggregate on public.genre)
 -- query: subscription { genre_aggregate { aggregate { count } nodes { genre_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."genre"; filter: none (every row)
+--   columns: genre_id, name; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('genre_aggregate', (

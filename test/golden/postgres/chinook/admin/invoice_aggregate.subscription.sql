@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: invoice_aggregate (live query, select_aggregate on public.invoice)
 -- query: subscription { invoice_aggregate { aggregate { count } nodes { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."invoice"; filter: none (every row)
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none; aggregations: yes
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('invoice_aggregate', (

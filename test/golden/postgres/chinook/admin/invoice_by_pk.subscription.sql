@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: invoice_by_pk (live query, select_by_pk on public.invoice)
 -- query: subscription ($invoice_id: Int!) { invoice_by_pk(invoice_id: $invoice_id) { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."invoice"; filter: none (every row)
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $invoice_id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

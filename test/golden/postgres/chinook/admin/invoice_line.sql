@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: invoice_line (select on public.invoice_line)
 -- query: query { invoice_line { invoice_line_id invoice_id track_id unit_price quantity } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."invoice_line"; filter: none (every row)
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity; row limit: none
 SELECT (json_build_object('invoice_line', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

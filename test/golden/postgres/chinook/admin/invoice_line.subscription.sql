@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: invoice_line (live query, select on public.invoice_line)
 -- query: subscription { invoice_line { invoice_line_id invoice_id track_id unit_price quantity } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."invoice_line"; filter: none (every row)
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('invoice_line', (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: invoice_line_aggregate (select_aggregate on public.invoice_line)
 -- query: query { invoice_line_aggregate { aggregate { count } nodes { invoice_line_id invoice_id track_id unit_price quantity } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."invoice_line"; filter: none (every row)
+--   columns: invoice_line_id, invoice_id, track_id, unit_price, quantity; row limit: none; aggregations: yes
 SELECT (json_build_object('invoice_line_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
       FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: media_type (live query, select on public.media_type)
 -- query: subscription { media_type { media_type_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."media_type"; filter: none (every row)
+--   columns: media_type_id, name; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('media_type', (

@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: media_type_by_pk (live query, select_by_pk on public.media_type)
 -- query: subscription ($media_type_id: Int!) { media_type_by_pk(media_type_id: $media_type_id) { media_type_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."media_type"; filter: none (every row)
+--   columns: media_type_id, name
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = variable $media_type_id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (

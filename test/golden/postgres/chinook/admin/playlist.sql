@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: playlist (select on public.playlist)
 -- query: query { playlist { playlist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."playlist"; filter: none (every row)
+--   columns: playlist_id, name; row limit: none
 SELECT (json_build_object('playlist', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

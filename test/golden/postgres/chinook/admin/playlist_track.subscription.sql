@@ -1,6 +1,9 @@
 -- role: admin
 -- subscription: playlist_track (live query, select on public.playlist_track)
 -- query: subscription { playlist_track { playlist_id track_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."playlist_track"; filter: none (every row)
+--   columns: playlist_id, track_id; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 SELECT "_subs"."cohort_id"::text AS "cohort", (
   SELECT (json_build_object('playlist_track', (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: playlist_track_by_pk (select_by_pk on public.playlist_track)
 -- query: query ($playlist_id: Int!, $track_id: Int!) { playlist_track_by_pk(playlist_id: $playlist_id, track_id: $track_id) { playlist_id track_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."playlist_track"; filter: none (every row)
+--   columns: playlist_id, track_id
 -- $1 = variable $playlist_id :: int4
 -- $2 = variable $track_id :: int4
 SELECT (json_build_object('playlist_track_by_pk', (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: track (select on public.track)
 -- query: query { track { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."track"; filter: none (every row)
+--   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price; row limit: none
 SELECT (json_build_object('track', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: track_aggregate (select_aggregate on public.track)
 -- query: query { track_aggregate { aggregate { count } nodes { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."track"; filter: none (every row)
+--   columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price; row limit: none; aggregations: yes
 SELECT (json_build_object('track_aggregate', (
       SELECT json_build_object('aggregate', json_build_object('count', count(*)), 'nodes', coalesce(json_agg("_r_1"."__kiln_row0"), '[]'::json))
       FROM (

@@ -1,7 +1,9 @@
 -- role: customer
 -- root field: invoice (select on public.invoice)
 -- query: query { invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
--- permission (precompiled in engine.mjs): ({row}."customer_id" = {session x-svc-customer-id :: int4})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."invoice"; filter: ({row}."customer_id" = {session x-svc-customer-id :: int4})
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none
 -- $1 = session x-svc-customer-id :: int4
 SELECT (json_build_object('invoice', (
       SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)

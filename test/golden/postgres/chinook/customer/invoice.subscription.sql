@@ -1,7 +1,9 @@
 -- role: customer
 -- subscription: invoice (live query, select on public.invoice)
 -- query: subscription { invoice { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
--- permission (precompiled in engine.mjs): ({row}."customer_id" = {session x-svc-customer-id :: int4})
+-- template (precompiled in engine.mjs; the statement completes it with the request's selection and arguments):
+--   from: "public"."invoice"; filter: ({row}."customer_id" = {session x-svc-customer-id :: int4})
+--   columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total; row limit: none
 -- one row per cohort of subscribers sharing this plan; $1 = the cohort ids :: int4[]
 -- $2 = session x-svc-customer-id, one per cohort :: text[] (read as int4)
 SELECT "_subs"."cohort_id"::text AS "cohort", (
