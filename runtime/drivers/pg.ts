@@ -52,14 +52,20 @@ const QUERY_TYPES = {
  */
 function submitText(client: pg.PoolClient, text: string, values: readonly unknown[], name: string | undefined): Promise<pg.QueryArrayResult> {
   return new Promise((resolve, reject) => {
-    const q = new pg.Query(text, values as unknown[]) as ArrayTextQuery;
-    if (name !== undefined) q.name = name;
-    q.types = RAW_TYPES;
-    q._rowMode = 'array';
-    q._result = q._results = new pg.Result('array', RAW_TYPES as never);
-    q.callback = (err, res) => (err ? reject(err) : resolve(res as unknown as pg.QueryArrayResult));
-    client.query(q);
+    submitWith(client, text, values, name, (err, rows, res) => (err ? reject(err) : resolve(res!)));
   });
+}
+
+/** submitText with a callback: the read path makes one promise per statement, not one per step. */
+function submitWith(client: pg.PoolClient, text: string, values: readonly unknown[], name: string | undefined,
+  done: (err: Error | null, rows: unknown[][] | undefined, res: pg.QueryArrayResult | undefined) => void): void {
+  const q = new pg.Query(text, values as unknown[]) as ArrayTextQuery;
+  if (name !== undefined) q.name = name;
+  q.types = RAW_TYPES;
+  q._rowMode = 'array';
+  q._result = q._results = new pg.Result('array', RAW_TYPES as never);
+  q.callback = (err, res) => (err ? done(err, undefined, undefined) : done(null, (res as unknown as pg.QueryArrayResult).rows, res as unknown as pg.QueryArrayResult));
+  client.query(q);
 }
 
 /** The fields of pg's Query that a config object sets (lib/query.js), which submitText sets itself. */
@@ -214,32 +220,54 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
 
   /**
    * One statement's text answer outside a transaction: what runnerOn(...).queryText does inside
-   * withClient, in one async function. Every GraphQL read and one-statement mutation comes here, so
-   * it makes no runner object, closures or promises of nested async calls: three awaits per call
-   * (checkout, the session's timeout when it changes, the statement).
+   * withClient, with callbacks under one promise. Every GraphQL read and one-statement mutation
+   * comes here, so it makes no runner object and no promise per step: pg-pool's checkout and the
+   * statement are callbacks (an async function awaiting both made three promises and a generator
+   * per call); only a session timeout that changes is awaited.
    */
-  async function textOnce(text: string, params: readonly unknown[], name: string | undefined, custom: boolean,
+  function textOnce(text: string, params: readonly unknown[], name: string | undefined, custom: boolean,
     timeoutMs: number | undefined): Promise<string> {
-    let client: pg.PoolClient;
-    try {
-      const p = custom ? (customPool ??= createPool(settings, '-c plan_cache_mode=force_custom_plan')) : pool;
-      client = p.idleCount > 0 || p.totalCount < settings.max ? await p.connect() : await connect(p);
-    } catch (e) {
-      throw mapDatabaseError(new ConnectionError(e));
-    }
-    let broken = false;
-    const prepared = name !== undefined;
-    try {
-      const setting = sessionTimeoutFor(client, timeoutMs);
-      if (setting) await setting;
-      return firstCell((await submitText(client, text, params, prepared ? statementName(text) : undefined)).rows);
-    } catch (e) {
-      const err = mapDatabaseError(causeOn(client, e), { statement: text, prepared, arguments: params });
-      broken = isConnectionFailure(err);
-      throw err;
-    } finally {
-      client.release(broken || connectionFailed(client));
-    }
+    const p = custom ? (customPool ??= createPool(settings, '-c plan_cache_mode=force_custom_plan')) : pool;
+    // Only a checkout that must queue is timed: the common case costs one comparison.
+    const start = p.idleCount > 0 || p.totalCount < settings.max ? -1 : performance.now();
+    return new Promise((resolve, reject) => {
+      p.connect((connectError, client, _done) => {
+        if (start >= 0) {
+          waited.count++;
+          waited.seconds += (performance.now() - start) / 1000;
+        }
+        if (connectError || client === undefined) {
+          reject(mapDatabaseError(new ConnectionError(connectError)));
+          return;
+        }
+        const prepared = name !== undefined;
+        const fail = (e: unknown): void => {
+          const err = mapDatabaseError(causeOn(client, e), { statement: text, prepared, arguments: params });
+          client.release(isConnectionFailure(err) || connectionFailed(client));
+          reject(err);
+        };
+        const run = (): void => {
+          try {
+            submitWith(client, text, params, prepared ? statementName(text) : undefined, (e, rows) => {
+              if (e) return fail(e);
+              let cell: string;
+              try {
+                cell = firstCell(rows!);
+              } catch (x) {
+                return fail(x);
+              }
+              client.release(connectionFailed(client));
+              resolve(cell);
+            });
+          } catch (x) {
+            fail(x);
+          }
+        };
+        const setting = sessionTimeoutFor(client, timeoutMs);
+        if (setting) setting.then(run, fail);
+        else run();
+      });
+    });
   }
 
   return {
