@@ -127,7 +127,9 @@ export function createServer(opts: ServerOptions): KilnServer {
     : undefined;
   const serveConsole = site ? consoleHandler(site) : undefined;
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse, record: RequestRecord): Promise<void> {
+  // Not async: the route's own promise is returned as it is (serve awaits it, and catches what
+  // throws here before it), one promise and one resumption fewer per request.
+  function dispatch(req: IncomingMessage, res: ServerResponse, record: RequestRecord): Promise<void> | void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -153,7 +155,7 @@ export function createServer(opts: ServerOptions): KilnServer {
       sendManagementError(res, new ApiError('method-not-allowed', `Allowed methods: ${allowed}`, 405), { allow: allowed });
       return;
     }
-    await handler(req, res);
+    return handler(req, res);
   }
 
   const finish = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
