@@ -122,7 +122,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   files.set('engine.mjs', engine.module);
   if (engine.data !== undefined) files.set('engine.json', engine.data);
   say('writing engine.d.ts');
-  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas, model.templates, model.rootTemplates));
+  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas, model.templates, model.rootTemplates, model.mutationTemplates));
   say('writing report.html');
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
