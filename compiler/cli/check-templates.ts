@@ -1,13 +1,14 @@
-// `kiln check`, part (d): the permission templates engine.mjs serves are the role's predicates, and
-// its root field templates the role's source, filter, columns, row limit and aggregation switch.
+// `kiln check`, part (d): the permission templates engine.mjs serves are the role's predicates, its
+// root field templates the role's source, filter, columns, row limit and aggregation switch, and its
+// mutation root field templates the role's written table, columns, presets, checks and filters.
 // The runtime completes the templates without reading the predicates again, so a template that
 // says less than the metadata (edited, or written by another compiler) would go unseen by the proofs
 // that compare plans with templates: each is compiled again from the model's predicate and compared.
 
-import { PERMISSION_RULES, type BundleModel, type RootTemplate } from '../../runtime/bundle/index.js';
+import { PERMISSION_RULES, type BundleModel, type MutationTemplate, type RootTemplate } from '../../runtime/bundle/index.js';
 import { templateText } from '../../runtime/sql/index.js';
-import { compileRootTemplates, compileTemplates } from '../sql/index.js';
-import { rootTemplateLines, tableLabel } from '../emit/index.js';
+import { compileMutationTemplates, compileRootTemplates, compileTemplates } from '../sql/index.js';
+import { mutationTemplateLines, rootTemplateLines, tableLabel } from '../emit/index.js';
 
 /** Templates compared, and each one that is not its predicate compiled again. */
 export interface TemplateProof {
@@ -38,6 +39,7 @@ export function checkTemplates(model: BundleModel): TemplateProof {
     }
   }
   checked += checkRootTemplates(model, { ...model, templates: expected }, problems);
+  checked += checkMutationTemplates(model, { ...model, templates: expected }, problems);
   return { checked, problems };
 }
 
@@ -55,6 +57,25 @@ function checkRootTemplates(model: BundleModel, recompiled: BundleModel, problem
       checked++;
       if (JSON.stringify(want[field]) === JSON.stringify(got[field])) continue;
       problems.push(`role ${role}, root field ${field}: engine.mjs has ${shown(got[field])}; the permission compiles to ${shown(want[field])}`);
+    }
+  }
+  return checked;
+}
+
+// The mutation root field templates the mutation planners complete (written table, columns,
+// presets, checks and filters, returning), each compared with the one the permissions compile to.
+function checkMutationTemplates(model: BundleModel, recompiled: BundleModel, problems: string[]): number {
+  const expected = compileMutationTemplates(recompiled)?.roles ?? {};
+  const have = model.mutationTemplates?.roles ?? {};
+  let checked = 0;
+  const shown = (t: MutationTemplate | undefined): string => (t === undefined ? 'none' : mutationTemplateLines(t).join('; '));
+  for (const role of [...new Set([...Object.keys(expected), ...Object.keys(have)])].sort()) {
+    const want = expected[role] ?? {};
+    const got = have[role] ?? {};
+    for (const field of [...new Set([...Object.keys(want), ...Object.keys(got)])].sort()) {
+      checked++;
+      if (JSON.stringify(want[field]) === JSON.stringify(got[field])) continue;
+      problems.push(`role ${role}, mutation root field ${field}: engine.mjs has ${shown(got[field])}; the permission compiles to ${shown(want[field])}`);
     }
   }
   return checked;

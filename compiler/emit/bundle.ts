@@ -7,7 +7,7 @@ import { templateText } from '../../runtime/sql/index.js';
 import type { InconsistentObject } from '../model/index.js';
 import { formatSql, paramHeader, previewMutationQuery, previewMutationSql, previewQuery, previewSql, previewSubscriptionSql, tableDialect } from '../sql/index.js';
 import { engineModule } from './module.js';
-import { rootTemplateLines } from './permission-text.js';
+import { mutationTemplateLines, rootTemplateLines } from './permission-text.js';
 import { engineTypes } from './types.js';
 import { reportHtml } from './report.js';
 import type { PersistedManifestEntry } from './persisted.js';
@@ -98,7 +98,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
         const compiled = previewMutationSql(model, schemas[role]!, role, field, root);
         const query = previewMutationQuery(model, role, field, root);
         const header = [`-- root field: ${field} (${root.kind} on ${model.tables[root.table]!.schema}.${model.tables[root.table]!.name})`,
-          `-- query: ${query}`, ...permissionHeader(model, role, root.table, WRITE_RULES[root.kind]),
+          `-- query: ${query}`, ...(mutationTemplateHeader(model, role, field) ?? permissionHeader(model, role, root.table, WRITE_RULES[root.kind])),
           '-- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed',
           ...paramHeader(compiled, undefined, 1, tableDialect(model, root.table).placeholder)];
         return { text: `${header.join('\n')}\n${formatSql(compiled.text)};\n`, query };
@@ -122,7 +122,7 @@ export async function buildBundle(input: BundleInput): Promise<Bundle> {
   files.set('engine.mjs', engine.module);
   if (engine.data !== undefined) files.set('engine.json', engine.data);
   say('writing engine.d.ts');
-  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas, model.templates, model.rootTemplates));
+  files.set('engine.d.ts', await engineTypes(sdl, operations, schemas, model.templates, model.rootTemplates, model.mutationTemplates));
   say('writing report.html');
   files.set('report.html', reportHtml(model));
   const summary = { tables: Object.keys(model.tables).length, roles: model.roles.length, rootFields };
@@ -155,6 +155,17 @@ function rootTemplateHeader(model: BundleModel, role: string, field: string, kin
   if (!t) return null;
   return ['-- template (precompiled in engine.mjs; the statement completes it with the request\'s selection and arguments):',
     ...rootTemplateLines(t, { limit: kind !== 'select_by_pk', aggregations: kind === 'select_aggregate' || kind === 'function_aggregate' }).map((line) => `--   ${line}`)];
+}
+
+/**
+ * A mutation root field's template as engine.mjs holds it and the statement below completes it
+ * (slots in braces); null where the field has none (the permission's predicates are shown instead).
+ */
+function mutationTemplateHeader(model: BundleModel, role: string, field: string): string[] | null {
+  const t = model.mutationTemplates?.roles[role]?.[field];
+  if (!t) return null;
+  return ['-- template (precompiled in engine.mjs; the statement completes it with the request\'s arguments and selection):',
+    ...mutationTemplateLines(t).map((line) => `--   ${line}`)];
 }
 
 const RULE_NAMES: { readonly [rule in PermissionRule]: string } = {

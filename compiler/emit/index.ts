@@ -5,4 +5,4 @@ export { buildBundle, writeBundle, type Bundle } from './bundle.js';
 /** Query collections compiled whole per role, with the allow-list and REST endpoints (also for compile on write). */
 export { compilePersisted, type CompiledPersisted, type PersistedManifestEntry } from './persisted.js';
 /** Permission predicates and table names as people read them (report.html, `kiln diff`). */
-export { filterText, rootTemplateLines, tableLabel } from './permission-text.js';
+export { filterText, mutationTemplateLines, rootTemplateLines, tableLabel } from './permission-text.js';

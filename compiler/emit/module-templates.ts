@@ -1,12 +1,19 @@
-// The templates of engine.mjs (DESIGN.md "the bundle"): every role's permission predicates and
-// every role's root field templates, each distinct one written once as JSON text and parsed when
-// first used, each role's part (what it refers to, by index) parsed when the role is first used.
-// `permissionTemplates(role)` / `model.templates.roles[role]` and `rootTemplate(role, field)` /
-// `model.rootTemplates.roles[role][field]` give the same objects.
+// The templates of engine.mjs (DESIGN.md "the bundle"): every role's permission predicates, root
+// field templates and mutation root field templates, each distinct one written once as JSON text
+// and parsed when first used, each role's part (what it refers to, by index) parsed when the role
+// is first used. `permissionTemplates(role)` / `model.templates.roles[role]`, `rootTemplate(role,
+// field)` / `model.rootTemplates.roles[role][field]` and `mutationTemplate(role, field)` /
+// `model.mutationTemplates.roles[role][field]` give the same objects.
+//
+// Each value is turned into text once: the pools know the objects they have seen (templates,
+// sources, column lists and root templates are shared objects in the model), so a filter several
+// thousand role x field pairs share is stringified once, not once per pair.
 
 import type * as TsMorph from 'ts-morph';
 import type { StatementStructures } from 'ts-morph';
-import { PERMISSION_RULES, type RootTemplatesModel, type TemplatesModel } from '../../runtime/bundle/index.js';
+import {
+  PERMISSION_RULES, type MutationTemplate, type MutationTemplatesModel, type RootTemplate, type RootTemplatesModel, type TemplatesModel, type WriteTemplate,
+} from '../../runtime/bundle/index.js';
 import type { SqlTemplate } from '../../runtime/sql/index.js';
 
 /** The templates as JSON text. */
@@ -26,45 +33,83 @@ export interface TemplateData {
     /** Per role: field -> the index of its root template, parsed when the role is first used. */
     readonly roles: { readonly [role: string]: string };
   } | null;
+  /** The mutation root field templates; null: the model has none. */
+  readonly mutation: {
+    /** Each distinct write part: `[columns index, presets, check index]`, an update's with `filter index` after. */
+    readonly writes: readonly string[];
+    /**
+     * Each distinct mutation template: `[table, target (a source index), insert (a write index or
+     * null), update (likewise), delete (null, or [filter index]), backend only, returning (a root template index or null)]`.
+     */
+    readonly parts: readonly string[];
+    /** Per role: field -> the index of its mutation template, parsed when the role is first used. */
+    readonly roles: { readonly [role: string]: string };
+  } | null;
 }
 
 /** The model's templates as engine.mjs writes them. */
-export function templateData(templates: TemplatesModel | undefined, rootTemplates: RootTemplatesModel | undefined): TemplateData {
-  if (!templates) return { templates: [], roleTemplates: {}, root: null };
+export function templateData(templates: TemplatesModel | undefined, rootTemplates: RootTemplatesModel | undefined,
+  mutationTemplates?: MutationTemplatesModel): TemplateData {
+  if (!templates) return { templates: [], roleTemplates: {}, root: null, mutation: null };
   const template = pool<SqlTemplate>();
   const ref = (t: SqlTemplate | null | undefined): number | null | undefined => (t === null || t === undefined ? t : template.ref(t));
   const roleTemplates = Object.fromEntries(Object.entries(templates.roles).map(([role, tables]) => [role,
     JSON.stringify(Object.fromEntries(Object.entries(tables).map(([table, p]) => [table,
       Object.fromEntries(PERMISSION_RULES.filter((r) => p[r] !== undefined).map((r) => [r, ref(p[r])]))])))]));
-  if (!rootTemplates) return { templates: template.texts, roleTemplates, root: null };
+  if (!rootTemplates) return { templates: template.texts, roleTemplates, root: null, mutation: null };
   const sources = pool<SqlTemplate>();
   const columns = pool<readonly string[]>();
   const parts = pool<readonly unknown[]>();
-  const partOf = new Map<object, number>();
-  const roles = Object.fromEntries(Object.entries(rootTemplates.roles).map(([role, fields]) => [role,
-    JSON.stringify(Object.fromEntries(Object.entries(fields).map(([field, t]) => {
-      let i = partOf.get(t);
-      if (i === undefined) {
-        partOf.set(t, (i = parts.ref([t.table, sources.ref(t.source), t.filter === null ? null : template.ref(t.filter), columns.ref(t.columns), t.limit, t.aggregations])));
-      }
-      return [field, i];
-    })))]));
-  return { templates: template.texts, roleTemplates, root: { sources: sources.texts, columns: `[${columns.texts.join(',')}]`, parts: parts.texts, roles } };
+  const rootPart = (t: RootTemplate): number => parts.refOf(t, () =>
+    [t.table, sources.ref(t.source), t.filter === null ? null : template.ref(t.filter), columns.ref(t.columns), t.limit, t.aggregations]);
+  const perRole = <T>(roles: { readonly [role: string]: { readonly [field: string]: T } }, index: (t: T) => number): { [role: string]: string } =>
+    Object.fromEntries(Object.entries(roles).map(([role, fields]) => [role, JSON.stringify(Object.fromEntries(Object.entries(fields).map(([field, t]) => [field, index(t)])))]));
+  const roles = perRole(rootTemplates.roles, rootPart);
+  let mutation: TemplateData['mutation'] = null;
+  if (mutationTemplates) {
+    const writes = pool<readonly unknown[]>();
+    const write = (w: WriteTemplate | undefined): number | null => (w === undefined ? null : writes.refOf(w, () =>
+      [columns.ref(w.columns), w.presets, ref(w.check), ...(w.filter !== undefined ? [ref(w.filter)] : [])]));
+    const mutationParts = pool<readonly unknown[]>();
+    const mutationPart = (t: MutationTemplate): number => mutationParts.refOf(t, () => [t.table, sources.ref(t.target), write(t.insert), write(t.update),
+      t.delete ? [ref(t.delete.filter)] : null, t.backendOnly, t.returning === null ? null : rootPart(t.returning)]);
+    const mutationRoles = perRole(mutationTemplates.roles, mutationPart);
+    mutation = { writes: writes.texts, parts: mutationParts.texts, roles: mutationRoles };
+  }
+  return { templates: template.texts, roleTemplates, root: { sources: sources.texts, columns: `[${columns.texts.join(',')}]`, parts: parts.texts, roles }, mutation };
 }
 
-// Distinct values by their JSON text, each with its index.
-function pool<T>(): { ref(value: T): number; readonly texts: string[] } {
+/** Distinct values, each with its index: `ref` by JSON text, `refOf` by the object first (each object's text made once). */
+interface Pool<T> {
+  ref(value: T): number;
+  /** The index of `value`, whose text is that of `encoded()` (called once per object). */
+  refOf(value: object, encoded: () => T): number;
+  readonly texts: string[];
+}
+
+function pool<T>(): Pool<T> {
   const index = new Map<string, number>();
+  const byObject = new Map<object, number>();
   const texts: string[] = [];
+  const byText = (json: string): number => {
+    let i = index.get(json);
+    if (i === undefined) {
+      index.set(json, (i = texts.length));
+      texts.push(json);
+    }
+    return i;
+  };
   return {
     texts,
     ref(value: T): number {
-      const json = JSON.stringify(value);
-      let i = index.get(json);
-      if (i === undefined) {
-        index.set(json, (i = texts.length));
-        texts.push(json);
-      }
+      if (typeof value !== 'object' || value === null) return byText(JSON.stringify(value));
+      let i = byObject.get(value);
+      if (i === undefined) byObject.set(value, (i = byText(JSON.stringify(value))));
+      return i;
+    },
+    refOf(value: object, encoded: () => T): number {
+      let i = byObject.get(value);
+      if (i === undefined) byObject.set(value, (i = byText(JSON.stringify(encoded()))));
       return i;
     },
   };
@@ -74,14 +119,16 @@ function pool<T>(): { ref(value: T): number; readonly texts: string[] } {
 export function templateDataSize(d: TemplateData): number {
   const sum = (texts: readonly string[]): number => texts.reduce((n, t) => n + t.length, 0);
   return sum(d.templates) + sum(Object.values(d.roleTemplates))
-    + (d.root ? sum(d.root.sources) + d.root.columns.length + sum(d.root.parts) + sum(Object.values(d.root.roles)) : 0);
+    + (d.root ? sum(d.root.sources) + d.root.columns.length + sum(d.root.parts) + sum(Object.values(d.root.roles)) : 0)
+    + (d.mutation ? sum(d.mutation.writes) + sum(d.mutation.parts) + sum(Object.values(d.mutation.roles)) : 0);
 }
 
 /** engine.json's lines of the templates (a large model's). */
 export function templateDataLines(d: TemplateData): string[] {
   const list = (texts: readonly string[]): string => `[${texts.map((t) => JSON.stringify(t)).join(',\n')}]`;
   return [`"templates":${list(d.templates)}`, `"roleTemplates":${JSON.stringify(d.roleTemplates)}`,
-    ...(d.root ? [`"rootTemplates":{"sources":${list(d.root.sources)},\n"columns":${d.root.columns},\n"parts":${list(d.root.parts)},\n"roles":${JSON.stringify(d.root.roles)}}`] : [])];
+    ...(d.root ? [`"rootTemplates":{"sources":${list(d.root.sources)},\n"columns":${d.root.columns},\n"parts":${list(d.root.parts)},\n"roles":${JSON.stringify(d.root.roles)}}`] : []),
+    ...(d.mutation ? [`"mutationTemplates":{"writes":${list(d.mutation.writes)},\n"parts":${list(d.mutation.parts)},\n"roles":${JSON.stringify(d.mutation.roles)}}`] : [])];
 }
 
 /** What the module's statements are built with: ts-morph, and a `const` declaration. */
@@ -141,5 +188,38 @@ export function templateStatements(w: ModuleWriter, d: TemplateData, external: b
     constant('rootTemplates', '{ roles: rootRoles }', 'The model\'s `rootTemplates`.'),
     fn('rootTemplate', ['role', 'field'], 'A root field\'s template for a role: its source, filter, columns, row limit and aggregation switch (undefined: none).',
       ['const fields = Object.hasOwn(rootRoles, role) ? rootRoles[role] : undefined;', 'return fields && Object.hasOwn(fields, field) ? fields[field] : undefined;'], true),
+    ...(d.mutation ? mutationStatements(w, d.mutation, external, list, fn) : []),
+  ];
+}
+
+// The mutation templates' statements: write parts and templates parsed on first use (their
+// sources, predicates, column lists and returning root templates shared with the rest), each
+// role's part read on first use, `mutationTemplates` and the exported `mutationTemplate(role, field)`.
+function mutationStatements(w: ModuleWriter, d: NonNullable<TemplateData['mutation']>, external: boolean, list: (texts: readonly string[]) => string,
+  fn: (name: string, parameters: string[], doc: string, statements: string[], isExported?: boolean) => StatementStructures): StatementStructures[] {
+  const { constant } = w;
+  return [
+    constant('mutationWriteText', external ? 'data.mutationTemplates.writes' : list(d.writes),
+      'Each distinct insert or update part: [columns, presets, check (a permission template; null: none)], an update\'s with its filter after.'),
+    constant('mutationWriteCache', '[]', 'The write parts read so far, by index.'),
+    fn('mutationWrite', ['i'], 'The write part at index `i`, made on first use (undefined: none).', [
+      'if (i === null) return undefined;',
+      'return (mutationWriteCache[i] ??= ((part) => {\n  const [columns, presets, check] = part;\n'
+        + '  return { columns: rootColumns[columns], presets, ...(part.length > 3 ? { filter: template(part[3]) } : {}), check: template(check) };\n})(JSON.parse(mutationWriteText[i])));',
+    ]),
+    constant('mutationPartText', external ? 'data.mutationTemplates.parts' : list(d.parts),
+      'Each distinct mutation root field template: [table, target, insert part, update part, delete ([filter] or null), backend only, returning (a root template)].'),
+    constant('mutationPartCache', '[]', 'The mutation templates read so far, by index.'),
+    fn('mutationPart', ['i'], 'The mutation template at index `i`, made on first use from its parts (shared objects).', [
+      'return (mutationPartCache[i] ??= (([table, target, insert, update, del, backendOnly, returning]) => {\n  const t = rootSource(target);\n'
+        + '  return { dialect: t.dialect, table, target: t, ...(insert === null ? {} : { insert: mutationWrite(insert) }), ...(update === null ? {} : { update: mutationWrite(update) }),\n'
+        + '    ...(del === null ? {} : { delete: { filter: template(del[0]) } }), backendOnly, returning: returning === null ? null : rootPart(returning) };\n})(JSON.parse(mutationPartText[i])));',
+    ]),
+    constant('roleMutationText', external ? 'data.mutationTemplates.roles' : JSON.stringify(d.roles), 'Per role: mutation root field -> index of its template, read on first use.'),
+    constant('mutationRoles', 'lazyRoles(roleMutationText, (fields) => Object.fromEntries(Object.entries(fields).map(([field, i]) => [field, mutationPart(i)])))',
+      'Each role\'s mutation root field templates.'),
+    constant('mutationTemplates', '{ roles: mutationRoles }', 'The model\'s `mutationTemplates`.'),
+    fn('mutationTemplate', ['role', 'field'], 'A mutation root field\'s template for a role: the written table, columns, presets, checks and filters, returning (undefined: none).',
+      ['const fields = Object.hasOwn(mutationRoles, role) ? mutationRoles[role] : undefined;', 'return fields && Object.hasOwn(fields, field) ? fields[field] : undefined;'], true),
   ];
 }

@@ -73,8 +73,9 @@ function engineData(model: BundleModel): EngineData {
   const roots = perRole(model.roots);
   const select = perRole(model.select);
   const mutations = model.mutations ? perRole(model.mutations) : null;
-  const { roots: _r, select: _s, mutations: _m, templates, rootTemplates, ...rest } = model;
-  return { shared: `[${[...pool.keys()].join(',')}]`, roots, select, mutations, rest: JSON.stringify(rest), templates: templates ? templateData(templates, rootTemplates) : null };
+  const { roots: _r, select: _s, mutations: _m, templates, rootTemplates, mutationTemplates, ...rest } = model;
+  return { shared: `[${[...pool.keys()].join(',')}]`, roots, select, mutations, rest: JSON.stringify(rest),
+    templates: templates ? templateData(templates, rootTemplates, mutationTemplates) : null };
 }
 
 // engine.json: the data of a large model, one part a line.
@@ -107,7 +108,7 @@ function moduleStatements(m: typeof TsMorph, d: EngineData, external: boolean): 
     constant(m, 'select', JSON.stringify(d.select), 'Per role: the index of its select permissions in `shared`.'),
     ...(d.mutations ? [constant(m, 'mutations', JSON.stringify(d.mutations), 'Per role: the index of its write permissions in `shared`.')] : []),
     ...(d.templates ? templateStatements({ m, constant: (...a) => constant(m, ...a) }, d.templates, external) : []),
-    constant(m, 'model', `{ ...${external ? 'data.model' : parsed(d.rest)}, ${parts.map(pick).join(', ')}${d.templates ? ', templates' : ''}${d.templates?.root ? ', rootTemplates' : ''} }`,
+    constant(m, 'model', `{ ...${external ? 'data.model' : parsed(d.rest)}, ${parts.map(pick).join(', ')}${d.templates ? ', templates' : ''}${d.templates?.root ? ', rootTemplates' : ''}${d.templates?.mutation ? ', mutationTemplates' : ''} }`,
       'The resolved model: tables, roots and every role\'s permission predicates.', true),
     ...(d.templates ? [{
       kind: m.StructureKind.Function, name: 'rootFieldTemplates', isExported: true, parameters: [{ name: 'role' }, { name: 'field' }],

@@ -1,8 +1,8 @@
 // Permission predicates as people read them (report.html, `kiln diff`): Hasura's operators, the
 // GraphQL field names, relationships by name, session values as their header names.
 
-import type { BoolIr, BundleModel, RootTemplate, TableId, ValueIr } from '../../runtime/bundle/index.js';
-import { templateText } from '../../runtime/sql/index.js';
+import type { BoolIr, BundleModel, MutationTemplate, PresetSlot, RootTemplate, TableId, ValueIr, WriteTemplate } from '../../runtime/bundle/index.js';
+import { templateText, type SqlTemplate } from '../../runtime/sql/index.js';
 
 const OPS: { readonly [op: string]: string } = {
   _eq: '=', _neq: '!=', _gt: '>', _gte: '>=', _lt: '<', _lte: '<=', _in: 'in', _nin: 'not in',
@@ -78,3 +78,34 @@ export function rootTemplateLines(t: RootTemplate, shown: { readonly limit: bool
       ...(shown.aggregations ? [`aggregations: ${t.aggregations ? 'yes' : 'no'}`] : [])].join('; ')];
 }
 
+
+/**
+ * A mutation root field's template as a reviewer reads it, one line a part: the written table with
+ * the columns and presets (an insert's or an update's; the update permission an insert's
+ * `on_conflict` applies on a line of its own), the filter and check, the columns `returning` may
+ * read, and whether the permission is backend only. Slots in braces.
+ */
+export function mutationTemplateLines(t: MutationTemplate): string[] {
+  const cond = (c: SqlTemplate | null | undefined): string => (c ? templateText(c) : 'none (every row)');
+  const write = (w: WriteTemplate): string => {
+    const presets = Object.entries(w.presets).map(([column, slot]) => `${column} = ${presetText(slot)}`);
+    return `columns: ${w.columns.join(', ') || 'none'}${presets.length > 0 ? `; presets: ${presets.join(', ')}` : ''}`;
+  };
+  const lines: string[] = [];
+  const target = templateText(t.target);
+  if (t.insert) {
+    lines.push(`insert into: ${target}; ${write(t.insert)}`, `check: ${cond(t.insert.check)}`);
+    if (t.update) lines.push(`on conflict: update ${write(t.update)}; filter: ${cond(t.update.filter)}; check: ${cond(t.update.check)}`);
+  } else if (t.update) {
+    lines.push(`update: ${target}; ${write(t.update)}`, `filter: ${cond(t.update.filter)}; check: ${cond(t.update.check)}`);
+  } else if (t.delete) {
+    lines.push(`delete from: ${target}; filter: ${cond(t.delete.filter)}`);
+  }
+  lines.push(`returning columns: ${t.returning ? t.returning.columns.join(', ') : 'the role\'s select permission'}${t.backendOnly ? '; backend only' : ''}`);
+  return lines;
+}
+
+// A preset's slot as templateText names slots.
+function presetText(s: PresetSlot): string {
+  return templateText({ dialect: 'postgres', text: ['', ''], slots: [s] });
+}

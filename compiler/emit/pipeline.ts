@@ -11,7 +11,7 @@ import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject, type ResolveReuse } from '../model/index.js';
 import { buildRoleSchema, buildRoleSchemas, collectionUse, printRoleSchema, printSchemas, validateCollections } from '../schema/index.js';
-import { compileRootTemplates, compileTemplates } from '../sql/index.js';
+import { compileMutationTemplates, compileRootTemplates, compileTemplates, RootTemplatePool } from '../sql/index.js';
 import { compilePersisted, type CompiledPersisted } from './persisted.js';
 
 export interface BundleInput {
@@ -73,8 +73,10 @@ export function compileModel(input: BundleInput): CompiledModel {
   const resolvedModel: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
   say(`precompiling the permission predicates of ${resolvedModel.roles.length} role(s)`);
   const withTemplates: BundleModel = { ...resolvedModel, templates: (input.templates ?? compileTemplates)(resolvedModel) };
-  const rootTemplates = compileRootTemplates(withTemplates);
-  const base: BundleModel = rootTemplates ? { ...withTemplates, rootTemplates } : withTemplates;
+  const pool = new RootTemplatePool(withTemplates);
+  const rootTemplates = compileRootTemplates(withTemplates, pool);
+  const mutationTemplates = compileMutationTemplates(withTemplates, pool);
+  const base: BundleModel = { ...withTemplates, ...(rootTemplates ? { rootTemplates } : {}), ...(mutationTemplates ? { mutationTemplates } : {}) };
   say(`building schemas for ${base.roles.length} role(s)`);
   const { schemas, sdl: printed } = (input.roleSchemas ?? buildAll)(base);
   // Stored queries compiled whole: the allow-list and REST endpoints run them.

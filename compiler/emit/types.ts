@@ -1,7 +1,7 @@
 import { buildSchema, Kind, parse, type GraphQLSchema } from 'graphql';
 import type * as TsMorph from 'ts-morph';
 import type { StatementStructures } from 'ts-morph';
-import type { RootTemplatesModel, TemplatesModel } from '../../runtime/bundle/index.js';
+import type { MutationTemplatesModel, RootTemplatesModel, TemplatesModel } from '../../runtime/bundle/index.js';
 import { PRINT, tsMorph } from './module.js';
 import { HELPERS, operationDeclarations, schemaDeclarations } from './type-printer.js';
 
@@ -11,7 +11,7 @@ import { HELPERS, operationDeclarations, schemaDeclarations } from './type-print
  */
 export async function engineTypes(sdl: { readonly [role: string]: string },
   operations: { readonly [role: string]: readonly string[] } = {}, schemas: { readonly [role: string]: GraphQLSchema } = {},
-  templates?: TemplatesModel, rootTemplates?: RootTemplatesModel): Promise<string> {
+  templates?: TemplatesModel, rootTemplates?: RootTemplatesModel, mutationTemplates?: MutationTemplatesModel): Promise<string> {
   // The module's own exports, written with ts-morph as engine.mjs is; the role namespaces below
   // are the type printer's text (graphql-codegen's declarations, shared between roles).
   const m = await tsMorph();
@@ -21,6 +21,7 @@ export async function engineTypes(sdl: { readonly [role: string]: string },
     declared(m, 'bundleFormat', '1', 'The bundle format the module is written in.'),
     ...(templates ? templateDeclarations(m, templates) : []),
     ...(templates && rootTemplates ? rootTemplateDeclarations(m) : []),
+    ...(templates && rootTemplates && mutationTemplates ? mutationTemplateDeclarations(m) : []),
   ] }, PRINT).trimEnd()];
   // Roles that see the same schema and run the same operations share one namespace: the others
   // are aliases of the first (a large schema has many roles that differ only in row filters).
@@ -196,5 +197,25 @@ function rootTemplateDeclarations(m: typeof TsMorph): StatementStructures[] {
     { kind: m.StructureKind.Function, name: 'rootTemplate', isExported: true, hasDeclareKeyword: true,
       docs: ['A root field\'s template for a role (read from the module when the role is first asked for; undefined: none).'],
       parameters: [{ name: 'role', type: 'string' }, { name: 'field', type: 'string' }], returnType: 'RootTemplate | undefined' },
+  ];
+}
+
+/** The type of `mutationTemplate(role, field)`: a mutation root field's template (runtime/bundle MutationTemplate). */
+function mutationTemplateDeclarations(m: typeof TsMorph): StatementStructures[] {
+  return [
+    { kind: m.StructureKind.TypeAlias, name: 'PresetSlot', isExported: true,
+      docs: ['A preset\'s value: a session value or a constant, bound as a parameter of the column\'s type.'],
+      type: "Extract<TemplateSlot, { readonly kind: 'session' | 'literal' }>" },
+    { kind: m.StructureKind.Interface, name: 'WriteTemplate', isExported: true,
+      docs: ['An insert or update permission precompiled: the columns the client may give or change, presets, the update filter (updates only) and the check.'],
+      properties: readonlyProps([['columns', 'readonly string[]'], ['presets', '{ readonly [column: string]: PresetSlot }'], ['filter', 'SqlTemplate | null', true],
+        ['check', 'SqlTemplate | null']]) },
+    { kind: m.StructureKind.Interface, name: 'MutationTemplate', isExported: true,
+      docs: ['The part of a mutation root field\'s statement its role fixes, rendered for the source\'s dialect: the request completes it with arguments and a selection.'],
+      properties: readonlyProps([['dialect', "'postgres' | 'mssql' | 'bigquery'"], ['table', 'string'], ['target', 'SqlTemplate'], ['insert', 'WriteTemplate', true],
+        ['update', 'WriteTemplate', true], ['delete', '{ readonly filter: SqlTemplate | null }', true], ['backendOnly', 'boolean'], ['returning', 'RootTemplate | null']]) },
+    { kind: m.StructureKind.Function, name: 'mutationTemplate', isExported: true, hasDeclareKeyword: true,
+      docs: ['A mutation root field\'s template for a role (read from the module when the role is first asked for; undefined: none).'],
+      parameters: [{ name: 'role', type: 'string' }, { name: 'field', type: 'string' }], returnType: 'MutationTemplate | undefined' },
   ];
 }

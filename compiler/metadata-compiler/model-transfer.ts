@@ -1,7 +1,7 @@
 // The compiled model and SDL, sent from the compile worker to the serving thread with only what
 // the serving thread does not hold yet (issue 19). A structured clone of a 1,000-table model is
 // 19 MB and its SDL 40 MB; reading them back on the serving thread stops every query for
-// seconds. The model's large maps (tables by id; roots, permissions, templates and root templates by role) go as
+// seconds. The model's large maps (tables by id; roots, permissions, templates, root and mutation templates by role) go as
 // one content digest per entry, with the entry itself only when the other side lacks it; each
 // role's SDL goes as its schema key (schema-cache.ts), with the text only when it is new.
 
@@ -9,7 +9,7 @@ import type { BundleModel, Json } from '../../runtime/bundle/index.js';
 import { digestText } from './reuse.js';
 
 /** The model's maps sent entry by entry: the path of each from the model's top. */
-const SPLIT: readonly (readonly string[])[] = [['tables'], ['roots'], ['select'], ['mutations'], ['templates', 'roles'], ['rootTemplates', 'roles']];
+const SPLIT: readonly (readonly string[])[] = [['tables'], ['roots'], ['select'], ['mutations'], ['templates', 'roles'], ['rootTemplates', 'roles'], ['mutationTemplates', 'roles']];
 
 /** A model as sent: its small parts whole, its large maps as digests, the entries the receiver lacks. */
 export interface PackedModel {

@@ -80,4 +80,4 @@ export class CompileReuse implements ResolveReuse {
 }
 
 /** The model's per-role maps (and the list of roles). */
-export const PER_ROLE: ReadonlySet<string> = new Set(['roles', 'roots', 'select', 'mutations', 'templates', 'rootTemplates']);
+export const PER_ROLE: ReadonlySet<string> = new Set(['roles', 'roots', 'select', 'mutations', 'templates', 'rootTemplates', 'mutationTemplates']);

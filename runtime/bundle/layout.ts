@@ -170,11 +170,16 @@ function statementKey(body: string): { readonly field: string; readonly table: s
   const first = /^-- (root field|subscription): (\S+) \((.*) on (\S+)\)\n/.exec(body);
   if (!first) return null;
   // A root template's lines name the table (its source, its columns): of those only its filter
-  // is of the kind, as the filter line alone was before root templates were shown.
+  // is of the kind, as the filter line alone was before root templates were shown. A mutation
+  // template's first line names the written table: the rest of it (columns, presets, filter) is.
   const header = /^(?:-- .*\n)*/.exec(body)![0].split('\n').slice(2)
-    .flatMap((l) => (l.startsWith('--   from: ') ? [`--   ${l.slice(l.indexOf('; filter: ') + 2)}`] : l.startsWith('--   columns: ') ? [] : [l])).join('\n');
+    .flatMap((l) => (l.startsWith('--   from: ') ? [`--   ${l.slice(l.indexOf('; filter: ') + 2)}`] : l.startsWith('--   columns: ') ? []
+      : MUTATION_TARGET.test(l) ? [l.replace(MUTATION_TARGET, '--   ')] : [l])).join('\n');
   return { field: `${first[2]}${first[1] === 'subscription' ? '.subscription' : ''}`, table: first[4]!, kind: `${first[1]} (${first[3]}\n${header}` };
 }
+
+// The written table at the start of a mutation template's first header line (compiler/emit mutationTemplateLines).
+const MUTATION_TARGET = /^-- {3}(?:insert into|update|delete from): [^;]*; /;
 
 /** A delta is kept when it is shorter than this share of the statement's text. */
 const DELTA_AT_MOST = 0.8;

@@ -2,7 +2,7 @@
 // immutable. Permission predicates are already resolved to BoolIr with session variables as slots.
 
 import type { ErrorCode } from '../errors/index.js';
-import type { CompiledSql, SqlTemplate } from '../sql/index.js';
+import type { CompiledSql, SqlTemplate, TemplateSlot } from '../sql/index.js';
 import type { ActionsModel } from './actions.js';
 import type { Json } from './json.js';
 
@@ -59,6 +59,13 @@ export interface BundleModel {
    */
   readonly rootTemplates?: RootTemplatesModel;
   /**
+   * Per role and mutation root field (insert, update and delete of a table), the fixed part of the
+   * field's statement for that role: the written table, the columns it may give, its presets, its
+   * check and filter, and what `returning` reads. Absent: a model built without the compiler's
+   * templates stage (the planners read the write permissions).
+   */
+  readonly mutationTemplates?: MutationTemplatesModel;
+  /**
    * The SDL of each role that has `backend_only` permissions as a trusted request with
    * `x-svc-use-backend-only-permissions: true` sees it (roots `backendOnlyMutation`); absent: no
    * role has one. Kept in the model: such roles are few, and the runtime cannot build a schema.
@@ -112,6 +119,50 @@ export interface RootTemplate {
   /** Whether the role may aggregate the rows. */
   readonly aggregations: boolean;
 }
+
+/**
+ * Per role, its mutation root fields' templates. As with root templates, a template several roles
+ * have is one object, written once in engine.mjs; a role's part is read when the role is first used.
+ */
+export interface MutationTemplatesModel {
+  readonly roles: { readonly [role: string]: { readonly [field: string]: MutationTemplate } };
+}
+
+/**
+ * The part of a mutation root field's statement fixed by the role, rendered for the source's
+ * dialect. Which parts it has follows the field: `insert` for insert_<t>(_one) (with `update`
+ * when the role may update, for `on_conflict`), `update` for update_<t>, _by_pk and _many,
+ * `delete` for delete_<t> and _by_pk. A part it lacks is a permission the role lacks.
+ */
+export interface MutationTemplate {
+  readonly dialect: SqlTemplate['dialect'];
+  /** The table written. */
+  readonly table: TableId;
+  /** The written table as the statement names it (INSERT INTO, UPDATE, DELETE FROM). */
+  readonly target: SqlTemplate;
+  readonly insert?: WriteTemplate;
+  readonly update?: WriteTemplate;
+  readonly delete?: { readonly filter: SqlTemplate | null };
+  /** Whether the field's permission is `backend_only` (only a trusted request's schema has the field). */
+  readonly backendOnly: boolean;
+  /** What `returning` reads: the role's select template of the table (null: the role may not read it). */
+  readonly returning: RootTemplate | null;
+}
+
+/** An insert or update permission precompiled: columns, presets as parameter slots, predicates as templates. */
+export interface WriteTemplate {
+  /** Columns the client may give (insert) or change (update), in table order; preset columns are not among them. */
+  readonly columns: readonly string[];
+  /** Column -> its preset: a session value's slot or a constant, bound as a parameter of the column's type; sorted by column. */
+  readonly presets: { readonly [column: string]: PresetSlot };
+  /** Update only: the rows the role may update (null: every row). */
+  readonly filter?: SqlTemplate | null;
+  /** Evaluated on every inserted or updated row (null: none). */
+  readonly check: SqlTemplate | null;
+}
+
+/** A preset's value as a template slot: a session value or a constant, typed by its column. */
+export type PresetSlot = Extract<TemplateSlot, { readonly kind: 'session' | 'literal' }>;
 
 /** The predicates of a permission a template is made of. */
 export type PermissionRule = 'select' | 'insertCheck' | 'updateFilter' | 'updateCheck' | 'deleteFilter';

@@ -5,6 +5,7 @@ import { Alias, isCompareOp, type CompareOp, type Cond, type Expr, type Sql } fr
 import { computedCall } from './call.js';
 import { columnByField, computedFieldOf, permissionOf, sourceOf, tableOf, type PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
+import { mutationRuleOf } from './mutation-perms.js';
 import { checkLtreeOperand, isLtreeOp, LTREE_LIST_OPS, ltreeCond } from './ltree.js';
 import { isGeoType } from './geojson.js';
 import { geoCompareCond, geoOperand, isPostgisOp, postgisCond } from './postgis.js';
@@ -155,7 +156,9 @@ export function selectFilter(ctx: PlanContext, table: string, row: Alias, root: 
 
 /** The role's predicate `rule` (a select or write filter, an insert or update check) on the rows of `table` at `row`, as selectFilter. */
 export function permissionCond(ctx: PlanContext, table: string, rule: PermissionRule, row: Alias, root: Alias = row): Cond {
-  const t = ctx.relations !== undefined ? undefined
+  // A mutation root field's own template first (its written table's checks and filters).
+  const own = rule === 'select' ? undefined : mutationRuleOf(ctx, table, rule);
+  const t = own !== undefined ? own : ctx.relations !== undefined ? undefined
     : rule === 'select' && ctx.rootTemplate?.table === table ? ctx.rootTemplate.filter
       : ctx.model.templates?.roles[ctx.role]?.[table]?.[rule];
   if (t === null) return { kind: 'true' };

@@ -1,4 +1,4 @@
-import type { BundleModel, ColumnModel, ComputedFieldModel, RootTemplate, SelectPermissionModel, TableModel } from '../bundle/index.js';
+import type { BundleModel, ColumnModel, ComputedFieldModel, MutationTemplate, RootTemplate, SelectPermissionModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { Dialect, RenderHints, Source, TableSource } from '../sql/index.js';
 import type { InputContext } from './input.js';
@@ -24,6 +24,11 @@ export interface PlanContext extends InputContext {
    * filter, columns, row limit and aggregation switch on the template's table come from it.
    */
   readonly rootTemplate?: RootTemplate;
+  /**
+   * The mutation root field's precompiled template (mutationTemplateOf) while its statement is
+   * planned: the written table's columns, presets, checks and filters come from it.
+   */
+  readonly mutationTemplate?: MutationTemplate;
 }
 
 /**
@@ -33,6 +38,12 @@ export interface PlanContext extends InputContext {
 export function rootTemplateOf(ctx: PlanContext, field: string): RootTemplate | undefined {
   if (ctx.relations !== undefined) return undefined;
   const t = ctx.model.rootTemplates?.roles[ctx.role]?.[field];
+  return t !== undefined && t.dialect === ctx.dialect.name ? t : undefined;
+}
+
+/** The bundle's template of mutation root field `field` for the context's role, when it is of the plan's dialect. */
+export function mutationTemplateOf(ctx: PlanContext, field: string): MutationTemplate | undefined {
+  const t = ctx.model.mutationTemplates?.roles[ctx.role]?.[field];
   return t !== undefined && t.dialect === ctx.dialect.name ? t : undefined;
 }
 

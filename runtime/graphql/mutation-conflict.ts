@@ -2,26 +2,27 @@
 // columns (and the update permission's presets) on the rows the update permission's filter and
 // the client's `where` allow. Only roles that may update get the argument (the schema sees to it).
 
-import type { BoolIr, TableModel } from '../bundle/index.js';
+import type { TableModel } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { Alias, Conflict } from '../sql/index.js';
 import { boolCond, permissionCond, whereToIr } from './bool.js';
 import type { PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
-import { mutationPermsOf, presetExpr } from './mutation-perms.js';
+import { mutationPermsOf } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
 
 /** The upsert of an INSERT whose target alias is given, and the update check the updated rows must pass. */
 export interface ConflictPlan {
   readonly conflict: (target: Alias) => Conflict;
-  readonly updateCheck: BoolIr | null;
+  /** Whether rows it updates are checked (the update permission's check). */
+  readonly updateChecked: boolean;
 }
 
 export function onConflictClause(t: TableModel, input: Input, ctx: PlanContext, path: Path): ConflictPlan {
   if (ctx.dialect.can.upsert === null) throw new ApiError('not-supported', `"on_conflict" is not supported on a ${ctx.dialect.name} source`, 400, path);
-  const update = mutationPermsOf(ctx, t.id).update;
+  const update = mutationPermsOf(ctx, t).update;
   if (!update) throw new ApiError('validation-failed', `"on_conflict" is not allowed for table "${t.name}"`, 400, path);
   const entries = new Map(entriesOf(input, ctx, path));
   const constraintName = entries.get('constraint');
@@ -39,15 +40,15 @@ export function onConflictClause(t: TableModel, input: Input, ctx: PlanContext, 
   });
   const whereInput = entries.get('where');
   const where = whereInput && !isNull(whereInput, ctx) ? whereToIr(whereInput, t, ctx, [...path, 'where']) : null;
-  if (columns.length === 0) return { conflict: () => ({ target: { kind: 'constraint', name: constraint.name }, update: null }), updateCheck: null };
+  if (columns.length === 0) return { conflict: () => ({ target: { kind: 'constraint', name: constraint.name }, update: null }), updateChecked: false };
   return {
     conflict: (a) => ({ target: { kind: 'constraint', name: constraint.name }, update: {
-      set: [...columns.filter((c) => !(c.name in update.set)).map((c) => ({ column: c.name, value: { kind: 'excluded' as const, column: c.name } })),
-        ...Object.entries(update.set).map(([name, preset]) => ({ column: name, value: presetExpr(preset, t.columns.find((c) => c.name === name)!) }))],
+      set: [...columns.filter((c) => !update.presets.has(c.name)).map((c) => ({ column: c.name, value: { kind: 'excluded' as const, column: c.name } })),
+        ...[...update.presets].map(([name, value]) => ({ column: name, value }))],
       permission: permissionCond(ctx, t.id, 'updateFilter', a),
       where: where ? boolCond(where, a, ctx) : null,
     } }),
-    updateCheck: update.check,
+    updateChecked: update.checked,
   };
 }
 

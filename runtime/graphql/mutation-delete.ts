@@ -17,7 +17,7 @@ type Path = readonly (string | number)[];
 
 /** Plans one DELETE; `byPk` takes the primary key from the field's arguments and answers the row. */
 export function planDelete(t: TableModel, f: FieldSel, args: ReadonlyMap<string, Input>, byPk: boolean, ctx: PlanContext, path: Path): GuardedSql {
-  const perm = mutationPermsOf(ctx, t.id).delete;
+  const perm = mutationPermsOf(ctx, t).delete;
   if (!perm) throw new ApiError('validation-failed', `no delete permission on table "${t.name}"`, 400, path);
   const a = new Alias(t.name);
   const where = args.get('where');

@@ -9,13 +9,13 @@ import { boolCond, permissionCond, whereToIr } from './bool.js';
 import type { PlanContext } from './context.js';
 import { entriesOf, isNull, itemsOf, valueOf, type Input } from './input.js';
 import type { ConflictPlan } from './mutation-conflict.js';
-import { mutationPermsOf, presetExpr } from './mutation-perms.js';
+import { mutationPermsOf } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
 
 export function ifMatchedClause(t: TableModel, input: Input, ctx: PlanContext, path: Path): ConflictPlan {
   if (ctx.dialect.can.upsert !== 'merge') throw new ApiError('not-supported', `"if_matched" is not supported on a ${ctx.dialect.name} source`, 400, path);
-  const update = mutationPermsOf(ctx, t.id).update;
+  const update = mutationPermsOf(ctx, t).update;
   if (!update) throw new ApiError('validation-failed', `"if_matched" is not allowed for table "${t.name}"`, 400, path);
   const entries = new Map(entriesOf(input, ctx, path));
   const columnsAt = (key: string, allowed: readonly string[]) => {
@@ -33,14 +33,14 @@ export function ifMatchedClause(t: TableModel, input: Input, ctx: PlanContext, p
   const whereInput = entries.get('where');
   const where = whereInput && !isNull(whereInput, ctx) ? whereToIr(whereInput, t, ctx, [...path, 'where']) : null;
   const target = { kind: 'columns' as const, columns: match.map((c) => c.name) };
-  if (columns.length === 0) return { conflict: () => ({ target, update: null }), updateCheck: null };
+  if (columns.length === 0) return { conflict: () => ({ target, update: null }), updateChecked: false };
   return {
     conflict: (a) => ({ target, update: {
-      set: [...columns.filter((c) => !(c.name in update.set)).map((c) => ({ column: c.name, value: { kind: 'excluded' as const, column: c.name } })),
-        ...Object.entries(update.set).map(([name, preset]) => ({ column: name, value: presetExpr(preset, t.columns.find((c) => c.name === name)!) }))],
+      set: [...columns.filter((c) => !update.presets.has(c.name)).map((c) => ({ column: c.name, value: { kind: 'excluded' as const, column: c.name } })),
+        ...[...update.presets].map(([name, value]) => ({ column: name, value }))],
       permission: permissionCond(ctx, t.id, 'updateFilter', a),
       where: where ? boolCond(where, a, ctx) : null,
     } }),
-    updateCheck: update.check,
+    updateChecked: update.checked,
   };
 }

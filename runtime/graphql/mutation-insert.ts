@@ -5,7 +5,7 @@
 // carry nested inserts get an INSERT of their own (so their links are unambiguous); plain rows
 // share one multi-row INSERT.
 
-import type { BoolIr, ColumnModel, InsertPermissionModel, RelationshipModel, TableModel } from '../bundle/index.js';
+import type { ColumnModel, RelationshipModel, TableModel } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, type ReadThrough, type WriteExpr, type WrittenRows } from '../sql/index.js';
@@ -16,7 +16,7 @@ import { columnValueExpr, entriesOf, isNull, itemsOf, type Input } from './input
 import { finishReadingAfter, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql, finishStatement } from './mutation-output.js';
 import { onConflictClause, type ConflictPlan } from './mutation-conflict.js';
 import { ifMatchedClause } from './mutation-if-matched.js';
-import { mutationPermsOf, presetExpr } from './mutation-perms.js';
+import { mutationPermsOf, type WritePermission } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
 
@@ -84,7 +84,7 @@ interface RowInput {
   readonly path: Path;
 }
 
-function readRow(t: TableModel, obj: Input, perm: InsertPermissionModel, linked: Linked, ctx: PlanContext, path: Path): RowInput {
+function readRow(t: TableModel, obj: Input, perm: WritePermission, linked: Linked, ctx: PlanContext, path: Path): RowInput {
   const row: RowInput = { columns: new Map(), objectRels: [], arrayRels: [], path };
   for (const [key, value] of entriesOf(obj, ctx, path)) {
     const column = t.columns.find((c) => c.field === key);
@@ -117,7 +117,7 @@ function readRow(t: TableModel, obj: Input, perm: InsertPermissionModel, linked:
 function insertRows(st: InsertState, t: TableModel, objects: readonly Input[], onConflict: Input | undefined, linked: Linked,
   path: Path, index: number | null, conflictPath: Path): Alias {
   const { ctx } = st;
-  const perm = mutationPermsOf(ctx, t.id).insert;
+  const perm = mutationPermsOf(ctx, t).insert;
   if (!perm) throw new ApiError('validation-failed', `no insert permission on table "${t.name}"`, 400, path);
   const upsert = ctx.dialect.can.upsert === 'merge' ? ifMatchedClause : onConflictClause;
   const conflict = onConflict && !isNull(onConflict, ctx) ? upsert(t, onConflict, ctx, conflictPath) : null;
@@ -174,10 +174,10 @@ function childrenOf(st: InsertState, t: TableModel, row: RowInput, cte: Alias): 
 }
 
 /** `INSERT INTO t (cols) VALUES (...), (...) [ON CONFLICT ...] RETURNING *` as a CTE, with the insert check as a guard. */
-function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], perm: InsertPermissionModel, linked: Linked,
+function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], perm: WritePermission, linked: Linked,
   conflict: ConflictPlan | null): Alias {
   const { ctx } = st;
-  const presets = Object.keys(perm.set);
+  const presets = perm.presets.keys();
   const names = new Set<string>([...linked.keys(), ...presets]);
   for (const r of rows) for (const c of r.columns.keys()) names.add(c);
   const columns = t.columns.filter((c) => names.has(c.name));
@@ -194,24 +194,24 @@ function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], pe
 }
 
 // The insert check on every inserted row; rows an upsert updated instead take the update check.
-function checkGuard(st: InsertState, t: TableModel, cte: Alias, perm: InsertPermissionModel, conflict: ConflictPlan | null, any: boolean): void {
+function checkGuard(st: InsertState, t: TableModel, cte: Alias, perm: WritePermission, conflict: ConflictPlan | null, any: boolean): void {
   if (!any) return;
   const error = new ApiError('permission-error', 'check constraint of an insert/update permission has failed', 400, st.checkPath);
-  const test = (check: BoolIr, rule: 'insertCheck' | 'updateCheck', rows: WrittenRows): void => {
-    if (check.kind === 'true') return;
+  const test = (checked: boolean, rule: 'insertCheck' | 'updateCheck', rows: WrittenRows): void => {
+    if (!checked) return;
     st.checks.push((ctx) => {
       const r = new Alias(t.name);
       st.b.guard({ kind: 'all_rows', rows, row: r, check: permissionCond(ctx, t.id, rule, r) }, error);
     });
   };
-  if (!conflict) { test(perm.check, 'insertCheck', rowsOf(t, cte)); return; }
-  test(perm.check, 'insertCheck', rowsOf(t, cte, 'inserted'));
-  if (conflict.updateCheck) test(conflict.updateCheck, 'updateCheck', rowsOf(t, cte, 'updated'));
+  if (!conflict) { test(perm.checked, 'insertCheck', rowsOf(t, cte)); return; }
+  test(perm.checked, 'insertCheck', rowsOf(t, cte, 'inserted'));
+  test(conflict.updateChecked, 'updateCheck', rowsOf(t, cte, 'updated'));
 }
 
-function cellValue(c: ColumnModel, r: RowInput, perm: InsertPermissionModel, linked: Linked, ctx: PlanContext): WriteExpr {
-  const preset = perm.set[c.name];
-  if (preset) return presetExpr(preset, c);
+function cellValue(c: ColumnModel, r: RowInput, perm: WritePermission, linked: Linked, ctx: PlanContext): WriteExpr {
+  const preset = perm.presets.get(c.name);
+  if (preset) return preset;
   const link = linked.get(c.name);
   if (link) return link;
   const v = r.columns.get(c.name);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { BundleModel, MutationKind, MutationRootField } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { tableOf, type PlanContext } from './context.js';
+import { mutationTemplateOf, tableOf, type PlanContext } from './context.js';
 import { argsOf, collectFields, type FieldSel } from './fields.js';
 import { entriesOf, itemsOf } from './input.js';
 import { planDelete } from './mutation-delete.js';
@@ -58,14 +58,20 @@ export function planMutation(input: PlanInput): MutationPlan {
   const fields: MutationFieldPlan[] = [];
   let source: string | null = null;
   const writtenRoots: [MutationKind, string][] = [];
-  // One root field's statements; every field of the operation must be on the same source.
-  const planRoot = (root: MutationRootField, f: FieldSel, path: readonly (string | number)[]): MutationFieldPlan => {
+  // One root field's statements (`field`: its key in the role's roots); every field of the operation must be on the same source.
+  const planRoot = (root: MutationRootField, f: FieldSel, path: readonly (string | number)[], field: string): MutationFieldPlan => {
     const t = tableOf(base, root.table);
     if (source !== null && source !== t.source) throw new ApiError('not-supported', 'mutations on several sources in one request are not supported', 400, path);
     source = t.source;
     // Written in the dialect of the table's source (hints and remote joins shared with `base`).
     const dialect = input.dialectOf?.(t.source) ?? input.dialect;
-    const ctx: PlanContext = dialect === base.dialect ? base : { ...base, dialect };
+    const inDialect: PlanContext = dialect === base.dialect ? base : { ...base, dialect };
+    // The field's precompiled template, which the statement completes: the written table's
+    // columns, presets, checks and filters, and the select template `returning` reads.
+    const template = mutationTemplateOf(inDialect, field);
+    const ctx: PlanContext = template
+      ? { ...inDialect, mutationTemplate: template, ...(template.returning?.dialect === dialect.name ? { rootTemplate: template.returning } : {}) }
+      : inDialect;
     // Writes answer from the rows they return (RETURNING or OUTPUT).
     if (!ctx.dialect.can.writes || !(ctx.dialect.can.returning || ctx.dialect.can.outputClause)) {
       throw new ApiError('not-supported', `mutations on a ${ctx.dialect.name} source are not supported`, 400, path);
@@ -108,13 +114,13 @@ export function planMutation(input: PlanInput): MutationPlan {
         const subPath = [...path, 'selectionSet', sub.name];
         const subRoot = roots[`${ns.field}.${sub.name}`];
         if (!subRoot) throw new ApiError('validation-failed', `field "${sub.name}" not found in type: '${ns.mutationType}'`, 400, subPath);
-        return planRoot(subRoot, sub, subPath);
+        return planRoot(subRoot, sub, subPath, `${ns.field}.${sub.name}`);
       });
       fields.push({ kind: 'group', key: f.key, fields: inner });
       continue;
     }
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: 'mutation_root'`, 400, path);
-    fields.push(planRoot(root, f, path));
+    fields.push(planRoot(root, f, path, f.name));
   }
   const statementsOf = (x: MutationFieldPlan): readonly NamedSql[] => (x.kind === 'sql' ? x.statements : x.kind === 'group' ? x.fields.flatMap(statementsOf) : []);
   const all = fields.flatMap(statementsOf);

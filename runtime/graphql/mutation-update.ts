@@ -3,7 +3,7 @@
 // update filter and `where` select, with the update check as a guard on the updated rows.
 
 import { Kind } from 'graphql';
-import type { BoolIr, ColumnModel, TableModel, UpdatePermissionModel, ValueIr } from '../bundle/index.js';
+import type { BoolIr, ColumnModel, TableModel, ValueIr } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, type Assignment, type UpdateOp, type WriteExpr } from '../sql/index.js';
@@ -12,7 +12,7 @@ import type { PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
 import { columnValueExpr, entriesOf, isNull, valueOf, type Input } from './input.js';
 import { finishStatement, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql } from './mutation-output.js';
-import { mutationPermsOf, presetExpr } from './mutation-perms.js';
+import { mutationPermsOf, type WritePermission } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
 
@@ -36,7 +36,7 @@ export type RowSelector = { readonly kind: 'where'; readonly input: Input | unde
 /** Plans one UPDATE; `single` answers the row (update_by_pk) instead of the mutation response. */
 export function planUpdate(t: TableModel, f: FieldSel, args: ReadonlyMap<string, Input>, selector: RowSelector, single: boolean,
   ctx: PlanContext, path: Path): GuardedSql {
-  const perm = mutationPermsOf(ctx, t.id).update;
+  const perm = mutationPermsOf(ctx, t).update;
   if (!perm) throw new ApiError('validation-failed', `no update permission on table "${t.name}"`, 400, path);
   const argPath = [...path, 'args'];
   const a = new Alias(t.name);
@@ -47,7 +47,7 @@ export function planUpdate(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
   const table = { schema: t.schema, name: t.name };
   // Nothing to set (`_set: {}`): no row changes, as Hasura answers it (corpus: update/basic/author_empty_set).
   const cte = b.cte(t.name, sets.length === 0 ? { kind: 'none', table } : { kind: 'update', table, row: a, set: sets, permission, selector: selectorCond });
-  if (perm.check.kind !== 'true' && sets.length > 0) {
+  if (perm.checked && sets.length > 0) {
     // Hasura reports a failed update check at `$` (corpus: update/permissions/user_cannot_publish).
     const r = new Alias(t.name);
     b.guard({ kind: 'all_rows', rows: rowsOf(t, cte), row: r, check: permissionCond(ctx, t.id, 'updateCheck', r) },
@@ -82,7 +82,7 @@ function pkValue(v: Input, ctx: PlanContext): ValueIr {
 }
 
 // `col = <new value>` for every column an operator names, then the presets (which win).
-function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePermissionModel, a: Alias, ctx: PlanContext, path: Path): Assignment[] {
+function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: WritePermission, a: Alias, ctx: PlanContext, path: Path): Assignment[] {
   const assigned = new Map<string, WriteExpr>();
   // Hasura refuses a column named by more than one operator (`_set` and `_inc`, `_append` and
   // `_delete_key`, ...) instead of combining them: one assignment per column.
@@ -107,10 +107,10 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: UpdatePe
     const names = t.columns.filter((c) => twice.has(c.name)).map((c) => `'${c.name}'`);
     throw new ApiError('validation-failed', `Column found in multiple operators: [${names.join(', ')}].`, 400, path);
   }
-  const presets = Object.keys(perm.set).length > 0;
+  const presets = perm.presets.size > 0;
   if (!anyOperator && !presets) throw new ApiError('validation-failed', NO_OPERATOR, 400, path);
   if (assigned.size === 0 && !(presets && !anyOperator)) return [];
-  for (const [name, preset] of Object.entries(perm.set)) assigned.set(name, presetExpr(preset, t.columns.find((c) => c.name === name)!));
+  for (const [name, preset] of perm.presets) assigned.set(name, preset);
   return [...assigned.entries()].map(([column, value]) => ({ column, value }));
 }
 

@@ -49,7 +49,7 @@ describe('engine.mjs is written by ts-morph and typed by engine.d.ts', async () 
       // Valid JavaScript: no syntax error in what ts-morph printed.
       expect(js.getPreEmitDiagnostics().filter((d) => d.getCategory() === 1).map((d) => d.getMessageText().toString())).toEqual([]);
       const exported = [...js.getExportedDeclarations().keys()].sort();
-      expect(exported).toEqual(['bundleFormat', 'model', 'permissionTemplates', 'rootFieldTemplates', 'rootTemplate']);
+      expect(exported).toEqual(['bundleFormat', 'model', 'mutationTemplate', 'permissionTemplates', 'rootFieldTemplates', 'rootTemplate']);
       // Every value engine.mjs exports is declared in engine.d.ts, which adds only types.
       for (const name of exported) expect(declared).toContain(name);
       for (const name of declared.filter((n) => !exported.includes(n))) {

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_artist (delete on dbo.artist)
 -- query: mutation { delete_artist(where: {}) { affected_rows returning { artist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[artist]; filter: none (every row)
+--   returning columns: artist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];

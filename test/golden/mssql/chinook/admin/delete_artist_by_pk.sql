@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_artist_by_pk (delete_by_pk on dbo.artist)
 -- query: mutation ($pk_artist_id: Int!) { delete_artist_by_pk(artist_id: $pk_artist_id) { artist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[artist]; filter: none (every row)
+--   returning columns: artist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $pk_artist_id :: int
 SET NOCOUNT ON;

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_customer_by_pk (delete_by_pk on dbo.customer)
 -- query: mutation ($pk_customer_id: Int!) { delete_customer_by_pk(customer_id: $pk_customer_id) { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[customer]; filter: none (every row)
+--   returning columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $pk_customer_id :: int
 SET NOCOUNT ON;

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_employee_by_pk (delete_by_pk on dbo.employee)
 -- query: mutation ($pk_employee_id: Int!) { delete_employee_by_pk(employee_id: $pk_employee_id) { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[employee]; filter: none (every row)
+--   returning columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $pk_employee_id :: int
 SET NOCOUNT ON;

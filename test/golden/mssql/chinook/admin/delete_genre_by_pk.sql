@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_genre_by_pk (delete_by_pk on dbo.genre)
 -- query: mutation ($pk_genre_id: Int!) { delete_genre_by_pk(genre_id: $pk_genre_id) { genre_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[genre]; filter: none (every row)
+--   returning columns: genre_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $pk_genre_id :: int
 SET NOCOUNT ON;

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_invoice (delete on dbo.invoice)
 -- query: mutation { delete_invoice(where: {}) { affected_rows returning { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[invoice]; filter: none (every row)
+--   returning columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_invoice_line_by_pk (delete_by_pk on dbo.invoice_line)
 -- query: mutation ($pk_invoice_line_id: Int!) { delete_invoice_line_by_pk(invoice_line_id: $pk_invoice_line_id) { invoice_line_id invoice_id track_id unit_price quantity } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[invoice_line]; filter: none (every row)
+--   returning columns: invoice_line_id, invoice_id, track_id, unit_price, quantity
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $pk_invoice_line_id :: int
 SET NOCOUNT ON;

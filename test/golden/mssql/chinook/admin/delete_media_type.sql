@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_media_type (delete on dbo.media_type)
 -- query: mutation { delete_media_type(where: {}) { affected_rows returning { media_type_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[media_type]; filter: none (every row)
+--   returning columns: media_type_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];

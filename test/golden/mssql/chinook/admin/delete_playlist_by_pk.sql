@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_playlist_by_pk (delete_by_pk on dbo.playlist)
 -- query: mutation ($pk_playlist_id: Int!) { delete_playlist_by_pk(playlist_id: $pk_playlist_id) { playlist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[playlist]; filter: none (every row)
+--   returning columns: playlist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $pk_playlist_id :: int
 SET NOCOUNT ON;

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_playlist_track (delete on dbo.playlist_track)
 -- query: mutation { delete_playlist_track(where: {}) { affected_rows returning { playlist_id track_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[playlist_track]; filter: none (every row)
+--   returning columns: playlist_id, track_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_track (delete on dbo.track)
 -- query: mutation { delete_track(where: {}) { affected_rows returning { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: [dbo].[track]; filter: none (every row)
+--   returning columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 SET NOCOUNT ON;
 DROP TABLE IF EXISTS [#kiln_w1];

@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_album_one (insert_one on dbo.album)
 -- query: mutation ($album_id: Int, $title: String, $artist_id: Int) { insert_album_one(object: {album_id: $album_id, title: $title, artist_id: $artist_id}) { album_id title artist_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: [dbo].[album]; columns: album_id, title, artist_id
+--   check: none (every row)
+--   on conflict: update columns: album_id, title, artist_id; filter: none (every row); check: none (every row)
+--   returning columns: album_id, title, artist_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $album_id :: int
 -- @p2 = variable $title :: nvarchar(160)

@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_artist (insert on dbo.artist)
 -- query: mutation ($artist_id: Int, $name: String) { insert_artist(objects: [{artist_id: $artist_id, name: $name}]) { affected_rows returning { artist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: [dbo].[artist]; columns: artist_id, name
+--   check: none (every row)
+--   on conflict: update columns: artist_id, name; filter: none (every row); check: none (every row)
+--   returning columns: artist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $artist_id :: int
 -- @p2 = variable $name :: nvarchar(120)

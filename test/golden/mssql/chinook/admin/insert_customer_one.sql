@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_customer_one (insert_one on dbo.customer)
 -- query: mutation ($customer_id: Int, $first_name: String, $last_name: String, $company: String, $address: String, $city: String, $state: String, $country: String, $postal_code: String, $phone: String, $fax: String, $email: String, $support_rep_id: Int) { insert_customer_one(object: {customer_id: $customer_id, first_name: $first_name, last_name: $last_name, company: $company, address: $address, city: $city, state: $state, country: $country, postal_code: $postal_code, phone: $phone, fax: $fax, email: $email, support_rep_id: $support_rep_id}) { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: [dbo].[customer]; columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id
+--   check: none (every row)
+--   on conflict: update columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id; filter: none (every row); check: none (every row)
+--   returning columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $customer_id :: int
 -- @p2 = variable $first_name :: nvarchar(40)

@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_genre_one (insert_one on dbo.genre)
 -- query: mutation ($genre_id: Int, $name: String) { insert_genre_one(object: {genre_id: $genre_id, name: $name}) { genre_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: [dbo].[genre]; columns: genre_id, name
+--   check: none (every row)
+--   on conflict: update columns: genre_id, name; filter: none (every row); check: none (every row)
+--   returning columns: genre_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $genre_id :: int
 -- @p2 = variable $name :: nvarchar(120)

@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_track_one (insert_one on dbo.track)
 -- query: mutation ($track_id: Int, $name: String, $album_id: Int, $media_type_id: Int, $genre_id: Int, $composer: String, $milliseconds: Int, $bytes: Int, $unit_price: numeric) { insert_track_one(object: {track_id: $track_id, name: $name, album_id: $album_id, media_type_id: $media_type_id, genre_id: $genre_id, composer: $composer, milliseconds: $milliseconds, bytes: $bytes, unit_price: $unit_price}) { track_id name album_id media_type_id genre_id composer milliseconds bytes unit_price } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: [dbo].[track]; columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price
+--   check: none (every row)
+--   on conflict: update columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price; filter: none (every row); check: none (every row)
+--   returning columns: track_id, name, album_id, media_type_id, genre_id, composer, milliseconds, bytes, unit_price
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $track_id :: int
 -- @p2 = variable $name :: nvarchar(200)

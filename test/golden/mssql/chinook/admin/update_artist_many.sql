@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_artist_many (update_many on dbo.artist)
 -- query: mutation ($artist_id: Int, $name: String) { update_artist_many(updates: [{where: {}, _set: {artist_id: $artist_id, name: $name}}]) { affected_rows returning { artist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: [dbo].[artist]; columns: artist_id, name
+--   filter: none (every row); check: none (every row)
+--   returning columns: artist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $artist_id :: int
 -- @p2 = variable $name :: nvarchar(120)

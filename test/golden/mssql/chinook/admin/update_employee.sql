@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_employee (update on dbo.employee)
 -- query: mutation ($employee_id: Int, $last_name: String, $first_name: String, $title: String, $reports_to: Int, $birth_date: datetime2, $hire_date: datetime2, $address: String, $city: String, $state: String, $country: String, $postal_code: String, $phone: String, $fax: String, $email: String) { update_employee(where: {}, _set: {employee_id: $employee_id, last_name: $last_name, first_name: $first_name, title: $title, reports_to: $reports_to, birth_date: $birth_date, hire_date: $hire_date, address: $address, city: $city, state: $state, country: $country, postal_code: $postal_code, phone: $phone, fax: $fax, email: $email}) { affected_rows returning { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: [dbo].[employee]; columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email
+--   filter: none (every row); check: none (every row)
+--   returning columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $employee_id :: int
 -- @p2 = variable $last_name :: nvarchar(20)

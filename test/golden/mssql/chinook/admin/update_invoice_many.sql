@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_invoice_many (update_many on dbo.invoice)
 -- query: mutation ($invoice_id: Int, $customer_id: Int, $invoice_date: datetime2, $billing_address: String, $billing_city: String, $billing_state: String, $billing_country: String, $billing_postal_code: String, $total: numeric) { update_invoice_many(updates: [{where: {}, _set: {invoice_id: $invoice_id, customer_id: $customer_id, invoice_date: $invoice_date, billing_address: $billing_address, billing_city: $billing_city, billing_state: $billing_state, billing_country: $billing_country, billing_postal_code: $billing_postal_code, total: $total}}]) { affected_rows returning { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: [dbo].[invoice]; columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total
+--   filter: none (every row); check: none (every row)
+--   returning columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $invoice_id :: int
 -- @p2 = variable $customer_id :: int

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_playlist_by_pk (update_by_pk on dbo.playlist)
 -- query: mutation ($pk_playlist_id: Int!, $playlist_id: Int, $name: String) { update_playlist_by_pk(pk_columns: {playlist_id: $pk_playlist_id}, _set: {playlist_id: $playlist_id, name: $name}) { playlist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: [dbo].[playlist]; columns: playlist_id, name
+--   filter: none (every row); check: none (every row)
+--   returning columns: playlist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $playlist_id :: int
 -- @p2 = variable $name :: nvarchar(120)

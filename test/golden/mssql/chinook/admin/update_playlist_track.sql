@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_playlist_track (update on dbo.playlist_track)
 -- query: mutation ($playlist_id: Int, $track_id: Int) { update_playlist_track(where: {}, _set: {playlist_id: $playlist_id, track_id: $track_id}) { affected_rows returning { playlist_id track_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: [dbo].[playlist_track]; columns: playlist_id, track_id
+--   filter: none (every row); check: none (every row)
+--   returning columns: playlist_id, track_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- @p1 = variable $playlist_id :: int
 -- @p2 = variable $track_id :: int

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_article (delete on public.article)
 -- query: mutation { delete_article(where: {}) { affected_rows returning { id title body author_id status views tags published_on } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."article"; filter: none (every row)
+--   returning columns: id, title, body, author_id, status, views, tags, published_on
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_article_1" AS (DELETE
   FROM "public"."article" AS "_article_2"

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_article_by_pk (delete_by_pk on public.article)
 -- query: mutation ($pk_id: Int!) { delete_article_by_pk(id: $pk_id) { id title body author_id status views tags published_on } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."article"; filter: none (every row)
+--   returning columns: id, title, body, author_id, status, views, tags, published_on
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $pk_id :: int4
 WITH "_article_1" AS (DELETE

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_article_status_by_pk (delete_by_pk on public.article_status)
 -- query: mutation ($pk_value: String!) { delete_article_status_by_pk(value: $pk_value) { value comment } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."article_status"; filter: none (every row)
+--   returning columns: value, comment
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $pk_value :: text
 WITH "_article_status_1" AS (DELETE

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_author (delete on public.author)
 -- query: mutation { delete_author(where: {}) { affected_rows returning { id name email is_public rating profile createdAt } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."author"; filter: none (every row)
+--   returning columns: id, name, email, is_public, rating, profile, created_at
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_author_1" AS (DELETE
   FROM "public"."author" AS "_author_2"

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_author_by_pk (delete_by_pk on public.author)
 -- query: mutation ($pk_id: Int!) { delete_author_by_pk(id: $pk_id) { id name email is_public rating profile createdAt } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."author"; filter: none (every row)
+--   returning columns: id, name, email, is_public, rating, profile, created_at
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $pk_id :: int4
 WITH "_author_1" AS (DELETE

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_content_article_tag (delete on content.article_tag)
 -- query: mutation { delete_content_article_tag(where: {}) { affected_rows returning { article_id tag_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "content"."article_tag"; filter: none (every row)
+--   returning columns: article_id, tag_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_article_tag_1" AS (DELETE
   FROM "content"."article_tag" AS "_article_tag_2"

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_content_article_tag_by_pk (delete_by_pk on content.article_tag)
 -- query: mutation ($pk_article_id: Int!, $pk_tag_id: Int!) { delete_content_article_tag_by_pk(article_id: $pk_article_id, tag_id: $pk_tag_id) { article_id tag_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "content"."article_tag"; filter: none (every row)
+--   returning columns: article_id, tag_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $pk_article_id :: int4
 -- $2 = variable $pk_tag_id :: int4

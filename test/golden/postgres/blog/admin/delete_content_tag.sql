@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_content_tag (delete on content.tag)
 -- query: mutation { delete_content_tag(where: {}) { affected_rows returning { id label } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "content"."tag"; filter: none (every row)
+--   returning columns: id, label
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_tag_1" AS (DELETE
   FROM "content"."tag" AS "_tag_2"

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_content_tag_by_pk (delete_by_pk on content.tag)
 -- query: mutation ($pk_id: Int!) { delete_content_tag_by_pk(id: $pk_id) { id label } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "content"."tag"; filter: none (every row)
+--   returning columns: id, label
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $pk_id :: int4
 WITH "_tag_1" AS (DELETE

@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_article_status (insert on public.article_status)
 -- query: mutation ($value: String, $comment: String) { insert_article_status(objects: [{value: $value, comment: $comment}]) { affected_rows returning { value comment } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: "public"."article_status"; columns: value, comment
+--   check: none (every row)
+--   on conflict: update columns: value, comment; filter: none (every row); check: none (every row)
+--   returning columns: value, comment
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $value :: text
 -- $2 = variable $comment :: text

@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_content_tag (insert on content.tag)
 -- query: mutation ($id: Int, $label: String) { insert_content_tag(objects: [{id: $id, label: $label}]) { affected_rows returning { id label } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: "content"."tag"; columns: id, label
+--   check: none (every row)
+--   on conflict: update columns: id, label; filter: none (every row); check: none (every row)
+--   returning columns: id, label
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $id :: int4
 -- $2 = variable $label :: varchar

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_article_by_pk (update_by_pk on public.article)
 -- query: mutation ($pk_id: Int!, $id: Int, $title: String, $body: String, $author_id: Int, $status: article_status_enum, $views: bigint, $tags: _text, $published_on: date) { update_article_by_pk(pk_columns: {id: $pk_id}, _set: {id: $id, title: $title, body: $body, author_id: $author_id, status: $status, views: $views, tags: $tags, published_on: $published_on}) { id title body author_id status views tags published_on } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."article"; columns: id, title, body, author_id, status, views, tags, published_on
+--   filter: none (every row); check: none (every row)
+--   returning columns: id, title, body, author_id, status, views, tags, published_on
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $id :: int4
 -- $2 = variable $title :: text

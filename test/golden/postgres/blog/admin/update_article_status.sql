@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_article_status (update on public.article_status)
 -- query: mutation ($value: String, $comment: String) { update_article_status(where: {}, _set: {value: $value, comment: $comment}) { affected_rows returning { value comment } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."article_status"; columns: value, comment
+--   filter: none (every row); check: none (every row)
+--   returning columns: value, comment
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $value :: text
 -- $2 = variable $comment :: text

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_article_status_by_pk (update_by_pk on public.article_status)
 -- query: mutation ($pk_value: String!, $value: String, $comment: String) { update_article_status_by_pk(pk_columns: {value: $pk_value}, _set: {value: $value, comment: $comment}) { value comment } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."article_status"; columns: value, comment
+--   filter: none (every row); check: none (every row)
+--   returning columns: value, comment
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $value :: text
 -- $2 = variable $comment :: text

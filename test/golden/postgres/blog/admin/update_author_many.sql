@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_author_many (update_many on public.author)
 -- query: mutation ($id: Int, $name: String, $email: String, $is_public: Boolean, $rating: numeric, $profile: jsonb, $createdAt: timestamptz) { update_author_many(updates: [{where: {}, _set: {id: $id, name: $name, email: $email, is_public: $is_public, rating: $rating, profile: $profile, createdAt: $createdAt}}]) { affected_rows returning { id name email is_public rating profile createdAt } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."author"; columns: id, name, email, is_public, rating, profile, created_at
+--   filter: none (every row); check: none (every row)
+--   returning columns: id, name, email, is_public, rating, profile, created_at
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $id :: int4
 -- $2 = variable $name :: text

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_content_article_tag (update on content.article_tag)
 -- query: mutation ($article_id: Int, $tag_id: Int) { update_content_article_tag(where: {}, _set: {article_id: $article_id, tag_id: $tag_id}) { affected_rows returning { article_id tag_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "content"."article_tag"; columns: article_id, tag_id
+--   filter: none (every row); check: none (every row)
+--   returning columns: article_id, tag_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $article_id :: int4
 -- $2 = variable $tag_id :: int4

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_content_tag_by_pk (update_by_pk on content.tag)
 -- query: mutation ($pk_id: Int!, $id: Int, $label: String) { update_content_tag_by_pk(pk_columns: {id: $pk_id}, _set: {id: $id, label: $label}) { id label } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "content"."tag"; columns: id, label
+--   filter: none (every row); check: none (every row)
+--   returning columns: id, label
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $id :: int4
 -- $2 = variable $label :: varchar

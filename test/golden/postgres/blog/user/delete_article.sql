@@ -1,7 +1,9 @@
 -- role: user
 -- root field: delete_article (delete on public.article)
 -- query: mutation { delete_article(where: {}) { affected_rows returning { id title body author_id status views tags published_on } } }
--- delete filter (precompiled in engine.mjs): (({row}."author_id" = {session x-svc-user-id :: int4}) AND ({row}."status" = {value "draft" :: text}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."article"; filter: (({row}."author_id" = {session x-svc-user-id :: int4}) AND ({row}."status" = {value "draft" :: text}))
+--   returning columns: id, title, body, author_id, status, views, tags, published_on
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = session x-svc-user-id :: int4
 -- $2 = constant "draft" :: text

@@ -1,7 +1,11 @@
 -- role: user
 -- root field: insert_article (insert on public.article)
 -- query: mutation ($title: String, $body: String, $tags: _text, $published_on: date) { insert_article(objects: [{title: $title, body: $body, tags: $tags, published_on: $published_on}]) { affected_rows returning { id title body author_id status views tags published_on } } }
--- insert check (precompiled in engine.mjs): ({row}."author_id" = {session x-svc-user-id :: int4})
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: "public"."article"; columns: title, body, tags, published_on; presets: author_id = {session x-svc-user-id :: int4}, status = {value "draft" :: text}
+--   check: ({row}."author_id" = {session x-svc-user-id :: int4})
+--   on conflict: update columns: title, body, status, tags; presets: views = {value "0" :: int8}; filter: ({row}."author_id" = {session x-svc-user-id :: int4}); check: ({row}."status" = ANY({value ["draft","published"] :: text[]}))
+--   returning columns: id, title, body, author_id, status, views, tags, published_on
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $title :: text
 -- $2 = variable $body :: text

@@ -1,8 +1,10 @@
 -- role: user
 -- root field: update_article (update on public.article)
 -- query: mutation ($title: String, $body: String, $status: article_status_enum, $tags: _text) { update_article(where: {}, _set: {title: $title, body: $body, status: $status, tags: $tags}) { affected_rows returning { id title body author_id status views tags published_on } } }
--- update filter (precompiled in engine.mjs): ({row}."author_id" = {session x-svc-user-id :: int4})
--- update check (precompiled in engine.mjs): ({row}."status" = ANY({value ["draft","published"] :: text[]}))
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."article"; columns: title, body, status, tags; presets: views = {value "0" :: int8}
+--   filter: ({row}."author_id" = {session x-svc-user-id :: int4}); check: ({row}."status" = ANY({value ["draft","published"] :: text[]}))
+--   returning columns: id, title, body, author_id, status, views, tags, published_on
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $title :: text
 -- $2 = variable $body :: text

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_album (delete on public.album)
 -- query: mutation { delete_album(where: {}) { affected_rows returning { album_id title artist_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."album"; filter: none (every row)
+--   returning columns: album_id, title, artist_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_album_1" AS (DELETE
   FROM "public"."album" AS "_album_2"

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_album_by_pk (delete_by_pk on public.album)
 -- query: mutation ($pk_album_id: Int!) { delete_album_by_pk(album_id: $pk_album_id) { album_id title artist_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."album"; filter: none (every row)
+--   returning columns: album_id, title, artist_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $pk_album_id :: int4
 WITH "_album_1" AS (DELETE

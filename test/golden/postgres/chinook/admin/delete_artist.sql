@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_artist (delete on public.artist)
 -- query: mutation { delete_artist(where: {}) { affected_rows returning { artist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."artist"; filter: none (every row)
+--   returning columns: artist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_artist_1" AS (DELETE
   FROM "public"."artist" AS "_artist_2"

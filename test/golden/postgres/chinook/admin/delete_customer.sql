@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_customer (delete on public.customer)
 -- query: mutation { delete_customer(where: {}) { affected_rows returning { customer_id first_name last_name company address city state country postal_code phone fax email support_rep_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."customer"; filter: none (every row)
+--   returning columns: customer_id, first_name, last_name, company, address, city, state, country, postal_code, phone, fax, email, support_rep_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_customer_1" AS (DELETE
   FROM "public"."customer" AS "_customer_2"

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_employee (delete on public.employee)
 -- query: mutation { delete_employee(where: {}) { affected_rows returning { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."employee"; filter: none (every row)
+--   returning columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_employee_1" AS (DELETE
   FROM "public"."employee" AS "_employee_2"

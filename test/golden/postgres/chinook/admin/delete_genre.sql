@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_genre (delete on public.genre)
 -- query: mutation { delete_genre(where: {}) { affected_rows returning { genre_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."genre"; filter: none (every row)
+--   returning columns: genre_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_genre_1" AS (DELETE
   FROM "public"."genre" AS "_genre_2"

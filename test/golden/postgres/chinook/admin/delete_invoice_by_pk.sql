@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_invoice_by_pk (delete_by_pk on public.invoice)
 -- query: mutation ($pk_invoice_id: Int!) { delete_invoice_by_pk(invoice_id: $pk_invoice_id) { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."invoice"; filter: none (every row)
+--   returning columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $pk_invoice_id :: int4
 WITH "_invoice_1" AS (DELETE

@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_media_type_by_pk (delete_by_pk on public.media_type)
 -- query: mutation ($pk_media_type_id: Int!) { delete_media_type_by_pk(media_type_id: $pk_media_type_id) { media_type_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."media_type"; filter: none (every row)
+--   returning columns: media_type_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $pk_media_type_id :: int4
 WITH "_media_type_1" AS (DELETE

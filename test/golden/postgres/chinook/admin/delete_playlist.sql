@@ -1,6 +1,9 @@
 -- role: admin
 -- root field: delete_playlist (delete on public.playlist)
 -- query: mutation { delete_playlist(where: {}) { affected_rows returning { playlist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   delete from: "public"."playlist"; filter: none (every row)
+--   returning columns: playlist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 WITH "_playlist_1" AS (DELETE
   FROM "public"."playlist" AS "_playlist_2"

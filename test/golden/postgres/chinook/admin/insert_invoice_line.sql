@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_invoice_line (insert on public.invoice_line)
 -- query: mutation ($invoice_line_id: Int, $invoice_id: Int, $track_id: Int, $unit_price: numeric, $quantity: Int) { insert_invoice_line(objects: [{invoice_line_id: $invoice_line_id, invoice_id: $invoice_id, track_id: $track_id, unit_price: $unit_price, quantity: $quantity}]) { affected_rows returning { invoice_line_id invoice_id track_id unit_price quantity } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: "public"."invoice_line"; columns: invoice_line_id, invoice_id, track_id, unit_price, quantity
+--   check: none (every row)
+--   on conflict: update columns: invoice_line_id, invoice_id, track_id, unit_price, quantity; filter: none (every row); check: none (every row)
+--   returning columns: invoice_line_id, invoice_id, track_id, unit_price, quantity
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $invoice_line_id :: int4
 -- $2 = variable $invoice_id :: int4

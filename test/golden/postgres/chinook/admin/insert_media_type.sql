@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_media_type (insert on public.media_type)
 -- query: mutation ($media_type_id: Int, $name: String) { insert_media_type(objects: [{media_type_id: $media_type_id, name: $name}]) { affected_rows returning { media_type_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: "public"."media_type"; columns: media_type_id, name
+--   check: none (every row)
+--   on conflict: update columns: media_type_id, name; filter: none (every row); check: none (every row)
+--   returning columns: media_type_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $media_type_id :: int4
 -- $2 = variable $name :: varchar

@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_playlist_one (insert_one on public.playlist)
 -- query: mutation ($playlist_id: Int, $name: String) { insert_playlist_one(object: {playlist_id: $playlist_id, name: $name}) { playlist_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: "public"."playlist"; columns: playlist_id, name
+--   check: none (every row)
+--   on conflict: update columns: playlist_id, name; filter: none (every row); check: none (every row)
+--   returning columns: playlist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $playlist_id :: int4
 -- $2 = variable $name :: varchar

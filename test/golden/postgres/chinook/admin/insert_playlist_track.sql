@@ -1,6 +1,11 @@
 -- role: admin
 -- root field: insert_playlist_track (insert on public.playlist_track)
 -- query: mutation ($playlist_id: Int, $track_id: Int) { insert_playlist_track(objects: [{playlist_id: $playlist_id, track_id: $track_id}]) { affected_rows returning { playlist_id track_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   insert into: "public"."playlist_track"; columns: playlist_id, track_id
+--   check: none (every row)
+--   on conflict: update columns: playlist_id, track_id; filter: none (every row); check: none (every row)
+--   returning columns: playlist_id, track_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $playlist_id :: int4
 -- $2 = variable $track_id :: int4

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_album_many (update_many on public.album)
 -- query: mutation ($album_id: Int, $title: String, $artist_id: Int) { update_album_many(updates: [{where: {}, _set: {album_id: $album_id, title: $title, artist_id: $artist_id}}]) { affected_rows returning { album_id title artist_id } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."album"; columns: album_id, title, artist_id
+--   filter: none (every row); check: none (every row)
+--   returning columns: album_id, title, artist_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $album_id :: int4
 -- $2 = variable $title :: varchar

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_artist_many (update_many on public.artist)
 -- query: mutation ($artist_id: Int, $name: String) { update_artist_many(updates: [{where: {}, _set: {artist_id: $artist_id, name: $name}}]) { affected_rows returning { artist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."artist"; columns: artist_id, name
+--   filter: none (every row); check: none (every row)
+--   returning columns: artist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $artist_id :: int4
 -- $2 = variable $name :: varchar

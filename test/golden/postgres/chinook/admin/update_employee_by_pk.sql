@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_employee_by_pk (update_by_pk on public.employee)
 -- query: mutation ($pk_employee_id: Int!, $employee_id: Int, $last_name: String, $first_name: String, $title: String, $reports_to: Int, $birth_date: timestamp, $hire_date: timestamp, $address: String, $city: String, $state: String, $country: String, $postal_code: String, $phone: String, $fax: String, $email: String) { update_employee_by_pk(pk_columns: {employee_id: $pk_employee_id}, _set: {employee_id: $employee_id, last_name: $last_name, first_name: $first_name, title: $title, reports_to: $reports_to, birth_date: $birth_date, hire_date: $hire_date, address: $address, city: $city, state: $state, country: $country, postal_code: $postal_code, phone: $phone, fax: $fax, email: $email}) { employee_id last_name first_name title reports_to birth_date hire_date address city state country postal_code phone fax email } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."employee"; columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email
+--   filter: none (every row); check: none (every row)
+--   returning columns: employee_id, last_name, first_name, title, reports_to, birth_date, hire_date, address, city, state, country, postal_code, phone, fax, email
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $employee_id :: int4
 -- $2 = variable $last_name :: varchar

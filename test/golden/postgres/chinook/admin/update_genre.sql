@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_genre (update on public.genre)
 -- query: mutation ($genre_id: Int, $name: String) { update_genre(where: {}, _set: {genre_id: $genre_id, name: $name}) { affected_rows returning { genre_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."genre"; columns: genre_id, name
+--   filter: none (every row); check: none (every row)
+--   returning columns: genre_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $genre_id :: int4
 -- $2 = variable $name :: varchar

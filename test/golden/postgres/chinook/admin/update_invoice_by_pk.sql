@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_invoice_by_pk (update_by_pk on public.invoice)
 -- query: mutation ($pk_invoice_id: Int!, $invoice_id: Int, $customer_id: Int, $invoice_date: timestamp, $billing_address: String, $billing_city: String, $billing_state: String, $billing_country: String, $billing_postal_code: String, $total: numeric) { update_invoice_by_pk(pk_columns: {invoice_id: $pk_invoice_id}, _set: {invoice_id: $invoice_id, customer_id: $customer_id, invoice_date: $invoice_date, billing_address: $billing_address, billing_city: $billing_city, billing_state: $billing_state, billing_country: $billing_country, billing_postal_code: $billing_postal_code, total: $total}) { invoice_id customer_id invoice_date billing_address billing_city billing_state billing_country billing_postal_code total } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."invoice"; columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total
+--   filter: none (every row); check: none (every row)
+--   returning columns: invoice_id, customer_id, invoice_date, billing_address, billing_city, billing_state, billing_country, billing_postal_code, total
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $invoice_id :: int4
 -- $2 = variable $customer_id :: int4

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_media_type_by_pk (update_by_pk on public.media_type)
 -- query: mutation ($pk_media_type_id: Int!, $media_type_id: Int, $name: String) { update_media_type_by_pk(pk_columns: {media_type_id: $pk_media_type_id}, _set: {media_type_id: $media_type_id, name: $name}) { media_type_id name } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."media_type"; columns: media_type_id, name
+--   filter: none (every row); check: none (every row)
+--   returning columns: media_type_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $media_type_id :: int4
 -- $2 = variable $name :: varchar

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_playlist (update on public.playlist)
 -- query: mutation ($playlist_id: Int, $name: String) { update_playlist(where: {}, _set: {playlist_id: $playlist_id, name: $name}) { affected_rows returning { playlist_id name } } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."playlist"; columns: playlist_id, name
+--   filter: none (every row); check: none (every row)
+--   returning columns: playlist_id, name
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $playlist_id :: int4
 -- $2 = variable $name :: varchar

@@ -1,6 +1,10 @@
 -- role: admin
 -- root field: update_playlist_track_by_pk (update_by_pk on public.playlist_track)
 -- query: mutation ($pk_playlist_id: Int!, $pk_track_id: Int!, $playlist_id: Int, $track_id: Int) { update_playlist_track_by_pk(pk_columns: {playlist_id: $pk_playlist_id, track_id: $pk_track_id}, _set: {playlist_id: $playlist_id, track_id: $track_id}) { playlist_id track_id } }
+-- template (precompiled in engine.mjs; the statement completes it with the request's arguments and selection):
+--   update: "public"."playlist_track"; columns: playlist_id, track_id
+--   filter: none (every row); check: none (every row)
+--   returning columns: playlist_id, track_id
 -- answers `<n>:<json>`: n = 0, or the number of the first guard (permission check) that failed
 -- $1 = variable $playlist_id :: int4
 -- $2 = variable $track_id :: int4
