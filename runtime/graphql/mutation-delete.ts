@@ -10,7 +10,7 @@ import type { PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
 import { isNull, type Input } from './input.js';
 import { finishStatement, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql } from './mutation-output.js';
-import { mutationPermsOf } from './mutation-perms.js';
+import { mutationPermsOf, writtenTableOf } from './mutation-perms.js';
 import { pkIr } from './mutation-update.js';
 
 type Path = readonly (string | number)[];
@@ -25,7 +25,7 @@ export function planDelete(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
     ? pkIr(t, args, ctx, [...path, 'args'])
     : where && !isNull(where, ctx) ? whereToIr(where, t, ctx, [...path, 'args', 'where']) : { kind: 'true' as const };
   const b = new StatementBuilder();
-  const cte = b.cte(t.name, { kind: 'delete', table: { schema: t.schema, name: t.name }, row: a,
+  const cte = b.cte(t.name, { kind: 'delete', ...writtenTableOf(ctx, t), row: a,
     permission: permissionCond(ctx, t.id, 'deleteFilter', a), selector: boolCond(selector, a, ctx) });
   const rows = rowsOf(t, cte);
   const json = byPk ? singleRowJson(t, f, rows, ctx, path) : responseJson(t, f, [cte], rows, ctx, path);

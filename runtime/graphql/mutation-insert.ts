@@ -16,7 +16,7 @@ import { columnValueExpr, entriesOf, isNull, itemsOf, type Input } from './input
 import { finishReadingAfter, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql, finishStatement } from './mutation-output.js';
 import { onConflictClause, type ConflictPlan } from './mutation-conflict.js';
 import { ifMatchedClause } from './mutation-if-matched.js';
-import { mutationPermsOf, type WritePermission } from './mutation-perms.js';
+import { mutationPermsOf, writtenTableOf, type WritePermission } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
 
@@ -182,9 +182,9 @@ function insertCte(st: InsertState, t: TableModel, rows: readonly RowInput[], pe
   for (const r of rows) for (const c of r.columns.keys()) names.add(c);
   const columns = t.columns.filter((c) => names.has(c.name));
   const target = new Alias(t.name);
-  const table = { schema: t.schema, name: t.name };
-  const cte = st.b.cte(t.name, rows.length === 0 ? { kind: 'none', table } : {
-    kind: 'insert', table, target, columns: columns.map((c) => c.name), firstColumn: t.columns[0]!.name,
+  const written = writtenTableOf(ctx, t);
+  const cte = st.b.cte(t.name, rows.length === 0 ? { kind: 'none', table: written.table } : {
+    kind: 'insert', ...written, target, columns: columns.map((c) => c.name), firstColumn: t.columns[0]!.name,
     rows: rows.map((r) => columns.map((c) => cellValue(c, r, perm, linked, ctx))), conflict: conflict ? conflict.conflict(target) : null,
     ...(columns.some((c) => c.identity) ? { identityInsert: true as const } : {}),
   });

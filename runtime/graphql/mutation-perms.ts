@@ -3,7 +3,7 @@
 // preset values as IR.
 
 import type { ColumnModel, MutationTemplate, PermissionRule, PresetSlot, PresetValue, TableModel, WriteTemplate } from '../bundle/index.js';
-import type { Expr, SqlTemplate } from '../sql/index.js';
+import type { Expr, QualifiedName, SqlTemplate, WrittenTable } from '../sql/index.js';
 import type { PlanContext } from './context.js';
 
 /** An insert or update permission as the planners use it. */
@@ -38,6 +38,16 @@ function templatePerms(t: MutationTemplate): WritePermissions {
   const part = (w: WriteTemplate): WritePermission =>
     ({ columns: w.columns, presets: new Map(Object.entries(w.presets).map(([name, slot]) => [name, slotExpr(slot)])), checked: w.check !== null });
   return { ...(t.insert ? { insert: part(t.insert) } : {}), ...(t.update ? { update: part(t.update) } : {}), ...(t.delete ? { delete: true as const } : {}) };
+}
+
+/**
+ * The table a write of `t` names: with the mutation template of the statement on `t`, its rendered
+ * `target` (the table engine.mjs holds is the table written), else `t` itself.
+ */
+export function writtenTableOf(ctx: PlanContext, t: TableModel): { readonly table: QualifiedName } & WrittenTable {
+  const table = { schema: t.schema, name: t.name };
+  const template = ctx.mutationTemplate;
+  return template?.table === t.id ? { table, template: template.target } : { table };
 }
 
 /**

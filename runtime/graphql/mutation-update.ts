@@ -12,7 +12,7 @@ import type { PlanContext } from './context.js';
 import type { FieldSel } from './fields.js';
 import { columnValueExpr, entriesOf, isNull, valueOf, type Input } from './input.js';
 import { finishStatement, responseJson, rowsOf, singleRowJson, StatementBuilder, type GuardedSql } from './mutation-output.js';
-import { mutationPermsOf, type WritePermission } from './mutation-perms.js';
+import { mutationPermsOf, writtenTableOf, type WritePermission } from './mutation-perms.js';
 
 type Path = readonly (string | number)[];
 
@@ -44,9 +44,9 @@ export function planUpdate(t: TableModel, f: FieldSel, args: ReadonlyMap<string,
   const b = new StatementBuilder();
   const permission = permissionCond(ctx, t.id, 'updateFilter', a);
   const selectorCond = boolCond(selectorIr(t, selector, ctx, argPath), a, ctx);
-  const table = { schema: t.schema, name: t.name };
+  const written = writtenTableOf(ctx, t);
   // Nothing to set (`_set: {}`): no row changes, as Hasura answers it (corpus: update/basic/author_empty_set).
-  const cte = b.cte(t.name, sets.length === 0 ? { kind: 'none', table } : { kind: 'update', table, row: a, set: sets, permission, selector: selectorCond });
+  const cte = b.cte(t.name, sets.length === 0 ? { kind: 'none', table: written.table } : { kind: 'update', ...written, row: a, set: sets, permission, selector: selectorCond });
   if (perm.checked && sets.length > 0) {
     // Hasura reports a failed update check at `$` (corpus: update/permissions/user_cannot_publish).
     const r = new Alias(t.name);

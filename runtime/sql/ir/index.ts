@@ -12,7 +12,7 @@ export type {
   ObjectSelect, OrderDir, OrderItem, Permission, RowSet, ScalarOutput,
 } from './select.js';
 /** Writes: inserts, upserts, updates, deletes, their guards and responses. */
-export type { Assignment, Conflict, Guard, KeptWrite, MutationJson, MutationStatement, UpdateOp, Write, WriteBody, WriteExpr } from './mutation.js';
+export type { Assignment, Conflict, Guard, KeptWrite, MutationJson, MutationStatement, UpdateOp, Write, WriteBody, WriteExpr, WrittenTable } from './mutation.js';
 /** Subscriptions: a live query over a relation of per-cohort values, and a stream cursor. */
 export { subscriberCohort, type Cohort, type LiveQuery, type Stream } from './live.js';
 /** Every read of rows in a plan and what guards it (permission proofs on the IR). */

@@ -4,6 +4,7 @@
 import type { Alias } from '../fragment.js';
 import type { Cond, Expr, QualifiedName, Slot, WrittenRows } from './scalar.js';
 import type { JsonObject, JsonValue } from './select.js';
+import type { SqlTemplate } from './template.js';
 
 /** A new column value of an update: an operator applied to the current value (or a plain value for `_set`). */
 export type UpdateOp = 'inc' | 'mul' | 'append' | 'prepend' | 'delete_key' | 'delete_elem' | 'delete_at_path';
@@ -35,6 +36,16 @@ export interface Conflict {
   readonly update: { readonly set: readonly Assignment[]; readonly permission: Cond | null; readonly where: Cond | null } | null;
 }
 
+/**
+ * The table an insert, update or delete writes as the mutation root field's precompiled template
+ * renders it (runtime/bundle MutationTemplate.target): a renderer names it in place of `table`, so
+ * the table engine.mjs holds is the one written. `table` stays the table it was made from (what
+ * proofs read, and the row type of kept rows). Absent: a statement planned without a template.
+ */
+export interface WrittenTable {
+  readonly template?: SqlTemplate;
+}
+
 /** A data-modifying part; every one but `none` and `union` returns the rows it wrote with all their columns. */
 export type WriteBody =
   /**
@@ -44,10 +55,10 @@ export type WriteBody =
   | { readonly kind: 'insert'; readonly table: QualifiedName; readonly target: Alias; readonly columns: readonly string[];
       readonly rows: readonly (readonly WriteExpr[])[]; readonly conflict: Conflict | null; readonly firstColumn: string;
       /** A column of `columns` is an IDENTITY that takes a value only under IDENTITY_INSERT (SQL Server). */
-      readonly identityInsert?: true }
+      readonly identityInsert?: true } & WrittenTable
   /** UPDATE of the rows where the role's filter and the selector hold. */
-  | { readonly kind: 'update'; readonly table: QualifiedName; readonly row: Alias; readonly set: readonly Assignment[]; readonly permission: Cond; readonly selector: Cond }
-  | { readonly kind: 'delete'; readonly table: QualifiedName; readonly row: Alias; readonly permission: Cond; readonly selector: Cond }
+  | { readonly kind: 'update'; readonly table: QualifiedName; readonly row: Alias; readonly set: readonly Assignment[]; readonly permission: Cond; readonly selector: Cond } & WrittenTable
+  | { readonly kind: 'delete'; readonly table: QualifiedName; readonly row: Alias; readonly permission: Cond; readonly selector: Cond } & WrittenTable
   /** Writes nothing: no row of `table` (an insert of no object, an update that sets nothing). */
   | { readonly kind: 'none'; readonly table: QualifiedName }
   /** The rows of several earlier parts together. */

@@ -6,7 +6,8 @@
 
 import { aliasRef, ident, join, raw, sql, type Sql } from '../../fragment.js';
 import type { RenderContext } from '../../dialect.js';
-import type { Assignment, Conflict, Guard, MutationJson, MutationStatement, UpdateOp, Write, WriteBody, WriteExpr } from '../../ir/index.js';
+import type { Assignment, Conflict, Guard, MutationJson, MutationStatement, QualifiedName, UpdateOp, Write, WriteBody, WriteExpr, WrittenTable } from '../../ir/index.js';
+import { templateSql } from '../../template.js';
 import { columnList, condSql, conjunction, exprSql, sourceSql, unreachable, unsupported } from './scalar.js';
 import { jsonSql, keySql } from './select.js';
 import { writeTable, withWriteTables } from './write-tables.js';
@@ -42,18 +43,18 @@ function writeSteps(w: Write): Sql[] {
   const into = writeTable(w.name);
   const b = w.body;
   switch (b.kind) {
-    case 'none': return [shapeOf(b.table, into)];
+    case 'none': return [shapeOf(ident(b.table.schema, b.table.name), into)];
     case 'union': {
       const parts = join(b.parts.map((p) => sql`SELECT ${columnList(b.columns)} FROM ${writeTable(p)}`), ' UNION ALL ');
       return [sql`SELECT ${columnList(b.columns)} INTO ${into} FROM (${parts}) AS [u]`];
     }
     case 'delete':
-      return [shapeOf(b.table, into),
-        sql`DELETE ${aliasRef(b.row)} OUTPUT DELETED.* INTO ${into} FROM ${ident(b.table.schema, b.table.name)} AS ${aliasRef(b.row)} WHERE ${conjunction([b.permission, b.selector])}`];
+      return [shapeOf(writtenSql(b), into),
+        sql`DELETE ${aliasRef(b.row)} OUTPUT DELETED.* INTO ${into} FROM ${writtenSql(b)} AS ${aliasRef(b.row)} WHERE ${conjunction([b.permission, b.selector])}`];
     case 'update':
-      return [shapeOf(b.table, into),
-        sql`UPDATE ${aliasRef(b.row)} SET ${assignments(b.set)} OUTPUT INSERTED.* INTO ${into} FROM ${ident(b.table.schema, b.table.name)} AS ${aliasRef(b.row)} WHERE ${conjunction([b.permission, b.selector])}`];
-    case 'insert': return identityInsert(b, b.conflict ? mergeSteps(b, b.conflict, into) : [shapeOf(b.table, into), insertSql(b, into)]);
+      return [shapeOf(writtenSql(b), into),
+        sql`UPDATE ${aliasRef(b.row)} SET ${assignments(b.set)} OUTPUT INSERTED.* INTO ${into} FROM ${writtenSql(b)} AS ${aliasRef(b.row)} WHERE ${conjunction([b.permission, b.selector])}`];
+    case 'insert': return identityInsert(b, b.conflict ? mergeSteps(b, b.conflict, into) : [shapeOf(writtenSql(b), into), insertSql(b, into)]);
     // The PostgreSQL planner alone reads after its writes in a later statement (graphql/mutation-output.ts).
     case 'restored': return unsupported('rows of an earlier statement');
     default: return unreachable(b);
@@ -64,18 +65,22 @@ function writeSteps(w: Write): Sql[] {
 // MSSQL backend does (the planner marks it from the catalog).
 function identityInsert(b: Extract<WriteBody, { kind: 'insert' }>, steps: Sql[]): Sql[] {
   if (!b.identityInsert) return steps;
-  const table = ident(b.table.schema, b.table.name);
+  const table = writtenSql(b);
   return [sql`SET IDENTITY_INSERT ${table} ON`, ...steps, sql`SET IDENTITY_INSERT ${table} OFF`];
 }
 
-// An empty table with the columns (and types) of `table`, without its IDENTITY property.
-function shapeOf(table: { readonly schema: string; readonly name: string }, into: Sql): Sql {
-  const t = ident(table.schema, table.name);
+// The table a write names: its template's (the bundle's rendered target) when it has one.
+function writtenSql(b: { readonly table: QualifiedName } & WrittenTable): Sql {
+  return b.template ? templateSql(b.template, {}, 'mssql') : ident(b.table.schema, b.table.name);
+}
+
+// An empty table with the columns (and types) of table `t`, without its IDENTITY property.
+function shapeOf(t: Sql, into: Sql): Sql {
   return sql`SELECT * INTO ${into} FROM ${t} WHERE 1 = 0 UNION ALL SELECT * FROM ${t} WHERE 1 = 0`;
 }
 
 function insertSql(b: Extract<WriteBody, { kind: 'insert' }>, into: Sql): Sql {
-  const target = sql`INSERT INTO ${ident(b.table.schema, b.table.name)}`;
+  const target = sql`INSERT INTO ${writtenSql(b)}`;
   const output = sql` OUTPUT INSERTED.* INTO ${into}`;
   if (b.columns.length === 0 && b.rows.length > 1) {
     return sql`${target} (${ident(b.firstColumn)})${output} VALUES ${join(b.rows.map(() => raw('(DEFAULT)')), ', ')}`;
@@ -97,9 +102,9 @@ function mergeSteps(b: Extract<WriteBody, { kind: 'insert' }>, c: Conflict, into
     : sql` WHEN MATCHED${filters.length ? sql` AND ${conjunction(filters)}` : raw('')} THEN UPDATE SET ${assignments(c.update.set)}`;
   const insert = sql` WHEN NOT MATCHED THEN INSERT (${columnList(b.columns)}) VALUES (${join(b.columns.map((col) => sql`${SOURCE}.${ident(col)}`), ', ')})`;
   return [
-    shapeOf(b.table, into),
+    shapeOf(writtenSql(b), into),
     sql`ALTER TABLE ${into} ADD ${ACTION} nvarchar(10) NULL`,
-    sql`MERGE INTO ${ident(b.table.schema, b.table.name)} WITH (HOLDLOCK) AS ${aliasRef(b.target)} USING (VALUES ${rows}) AS ${SOURCE} (${columnList(b.columns)}) ON ${on}${matched}${insert} OUTPUT INSERTED.*, $action INTO ${into}`,
+    sql`MERGE INTO ${writtenSql(b)} WITH (HOLDLOCK) AS ${aliasRef(b.target)} USING (VALUES ${rows}) AS ${SOURCE} (${columnList(b.columns)}) ON ${on}${matched}${insert} OUTPUT INSERTED.*, $action INTO ${into}`,
   ];
 }
 

@@ -4,8 +4,9 @@
 
 import { Alias, aliasRef, ident, join, raw, sql, type Sql } from '../../fragment.js';
 import type { RenderContext } from '../../dialect.js';
-import type { Assignment, Conflict, Guard, MutationJson, MutationStatement, UpdateOp, WriteBody, WriteExpr } from '../../ir/index.js';
+import type { Assignment, Conflict, Guard, MutationJson, MutationStatement, QualifiedName, UpdateOp, WriteBody, WriteExpr, WrittenTable } from '../../ir/index.js';
 import { slotSql } from '../../render-slots.js';
+import { templateSql } from '../../template.js';
 import { columnList, conjunction, condSql, exprSql, sourceSql, unreachable } from './scalar.js';
 import { jsonSql, keySql } from './select.js';
 
@@ -46,11 +47,11 @@ function writeSql(w: WriteBody): Sql {
       return sql`SELECT (CAST(${aliasRef(k)}.value->>0 AS ${ident(w.table.schema, w.table.name)})).*${flag} FROM json_array_elements(${slotSql(w.value, 'json')}) AS ${aliasRef(k)}`;
     }
     case 'delete':
-      return sql`DELETE FROM ${ident(w.table.schema, w.table.name)} AS ${aliasRef(w.row)} WHERE ${condSql(w.permission)} AND ${condSql(w.selector)} RETURNING ${aliasRef(w.row)}.*`;
+      return sql`DELETE FROM ${writtenSql(w)} AS ${aliasRef(w.row)} WHERE ${condSql(w.permission)} AND ${condSql(w.selector)} RETURNING ${aliasRef(w.row)}.*`;
     case 'update':
-      return sql`UPDATE ${ident(w.table.schema, w.table.name)} AS ${aliasRef(w.row)} SET ${assignments(w.set)} WHERE ${conjunction([w.permission, w.selector])} RETURNING ${aliasRef(w.row)}.*`;
+      return sql`UPDATE ${writtenSql(w)} AS ${aliasRef(w.row)} SET ${assignments(w.set)} WHERE ${conjunction([w.permission, w.selector])} RETURNING ${aliasRef(w.row)}.*`;
     case 'insert': {
-      const insertInto = sql`INSERT INTO ${ident(w.table.schema, w.table.name)} AS ${aliasRef(w.target)}`;
+      const insertInto = sql`INSERT INTO ${writtenSql(w)} AS ${aliasRef(w.target)}`;
       const conflict = w.conflict ? conflictSql(w.conflict) : raw('');
       const returning = w.conflict ? raw(' RETURNING *, (xmax = 0) AS "__kiln_inserted"') : raw(' RETURNING *');
       // No column given at all, several rows: the first column set to its default in each.
@@ -63,6 +64,11 @@ function writeSql(w: WriteBody): Sql {
     }
     default: return unreachable(w);
   }
+}
+
+// The table a write names: its template's (the bundle's rendered target) when it has one.
+function writtenSql(w: { readonly table: QualifiedName } & WrittenTable): Sql {
+  return w.template ? templateSql(w.template, {}, 'postgres') : ident(w.table.schema, w.table.name);
 }
 
 function conflictSql(c: Conflict): Sql {
