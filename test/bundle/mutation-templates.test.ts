@@ -2,7 +2,8 @@
 // holds the part of the statement the role fixes (the written table, the columns it may give or
 // change, its presets as parameter slots, its check and filter, what `returning` reads), each
 // distinct one written once and a role's part read on first use. On a plan-cache miss the mutation
-// planners complete that template, so a template edited in the file is what the statement runs.
+// planners complete that template, so a template edited in the file is what the statement runs,
+// down to the table it writes.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,14 @@ function listLines(text: string, name: string): { line: string; item: unknown[] 
 
 /** `text` with the list item of `line` replaced by `item`. */
 const replaceItem = (text: string, line: string, item: readonly unknown[]): string => text.replace(line, line.replace(/"(?:[^"\\]|\\.)*"/, JSON.stringify(JSON.stringify(item))));
+
+/** `text` with `item` added at the end of list `name`, and the index it has there. */
+function appendItem(text: string, name: string, item: unknown): { text: string; index: number } {
+  const items = listLines(text, name);
+  const last = items[items.length - 1]!.line;
+  const indent = /^\s*/.exec(last)![0];
+  return { text: text.replace(last, `${last}\n${indent}${JSON.stringify(JSON.stringify(item))},`), index: items.length };
+}
 
 /** The column lists of engine.mjs (`rootColumns`). */
 function columnLists(text: string): string[][] {
@@ -279,6 +288,53 @@ describe('the runtime completes the mutation root field\'s template', () => {
       expect(res.json.errors).toBeUndefined();
       expect(res.json.data!['update_article_by_pk']).toEqual({ id, status: 'published' });
     });
+  });
+
+  it('writes the table the template names: a target edited in the file is the table the row lands in and the update changes', async () => {
+    await db.exec('CREATE TABLE article_copy (LIKE article INCLUDING ALL)');
+    const UPDATE = 'mutation ($id: Int!) { update_article_by_pk(pk_columns: {id: $id}, _set: {title: "renamed"}) { id title } }';
+    await edited((text) => {
+      // A second source, the copy, at the end of the sources; the user's insert and update fields' templates point to it.
+      const copy = appendItem(text, 'rootSourceText', { dialect: 'postgres', text: ['"public"."article_copy"'], slots: [] });
+      const writes = listLines(copy.text, 'mutationWriteText');
+      const insertWrite = writes.findIndex((w) => w.line === insertPart(copy.text).line);
+      const updateWrite = writes.findIndex((w) => w.item.length === 4 && JSON.stringify(w.item[1]).includes('"views"'));
+      let out = copy.text;
+      for (const p of listLines(copy.text, 'mutationPartText')) {
+        if ((p.item[2] === insertWrite && p.item[2] !== null) || (p.item[2] === null && p.item[3] === updateWrite)) out = replaceItem(out, p.line, [p.item[0], copy.index, ...p.item.slice(2)]);
+      }
+      return out;
+    }, async (loaded, at) => {
+      const user = loaded.model.mutationTemplates!.roles['user']!;
+      expect(templateText(user['insert_article_one']!.target)).toBe('"public"."article_copy"');
+      expect(templateText(user['update_article_by_pk']!.target)).toBe('"public"."article_copy"');
+      expect(templateText(user['delete_article']!.target)).toBe('"public"."article"');
+      const problems = checkBundle(await readBundleDir(at)).templates.problems;
+      expect(problems).toContainEqual(expect.stringMatching(/^role user, mutation root field insert_article_one: engine\.mjs has insert into: "public"\."article_copy"; .*; the permission compiles to insert into: "public"\."article"; /));
+      await serving(loaded.model, loaded.sdl, async (gql) => {
+        ran.length = 0;
+        const res = await gql(INSERT, { title: 'in the copy' });
+        expect(res.json.errors).toBeUndefined();
+        const row = res.json.data!['insert_article_one'] as { id: number };
+        expect(row).toMatchObject({ title: 'in the copy', status: 'draft', author_id: 1 });
+        expect(ran.some((s) => s.text.includes('INSERT INTO "public"."article_copy" AS '))).toBe(true);
+        expect(ran.some((s) => s.text.includes('INSERT INTO "public"."article" '))).toBe(false);
+        const updated = await gql(UPDATE, { id: row.id });
+        expect(updated.json.errors).toBeUndefined();
+        expect(updated.json.data!['update_article_by_pk']).toEqual({ id: row.id, title: 'renamed' });
+        expect(ran.some((s) => s.text.includes('UPDATE "public"."article_copy" AS '))).toBe(true);
+      });
+      expect(await db.query('SELECT title, status, author_id FROM article_copy')).toEqual([{ title: 'renamed', status: 'draft', author_id: 1 }]);
+      expect(await db.query('SELECT id FROM article WHERE title IN ($1, $2)', ['in the copy', 'renamed'])).toEqual([]);
+    });
+    // The bundle as compiled writes the article table.
+    const plain = await loadBundle(dir);
+    await serving(plain.model, plain.sdl, async (gql) => {
+      ran.length = 0;
+      expect((await gql(INSERT, { title: 'in the article' })).json.errors).toBeUndefined();
+      expect(ran.some((s) => s.text.includes('INSERT INTO "public"."article" AS '))).toBe(true);
+    });
+    expect(await db.query('SELECT count(*)::int AS n FROM article_copy WHERE title = $1', ['in the article'])).toEqual([{ n: 0 }]);
   });
 
   it('reads the template on a plan-cache miss only: a cache hit does not touch mutation templates', async () => {
