@@ -39,7 +39,8 @@ export interface TemplateData {
     readonly writes: readonly string[];
     /**
      * Each distinct mutation template: `[table, target (a source index), insert (a write index or
-     * null), update (likewise), delete (null, or [filter index]), backend only, returning (a root template index or null)]`.
+     * null), update (likewise), delete (null, or [filter index]), backend only, returning (a root template index or null)]`,
+     * a function's with its id after.
      */
     readonly parts: readonly string[];
     /** Per role: field -> the index of its mutation template, parsed when the role is first used. */
@@ -72,7 +73,7 @@ export function templateData(templates: TemplatesModel | undefined, rootTemplate
       [columns.ref(w.columns), w.presets, ref(w.check), ...(w.filter !== undefined ? [ref(w.filter)] : [])]));
     const mutationParts = pool<readonly unknown[]>();
     const mutationPart = (t: MutationTemplate): number => mutationParts.refOf(t, () => [t.table, sources.ref(t.target), write(t.insert), write(t.update),
-      t.delete ? [ref(t.delete.filter)] : null, t.backendOnly, t.returning === null ? null : rootPart(t.returning)]);
+      t.delete ? [ref(t.delete.filter)] : null, t.backendOnly, t.returning === null ? null : rootPart(t.returning), ...(t.function === undefined ? [] : [t.function])]);
     const mutationRoles = perRole(mutationTemplates.roles, mutationPart);
     mutation = { writes: writes.texts, parts: mutationParts.texts, roles: mutationRoles };
   }
@@ -208,11 +209,11 @@ function mutationStatements(w: ModuleWriter, d: NonNullable<TemplateData['mutati
         + '  return { columns: rootColumns[columns], presets, ...(part.length > 3 ? { filter: template(part[3]) } : {}), check: template(check) };\n})(JSON.parse(mutationWriteText[i])));',
     ]),
     constant('mutationPartText', external ? 'data.mutationTemplates.parts' : list(d.parts),
-      'Each distinct mutation root field template: [table, target, insert part, update part, delete ([filter] or null), backend only, returning (a root template)].'),
+      'Each distinct mutation root field template: [table, target, insert part, update part, delete ([filter] or null), backend only, returning (a root template)], a function\'s with its id.'),
     constant('mutationPartCache', '[]', 'The mutation templates read so far, by index.'),
     fn('mutationPart', ['i'], 'The mutation template at index `i`, made on first use from its parts (shared objects).', [
-      'return (mutationPartCache[i] ??= (([table, target, insert, update, del, backendOnly, returning]) => {\n  const t = rootSource(target);\n'
-        + '  return { dialect: t.dialect, table, target: t, ...(insert === null ? {} : { insert: mutationWrite(insert) }), ...(update === null ? {} : { update: mutationWrite(update) }),\n'
+      'return (mutationPartCache[i] ??= (([table, target, insert, update, del, backendOnly, returning, fn]) => {\n  const t = rootSource(target);\n'
+        + '  return { dialect: t.dialect, table, target: t, ...(fn === undefined ? {} : { function: fn }), ...(insert === null ? {} : { insert: mutationWrite(insert) }), ...(update === null ? {} : { update: mutationWrite(update) }),\n'
         + '    ...(del === null ? {} : { delete: { filter: template(del[0]) } }), backendOnly, returning: returning === null ? null : rootPart(returning) };\n})(JSON.parse(mutationPartText[i])));',
     ]),
     constant('roleMutationText', external ? 'data.mutationTemplates.roles' : JSON.stringify(d.roles), 'Per role: mutation root field -> index of its template, read on first use.'),

@@ -83,9 +83,13 @@ export function rootTemplateLines(t: RootTemplate, shown: { readonly limit: bool
  * A mutation root field's template as a reviewer reads it, one line a part: the written table with
  * the columns and presets (an insert's or an update's; the update permission an insert's
  * `on_conflict` applies on a line of its own), the filter and check, the columns `returning` may
- * read, and whether the permission is backend only. Slots in braces.
+ * read, and whether the permission is backend only. A function's as a query function root's (its
+ * call, the filter, columns and row limit its rows are read with). Slots in braces.
  */
 export function mutationTemplateLines(t: MutationTemplate): string[] {
+  if (t.function !== undefined) {
+    return t.returning ? [...rootTemplateLines({ ...t.returning, source: t.target }, { limit: true, aggregations: false })] : [`from: ${templateText(t.target)}`];
+  }
   const cond = (c: SqlTemplate | null | undefined): string => (c ? templateText(c) : 'none (every row)');
   const write = (w: WriteTemplate): string => {
     const presets = Object.entries(w.presets).map(([column, slot]) => `${column} = ${presetText(slot)}`);

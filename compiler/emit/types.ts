@@ -211,8 +211,9 @@ function mutationTemplateDeclarations(m: typeof TsMorph): StatementStructures[] 
       properties: readonlyProps([['columns', 'readonly string[]'], ['presets', '{ readonly [column: string]: PresetSlot }'], ['filter', 'SqlTemplate | null', true],
         ['check', 'SqlTemplate | null']]) },
     { kind: m.StructureKind.Interface, name: 'MutationTemplate', isExported: true,
-      docs: ['The part of a mutation root field\'s statement its role fixes, rendered for the source\'s dialect: the request completes it with arguments and a selection.'],
-      properties: readonlyProps([['dialect', "'postgres' | 'mssql' | 'bigquery'"], ['table', 'string'], ['target', 'SqlTemplate'], ['insert', 'WriteTemplate', true],
+      docs: ['The part of a mutation root field\'s statement its role fixes, rendered for the source\'s dialect: the request completes it with arguments and a selection.'
+        + ' A function exposed as a mutation: `function` is its id, `target` its call (an `{arguments}` slot), `returning` the role\'s template of its rows.'],
+      properties: readonlyProps([['dialect', "'postgres' | 'mssql' | 'bigquery'"], ['table', 'string'], ['target', 'SqlTemplate'], ['function', 'string', true], ['insert', 'WriteTemplate', true],
         ['update', 'WriteTemplate', true], ['delete', '{ readonly filter: SqlTemplate | null }', true], ['backendOnly', 'boolean'], ['returning', 'RootTemplate | null']]) },
     { kind: m.StructureKind.Function, name: 'mutationTemplate', isExported: true, hasDeclareKeyword: true,
       docs: ['A mutation root field\'s template for a role (read from the module when the role is first asked for; undefined: none).'],

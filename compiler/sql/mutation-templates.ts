@@ -2,8 +2,10 @@
 // does for query fields: per role and insert, update or delete field, the written table rendered
 // for its source's dialect, the columns the role may give or change, its presets as parameter
 // slots, its check and filter (the permission templates of compileTemplates) and what `returning`
-// reads (the role's select template of the table, shared with the query fields'). The planners
-// complete it with the request's arguments and selection. Identical parts and templates are one
+// reads (the role's select template of the table, shared with the query fields'). A function
+// exposed as a mutation has its call (with an `{arguments}` slot) as the target and the role's
+// template of its rows, as a query field on a function has. The planners complete it with the
+// request's arguments and selection. Identical parts and templates are one
 // object, keyed by the identities of what they are made of, so a bundle writes each once.
 
 import type {
@@ -39,11 +41,12 @@ class MutationTemplateMaker {
 
   constructor(private readonly model: BundleModel, private readonly pool: RootTemplatePool) {}
 
-  /** The template of a mutation root field for `role`; undefined: not precompiled (a function, or a predicate the dialect cannot write). */
+  /** The template of a mutation root field for `role`; undefined: not precompiled (a predicate or a function call the dialect cannot write). */
   of(role: string, root: MutationRootField): MutationTemplate | undefined {
+    if (root.kind === 'function') return this.call(role, root);
     const t = this.model.tables[root.table];
     const target = this.pool.source({ kind: 'select', table: root.table });
-    if (!t || target === null || root.kind === 'function') return undefined;
+    if (!t || target === null) return undefined;
     const perms: TableMutationPermissions = this.model.mutations?.[role]?.[root.table] ?? {};
     const rules: PermissionTemplates = this.model.templates?.roles[role]?.[root.table] ?? {};
     let parts: Pick<MutationTemplate, 'insert' | 'update' | 'delete'>;
@@ -81,6 +84,22 @@ class MutationTemplateMaker {
     const key = `${root.table}\u0000${ids.of(parts.insert ?? null)}\u0000${ids.of(parts.update ?? null)}\u0000${ids.of(parts.delete ?? null)}\u0000${backendOnly ? 1 : 0}\u0000${ids.of(returning)}`;
     let hit = this.templates.get(key);
     if (!hit) this.templates.set(key, (hit = { dialect: target.dialect, table: root.table, target, ...parts, backendOnly, returning }));
+    return hit;
+  }
+
+  // A function exposed as a mutation: its call and the role's template of its rows, the query
+  // function root's (one object per function and role's select template); undefined where the
+  // role may not read the rows or the dialect cannot call the function so.
+  private call(role: string, root: MutationRootField): MutationTemplate | undefined {
+    if (root.function === undefined) return undefined;
+    const returning = this.pool.of(role, { kind: 'function', function: root.function, table: root.table });
+    if (!returning) return undefined;
+    const key = `f\u0000${root.function}\u0000${this.pool.ids.of(returning)}`;
+    let hit = this.templates.get(key);
+    if (!hit) {
+      hit = { dialect: returning.dialect, table: root.table, target: returning.source, function: root.function, backendOnly: false, returning };
+      this.templates.set(key, hit);
+    }
     return hit;
   }
 

@@ -59,9 +59,10 @@ export interface BundleModel {
    */
   readonly rootTemplates?: RootTemplatesModel;
   /**
-   * Per role and mutation root field (insert, update and delete of a table), the fixed part of the
-   * field's statement for that role: the written table, the columns it may give, its presets, its
-   * check and filter, and what `returning` reads. Absent: a model built without the compiler's
+   * Per role and mutation root field (insert, update and delete of a table, a function exposed as
+   * a mutation), the fixed part of the field's statement for that role: the written table (or the
+   * function's call), the columns it may give, its presets, its check and filter, and what
+   * `returning` reads. Absent: a model built without the compiler's
    * templates stage (the planners read the write permissions).
    */
   readonly mutationTemplates?: MutationTemplatesModel;
@@ -132,20 +133,30 @@ export interface MutationTemplatesModel {
  * The part of a mutation root field's statement fixed by the role, rendered for the source's
  * dialect. Which parts it has follows the field: `insert` for insert_<t>(_one) (with `update`
  * when the role may update, for `on_conflict`), `update` for update_<t>, _by_pk and _many,
- * `delete` for delete_<t> and _by_pk. A part it lacks is a permission the role lacks.
+ * `delete` for delete_<t> and _by_pk. A part it lacks is a permission the role lacks. A tracked
+ * function exposed as a mutation has none of them: `function` names it, `target` is its call.
  */
 export interface MutationTemplate {
   readonly dialect: SqlTemplate['dialect'];
-  /** The table written. */
+  /** The table written (a function: the table whose rows it returns). */
   readonly table: TableId;
-  /** The written table as the statement names it (INSERT INTO, UPDATE, DELETE FROM). */
+  /**
+   * The written table as the statement names it (INSERT INTO, UPDATE, DELETE FROM); a function:
+   * its call, with an `{arguments}` slot for the request's, which the statement reads rows from.
+   */
   readonly target: SqlTemplate;
+  /** A tracked function exposed as a mutation: its id (`returning` is then the role's template of the rows of its call). */
+  readonly function?: string;
   readonly insert?: WriteTemplate;
   readonly update?: WriteTemplate;
   readonly delete?: { readonly filter: SqlTemplate | null };
   /** Whether the field's permission is `backend_only` (only a trusted request's schema has the field). */
   readonly backendOnly: boolean;
-  /** What `returning` reads: the role's select template of the table (null: the role may not read it). */
+  /**
+   * What `returning` reads: the role's select template of the table (null: the role may not read
+   * it). A function's: the template of its rows as a query field on the function would read them
+   * (source: the call, as `target`; the role's filter, columns and row limit of the table).
+   */
   readonly returning: RootTemplate | null;
 }
 
