@@ -94,8 +94,13 @@ export function planMutation(input: PlanInput): MutationPlan {
       case 'delete': statements = [planDelete(t, f, args, false, ctx, path)]; break;
       case 'delete_by_pk': statements = [planDelete(t, f, args, true, ctx, path)]; break;
       // A function exposed as a mutation: the rows its call returns, read as the query field reads
-      // them (the role's select permission), in the mutation's place and transaction.
-      case 'function': statements = [finishStatement(new StatementBuilder(), rootFieldIr({ kind: 'function', function: root.function!, table: t.id }, f, ctx, path, null), ctx)]; break;
+      // them (the role's select permission), in the mutation's place and transaction; with a
+      // template, the call is its target and the role's filter, columns and limit its `returning`.
+      case 'function': {
+        const read = template?.function !== undefined && template.function === root.function && template.returning ? { ...template.returning, source: template.target } : null;
+        statements = [finishStatement(new StatementBuilder(), rootFieldIr({ kind: 'function', function: root.function!, table: t.id }, f, ctx, path, read), ctx)];
+        break;
+      }
     }
     writtenRoots.push([root.kind, t.id]);
     const one = root.kind === 'insert_one';

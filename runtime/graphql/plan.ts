@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execute, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { BundleModel, RootField } from '../bundle/index.js';
+import type { BundleModel, RootField, RootTemplate } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { compileSql, type CompiledSql, type Dialect, type FunctionSource, type JsonField, type JsonValue, type Source, type SqlStep, type TableSource } from '../sql/index.js';
 import { aggregateSelect } from './aggregate.js';
@@ -144,10 +144,11 @@ function namespaceIr(ns: string, typeName: string, f: FieldSel, roots: { readonl
 /**
  * One root field as IR: a list, an aggregate, or one row. `field` names the root (its key in the
  * role's roots) whose precompiled template the plan completes: its source, and the role's filter,
- * columns, row limit and aggregation switch (null, or no template: read from the permissions).
+ * columns, row limit and aggregation switch (null, or no template: read from the permissions). A
+ * function exposed as a mutation gives the template itself (its mutation template's).
  */
-export function rootFieldIr(root: RootField, f: FieldSel, planCtx: PlanContext, path: readonly (string | number)[], field: string | null): JsonValue {
-  const template = field === null ? undefined : rootTemplateOf(planCtx, field);
+export function rootFieldIr(root: RootField, f: FieldSel, planCtx: PlanContext, path: readonly (string | number)[], field: string | RootTemplate | null): JsonValue {
+  const template = field === null ? undefined : typeof field === 'string' ? rootTemplateOf(planCtx, field) : field;
   const ctx: PlanContext = template ? { ...planCtx, rootTemplate: template } : planCtx;
   const t = tableOf(ctx, root.table);
   const args = argsOf(f.node);
