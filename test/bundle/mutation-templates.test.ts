@@ -21,6 +21,7 @@ import { createServer } from '../../runtime/server/index.js';
 import { templateText } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import type { SentStatement } from '../helpers/demo-templates.js';
+import { appendItem, listLines, replaceItem } from '../helpers/engine-lists.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const ARTICLE = 'default:public.article';
@@ -55,30 +56,6 @@ beforeAll(async () => {
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
 const importEngine = async (at: string): Promise<EngineModule> => (await import(pathToFileURL(join(at, 'engine.mjs')).href)) as EngineModule;
-
-/** The items of one of engine.mjs's lists of JSON texts (`const <name> = [`), each with its line. */
-function listLines(text: string, name: string): { line: string; item: unknown[] }[] {
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => l.startsWith(`const ${name} = [`));
-  expect(start).toBeGreaterThanOrEqual(0);
-  const out: { line: string; item: unknown[] }[] = [];
-  for (const line of lines.slice(start + 1)) {
-    if (!line.trim().startsWith('"')) break;
-    out.push({ line, item: JSON.parse(JSON.parse(line.trim().replace(/,$/, '')) as string) as unknown[] });
-  }
-  return out;
-}
-
-/** `text` with the list item of `line` replaced by `item`. */
-const replaceItem = (text: string, line: string, item: readonly unknown[]): string => text.replace(line, line.replace(/"(?:[^"\\]|\\.)*"/, JSON.stringify(JSON.stringify(item))));
-
-/** `text` with `item` added at the end of list `name`, and the index it has there. */
-function appendItem(text: string, name: string, item: unknown): { text: string; index: number } {
-  const items = listLines(text, name);
-  const last = items[items.length - 1]!.line;
-  const indent = /^\s*/.exec(last)![0];
-  return { text: text.replace(last, `${last}\n${indent}${JSON.stringify(JSON.stringify(item))},`), index: items.length };
-}
 
 /** The column lists of engine.mjs (`rootColumns`). */
 function columnLists(text: string): string[][] {
