@@ -214,6 +214,9 @@ describe('the kiln-runtime command line', () => {
     const imports = Object.values(meta.outputs).flatMap((o) => o.imports.map((i) => i.path));
     expect(imports).toContain('graphql');
     expect(imports.filter((p) => /^(ts-morph|typescript|esbuild|@graphql-codegen\/)/.test(p))).toEqual([]);
+    // Embedded PostgreSQL is loaded when a server starts one, not with the module.
+    const kinds = Object.values(meta.outputs).flatMap((o) => (o.imports as { path: string; kind?: string }[]).filter((i) => i.path === '@electric-sql/pglite').map((i) => i.kind));
+    expect(kinds).toEqual(['dynamic-import']);
   });
 });
 
