@@ -260,7 +260,7 @@ function sdlFromPool(listingPath: string): SdlSource {
  * most, and each one's buffer is free for the next. Each range is whole definitions, so its
  * index is the schema's part with its offsets moved by where the range starts.
  */
-export function indexPooled(listing: PooledSchema, pool: string, starts: Int32Array): SdlIndex {
+function indexPooled(listing: PooledSchema, pool: string, starts: Int32Array): SdlIndex {
   const types = new Map<string, number>();
   const directives: number[] = [];
   const scalars = new Set<string>();
