@@ -14,6 +14,8 @@ export type { GraphQLRequest, Session } from './request.js';
 export { contentHash, DELTA_SUFFIX, expandLayout, readLinks, remoteSdlFile, storedLayout, storedStatement, type StoredLayout } from './layout.js';
 /** Where each definition of an SDL text sits, to build a role's schema a type at a time. */
 export { indexSdl, membersOf, rangeOf, sdlFromFile, sdlFromText, type SdlIndex, type SdlSource } from './sdl-index.js';
+/** A string as a flat copy shared by equal strings (not a slice of the text it was parsed from). */
+export { flat } from './flat-string.js';
 /** A role's permission predicates by rule (select filter, insert check, update filter and check, delete filter). */
 export { PERMISSION_RULES, permissionRule } from './rules.js';
 /** A role's schema and model as a trusted request with x-svc-use-backend-only-permissions sees them. */

@@ -6,6 +6,7 @@
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { flat } from './flat-string.js';
 
 /** A pooled schema (layout.ts writes them): its text is `ranges` (byte offsets) of the pool, joined. */
 export interface PooledSchema {
@@ -168,7 +169,8 @@ export function indexSdl(b: Uint8Array): SdlIndex {
       const name = text(i, nameEnd);
       i = nameEnd;
       if (kw === 'directive') directives.push(number);
-      else if (TYPE_KEYWORDS.has(kw)) types.set(name, number);
+      // Shared: the distinct schemas of a bundle name mostly the same types.
+      else if (TYPE_KEYWORDS.has(kw)) types.set(flat(name), number);
       continue;
     }
     i++;
@@ -227,10 +229,10 @@ function sdlFromPool(listingPath: string): SdlSource {
   const listing = JSON.parse(readFileSync(listingPath, 'utf8')) as PooledSchema;
   const pool = join(dirname(listingPath), listing.pool);
   const whole = (): Buffer => pooledBytes(listing, readFileSync(pool));
-  const index = indexSdl(whole());
   // Where each range starts in the schema's text.
   const starts = new Int32Array(listing.ranges.length);
   for (let k = 1; k < starts.length; k++) starts[k] = starts[k - 1]! + listing.ranges[k - 1]![1] - listing.ranges[k - 1]![0];
+  const index = indexPooled(listing, pool, starts);
   const read = (begin: number, end: number): Buffer => {
     let lo = 0, hi = starts.length - 1;
     while (lo < hi) {
@@ -249,6 +251,48 @@ function sdlFromPool(listingPath: string): SdlSource {
   };
 }
 
+/**
+ * The index of a pooled schema's text, made range by range, each read from the pool file alone.
+ * Reading the whole pool (15 MB at 1,000 tables) and joining the ranges (10 MB) for each distinct
+ * schema made buffers that glibc placed in its main heap once an earlier read of that size had
+ * raised its mmap threshold; freed, they stayed in the process's RSS behind later allocations
+ * (6 to 56 MB of heap after the same queries, from run to run). A range is a few megabytes at
+ * most, and each one's buffer is free for the next. Each range is whole definitions, so its
+ * index is the schema's part with its offsets moved by where the range starts.
+ */
+function indexPooled(listing: PooledSchema, pool: string, starts: Int32Array): SdlIndex {
+  const types = new Map<string, number>();
+  const directives: number[] = [];
+  const scalars = new Set<string>();
+  const parts: Int32Array[] = [];
+  let schema = -1, eager = false, count = 0;
+  const fd = openSync(pool, 'r');
+  try {
+    listing.ranges.forEach(([begin, end], k) => {
+      const part = indexSdl(readAt(fd, begin, end));
+      const shift = starts[k]!;
+      for (const [name, i] of part.types) types.set(name, count + i);
+      for (const i of part.directives) directives.push(count + i);
+      for (const name of part.scalars) scalars.add(name);
+      if (part.schema >= 0) schema = count + part.schema;
+      eager ||= part.eager;
+      parts.push(part.ranges.map((x) => x + shift));
+      count += part.ranges.length / 2;
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const ranges = new Int32Array(count * 2);
+  let at = 0;
+  for (const p of parts) {
+    ranges.set(p, at);
+    at += p.length;
+  }
+  const last = listing.ranges.at(-1);
+  const bytes = last === undefined ? 0 : starts[starts.length - 1]! + last[1] - last[0];
+  return { types, ranges, directives, schema, eager, bytes, scalars };
+}
+
 /** The whole text of a bundle's schema file (a pooled schema's ranges joined). */
 export function sdlFileText(path: string): string {
   if (!path.endsWith('.schema.json')) return readFileSync(path, 'utf8');
@@ -263,17 +307,22 @@ export function pooledBytes(listing: PooledSchema, pool: Buffer): Buffer {
 
 // The bytes of a file from `begin` to `end`.
 function readRange(path: string, begin: number, end: number): Buffer {
-  const buf = Buffer.allocUnsafe(end - begin);
   const fd = openSync(path, 'r');
   try {
-    let got = 0;
-    while (got < buf.length) {
-      const r = readSync(fd, buf, got, buf.length - got, begin + got);
-      if (r === 0) break;
-      got += r;
-    }
-    return buf.subarray(0, got);
+    return readAt(fd, begin, end);
   } finally {
     closeSync(fd);
   }
+}
+
+// The bytes of an open file from `begin` to `end`.
+function readAt(fd: number, begin: number, end: number): Buffer {
+  const buf = Buffer.allocUnsafe(end - begin);
+  let got = 0;
+  while (got < buf.length) {
+    const r = readSync(fd, buf, got, buf.length - got, begin + got);
+    if (r === 0) break;
+    got += r;
+  }
+  return buf.subarray(0, got);
 }

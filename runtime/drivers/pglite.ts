@@ -1,4 +1,4 @@
-import { PGlite, type Results } from '@electric-sql/pglite';
+import type { PGlite, Results } from '@electric-sql/pglite';
 import { lastScriptResult } from './script-result.js';
 import { postgres } from '../sql/index.js';
 import type { Driver, QueryResult, ScriptResult, TransactionRunner } from './driver.js';
@@ -103,7 +103,9 @@ function createQueue(): <T>(task: () => Promise<T>) => Promise<T> {
  * (calling the driver itself there would wait for the transaction to end).
  */
 export async function createPgliteDriver(opts: PgliteDriverOptions): Promise<PgliteDriver> {
-  const db = await PGlite.create(opts.dataDir);
+  // Loaded here, not with the module: a server of a database URL never needs it (2 MB of RSS).
+  const { PGlite: Embedded } = await import('@electric-sql/pglite');
+  const db = await Embedded.create(opts.dataDir);
   await db.exec(SESSION_SETUP);
   const enqueue = createQueue();
   // Set when a script ran since the session was last reset.

@@ -100,6 +100,9 @@ describe('bundle layout of large schemas: definitions several schemas have writt
         const source = sdlFromFile(join(dir, stored.schemas[role]!));
         const inMemory = sdlFromText(text);
         expect(source.text()).toBe(text);
+        // Indexed range by range from the pool file (no copy of the schema's text made): the
+        // index of the whole text, every definition at the same byte range.
+        expect(source.index).toEqual(inMemory.index);
         expect([...source.index.types.keys()]).toEqual([...inMemory.index.types.keys()]);
         for (const [name, i] of source.index.types) expect(source.definition(i), name).toBe(inMemory.definition(inMemory.index.types.get(name)!));
         expect(source.definition(source.index.schema)).toContain('query: query_root');

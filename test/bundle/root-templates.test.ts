@@ -87,6 +87,12 @@ describe('engine.mjs carries each root field\'s template per role', () => {
     expect(t.filter).toBe(blog.model.templates!.roles['user']!['default:public.article']!.select);
     expect(blog.files.get('sql/user/search_articles.sql')).toContain(`--   from: ${templateText(t.source)}; filter: ${templateText(t.filter!)}\n`);
   });
+
+  it('is loaded with the root fields engine.mjs holds (their names shared, not changed)', async () => {
+    const loaded = await loadBundle(dir);
+    expect(loaded.model.roots).toEqual(bundle.model.roots);
+    expect(loaded.model.roots['customer']!.query['invoice']).toEqual({ kind: 'select', table: INVOICE });
+  });
 });
 
 /** The lines of engine.mjs's list of root templates, each with its parts `[table, source, filter, columns, limit, aggregations]`. */

@@ -34,6 +34,27 @@ describe('engine.mjs with its data in engine.json', async () => {
     // Deterministic: the same model gives the same two files.
     expect(await engineModule(bundle.model, 0)).toEqual(await engineModule(bundle.model, 0));
   });
+
+  it('decodes a role\'s part on first use, once for every role with the same part', async () => {
+    // A copy of `customer` (roles of a large schema mostly differ in filters and limits only, so
+    // many have the same parts): both roles get one decoded object, each a map of every field.
+    const m = bundle.model;
+    const model = { ...m, roles: [...m.roles, 'customer_copy'].sort(),
+      templates: { roles: { ...m.templates!.roles, customer_copy: m.templates!.roles['customer']! } },
+      rootTemplates: { roles: { ...m.rootTemplates!.roles, customer_copy: m.rootTemplates!.roles['customer']! } } };
+    const { module } = await engineModule(model, Number.MAX_SAFE_INTEGER);
+    await writeFile(join(dir, 'copied.mjs'), module);
+    const mod = (await import(pathToFileURL(join(dir, 'copied.mjs')).href)) as Loaded
+      & { model: { rootTemplates: { roles: { [role: string]: object } }; templates: { roles: { [role: string]: object } } } };
+    const { roles } = mod.model.rootTemplates;
+    expect(typeof Object.getOwnPropertyDescriptor(roles, 'customer_copy')!.get).toBe('function');
+    expect(roles['customer_copy']).toBe(roles['customer']);
+    expect(mod.permissionTemplates('customer_copy')).toBe(mod.permissionTemplates('customer'));
+    expect(mod.model.templates.roles['customer_copy']).toBe(mod.model.templates.roles['customer']);
+    // A role whose part differs has its own.
+    expect(roles['admin']).not.toBe(roles['customer']);
+    expect(mod.permissionTemplates('admin')).not.toBe(mod.permissionTemplates('customer'));
+  });
 });
 
 describe('engine.mjs is written by ts-morph and typed by engine.d.ts', async () => {
