@@ -226,7 +226,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
    * per call); only a session timeout that changes is awaited.
    */
   function textOnce(text: string, params: readonly unknown[], name: string | undefined, custom: boolean,
-    timeoutMs: number | undefined): Promise<string> {
+    timeoutMs: number | undefined, timed?: (ms: number) => void): Promise<string> {
     const p = custom ? (customPool ??= createPool(settings, '-c plan_cache_mode=force_custom_plan')) : pool;
     // Only a checkout that must queue is timed: the common case costs one comparison.
     const start = p.idleCount > 0 || p.totalCount < settings.max ? -1 : performance.now();
@@ -248,8 +248,10 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
         };
         const run = (): void => {
           try {
+            const sent = timed === undefined ? 0 : performance.now();
             submitWith(client, text, params, prepared ? statementName(text) : undefined, (e, rows) => {
               if (e) return fail(e);
+              if (timed !== undefined) timed(performance.now() - sent);
               let cell: string;
               try {
                 cell = firstCell(rows!);
@@ -277,12 +279,9 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
       const choice = choices.for(name);
       const custom = choice.next();
       if (choice.chosen !== null) return textOnce(text, params, name, custom, callOpts?.timeoutMs);
-      return (async () => {
-        const start = performance.now();
-        const answer = await textOnce(text, params, name, custom, callOpts?.timeoutMs);
-        choice.record(custom, performance.now() - start);
-        return answer;
-      })();
+      // Timed from the statement sent to its answer: the wait for a pooled connection is left
+      // out, since per-run plans have a pool of their own that is idle while the main one queues.
+      return textOnce(text, params, name, custom, callOpts?.timeoutMs, (ms) => choice.record(custom, ms));
     },
     query: (text, params, callOpts) => withClient((r) => r.query(text, params, callOpts)),
     runScript: (text, callOpts) => withClient((r) => r.runScript(text, callOpts)),

@@ -126,6 +126,23 @@ describe('the PostgreSQL driver on a value-sensitive statement', () => {
     expect(await modesOf(MANY_JOINS, 'kiln_test_joins', 1, 20)).toEqual(Array(20).fill('force_generic_plan'));
   });
 
+  it('times the statement, not the wait for a connection of the busier pool', async () => {
+    // Other statements keep the main pool busy (per-run plans have an idle pool of their own):
+    // timed from the call, every generic run would wait for a connection and per-run plans win.
+    let busy = true;
+    const background = async (): Promise<void> => {
+      while (busy) await driver.queryText("SELECT pg_sleep(0.01)::text", [], 'kiln_test_sleep');
+    };
+    const load = [background(), background(), background(), background()];
+    try {
+      await modesOf(MANY_JOINS, 'kiln_test_joins_busy', 1, 96);
+    } finally {
+      busy = false;
+      await Promise.all(load);
+    }
+    expect(await modesOf(MANY_JOINS, 'kiln_test_joins_busy', 1, 20)).toEqual(Array(20).fill('force_generic_plan'));
+  });
+
   it('leaves other statements on the generic plan, unmeasured', async () => {
     const modes: string[] = [];
     for (let i = 0; i < 6; i++) modes.push((JSON.parse(await driver.queryText(SKEWED, [0], 'kiln_test_plain')) as { mode: string }).mode);
