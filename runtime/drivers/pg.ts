@@ -278,7 +278,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
       if (valueSensitive !== true || name === undefined) return textOnce(text, params, name, false, callOpts?.timeoutMs);
       const choice = choices.for(name);
       const custom = choice.next();
-      if (choice.chosen !== null) return textOnce(text, params, name, custom, callOpts?.timeoutMs);
+      if (choice.chosen !== null || choice.warming) return textOnce(text, params, name, custom, callOpts?.timeoutMs);
       // Timed from the statement sent to its answer: the wait for a pooled connection is left
       // out, since per-run plans have a pool of their own that is idle while the main one queues.
       return textOnce(text, params, name, custom, callOpts?.timeoutMs, (ms) => choice.record(custom, ms));

@@ -4,12 +4,12 @@
 // that ran them, which says which way the driver sent them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
-import { PlanChoice, PlanChoices } from '../../runtime/drivers/plan-choice.js';
+import { PlanChoice, PlanChoices, WARMUP } from '../../runtime/drivers/plan-choice.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 describe('PlanChoice', () => {
   it('alternates while measuring, then keeps per-run plans when they are clearly quicker', () => {
-    const c = new PlanChoice(4, 100);
+    const c = new PlanChoice(4, 100, 0);
     const modes: boolean[] = [];
     for (let i = 0; i < 8; i++) {
       const custom = c.next();
@@ -22,7 +22,7 @@ describe('PlanChoice', () => {
   });
 
   it('keeps the generic plan when per-run plans are only a little quicker', () => {
-    const c = new PlanChoice(4, 100);
+    const c = new PlanChoice(4, 100, 0);
     for (let i = 0; i < 8; i++) {
       const custom = c.next();
       c.record(custom, custom ? 0.9 : 1);
@@ -31,7 +31,7 @@ describe('PlanChoice', () => {
   });
 
   it('is not moved by a few slow first runs', () => {
-    const c = new PlanChoice(5, 100);
+    const c = new PlanChoice(5, 100, 0);
     // The first generic runs parse and plan (slow); the rest are fast. Per-run plans cost 2 each time.
     const generic = [40, 40, 1, 1, 1];
     let g = 0;
@@ -43,7 +43,7 @@ describe('PlanChoice', () => {
   });
 
   it('measures again after its interval, from scratch', () => {
-    const c = new PlanChoice(2, 5);
+    const c = new PlanChoice(2, 5, 0);
     for (let i = 0; i < 4; i++) {
       const custom = c.next();
       c.record(custom, custom ? 1 : 9);
@@ -58,6 +58,33 @@ describe('PlanChoice', () => {
       c.record(custom, custom ? 9 : 1);
     }
     expect(c.chosen).toBe(false);
+  });
+
+  it('keeps per-run plans only when they take less than half the generic plan\'s time', () => {
+    const c = new PlanChoice(4, 100, 0);
+    for (let i = 0; i < 8; i++) {
+      const custom = c.next();
+      c.record(custom, custom ? 0.6 : 1);
+    }
+    expect(c.chosen).toBe(false);
+  });
+
+  it('runs the generic plan, unmeasured, for its first runs', () => {
+    const c = new PlanChoice(2, 100, 3);
+    const modes: boolean[] = [];
+    for (let i = 0; i < 3; i++) {
+      expect(c.warming).toBe(true);
+      const custom = c.next();
+      modes.push(custom);
+      c.record(custom, 100); // ignored: a cold start's times say nothing of the plans
+    }
+    expect(modes).toEqual([false, false, false]);
+    expect(c.warming).toBe(false);
+    for (let i = 0; i < 4; i++) {
+      const custom = c.next();
+      c.record(custom, custom ? 1 : 5);
+    }
+    expect(c.chosen).toBe(true);
   });
 
   it('keeps one choice per statement name, within a bound', () => {
@@ -114,6 +141,7 @@ describe('the PostgreSQL driver on a value-sensitive statement', () => {
   }
 
   it('plans each run for its values where the generic plan reads the whole table', async () => {
+    expect(new Set(await modesOf(SKEWED, 'kiln_test_skewed', 1, WARMUP))).toEqual(new Set(['force_generic_plan']));
     const measuring = await modesOf(SKEWED, 'kiln_test_skewed', 1, 96);
     expect(new Set(measuring)).toEqual(new Set(['force_generic_plan', 'force_custom_plan']));
     expect(await modesOf(SKEWED, 'kiln_test_skewed', 1, 20)).toEqual(Array(20).fill('force_custom_plan'));
@@ -122,7 +150,7 @@ describe('the PostgreSQL driver on a value-sensitive statement', () => {
   });
 
   it('keeps the generic plan where planning costs more than running', async () => {
-    await modesOf(MANY_JOINS, 'kiln_test_joins', 1, 96);
+    await modesOf(MANY_JOINS, 'kiln_test_joins', 1, WARMUP + 96);
     expect(await modesOf(MANY_JOINS, 'kiln_test_joins', 1, 20)).toEqual(Array(20).fill('force_generic_plan'));
   });
 
@@ -135,7 +163,7 @@ describe('the PostgreSQL driver on a value-sensitive statement', () => {
     };
     const load = [background(), background(), background(), background()];
     try {
-      await modesOf(MANY_JOINS, 'kiln_test_joins_busy', 1, 96);
+      await modesOf(MANY_JOINS, 'kiln_test_joins_busy', 1, WARMUP + 96);
     } finally {
       busy = false;
       await Promise.all(load);
