@@ -100,7 +100,9 @@ function start(args, env, ready) {
   const up = new Promise((ok, fail) => {
     const onData = (b) => {
       for (const line of b.toString().split('\n')) {
+        // The last lines only: a served server writes an http-log line per request.
         if (line) lines.push(line);
+        if (lines.length > 200) lines.splice(0, lines.length - 100);
         const m = ready(line);
         if (m) ok(m);
       }
