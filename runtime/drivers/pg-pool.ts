@@ -30,6 +30,17 @@ export interface PoolSettings {
 // (shortest exact) float output, whatever the server or role defaults say.
 const SESSION_SETUP = "SET TIME ZONE 'UTC'; SET extra_float_digits = 1";
 
+// New clients whose setup statement is still queued (the pool hands a client over from inside
+// pg's ready handler, before pg sends what it queued): a caller checking out with a callback sends
+// its first statement a microtask later, as an awaited checkout does, so that it is not queued
+// behind one (pg deprecates calling query() while a query is queued).
+const fresh = new WeakSet<pg.PoolClient | pg.Client>();
+
+/** True the first time it is asked of a client the pool has just connected. */
+export function justConnected(client: pg.PoolClient): boolean {
+  return fresh.delete(client);
+}
+
 // Clients whose connection failed. A client in here is never given back to the pool.
 const failed = new WeakSet<pg.PoolClient | pg.Client>();
 
@@ -78,6 +89,7 @@ export function createPool(s: PoolSettings, options?: string): pg.Pool {
     });
     // pg queues this before anything the pool's caller sends on the new client.
     client.query(SESSION_SETUP).catch(() => { /* the caller's first query reports the broken connection */ });
+    fresh.add(client);
   });
   // pg-pool re-emits an idle client's error here after dropping the client; the client's own
   // listener above has logged it already.

@@ -5,7 +5,7 @@ import { ConnectionError, mapDatabaseError } from './database-error.js';
 import { statementName } from './statement-name.js';
 import { lastScriptResult } from './script-result.js';
 import { PlanChoices } from './plan-choice.js';
-import { connectionFailed, createPool, type PoolSettings } from './pg-pool.js';
+import { connectionFailed, createPool, justConnected, type PoolSettings } from './pg-pool.js';
 import { sessionTimeoutFor, transactionTimeouts } from './pg-timeout.js';
 import { listenOn } from './pg-listen.js';
 
@@ -265,9 +265,13 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
             fail(x);
           }
         };
-        const setting = sessionTimeoutFor(client, timeoutMs);
-        if (setting) setting.then(run, fail);
-        else run();
+        const begin = (): void => {
+          const setting = sessionTimeoutFor(client, timeoutMs);
+          if (setting) setting.then(run, fail);
+          else run();
+        };
+        if (justConnected(client)) queueMicrotask(begin);
+        else begin();
       });
     });
   }
