@@ -46,36 +46,31 @@ export function checkTemplates(model: BundleModel): TemplateProof {
 // The root field templates the runtime completes (source, filter, columns, row limit, aggregation
 // switch), each compared with the one the permissions compile to; the number compared.
 function checkRootTemplates(model: BundleModel, recompiled: BundleModel, problems: string[]): number {
-  const expected = compileRootTemplates(recompiled)?.roles ?? {};
-  const have = model.rootTemplates?.roles ?? {};
-  let checked = 0;
-  const shown = (t: RootTemplate | undefined): string => (t === undefined ? 'none' : rootTemplateLines(t).join('; '));
-  for (const role of [...new Set([...Object.keys(expected), ...Object.keys(have)])].sort()) {
-    const want = expected[role] ?? {};
-    const got = have[role] ?? {};
-    for (const field of [...new Set([...Object.keys(want), ...Object.keys(got)])].sort()) {
-      checked++;
-      if (JSON.stringify(want[field]) === JSON.stringify(got[field])) continue;
-      problems.push(`role ${role}, root field ${field}: engine.mjs has ${shown(got[field])}; the permission compiles to ${shown(want[field])}`);
-    }
-  }
-  return checked;
+  return compareTemplates(compileRootTemplates(recompiled)?.roles ?? {}, model.rootTemplates?.roles ?? {}, 'root field',
+    (t: RootTemplate) => rootTemplateLines(t).join('; '), problems);
 }
 
 // The mutation root field templates the mutation planners complete (written table, columns,
 // presets, checks and filters, returning), each compared with the one the permissions compile to.
 function checkMutationTemplates(model: BundleModel, recompiled: BundleModel, problems: string[]): number {
-  const expected = compileMutationTemplates(recompiled)?.roles ?? {};
-  const have = model.mutationTemplates?.roles ?? {};
+  return compareTemplates(compileMutationTemplates(recompiled)?.roles ?? {}, model.mutationTemplates?.roles ?? {}, 'mutation root field',
+    (t: MutationTemplate) => mutationTemplateLines(t).join('; '), problems);
+}
+
+type TemplatesByRole<T> = { readonly [role: string]: { readonly [field: string]: T } };
+
+// Every role's and field's template in `have` (engine.mjs) against `expected` (recompiled), a
+// problem named per difference; the number compared.
+function compareTemplates<T>(expected: TemplatesByRole<T>, have: TemplatesByRole<T>, kind: string, lines: (t: T) => string, problems: string[]): number {
   let checked = 0;
-  const shown = (t: MutationTemplate | undefined): string => (t === undefined ? 'none' : mutationTemplateLines(t).join('; '));
+  const shown = (t: T | undefined): string => (t === undefined ? 'none' : lines(t));
   for (const role of [...new Set([...Object.keys(expected), ...Object.keys(have)])].sort()) {
     const want = expected[role] ?? {};
     const got = have[role] ?? {};
     for (const field of [...new Set([...Object.keys(want), ...Object.keys(got)])].sort()) {
       checked++;
       if (JSON.stringify(want[field]) === JSON.stringify(got[field])) continue;
-      problems.push(`role ${role}, mutation root field ${field}: engine.mjs has ${shown(got[field])}; the permission compiles to ${shown(want[field])}`);
+      problems.push(`role ${role}, ${kind} ${field}: engine.mjs has ${shown(got[field])}; the permission compiles to ${shown(want[field])}`);
     }
   }
   return checked;
