@@ -40,20 +40,21 @@ const ONE_OFF_ROW = `json_build_object('id', id, 'webhook_conf', webhook_conf, '
 const INVOCATION_ROW = `json_build_object('id', i.id, 'event_id', i.event_id, 'status', i.status, 'request', i.request,
   'response', i.response, 'created_at', i.created_at)`;
 
-/** Rows as JSON text, one array; the count when asked for. */
+/**
+ * Rows as JSON text, one array; the count when asked for, by the same statement (one snapshot: a
+ * count from a second statement could include an event that became delivered in between).
+ */
 async function page(db: SqlRunner, rowJson: string, from: string, where: string, order: string, params: unknown[],
   p: { readonly limit: number | null; readonly offset: number }, key: string, withCount: boolean): Promise<Json> {
   const n = params.length;
+  const count = withCount ? `, (SELECT count(*)::int FROM ${from} WHERE ${where})` : '';
   const rows = await db.query(
-    `SELECT coalesce(json_agg(r.j ORDER BY r.o), '[]')::text FROM (
+    `SELECT coalesce(json_agg(r.j ORDER BY r.o), '[]')::text${count} FROM (
        SELECT ${rowJson} AS j, row_number() OVER (ORDER BY ${order}) AS o FROM ${from} WHERE ${where}
        ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}) r`,
     [...params, p.limit, p.offset]);
   const out: Record<string, Json> = { [key]: JSON.parse(String(rows.rows[0]?.[0] ?? '[]')) as Json };
-  if (withCount) {
-    const c = await db.query(`SELECT count(*)::int FROM ${from} WHERE ${where}`, params);
-    out['count'] = Number(c.rows[0]?.[0] ?? 0);
-  }
+  if (withCount) out['count'] = Number(rows.rows[0]?.[1] ?? 0);
   return out;
 }
 
