@@ -13,25 +13,14 @@ import type {
   TableMutationPermissions, UpdatePermissionModel, WriteTemplate,
 } from '../../runtime/bundle/index.js';
 import type { SqlTemplate } from '../../runtime/sql/index.js';
-import { RootTemplatePool } from './root-templates.js';
+import { RootTemplatePool, templatesByRole } from './root-templates.js';
 
 /** The mutation templates of every role of `model`, whose permission templates are `model.templates` (absent: none). */
 export function compileMutationTemplates(model: BundleModel, pool: RootTemplatePool = new RootTemplatePool(model)): MutationTemplatesModel | undefined {
   if (!model.templates) return undefined;
   const made = new MutationTemplateMaker(model, pool);
-  const roles: { [role: string]: { [field: string]: MutationTemplate } } = {};
-  for (const role of model.roles) {
-    const part: { [field: string]: MutationTemplate } = {};
-    const roots = model.roots[role];
-    // A trusted request's mutation_root adds the `backend_only` permissions' fields to the others.
-    const fields = { ...roots?.mutation, ...roots?.backendOnlyMutation };
-    for (const field of Object.keys(fields).sort()) {
-      const t = made.of(role, fields[field]!);
-      if (t) part[field] = t;
-    }
-    roles[role] = part;
-  }
-  return { roles };
+  // A trusted request's mutation_root adds the `backend_only` permissions' fields to the others.
+  return { roles: templatesByRole(model, (roots) => ({ ...roots?.mutation, ...roots?.backendOnlyMutation }), (role, root) => made.of(role, root)) };
 }
 
 class MutationTemplateMaker {

@@ -21,19 +21,27 @@ import { tableDialect } from './source-dialect.js';
  */
 export function compileRootTemplates(model: BundleModel, pool: RootTemplatePool = new RootTemplatePool(model)): RootTemplatesModel | undefined {
   if (!model.templates) return undefined;
-  const roles: { [role: string]: { [field: string]: RootTemplate } } = {};
+  // A subscription field is the query field of the same name (live queries plan it alike).
+  return { roles: templatesByRole(model, (roots) => ({ ...roots?.subscription, ...roots?.query }), (role, root) => pool.of(role, root)) };
+}
+
+/**
+ * Per role, per field of `fieldsOf(roots)` in name order, the template `make` gives it (fields it
+ * gives none are left out): the walk the root and mutation templates share.
+ */
+export function templatesByRole<F, T>(model: BundleModel, fieldsOf: (roots: BundleModel['roots'][string] | undefined) => { readonly [field: string]: F },
+  make: (role: string, root: F) => T | undefined): { [role: string]: { [field: string]: T } } {
+  const roles: { [role: string]: { [field: string]: T } } = {};
   for (const role of model.roles) {
-    const part: { [field: string]: RootTemplate } = {};
-    const roots = model.roots[role];
-    // A subscription field is the query field of the same name (live queries plan it alike).
-    const fields = { ...roots?.subscription, ...roots?.query };
+    const part: { [field: string]: T } = {};
+    const fields = fieldsOf(model.roots[role]);
     for (const field of Object.keys(fields).sort()) {
-      const made = pool.of(role, fields[field]!);
-      if (made) part[field] = made;
+      const made = make(role, fields[field]!);
+      if (made !== undefined) part[field] = made;
     }
     roles[role] = part;
   }
-  return { roles };
+  return roles;
 }
 
 /** Numbers for objects by identity, and for column lists by content (interned). */
