@@ -159,9 +159,9 @@ export function createServer(opts: ServerOptions): KilnServer {
   }
 
   const finish = (req: IncomingMessage, res: ServerResponse, record: RequestRecord): void => {
-    const seconds = (performance.now() - record.started) / 1000;
-    metrics.finished(record.endpoint, record.operationType, res.statusCode, record.failed || res.statusCode >= 400, seconds);
-    if (logging) writeHttpLog(logging, record, req, res, responseBytes(res), seconds);
+    const ms = performance.now() - record.started;
+    metrics.finished(record.endpoint, record.operationType, res.statusCode, record.failed || res.statusCode >= 400, ms / 1000);
+    if (logging) writeHttpLog(logging, record, req, res, responseBytes(res), ms);
   };
   // Counted once the route is done with the request (its answer written, or the client gone): a
   // 'close' listener per response cost more than the counting itself.

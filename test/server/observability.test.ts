@@ -192,6 +192,19 @@ describe('logs', () => {
     expect(line.detail.operation.response_size).toBeGreaterThan(0);
   });
 
+  it('writes a valid line when the request id, a session variable or the path need escapes', async () => {
+    const id = 'q"uote\\back';
+    const res = await gql('query Esc { author { id } }', { 'x-request-id': id, 'x-svc-team': 'caf\u00e9 "x"' });
+    expect(res.headers.get('x-request-id')).toBe(id);
+    await res.text();
+    await sleep(20);
+    const line = logLines('http-log').find((l) => l.detail.request_id === id);
+    expect(line?.detail.operation.request_id).toBe(id);
+    expect(line?.detail.operation.user_vars).toEqual({ 'x-svc-role': 'admin', 'x-svc-team': 'caf\u00e9 "x"' });
+    expect(line?.detail.operation.query).toEqual({ operationName: null });
+    expect(String(line?.detail.operation.query_execution_time)).toMatch(/^\d+\.\d{1,9}$/);
+  });
+
   it('makes a request id (a UUID) when the client sent none, and logs a failed request at level error with its error', async () => {
     const res = await gql('{ nope }');
     const id = res.headers.get('x-request-id');
