@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { normalizeHeaders, resolveSession, resolveSessionBeforeBody, sessionAtOnce, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
-import { checkDeclaredLength, graphqlErrorText, parseJsonBody, readBody, sendJsonText, unexpectedError } from './http-io.js';
+import { checkDeclaredLength, graphqlErrorText, parseJsonText, readBody, sendJsonText, unexpectedError, type ParsedJson } from './http-io.js';
 import type { GraphQLEngine } from './options.js';
-import { toGraphQLBody, type GraphQLBody } from './request-shape.js';
+import { memoizeBody, memoizedBody, toGraphQLBody, type GraphQLBody } from './request-shape.js';
 import { operationTypeOf, recordOf, type RequestRecord } from './request-log.js';
 
 /** What the GraphQL route needs from the server. */
@@ -54,19 +54,23 @@ async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext): Promise<
   // Decided from the headers at once in the common case (no secret configured, or one sent).
   const early = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSessionBeforeBody(req.headers, ctx.auth);
   const raw = await readBody(req, ctx.maxBodyBytes);
-  const parsed = parseJsonBody(raw);
-  let body: GraphQLBody | undefined;
+  const text = raw.toString('utf8');
+  let body = memoizedBody(text);
+  let parsed: ParsedJson | undefined;
   let shapeError: unknown;
-  if (parsed.ok) {
-    try {
-      body = toGraphQLBody(parsed.value);
-    } catch (e) {
-      shapeError = e;
+  if (body === undefined) {
+    parsed = parseJsonText(text);
+    if (parsed.ok) {
+      try {
+        body = memoizeBody(text, toGraphQLBody(parsed.value));
+      } catch (e) {
+        shapeError = e;
+      }
     }
   }
   const forAuth = body === undefined ? undefined : body.kind === 'single' ? body.request : body.requests;
   const session = early ?? await resolveSession(req.headers, ctx.auth, forAuth);
-  if (!parsed.ok) throw parsed.error;
+  if (parsed !== undefined && !parsed.ok) throw parsed.error;
   if (body === undefined) throw shapeError;
   return { body, session };
 }

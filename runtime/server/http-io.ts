@@ -152,7 +152,11 @@ export type ParsedJson = { readonly ok: true; readonly value: unknown } | { read
 
 /** Parses a request body as JSON; failures carry Hasura's (aeson's) wording at path `$`. */
 export function parseJsonBody(body: Buffer): ParsedJson {
-  const text = body.toString('utf8');
+  return parseJsonText(body.toString('utf8'));
+}
+
+/** parseJsonBody on a body already decoded. */
+export function parseJsonText(text: string): ParsedJson {
   if (text.trim() === '') return { ok: false, error: new ApiError('invalid-json', 'Error in $: not enough input') };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

@@ -44,3 +44,34 @@ export function toGraphQLBody(value: unknown): GraphQLBody {
   }
   return { kind: 'single', request: toRequest(value, []) };
 }
+
+// Bodies with no variable values, kept parsed by their text: such a body is the same request
+// each time it is sent (a query with its values written in, sent over and over by dashboards,
+// polls and scripts), so it is parsed and checked once. A body with variable values is parsed
+// each time (its values vary from request to request and would only churn the memo). The kept
+// requests are frozen: what reads them can never change the next request's.
+const MEMO_ENTRIES = 512;
+const MEMO_TEXT = 4096;
+const memo = new Map<string, GraphQLBody>();
+
+/** The parsed request of a body sent before, when it was kept. */
+export function memoizedBody(text: string): GraphQLBody | undefined {
+  return memo.get(text);
+}
+
+/** Keeps a body's parsed request when it has no variable values and is small; answers the body. */
+export function memoizeBody(text: string, body: GraphQLBody): GraphQLBody {
+  if (body.kind !== 'single' || text.length > MEMO_TEXT || hasValues(body.request.variables)) return body;
+  // Cleared when full rather than ordered by use: the set of such bodies a server sees is small.
+  if (memo.size >= MEMO_ENTRIES) memo.clear();
+  const request = Object.freeze({ ...body.request, ...(body.request.variables ? { variables: Object.freeze({}) } : {}) });
+  const kept: GraphQLBody = Object.freeze({ kind: 'single', request });
+  memo.set(text, kept);
+  return kept;
+}
+
+function hasValues(variables: GraphQLRequest['variables']): boolean {
+  if (variables == null) return false;
+  for (const _ in variables) return true;
+  return false;
+}
