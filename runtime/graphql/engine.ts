@@ -105,6 +105,12 @@ export interface EngineStats {
 
 const EMPTY_ROLE_SDL = 'type query_root { no_queries_available: String! } schema { query: query_root }';
 
+/** An ApiError as the response's body (`{"errors":[...]}`); any other error is thrown on. */
+function errorAnswerText(e: unknown): string {
+  if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
+  throw e;
+}
+
 /** A root-level data text as the response's body. */
 function underData(text: string): string {
   return `{"data":${text}}`;
@@ -216,12 +222,12 @@ export class Engine {
   }
 
   /** Runs one request; answers the full response text. GraphQL errors are answers, not exceptions. */
-  async execute(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+  execute(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+    // One catch on the request's promise rather than an async function awaiting it.
     try {
-      return await this.forSession(session).run(req, session, ctx);
+      return this.forSession(session).run(req, session, ctx).catch(errorAnswerText);
     } catch (e) {
-      if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
-      throw e;
+      return Promise.reject(e).catch(errorAnswerText);
     }
   }
 
@@ -422,6 +428,7 @@ export class Engine {
       // The common answer, one statement's JSON under "data": its promise and one then, no async
       // function's promise and awaits around them.
       if (plan.kind === 'sql' && !plan.joins) return this.runPart(plan, variables, session).then(underData);
+      if (plan.kind === 'mutation' && !plan.joins) return runMutation(plan, this.driverAs(plan.source, session.role), variables, session).then(underData);
       return this.runPlan(prepared, plan, variables, session, headers);
     } catch (e) {
       return Promise.reject(e);
