@@ -10,6 +10,10 @@ import { RequestTally, type Tally } from './request-tally.js';
 
 /** The tallies one kind of request adds to, found once per (endpoint, operation type, status, outcome). */
 interface Slot {
+  readonly endpointName: string;
+  readonly operationType: OperationType;
+  readonly status: number;
+  readonly failed: boolean;
   readonly request: Tally;
   readonly endpoint: Tally;
   readonly graphql: Tally | null;
@@ -60,6 +64,7 @@ export class ServerMetrics {
   private readonly byExecution = new RequestTally(LATENCY_BUCKETS);
   // Request kinds seen so far (a handful): their tallies, so that a request costs a lookup and some additions.
   private readonly slots = new Map<string, Slot>();
+  private lastSlot: Slot | null = null;
 
   constructor() {
     const registers = [this.registry];
@@ -92,11 +97,16 @@ export class ServerMetrics {
   /** A request was answered; `seconds` from its start. */
   finished(endpoint: string, operationType: OperationType, status: number, failed: boolean, seconds: number): void {
     this.inFlightCount--;
-    const key = `${endpoint}\u0000${operationType}\u0000${status}\u0000${failed ? 1 : 0}`;
-    let slot = this.slots.get(key);
-    if (!slot) {
-      slot = this.slotOf(endpoint, operationType, status, failed);
-      this.slots.set(key, slot);
+    // Requests come in runs of one kind: the last kind's slot is compared first, with no key made.
+    let slot = this.lastSlot;
+    if (slot === null || slot.endpointName !== endpoint || slot.operationType !== operationType || slot.status !== status || slot.failed !== failed) {
+      const key = `${endpoint}\u0000${operationType}\u0000${status}\u0000${failed ? 1 : 0}`;
+      let known = this.slots.get(key);
+      if (!known) {
+        known = this.slotOf(endpoint, operationType, status, failed);
+        this.slots.set(key, known);
+      }
+      this.lastSlot = slot = known;
     }
     this.byRequest.record(slot.request, null);
     this.byEndpoint.record(slot.endpoint, seconds);
@@ -108,6 +118,7 @@ export class ServerMetrics {
     const outcome = failed ? 'failed' : 'success';
     const counted = operationType !== 'none';
     return {
+      endpointName: endpoint, operationType, status, failed,
       request: this.byRequest.tally(`${endpoint}\u0000${operationType}\u0000${status}`, () => ({ endpoint, operation_type: operationType, status })),
       endpoint: this.byEndpoint.tally(endpoint, () => ({ endpoint })),
       graphql: counted ? this.byGraphql.tally(`${operationType}\u0000${outcome}`, () => ({ operation_type: operationType, response_status: outcome })) : null,

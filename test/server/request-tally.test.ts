@@ -33,3 +33,23 @@ describe('request tally', () => {
     expect(norm((await filled.get()).values)).toEqual(norm((await observed.get()).values));
   });
 });
+
+describe('server metrics', () => {
+  it('counts each kind of request under its own labels when kinds alternate and repeat (the last kind is kept aside)', async () => {
+    const { ServerMetrics } = await import('../../runtime/server/metrics.js');
+    const m = new ServerMetrics();
+    const kinds: [string, 'query' | 'mutation' | 'none', number, boolean][] = [
+      ['/v1/graphql', 'query', 200, false], ['/v1/graphql', 'query', 200, false], ['/v1/graphql', 'mutation', 200, false],
+      ['/v1/graphql', 'query', 200, true], ['/healthz', 'none', 200, false], ['/v1/graphql', 'query', 200, false], ['/v1/graphql', 'query', 500, true],
+    ];
+    for (const [e, o, s, f] of kinds) { m.started(); m.finished(e, o, s, f, 0.001); }
+    const text = await m.text();
+    expect(text).toContain('svc_http_requests_total{endpoint="/v1/graphql",operation_type="query",status="200"} 4');
+    expect(text).toContain('svc_http_requests_total{endpoint="/v1/graphql",operation_type="query",status="500"} 1');
+    expect(text).toContain('svc_http_requests_total{endpoint="/v1/graphql",operation_type="mutation",status="200"} 1');
+    expect(text).toContain('svc_http_requests_total{endpoint="/healthz",operation_type="none",status="200"} 1');
+    expect(text).toContain('svc_graphql_requests_total{operation_type="query",response_status="success"} 3');
+    expect(text).toContain('svc_graphql_requests_total{operation_type="query",response_status="failed"} 2');
+    expect(text).toContain('svc_http_connections 0');
+  });
+});
