@@ -129,10 +129,10 @@ function rowsSql(rows: RowSet, outputs: readonly Sql[], rc: RenderContext): Rows
   return { sql: sql`SELECT ${join(cols, ', ')} FROM (SELECT ${distinct}${aliasRef(b)}.* ${paged}) AS ${aliasRef(b)}`, order, orderNames };
 }
 
-// The columns the CTE of picked rows keeps: those `outer` reads, not the whole row (bench Q4: the
-// CTE stored every column of the table for each row, 102 µs of PostgreSQL's CPU against 95 µs).
-// `b.*` where the outer select reads the row in a way that names no column (a whole-row reference),
-// or reads none.
+// The columns the CTE of picked rows keeps: those `outer` reads, not the whole row (bench Q4:
+// storing every column of track for each picked row cost PostgreSQL 102 µs of CPU per statement,
+// the three columns read 95 µs). `b.*` where the outer select reads the row in a way that names no
+// column (a whole-row reference), or reads none.
 function pickedColumns(outer: Sql, b: Alias): Sql {
   const columns = columnsRead(outer, b);
   if (!columns?.length) return sql`${aliasRef(b)}.*`;
