@@ -86,6 +86,31 @@ describe('query IR rendered for PostgreSQL', () => {
     expect(out.valueSensitive).toBe(true);
   });
 
+  it('list: the planning bound\'s CTE keeps the columns read outside it, the row\'s JSON and a relationship\'s key', async () => {
+    const a = new Alias('article');
+    const u = new Alias('author');
+    const out = await run({ l: { kind: 'list', shape: shape({
+      title: json(col(a, 'title')),
+      author: { kind: 'one', from: table('author'), row: u, join: [{ kind: 'equals', left: col(u, 'id'), right: col(a, 'author_id') }], permission: ALL,
+        shape: shape({ name: json(col(u, 'name')) }) },
+    }), rows: rows(a, table('article'), {
+      where: { kind: 'compare', left: col(a, 'rating'), op: 'gte', right: lit(2, 'int4') },
+      order: [{ expr: col(a, 'id'), dir: 'desc_nulls_last' }], limit: { kind: 'literal', value: 2 } }) } });
+    expect(out.data.l).toEqual([{ title: 'three', author: { name: 'bob' } }, { title: 'two', author: { name: 'ada' } }]);
+    const cte = /AS MATERIALIZED \(SELECT (.*?) FROM "public"\."article"/s.exec(out.text)?.[1];
+    expect(cte).toMatch(/^"_article_\d+"\."title", "_article_\d+"\."author_id", "_article_\d+"\."id"$/);
+  });
+
+  it('list: the planning bound\'s CTE keeps the whole row when the row is read whole', async () => {
+    const a = new Alias('author');
+    const shout: Expr = { kind: 'call', fn: { schema: 'public', name: 'author_shout' }, args: [{ name: null, value: { kind: 'row', row: a } }] };
+    const out = await run({ l: { kind: 'list', shape: shape({ id: json(col(a, 'id')), shout: json(shout) }), rows: rows(a, table('author'), {
+      where: { kind: 'compare', left: col(a, 'id'), op: 'lte', right: lit(2, 'int4') },
+      order: [{ expr: col(a, 'id'), dir: 'asc_nulls_last' }], limit: { kind: 'literal', value: 5 } }) } });
+    expect(out.data.l).toEqual([{ id: 1, shout: 'ADA' }, { id: 2, shout: 'BOB' }]);
+    expect(out.text).toMatch(/AS MATERIALIZED \(SELECT "_author_\d+"\.\* FROM/);
+  });
+
   it('list: offset, a variable limit and DISTINCT ON', async () => {
     const a = new Alias('article');
     const out = await run({ l: { kind: 'list', shape: shape({ a: json(col(a, 'author_id')), id: json(col(a, 'id')) }), rows: rows(a, table('article'), {
