@@ -45,11 +45,22 @@ function sessionValue(v: string, type: string | null): unknown {
 
 function encode(v: unknown, type: string | null): unknown {
   if (v === null || v === undefined) return null;
-  if (type === 'json' || type === 'jsonb') return JSON.stringify(v);
+  if (type === 'json' || type === 'jsonb') return jsonParam(v);
   // A list of JSON values (`_in` on a jsonb column): each item is JSON text; left to the driver,
   // a JSON array item became a nested SQL array and a JSON string bare text (fuzz).
-  if ((type === 'json[]' || type === 'jsonb[]') && Array.isArray(v)) return v.map((x) => (x === null ? null : JSON.stringify(x)));
-  if (typeof v === 'object' && !Array.isArray(v)) return JSON.stringify(v);
-  if (Array.isArray(v) && !(type?.endsWith('[]') || type?.startsWith('_'))) return JSON.stringify(v);
+  if ((type === 'json[]' || type === 'jsonb[]') && Array.isArray(v)) return v.map((x) => (x === null ? null : jsonParam(x)));
+  if (typeof v === 'object' && !Array.isArray(v)) return jsonParam(v);
+  if (Array.isArray(v) && !(type?.endsWith('[]') || type?.startsWith('_'))) return jsonParam(v);
   return v;
+}
+
+// A value as JSON text. A request's JSON can nest deeper than JSON.stringify can write (it
+// recurses: 100,000 nested arrays overflow the stack), and PostgreSQL could not read it either.
+function jsonParam(v: unknown): string {
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    if (e instanceof RangeError) throw new ApiError('data-exception', 'a JSON value is nested too deeply', 400, []);
+    throw e;
+  }
 }

@@ -124,6 +124,19 @@ describe('values are parameters, never SQL', () => {
     expect((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM author'))[0]!.n).toBe('2');
   });
 
+  it('answers a jsonb value too deep to write as a parameter with data-exception, and keeps serving', async () => {
+    // 100,000 nested arrays: JSON.parse reads them; writing the parameter (JSON.stringify) overflows the stack.
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const body = `{"query":"query Q($j: jsonb) { author(where: {info: {_contains: $j}}) { id } }","variables":{"j":${deep}}}`;
+    for (let i = 0; i < 6; i++) {
+      const res = await kiln.post('/v1/graphql', body, { 'content-type': 'application/json' });
+      expect(res.status).toBe(200);
+      expect((JSON.parse(res.text) as { errors: { message: string; extensions: { code: string } }[] }).errors)
+        .toEqual([{ message: 'a JSON value is nested too deeply', extensions: { path: '$', code: 'data-exception' } }]);
+    }
+    expect(ids(dataOf(await kiln.gql('{ author(order_by: {id: asc}) { id } }'))['author'])).toEqual([1, 2]);
+  });
+
   it('cannot smuggle SQL through names: aliases and enum values must be GraphQL names', async () => {
     expect((await fails('{ author { "x": id } }')).message).toBe('not a valid graphql query');
     expect((await fails('{ author(order_by: {id: "asc; DROP TABLE author"}) { id } }')).code).toBe('validation-failed');
