@@ -24,9 +24,9 @@
 // /tmp/bench), and for PostGraphile `psql -f anchors/postgraphile/rls.sql` there. DATABASE_URL
 // defaults to postgres://postgres@127.0.0.1:5432/bench. JSON of every run goes to --out.
 import { helpOnRequest } from './usage.mjs';
+import { freePort } from './free-port.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,14 +57,6 @@ if (pglDir && !existsSync(join(pglDir, 'node_modules', 'postgraphile'))) fail(`$
 const queries = readdirSync(join(benchDir, 'queries')).filter((f) => f.endsWith('.graphql')).map((f) => f.slice(0, -8)).sort()
   .filter((n) => { const only = opt('only')?.split(','); return !only || only.some((o) => n === o || n.startsWith(`${o}_`)); });
 mkdirSync(out, { recursive: true });
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); });
-  });
-}
 
 async function waitFor(url, child, name) {
   for (let i = 0; i < 240; i++) {

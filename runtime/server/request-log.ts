@@ -252,13 +252,12 @@ export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMess
   const opName = one?.operationName;
   const name = typeof opName === 'string' ? jsonText(opName) : 'null';
   const query = !one ? 'null' : s.level === 'debug' ? `{"operationName":${name},"query":${JSON.stringify(one.query)}}` : `{"operationName":${name}}`;
-  const url = req.url === '/v1/graphql' ? '"/v1/graphql"' : jsonText(req.url ?? '/');
   const ip = req.socket.remoteAddress;
   // Written as text, not as an object given to JSON.stringify: the line is made for every request.
   s.write(`{"type":"http-log","timestamp":"${timestamp()}","level":"${level}","detail":{"request_id":${id},"operation":{`
     + `"request_id":${id},"user_vars":${userVars},"query_execution_time":${secondsText(ms)},"request_mode":"${mode}",`
     + `"response_size":${responseSize},"error":${error},"query":${query}},"http_info":{"status":${res.statusCode},`
-    + `"http_version":"HTTP/${req.httpVersion}","url":${url},"ip":${ip === undefined ? 'null' : jsonText(ip)},`
+    + `"http_version":"HTTP/${req.httpVersion}","url":${jsonText(req.url ?? '/')},"ip":${ip === undefined ? 'null' : jsonText(ip)},`
     + `"method":${jsonText(req.method ?? 'GET')},"content_encoding":null}}}`);
 }
 
