@@ -5,7 +5,7 @@
 // header), aliases by position, so `$3` bound to a client variable never passes for a session value.
 
 import type { BoolIr, BundleModel, TableId } from '../../runtime/bundle/index.js';
-import { lowerBool, type PlanContext } from '../../runtime/graphql/index.js';
+import { lowerBool, restAfterParent, type PlanContext } from '../../runtime/graphql/index.js';
 import { Alias, compileSql } from '../../runtime/sql/index.js';
 import { paramHeader, tableDialect } from '../sql/index.js';
 import { canonical, conjuncts, groupsOf, isPunct, isWord, parseSqlTree, type Group, type ParamNames, type Token } from './sql-tree.js';
@@ -46,7 +46,7 @@ export class FilterProver {
       // The runtime's T-SQL always builds its JSON with FOR JSON; PostgreSQL's never says it.
       const root = parseSqlTree(statement, { tsql: /\bFOR JSON\b/.test(statement) });
       const header = headerParams(statement);
-      const c: FileContext = { prover: this, role, root, exempt: new Set(), out: [],
+      const c: FileContext = { prover: this, role, root, exempt: new Set(), out: [], rows: new Map(),
         params: (n) => header.get(n) ?? `unknown $${n}` };
       walk(root, c);
       return c.out;
@@ -64,8 +64,19 @@ export class FilterProver {
     return (call ? this.functions : this.tables).get(key(schema, name));
   }
 
-  private render(role: string, table: TableId, need: Need): readonly string[] | null {
-    const ir = predicateOf(this.model, role, table, need);
+  /**
+   * The canonical conjuncts left of a role's select filter on rows of `table` tied by `pairs`
+   * (parent column, their column) to a row of `parent` that passed its own filter; null: the
+   * parent proves nothing of it (runtime/graphql/bool.ts, filterAfterParent).
+   */
+  expectedAfterParent(role: string, table: TableId, parent: TableId, pairs: readonly (readonly [string, string])[]): readonly string[] | null {
+    const rest = restAfterParent(this.model, role, table, parent, pairs);
+    if (rest === null) return null;
+    return rest.length === 0 ? [] : this.render(role, table, 'select', rest.length === 1 ? rest[0]! : { kind: 'and', items: rest });
+  }
+
+  private render(role: string, table: TableId, need: Need, only?: BoolIr): readonly string[] | null {
+    const ir = only ?? predicateOf(this.model, role, table, need);
     if (!ir) return null;
     const dialect = tableDialect(this.model, table);
     const ctx: PlanContext = { model: this.model, role, dialect, stringifyNumeric: this.model.options.stringifyNumeric,
@@ -127,6 +138,8 @@ interface FileContext {
   readonly params: ParamNames;
   /** Tokens inside a matched permission predicate: its own relationship subqueries read unfiltered (Hasura v2). */
   readonly exempt: Set<Token>;
+  /** Aliases of the rows read from a table itself whose select filter was found, outer levels first. */
+  readonly rows: Map<string, TableId>;
   readonly out: ReferenceProof[];
 }
 
@@ -162,7 +175,7 @@ function referenceAt(g: Group, i: number, c: FileContext): ReferenceProof | null
   if (isWord(t[next], 'WITH') && t[next + 1]?.kind === 'group' && isWord(t[next + 2], 'AS') && t[next + 3]?.kind === 'ident') {
     alias = (t[next + 3] as { name: string }).name; next += 4;
   }
-  const at: Site = { g, index: i, after: next, alias, table };
+  const at: Site = { g, index: i, after: next, alias, table, call };
   if (isWord(prev, 'FROM') && isWord(t[i - 2], 'DELETE')) return filtered(at, 'delete', 'delete', c);
   // T-SQL: `DELETE a OUTPUT .. FROM t AS a WHERE ..`, `UPDATE a SET .. OUTPUT .. FROM t AS a WHERE ..`.
   const verb = isWord(prev, 'FROM') ? statementVerb(t, i) : null;
@@ -189,6 +202,8 @@ interface Site {
   readonly after: number;
   readonly alias: string | null;
   readonly table: TableId;
+  /** A function's rows, not the table's own. */
+  readonly call: boolean;
 }
 
 function describe(t: Token | undefined): string {
@@ -197,14 +212,38 @@ function describe(t: Token | undefined): string {
 }
 
 function filtered(at: Site, operation: Operation, need: Need, c: FileContext): ReferenceProof {
+  const ok = (): ReferenceProof => {
+    if (operation === 'select' && at.alias !== null && !at.call) c.rows.set(at.alias, at.table);
+    return { table: at.table, operation, problem: null };
+  };
   const where = clauseAfter(at.g.tokens, at.after, 'WHERE');
-  if (where && vacuous(where, c)) return { table: at.table, operation, problem: null };
+  if (where && vacuous(where, c)) return ok();
   const expected = c.prover.expected(c.role, at.table, need);
   if (!expected) return { table: at.table, operation, problem: `role has no ${operation} permission on the table` };
-  if (expected.length === 0) return { table: at.table, operation, problem: null };
-  if (at.alias !== null && where && matchWhere(where, at.alias, expected, c)) return { table: at.table, operation, problem: null };
-  if (operation === 'select' && derived(at.g, expected, c)) return { table: at.table, operation, problem: null };
+  if (expected.length === 0) return ok();
+  if (at.alias !== null && where && matchWhere(where, at.alias, expected, c)) return ok();
+  if (operation === 'select' && derived(at.g, expected, c)) return ok();
+  if (operation === 'select' && at.alias !== null && where && afterParent(where, at.alias, at.table, c)) return ok();
   return { table: at.table, operation, problem: `the ${need} filter is not a conjunct of the WHERE clause at this level` };
+}
+
+// Rows tied by `alias.col = parent.col` conjuncts to a parent row read from its table under its
+// proved filter carry the part of their filter the parent does not prove.
+function afterParent(where: readonly Token[], alias: string, table: TableId, c: FileContext): boolean {
+  const pairs = new Map<string, [string, string][]>();
+  for (const t of conjuncts(where)) {
+    const [a, dot1, col, eq, p, dot2, pcol] = t;
+    if (t.length !== 7 || a?.kind !== 'ident' || a.name !== alias || !isPunct(dot1, '.') || col?.kind !== 'ident' || !isPunct(eq, '=')
+      || p?.kind !== 'ident' || !c.rows.has(p.name) || !isPunct(dot2, '.') || pcol?.kind !== 'ident') continue;
+    const list = pairs.get(p.name) ?? [];
+    list.push([pcol.name, col.name]);
+    pairs.set(p.name, list);
+  }
+  for (const [parent, list] of pairs) {
+    const rest = c.prover.expectedAfterParent(c.role, table, c.rows.get(parent)!, list);
+    if (rest !== null && (rest.length === 0 || matchWhere(where, alias, rest, c))) return true;
+  }
+  return false;
 }
 
 function updated(at: Site, c: FileContext): ReferenceProof {

@@ -7,18 +7,18 @@ import { Alias, isAggregateFn, type AggregateColumn, type AggregateFnField, type
 import { columnByField, permissionOf, type PlanContext } from './context.js';
 import { argsOf, collectFields, scalarOutput, type FieldSel } from './fields.js';
 import { isNull, valueOf, type Input } from './input.js';
-import { rowSet, type JoinCond } from './rows.js';
+import { readsTable, rowSet, type JoinCond, type ParentRow } from './rows.js';
 
 type Path = readonly (string | number)[];
 /** How the rows of `nodes` are shaped (select.ts's rowShape, passed in: select.ts plans aggregates). */
-export type ShapeOf = (t: TableModel, a: Alias, fields: readonly FieldSel[], ctx: PlanContext, path: Path) => JsonObject;
+export type ShapeOf = (t: TableModel, a: Alias, fields: readonly FieldSel[], ctx: PlanContext, path: Path, tableRows: boolean) => JsonObject;
 
 // Aggregates whose result is a number whatever the column's type (no stringifying, no GeoJSON).
 const NUMERIC_FNS = new Set(['avg', 'stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance']);
 
-/** The aggregate field `f` over the rows of `t` read from `from`. */
+/** The aggregate field `f` over the rows of `t` read from `from` (a relationship's of `parent`). */
 export function aggregateSelect(t: TableModel, from: Source, args: ReadonlyMap<string, Input>, f: FieldSel, ctx: PlanContext,
-  path: Path, joins: readonly JoinCond[], shapeOf: ShapeOf): AggregateSelect {
+  path: Path, joins: readonly JoinCond[], shapeOf: ShapeOf, parent: ParentRow | null = null): AggregateSelect {
   const b = new Alias(t.name);
   const fields = collectFields(f.node.selectionSet, typeNameOf(t, '_aggregate'), ctx);
   // Hasura applies the role's row limit to `nodes` only: the aggregates see every permitted row
@@ -34,16 +34,16 @@ export function aggregateSelect(t: TableModel, from: Source, args: ReadonlyMap<s
       const idx = parts.push({ key: sel.key, value: { kind: 'name', name: 'pending' } }) - 1;
       deferred.push(() => {
         const nb = new Alias(t.name);
-        const shape = shapeOf(t, nb, collectFields(sel.node.selectionSet, typeNameOf(t), ctx), ctx, [...p, 'selectionSet']);
-        parts[idx] = { key: sel.key, value: { kind: 'list', shape, rows: rowSet(t, from, args, nb, ctx, p, joins) } };
+        const shape = shapeOf(t, nb, collectFields(sel.node.selectionSet, typeNameOf(t), ctx), ctx, [...p, 'selectionSet'], readsTable(from));
+        parts[idx] = { key: sel.key, value: { kind: 'list', shape, rows: rowSet(t, from, args, nb, ctx, p, joins, false, parent) } };
       });
     } else if (sel.name === 'nodes') {
-      parts.push({ key: sel.key, value: { kind: 'nodes', shape: shapeOf(t, b, collectFields(sel.node.selectionSet, typeNameOf(t), ctx), ctx, [...p, 'selectionSet']) } });
+      parts.push({ key: sel.key, value: { kind: 'nodes', shape: shapeOf(t, b, collectFields(sel.node.selectionSet, typeNameOf(t), ctx), ctx, [...p, 'selectionSet'], readsTable(from)) } });
     } else if (sel.name === 'aggregate') {
       parts.push({ key: sel.key, value: { kind: 'functions', fields: aggregateFields(t, sel, ctx, p) } });
     } else throw new ApiError('validation-failed', `field "${sel.name}" not found in type: '${typeNameOf(t, '_aggregate')}'`, 400, p);
   }
-  const rows = rowSet(t, from, args, b, ctx, path, joins, permLimitOnNodes);
+  const rows = rowSet(t, from, args, b, ctx, path, joins, permLimitOnNodes, parent);
   for (const d of deferred) d();
   return { kind: 'aggregate', rows, fields: parts };
 }

@@ -1,4 +1,4 @@
-import type { BoolIr, PermissionRule, TableModel, ValueIr } from '../bundle/index.js';
+import type { BoolIr, BundleModel, PermissionRule, TableModel, ValueIr } from '../bundle/index.js';
 import { permissionRule, typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { Alias, isCompareOp, type CompareOp, type Cond, type Expr, type Sql } from '../sql/index.js';
@@ -152,6 +152,59 @@ export function boolCond(ir: BoolIr, alias: Alias, ctx: PlanContext, root: Alias
  */
 export function selectFilter(ctx: PlanContext, table: string, row: Alias, root: Alias = row): Cond {
   return permissionCond(ctx, table, 'select', row, root);
+}
+
+/**
+ * The role's select filter on the rows of `table` at `row` that are tied to one row of `parent` by
+ * `pairs` (parent column, column of `table`), when that parent row was read from `parent` itself
+ * under the role's select filter on `parent`: the filter without the conjuncts the parent row
+ * proves, or null when it proves none (the whole filter applies).
+ *
+ * A conjunct proved is "the relationship back to `parent`, on columns among `pairs`, reaches a row
+ * that passes W" where every conjunct of W is one of the parent's filter: the parent row is such a
+ * row. It is how ownership is usually written (an invoice's lines are visible through their
+ * visible invoice), and the EXISTS it costs per row is the largest part of such a statement. A W
+ * that names the root row (`$` columns, which mean another row here) or calls a computed field (a
+ * function, which need not give the same answer twice) proves nothing. Both filters are the
+ * metadata's: a template edited in a written engine.mjs does not take part (`kiln check` reports it).
+ */
+export function filterAfterParent(ctx: PlanContext, table: string, parent: string, pairs: readonly (readonly [string, string])[], row: Alias): Cond | null {
+  // Reads through the rows the statement writes see other rows than the table's (nested inserts).
+  if (ctx.relations !== undefined) return null;
+  const rest = restAfterParent(ctx.model, ctx.role, table, parent, pairs);
+  if (rest === null) return null;
+  return rest.length === 0 ? { kind: 'true' } : boolCond(rest.length === 1 ? rest[0]! : { kind: 'and', items: rest }, row, ctx);
+}
+
+/** filterAfterParent on the model: the conjuncts of `role`'s select filter on `table` left to check (none: []), or null. */
+export function restAfterParent(model: BundleModel, role: string, table: string, parent: string, pairs: readonly (readonly [string, string])[]): BoolIr[] | null {
+  const own = model.select[role]?.[table]?.filter;
+  const theirs = model.select[role]?.[parent]?.filter;
+  if (own === undefined || theirs === undefined || !selfContained(theirs)) return null;
+  const proved = new Set(conjunctsOf(theirs).map((c) => JSON.stringify(c)));
+  const all = conjunctsOf(own);
+  const rest = all.filter((c) => !(c.kind === 'relationship' && c.target === parent && c.mapping.length > 0
+    && c.mapping.every(([mine, its]) => pairs.some(([p, t]) => p === its && t === mine))
+    && selfContained(c.where) && conjunctsOf(c.where).every((w) => proved.has(JSON.stringify(w)))));
+  return rest.length === all.length ? null : rest;
+}
+
+// The conjuncts of a filter: nested `and`s flattened, `true` dropped.
+function conjunctsOf(ir: BoolIr): BoolIr[] {
+  if (ir.kind === 'true') return [];
+  return ir.kind === 'and' ? ir.items.flatMap(conjunctsOf) : [ir];
+}
+
+// A filter whose truth on a row depends on that row (and the tables it names) alone.
+function selfContained(ir: BoolIr): boolean {
+  switch (ir.kind) {
+    case 'true': return true;
+    case 'and': case 'or': return ir.items.every(selfContained);
+    case 'not': return selfContained(ir.item);
+    case 'column': return !(ir.value.kind === 'column' && ir.value.root);
+    case 'computed': case 'computed_table': return false;
+    case 'relationship': case 'exists': return selfContained(ir.where);
+  }
 }
 
 /** The role's predicate `rule` (a select or write filter, an insert or update check) on the rows of `table` at `row`, as selectFilter. */

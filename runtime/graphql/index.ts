@@ -11,7 +11,7 @@ export { planMutation, type MutationPlan, type MutationFieldPlan, type NamedSql 
 /** Request and session shapes. */
 export type { GraphQLRequest, Session } from '../bundle/index.js';
 /** BoolIr as an IR condition (and rendered), and parameter binding, for the v1 data operations run under a role's permissions. */
-export { boolCond, lowerBool, permissionCond } from './bool.js';
+export { boolCond, lowerBool, permissionCond, restAfterParent } from './bool.js';
 /** A permission's preset value as an IR expression of the column's type. */
 export { presetExpr } from './mutation-perms.js';
 export { bindParams } from './bind.js';

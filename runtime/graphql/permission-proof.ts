@@ -5,7 +5,7 @@
 
 import { permissionRule, type BundleModel, type PermissionRule, type TableId } from '../bundle/index.js';
 import { Alias, readsOf, type Cond, type JsonValue, type LiveQuery, type Source, type Stream, type TableRead } from '../sql/index.js';
-import { boolCond, permissionCond } from './bool.js';
+import { boolCond, filterAfterParent, permissionCond } from './bool.js';
 import type { PlanContext } from './context.js';
 
 /** What is wrong with the reads of `values` for the role `ctx.role` (empty: every read is guarded). */
@@ -20,18 +20,36 @@ export function readGaps(reads: readonly TableRead[], ctx: PlanContext): string[
     if (read.inPermission) continue;
     const table = tableRead(ctx.model, read.from);
     if (table === null) continue;
-    const gap = checkRead(read, table, ctx);
+    const gap = checkRead(read, table, reads, ctx);
     if (gap) gaps.push(`${table}: ${gap}`);
   }
   return gaps;
 }
 
-function checkRead(read: TableRead, table: TableId, ctx: PlanContext): string | null {
+function checkRead(read: TableRead, table: TableId, reads: readonly TableRead[], ctx: PlanContext): string | null {
   const perm = ctx.model.select[ctx.role]?.[table];
   if (!perm) return `role "${ctx.role}" has no select permission`;
   if (!read.permission) return 'no permission on the rows read';
-  if (!isRoleRule(read.permission.filter, table, 'select', read.row, ctx)) return 'the permission node is not the role\'s filter';
+  if (read.permission.afterParent) {
+    const gap = afterParentGap(read, read.permission.afterParent, table, reads, ctx);
+    if (gap) return gap;
+  } else if (!isRoleRule(read.permission.filter, table, 'select', read.row, ctx)) return 'the permission node is not the role\'s filter';
   if (read.limited && read.permission.limit !== perm.limit) return `row limit ${read.permission.limit} instead of ${perm.limit}`;
+  return null;
+}
+
+// A filter left out in part because of the parent row: that row is a read of its table itself
+// (checked as any other read), the rows are tied to it by the keys the filter's relationship
+// names, and what is left is what filterAfterParent leaves.
+function afterParentGap(read: TableRead, parent: Alias, table: TableId, reads: readonly TableRead[], ctx: PlanContext): string | null {
+  const up = reads.find((r) => r.row === parent);
+  const from = up?.from.kind === 'template' ? up.from.of : up?.from;
+  const parentTable = up && from?.kind === 'table' ? tableRead(ctx.model, from) : null;
+  if (!up || up.inPermission || !up.permission || parentTable === null) return 'the filter is left out in part for a parent that is not a read of a table';
+  const pairs = (read.join ?? []).flatMap((c): [string, string][] => (c.kind === 'equals' && c.left.kind === 'column' && c.left.row === read.row
+    && c.right.kind === 'column' && c.right.row === parent ? [[c.right.column, c.left.column]] : []));
+  const rest = filterAfterParent(ctx, table, parentTable, pairs, read.row);
+  if (rest === null || canonical(rest, read.row) !== canonical(read.permission!.filter, read.row)) return 'the filter left out is not what the parent row proves';
   return null;
 }
 

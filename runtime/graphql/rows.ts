@@ -5,7 +5,7 @@ import type { TableModel } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { Alias, Cond, Expr, Limit, RowSet, Source } from '../sql/index.js';
-import { boolCond, selectFilter, whereToIr } from './bool.js';
+import { boolCond, filterAfterParent, selectFilter, whereToIr } from './bool.js';
 import { columnByField, permissionOf, type PlanContext } from './context.js';
 import { isNull, leafExpr, valueOf, type Input } from './input.js';
 import { orderItems, type OrderItem } from './order.js';
@@ -15,15 +15,33 @@ type Path = readonly (string | number)[];
 export type JoinCond = (b: Alias) => readonly Cond[];
 
 /**
+ * The one row a relationship's rows are tied to, by `pairs` (its column, theirs), when that row was
+ * read from `table` itself under the role's select filter: what it proves of their filter is not
+ * checked again (filterAfterParent).
+ */
+export interface ParentRow {
+  readonly row: Alias;
+  readonly table: string;
+  readonly pairs: readonly (readonly [string, string])[];
+}
+
+/** True when `from` reads the rows of a table itself (not a function's rows, not rows being written). */
+export function readsTable(from: Source): boolean {
+  return from.kind === 'table' || (from.kind === 'template' && from.of.kind === 'table');
+}
+
+/**
  * The rows of `t` read from `from` at alias `b` for the field at `path`. `countsAllRows` leaves the
- * role's row limit out (aggregates count every row the role may see).
+ * role's row limit out (aggregates count every row the role may see). `parent`: the row they are a
+ * relationship of, when it may prove part of their filter.
  */
 export function rowSet(t: TableModel, from: Source, args: ReadonlyMap<string, Input>, b: Alias, ctx: PlanContext, path: Path,
-  joins: readonly JoinCond[], countsAllRows = false): RowSet {
+  joins: readonly JoinCond[], countsAllRows = false, parent: ParentRow | null = null): RowSet {
   const perm = permissionOf(ctx, t.id);
   const argPath = [...path, 'args'];
   const join = joins.flatMap((c) => c(b));
-  const filter = selectFilter(ctx, t.id, b);
+  const afterParent = parent && filterAfterParent(ctx, t.id, parent.table, parent.pairs, b);
+  const filter = afterParent ?? selectFilter(ctx, t.id, b);
   const whereIn = args.get('where');
   const where = whereIn && !isNull(whereIn, ctx) ? boolCond(whereToIr(whereIn, t, ctx, [...argPath, 'where']), b, ctx) : null;
   const orderArg = args.get('order_by');
@@ -31,7 +49,8 @@ export function rowSet(t: TableModel, from: Source, args: ReadonlyMap<string, In
   const distinctOn = distinctOf(t, b, args.get('distinct_on'), order, ctx, argPath);
   const offsetIn = args.get('offset');
   return {
-    from, row: b, join, permission: { filter, limit: perm.limit }, where,
+    from, row: b, join, where,
+    permission: afterParent && parent ? { filter, limit: perm.limit, afterParent: parent.row } : { filter, limit: perm.limit },
     order: order.map((o) => ({ expr: o.expr, dir: o.dir })), distinctOn,
     limit: limitOf(args.get('limit'), ctx),
     offset: offsetIn && !isNull(offsetIn, ctx) ? leafExpr(offsetIn, 'int8', ctx) : null,

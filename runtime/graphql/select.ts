@@ -12,18 +12,21 @@ import { columnByField, computedFieldOf, permissionOf, sourceOf, tableOf, type P
 import { argsOf, collectFields, scalarOutput, type FieldSel } from './fields.js';
 import { isNull, valueOf, type Input } from './input.js';
 import { remoteJoinPlaceholder } from './remote-join-site.js';
-import { rowSet, type JoinCond } from './rows.js';
+import { readsTable, rowSet, type JoinCond, type ParentRow } from './rows.js';
 
 type Path = readonly (string | number)[];
 
-/** The selected fields of one row of `t` at alias `a`, as a JSON object. */
-export function rowShape(t: TableModel, a: Alias, fields: readonly FieldSel[], ctx: PlanContext, path: Path): JsonObject {
-  const shape: JsonObject = { kind: 'object', fields: fields.map((f) => ({ key: f.key, value: fieldValue(t, a, f, ctx, [...path, f.name]) })) };
+/**
+ * The selected fields of one row of `t` at alias `a`, as a JSON object. `tableRows`: the row was
+ * read from the table itself under the role's select filter (what its relationships may rely on).
+ */
+export function rowShape(t: TableModel, a: Alias, fields: readonly FieldSel[], ctx: PlanContext, path: Path, tableRows = false): JsonObject {
+  const shape: JsonObject = { kind: 'object', fields: fields.map((f) => ({ key: f.key, value: fieldValue(t, a, f, ctx, [...path, f.name], tableRows) })) };
   if (shape.fields.length === 0) throw new ApiError('validation-failed', 'a selection set must not be empty', 400, path);
   return shape;
 }
 
-function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): JsonValue {
+function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path, tableRows: boolean): JsonValue {
   if (f.name === '__typename') return { kind: 'name', name: typeNameOf(t) };
   const column = columnByField(ctx, t, f.name);
   if (column) return columnField(t, column, a, f, ctx, path);
@@ -41,8 +44,9 @@ function fieldValue(t: TableModel, a: Alias, f: FieldSel, ctx: PlanContext, path
   const on: JoinCond[] = [(b) => joinConds(rel.mapping, b, a)];
   const args = argsOf(f.node);
   if (rel.kind === 'object') return objectSelect(target, from, f, ctx, path, on);
-  if (f.name !== rel.name) return aggregateSelect(target, from, args, f, ctx, path, on, rowShape);
-  return listSelect(target, from, args, f, ctx, path, on);
+  const parent: ParentRow | null = tableRows ? { row: a, table: t.id, pairs: rel.mapping } : null;
+  if (f.name !== rel.name) return aggregateSelect(target, from, args, f, ctx, path, on, rowShape, parent);
+  return listSelect(target, from, args, f, ctx, path, on, parent);
 }
 
 function columnField(t: TableModel, c: ColumnModel, a: Alias, f: FieldSel, ctx: PlanContext, path: Path): JsonValue {
@@ -87,14 +91,14 @@ export function objectSelect(t: TableModel, from: Source, f: FieldSel, ctx: Plan
   const perm = permissionOf(ctx, t.id);
   const join = joins.flatMap((c) => c(b));
   const permission = { filter: selectFilter(ctx, t.id, b), limit: perm.limit };
-  const shape = rowShape(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet']);
+  const shape = rowShape(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet'], readsTable(from));
   return { kind: 'one', from, row: b, join, permission, shape };
 }
 
-/** A JSON array of rows. */
+/** A JSON array of rows (a relationship's of `parent`). */
 export function listSelect(t: TableModel, from: Source, args: ReadonlyMap<string, Input>, f: FieldSel, ctx: PlanContext,
-  path: Path, joins: readonly JoinCond[]): ListSelect {
+  path: Path, joins: readonly JoinCond[], parent: ParentRow | null = null): ListSelect {
   const b = new Alias(t.name);
-  const shape = rowShape(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet']);
-  return { kind: 'list', shape, rows: rowSet(t, from, args, b, ctx, path, joins) };
+  const shape = rowShape(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet'], readsTable(from));
+  return { kind: 'list', shape, rows: rowSet(t, from, args, b, ctx, path, joins, false, parent) };
 }

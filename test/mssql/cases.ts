@@ -28,6 +28,7 @@ export const CASES: readonly Case[] = [
   { name: 'by primary key, found and not found', query: '{ a: track_by_pk(track_id: 42) { name unit_price album { title } } b: track_by_pk(track_id: 987654) { name } }' },
   { name: '__typename and numbers and timestamps', query: '{ invoice(where: {invoice_id: {_lt: 4}}, order_by: {invoice_id: asc}) { __typename invoice_id invoice_date total } }' },
   { name: 'the customer role sees only its invoices', role: 'customer', session: { 'x-svc-customer-id': '5' }, query: '{ invoice(order_by: {invoice_id: asc}) { invoice_id total customer_id } invoice_line(order_by: {invoice_line_id: asc}, limit: 4) { invoice_line_id invoice_id } }' },
+  { name: 'the customer role reads the lines of its invoices through them', role: 'customer', session: { 'x-svc-customer-id': '5' }, query: '{ invoice(where: {invoice_id: {_lt: 80}}, order_by: {invoice_id: asc}) { invoice_id invoice_lines(order_by: {invoice_line_id: asc}) { invoice_line_id unit_price } invoice_lines_aggregate { aggregate { count } } } }' },
   { name: 'the customer role by primary key of another customer', role: 'customer', session: { 'x-svc-customer-id': '5' }, query: '{ invoice_by_pk(invoice_id: 1) { invoice_id } mine: invoice_by_pk(invoice_id: 77) { invoice_id customer_id } }' },
 ];
 

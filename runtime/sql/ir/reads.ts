@@ -17,6 +17,8 @@ export interface TableRead {
   readonly limited: boolean;
   /** True for reads inside a permission filter: they read what the filter names, with no permission of their own. */
   readonly inPermission: boolean;
+  /** The conditions that tie the rows to their parent row (relationship keys), for lists, aggregates and single rows. */
+  readonly join?: readonly Cond[];
 }
 
 // What a walk collects: the reads of rows, and the functions called in scalar expressions.
@@ -113,7 +115,7 @@ function json(v: JsonValue, out: Collected): void {
     case 'name': case 'json_text': return;
     case 'object': for (const f of v.fields) json(f.value, out); return;
     case 'one':
-      out.reads.push({ from: v.from, row: v.row, permission: v.permission, limited: true, inPermission: false });
+      out.reads.push({ from: v.from, row: v.row, permission: v.permission, limited: true, inPermission: false, join: v.join });
       source(v.from, out, false);
       for (const c of v.join) cond(c, out, false);
       cond(v.permission.filter, out, true);
@@ -133,7 +135,7 @@ function json(v: JsonValue, out: Collected): void {
 }
 
 function rows(r: RowSet, out: Collected): void {
-  out.reads.push({ from: r.from, row: r.row, permission: r.permission, limited: !r.countsAllRows, inPermission: false });
+  out.reads.push({ from: r.from, row: r.row, permission: r.permission, limited: !r.countsAllRows, inPermission: false, join: r.join });
   source(r.from, out, false);
   for (const c of r.join) cond(c, out, false);
   cond(r.permission.filter, out, true);

@@ -11,6 +11,11 @@ import type { AggregateFn, Cond, Expr, Slot, Source } from './scalar.js';
 export interface Permission {
   readonly filter: Cond;
   readonly limit: number | null;
+  /**
+   * Set on the rows of a relationship when `filter` is the role's filter without the conjuncts the
+   * parent row at this alias proves (it passed its own filter and the conjunct only asks for it).
+   */
+  readonly afterParent?: Alias;
 }
 
 /** ORDER BY directions; plain `asc` is nulls last and `desc` nulls first, as PostgreSQL and Hasura order. */

@@ -1,9 +1,8 @@
 -- role: customer
 -- { chinook_invoice(order_by: {invoice_date: desc}, limit: 10) { invoice_id total invoice_lines(where: {quantity: {_gt: 0}}) { unit_price } } }
--- $0 = session x-svc-customer-id :: bigquery.INT64
--- $1 = constant 0 :: bigquery.INT64
--- $2 = session x-svc-customer-id :: bigquery.INT64
--- $3 = constant 10 :: INT64
+-- $0 = constant 0 :: bigquery.INT64
+-- $1 = session x-svc-customer-id :: bigquery.INT64
+-- $2 = constant 10 :: INT64
 SELECT (
   SELECT `_g_1`.`__v`
   FROM (
@@ -21,9 +20,6 @@ SELECT (
             FROM (
               SELECT `_invoice_line_1`.`invoice_id` AS `__k0`, STRUCT(`_invoice_line_1`.`unit_price` AS `f0`) AS `__v`
               FROM `chinook.invoice_line` AS `_invoice_line_1`
-              WHERE EXISTS (
-                SELECT 1
-                FROM `chinook.invoice` AS `_invoice_2`
-                WHERE `_invoice_2`.`invoice_id` = `_invoice_line_1`.`invoice_id` AND (`_invoice_2`.`customer_id` = CAST(@p0 AS INT64))) AND (`_invoice_line_1`.`quantity` > CAST(@p1 AS INT64))) AS `_base_2`) AS `_n_2` GROUP BY `_n_2`.`__k0`) AS `_j_1` ON `_j_1`.`__k0` = `_invoice_1`.`invoice_id`
-        WHERE (`_invoice_1`.`customer_id` = CAST(@p2 AS INT64))) AS `_base_1`) AS `_n_1`
-    WHERE `__rn` <= CAST(@p3 AS INT64)) AS `_g_1`) AS `f0`;
+              WHERE TRUE AND (`_invoice_line_1`.`quantity` > CAST(@p0 AS INT64))) AS `_base_2`) AS `_n_2` GROUP BY `_n_2`.`__k0`) AS `_j_1` ON `_j_1`.`__k0` = `_invoice_1`.`invoice_id`
+        WHERE (`_invoice_1`.`customer_id` = CAST(@p1 AS INT64))) AS `_base_1`) AS `_n_1`
+    WHERE `__rn` <= CAST(@p2 AS INT64)) AS `_g_1`) AS `f0`;
