@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkBundle } from '../../compiler/cli/check.js';
+import { FilterProver } from '../../compiler/cli/check-filters.js';
 import { buildBundle, type Bundle } from '../../compiler/emit/index.js';
 import { introspectionFromJson } from '../../compiler/introspect/index.js';
 import { parseMetadata } from '../../compiler/metadata/index.js';
@@ -83,5 +84,22 @@ describe('kiln check on an MSSQL bundle', () => {
     const noCheck = upd.replace(/\(CAST\(\[_album_\d+\]\.\[title\] AS nvarchar\(max\)\) NOT LIKE @p\d+\)/, "1 = 1");
     expect(noCheck).not.toBe(upd);
     expect(missingOf({ 'sql/artist/update_album.sql': noCheck })).toEqual([expect.objectContaining({ operation: 'update', problem: 'the update check is not evaluated on the updated rows' })]);
+  });
+});
+
+describe("kiln check on T-SQL that reads an invoice's lines through the invoice", () => {
+  const golden = readFileSync(join(import.meta.dirname, '../golden/mssql/shapes/the-customer-role-reads-the-lines-of-its-invoices-through-them.sql'), 'utf8');
+  const join1 = '([_invoice_line_1].[invoice_id] = [_invoice_1].[invoice_id])';
+  const problems = (text: string) => new FilterProver(bundle.model).proveFile('customer', text).filter((p) => p.problem).map((p) => p.table);
+
+  it('proves the lines, whose filter the invoice row proves, with or without other conjuncts', () => {
+    expect(golden).toContain(join1);
+    const proofs = new FilterProver(bundle.model).proveFile('customer', golden);
+    expect(proofs.map((p) => `${p.table} ${p.problem}`).sort()).toEqual(['default:dbo.invoice null', 'default:dbo.invoice_line null', 'default:dbo.invoice_line null']);
+    expect(problems(golden.replace(join1, `${join1} AND ([_invoice_line_1].[quantity] > 0)`))).toEqual([]);
+  });
+
+  it('finds lines tied to the invoice by another key', () => {
+    expect(problems(golden.replace(join1, '([_invoice_line_1].[invoice_id] = [_invoice_1].[customer_id])'))).toEqual(['default:dbo.invoice_line']);
   });
 });
