@@ -180,7 +180,9 @@ export function filterAfterParent(ctx: PlanContext, table: string, parent: strin
 export function restAfterParent(model: BundleModel, role: string, table: string, parent: string, pairs: readonly (readonly [string, string])[]): BoolIr[] | null {
   const own = model.select[role]?.[table]?.filter;
   const theirs = model.select[role]?.[parent]?.filter;
-  if (own === undefined || theirs === undefined || !selfContained(theirs)) return null;
+  // A conjunct of the parent's filter holds on the parent row whatever it names; what is left out
+  // only has to mean the same on that row, which selfContained(c.where) sees to.
+  if (own === undefined || theirs === undefined) return null;
   const proved = new Set(conjunctsOf(theirs).map((c) => JSON.stringify(c)));
   const all = conjunctsOf(own);
   const rest = all.filter((c) => !(c.kind === 'relationship' && c.target === parent && c.mapping.length > 0

@@ -7,6 +7,7 @@ import { permissionRule, type BundleModel, type PermissionRule, type TableId } f
 import { Alias, readsOf, type Cond, type JsonValue, type LiveQuery, type Source, type Stream, type TableRead } from '../sql/index.js';
 import { boolCond, filterAfterParent, permissionCond } from './bool.js';
 import type { PlanContext } from './context.js';
+import { readsTable } from './rows.js';
 
 /** What is wrong with the reads of `values` for the role `ctx.role` (empty: every read is guarded). */
 export function permissionGaps(values: readonly (JsonValue | LiveQuery | Stream)[], ctx: PlanContext): string[] {
@@ -43,8 +44,7 @@ function checkRead(read: TableRead, table: TableId, reads: readonly TableRead[],
 // names, and what is left is what filterAfterParent leaves.
 function afterParentGap(read: TableRead, parent: Alias, table: TableId, reads: readonly TableRead[], ctx: PlanContext): string | null {
   const up = reads.find((r) => r.row === parent);
-  const from = up?.from.kind === 'template' ? up.from.of : up?.from;
-  const parentTable = up && from?.kind === 'table' ? tableRead(ctx.model, from) : null;
+  const parentTable = up && readsTable(up.from) ? tableRead(ctx.model, up.from) : null;
   if (!up || up.inPermission || !up.permission || parentTable === null) return 'the filter is left out in part for a parent that is not a read of a table';
   const pairs = (read.join ?? []).flatMap((c): [string, string][] => (c.kind === 'equals' && c.left.kind === 'column' && c.left.row === read.row
     && c.right.kind === 'column' && c.right.row === parent ? [[c.right.column, c.left.column]] : []));
