@@ -6,14 +6,11 @@
 // keeps only the columns read outside it, to every column the rows' JSON, relationships, aggregates
 // and computed fields read; and show why it exists: PostgreSQL's generic plan of the statement
 // reads the rows wanted, not the whole table.
-import { parse, type OperationDefinitionNode } from 'graphql';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindParams, planOperation } from '../../runtime/graphql/index.js';
-import { postgres } from '../../runtime/sql/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startKiln, type TestKiln } from '../helpers/kiln.js';
-import { dataOf, metadataOf, table } from './setup.js';
+import { adminStatement, dataOf, metadataOf, table, type AdminStatement } from './setup.js';
 
 // 3,000 items in 25 kinds; kind 7 is the only one dearer than 1 (like bench Q4's 'TV Shows').
 // `rank` repeats (ties) and is null for every tenth item; each rank has two notes (a relationship
@@ -60,14 +57,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-// The admin's statement for `query` (no variables), its parameters' values, and whether it is value-sensitive.
-function statement(query: string): { text: string; values: unknown[]; valueSensitive: boolean } {
-  const document = parse(query);
-  const plan = planOperation({ model: kiln.bundle.model, schema: kiln.bundle.schemas.admin!, role: 'admin', dialect: postgres,
-    stringifyNumeric: false, document, operation: document.definitions[0] as OperationDefinitionNode, variables: {}, structural: new Set() });
-  if (plan.kind !== 'sql') throw new Error('expected one statement');
-  return { text: plan.sql.text, values: bindParams(plan.sql.params, {}, { role: 'admin', variables: {} } as never), valueSensitive: plan.valueSensitive };
-}
+const statement = (query: string): AdminStatement => adminStatement(kiln, query);
 
 // The select list of the statement's (first) CTE of picked rows.
 const pickedList = (text: string): string | undefined => /AS MATERIALIZED \(SELECT (.*?) FROM "public"\./s.exec(text)?.[1];
@@ -229,10 +219,8 @@ describe('the statement PostgreSQL plans once', () => {
   });
 
   it('keeps LIMIT $n, value-sensitive, when the limit is a variable and the role has no row limit', () => {
-    const document = parse('query ($n: Int) { item(where: {price: {_gt: 1}}, order_by: {id: asc}, limit: $n) { id } }');
-    const plan = planOperation({ model: kiln.bundle.model, schema: kiln.bundle.schemas.admin!, role: 'admin', dialect: postgres,
-      stringifyNumeric: false, document, operation: document.definitions[0] as OperationDefinitionNode, variables: { n: 5 }, structural: new Set() });
-    expect(plan.kind === 'sql' && plan.valueSensitive).toBe(true);
-    expect(plan.kind === 'sql' && plan.sql.text).not.toMatch(/MATERIALIZED/);
+    const plan = adminStatement(kiln, 'query ($n: Int) { item(where: {price: {_gt: 1}}, order_by: {id: asc}, limit: $n) { id } }', { n: 5 });
+    expect(plan.valueSensitive).toBe(true);
+    expect(plan.text).not.toMatch(/MATERIALIZED/);
   });
 });

@@ -1,6 +1,9 @@
 // Shared bits of the integration tests: metadata builders and small response helpers.
+import { parse, type OperationDefinitionNode } from 'graphql';
 import { expect } from 'vitest';
-import type { GqlBody } from '../helpers/kiln.js';
+import { bindParams, planOperation } from '../../runtime/graphql/index.js';
+import { postgres } from '../../runtime/sql/index.js';
+import type { GqlBody, TestKiln } from '../helpers/kiln.js';
 
 /** A v3 metadata export with one `default` postgres source holding `tables` (and tracked `functions`). */
 export function metadataOf(tables: readonly unknown[], functions: readonly unknown[] = []): unknown {
@@ -32,4 +35,20 @@ export function errorOf(body: GqlBody): { message: string; path: string; code: s
 /** The `id`s of a list of rows. */
 export function ids(rows: unknown): unknown[] {
   return (rows as { id: unknown }[]).map((r) => r.id);
+}
+
+/** The SQL text of a planned statement, its parameters' values, and whether it is value-sensitive. */
+export interface AdminStatement {
+  readonly text: string;
+  readonly values: unknown[];
+  readonly valueSensitive: boolean;
+}
+
+/** The admin's statement for `query` (one root field), as the engine plans it. */
+export function adminStatement(kiln: TestKiln, query: string, variables: Record<string, unknown> = {}): AdminStatement {
+  const document = parse(query);
+  const plan = planOperation({ model: kiln.bundle.model, schema: kiln.bundle.schemas.admin!, role: 'admin', dialect: postgres,
+    stringifyNumeric: false, document, operation: document.definitions[0] as OperationDefinitionNode, variables, structural: new Set() });
+  if (plan.kind !== 'sql') throw new Error('expected one statement');
+  return { text: plan.sql.text, values: bindParams(plan.sql.params, variables, { role: 'admin', variables: {} } as never), valueSensitive: plan.valueSensitive };
 }

@@ -63,10 +63,20 @@ function oneSql(o: ObjectSelect, rc: RenderContext): Sql {
   return sql`(SELECT ${objectSql(o.shape, rc)} FROM ${sourceSql(o.from)} AS ${aliasRef(o.row)} WHERE ${where} LIMIT 1)`;
 }
 
+// The rows' JSON aggregated in the order asked. Where the row set already comes out in that order
+// (its ORDER BY picks the rows: a LIMIT, an OFFSET, DISTINCT ON), json_agg takes them as they come,
+// with no ORDER BY of its own: an aggregate with ORDER BY sorts its input again, one more sort per
+// list (bench Q4: 7% of PostgreSQL's instructions for the statement). It is the one aggregate of
+// its SELECT, over a subquery that PostgreSQL cannot merge into it (the LIMIT, OFFSET or DISTINCT
+// keeps it apart) and with nothing between them, so the rows reach it in the subquery's order, as
+// PostgreSQL's documentation describes for an aggregate over a sorted subquery. `<t>_aggregate`
+// nodes keep their ORDER BY: beside other aggregates (count(DISTINCT ..)), PostgreSQL 16 and later
+// may sort the shared input for those.
 function listSql(l: ListSelect, rc: RenderContext): Sql {
   const r = new Alias('r');
-  const src = rowsSql(l.rows, [sql`${objectSql(l.shape, rc)} AS ${ROW}`], rc);
-  return sql`(SELECT coalesce(${rc.dialect.jsonArrayAgg(sql`${aliasRef(r)}.${ROW}`, aggOrder(src, r))}, ${rc.dialect.emptyJsonArray()}) FROM (${src.sql}) AS ${aliasRef(r)})`;
+  const src = rowsSql(l.rows, [sql`${objectSql(l.shape, rc)} AS ${ROW}`], rc, true);
+  const order = src.sorted ? null : aggOrder(src, r);
+  return sql`(SELECT coalesce(${rc.dialect.jsonArrayAgg(sql`${aliasRef(r)}.${ROW}`, order)}, ${rc.dialect.emptyJsonArray()}) FROM (${src.sql}) AS ${aliasRef(r)})`;
 }
 
 /** The rows of a row set with `outputs` and the order keys as columns, and how to order them outside. */
@@ -74,6 +84,8 @@ interface RowsSql {
   readonly sql: Sql;
   readonly order: readonly { readonly dir: Sql }[];
   readonly orderNames: readonly Sql[];
+  /** The rows come out in the order asked (the ORDER BY is in `sql`); the order keys are then columns only when asked for. */
+  readonly sorted: boolean;
 }
 
 function aggOrder(src: RowsSql, r: Alias): Sql | null {
@@ -81,22 +93,26 @@ function aggOrder(src: RowsSql, r: Alias): Sql | null {
 }
 
 // SELECT <outputs>, <order keys> FROM t WHERE join AND permission AND where ORDER BY .. LIMIT .. OFFSET ..
-function rowsSql(rows: RowSet, outputs: readonly Sql[], rc: RenderContext): RowsSql {
+// `keysIfUnsorted`: the order keys are columns only where the rows do not come out sorted (a list,
+// which orders its aggregate by them then); otherwise always (an aggregate's nodes).
+function rowsSql(rows: RowSet, outputs: readonly Sql[], rc: RenderContext, keysIfUnsorted = false): RowsSql {
   const b = rows.row;
   const filters = [...rows.join.map(condSql), condSql(rows.permission.filter)];
   if (rows.where) filters.push(condSql(rows.where));
   const order = rows.order.map((o) => ({ expr: exprSql(o.expr), dir: raw(DIRS[o.dir]) }));
   const orderNames = order.map((_, i) => ident(`__kiln_o${i}`));
   const distinct = rows.distinctOn ? sql`DISTINCT ON (${join(rows.distinctOn.map(exprSql), ', ')}) ` : null;
-  const cols = [...outputs, ...order.map((o, i) => sql`${o.expr} AS ${orderNames[i]!}`)];
   const orderList = join(order.map((o) => sql`${o.expr} ${o.dir}`), ', ');
   const permLimit = rows.countsAllRows ? null : rows.permission.limit;
   const limit = limitSql(rows, permLimit);
   const offset = rows.offset ? exprSql(rows.offset) : null;
-  // Every consumer orders its aggregate itself (json_agg(.. ORDER BY ..)), so the rows are sorted
-  // here only when the order picks them: a LIMIT, an OFFSET or DISTINCT ON. A sort with nothing to
-  // pick would be done twice, and it keeps PostgreSQL from merging the subquery into its parent.
-  const orderBy = order.length && (limit || offset || distinct) ? sql` ORDER BY ${orderList}` : raw('');
+  // The rows are sorted here only when the order picks them: a LIMIT, an OFFSET or DISTINCT ON.
+  // Otherwise the consumer orders its aggregate (json_agg(.. ORDER BY ..)): a sort here as well
+  // would be done twice, and it keeps PostgreSQL from merging the subquery into its parent. Where
+  // they are sorted here, a list takes them in that order (listSql).
+  const sorted = order.length > 0 && (limit !== null || offset !== null || distinct !== null);
+  const orderBy = sorted ? sql` ORDER BY ${orderList}` : raw('');
+  const cols = sorted && keysIfUnsorted ? [...outputs] : [...outputs, ...order.map((o, i) => sql`${o.expr} AS ${orderNames[i]!}`)];
   const scan = sql`FROM ${sourceSql(rows.from)} AS ${aliasRef(b)} WHERE ${join(filters, ' AND ')}${orderBy}`;
   // A `where` is what makes a parameter LIMIT mislead the planner (below); without one, walking
   // the ORDER BY index is right and the plain form is cheaper.
@@ -117,16 +133,16 @@ function rowsSql(rows: RowSet, outputs: readonly Sql[], rc: RenderContext): Rows
     // `n <= $limit`: the window cost Q4's statement 7% more of PostgreSQL's CPU.)
     const outer = join(cols, ', ');
     const picked = sql`SELECT ${pickedColumns(outer, b)} ${scan}${rc.dialect.page(raw(String(bound)), null)}`;
-    return { sql: sql`WITH ${aliasRef(b)} AS MATERIALIZED (${picked}) SELECT ${outer} FROM ${aliasRef(b)} LIMIT ${limit}`, order, orderNames };
+    return { sql: sql`WITH ${aliasRef(b)} AS MATERIALIZED (${picked}) SELECT ${outer} FROM ${aliasRef(b)} LIMIT ${limit}`, order, orderNames, sorted };
   }
   const paged = sql`${scan}${rc.dialect.page(limit, offset)}`;
-  if (!distinct) return { sql: sql`SELECT ${join(cols, ', ')} ${paged}`, order, orderNames };
+  if (!distinct) return { sql: sql`SELECT ${join(cols, ', ')} ${paged}`, order, orderNames, sorted };
   // DISTINCT ON: PostgreSQL computes the select list (the row's JSON, nested relationships and
   // all) for every candidate row before it keeps one per key, and does not postpone it as it does
   // for ORDER BY with LIMIT: 16 s instead of 45 ms on chinook (fuzz). So pick the rows first and
   // build their JSON outside; `b.*` keeps the table's columns in order, so `b` still passes as the
   // table's row type (computed fields).
-  return { sql: sql`SELECT ${join(cols, ', ')} FROM (SELECT ${distinct}${aliasRef(b)}.* ${paged}) AS ${aliasRef(b)}`, order, orderNames };
+  return { sql: sql`SELECT ${join(cols, ', ')} FROM (SELECT ${distinct}${aliasRef(b)}.* ${paged}) AS ${aliasRef(b)}`, order, orderNames, sorted };
 }
 
 // The columns the CTE of picked rows keeps: those `outer` reads, not the whole row (bench Q4:

@@ -5,10 +5,9 @@
 -- $2 = constant true :: bool
 -- $3 = constant 2 :: int4
 SELECT (json_build_object('article', (
-      SELECT coalesce(json_agg("_r_1"."__kiln_row"
-          ORDER BY "_r_1"."__kiln_o0" ASC NULLS LAST), '[]'::json)
+      SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (
-        SELECT json_build_object('title', "_article_1"."title") AS "__kiln_row", "_article_1"."id" AS "__kiln_o0"
+        SELECT json_build_object('title', "_article_1"."title") AS "__kiln_row"
         FROM "public"."article" AS "_article_1"
         WHERE (("_article_1"."status" = ($1)::text) AND EXISTS (
             SELECT 1

@@ -6,14 +6,13 @@
 -- $3 = constant true :: bool
 -- $4 = constant 2 :: int4
 SELECT (json_build_object('article', (
-      SELECT coalesce(json_agg("_r_1"."__kiln_row"
-          ORDER BY "_r_1"."__kiln_o0" ASC NULLS LAST), '[]'::json)
+      SELECT coalesce(json_agg("_r_1"."__kiln_row"), '[]'::json)
       FROM (
         SELECT json_build_object('id', "_article_1"."id", 'title', "_article_1"."title", 'author', (
             SELECT json_build_object('name', "_author_1"."name")
             FROM "public"."author" AS "_author_1"
             WHERE "_author_1"."id" = "_article_1"."author_id" AND ("_author_1"."is_public" = ($1)::bool)
-            LIMIT 1)) AS "__kiln_row", "_article_1"."id" AS "__kiln_o0"
+            LIMIT 1)) AS "__kiln_row"
         FROM "public"."article" AS "_article_1"
         WHERE (("_article_1"."status" = ($2)::text) AND EXISTS (
             SELECT 1
