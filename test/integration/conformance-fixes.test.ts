@@ -2,10 +2,9 @@
 // (`arg_1`, ...) and which go by position, composite-typed function arguments, the role's row limit
 // on aggregates (nodes only), `offset` written as a string, an explicit null for a defaulted
 // non-null variable, JSON paths with a dot before a bracket, and directive errors with their paths.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { startKiln, type TestKiln } from '../helpers/kiln.js';
-import { dataOf, errorOf, ids, metadataOf, table } from './setup.js';
+import { describe, expect, it } from 'vitest';
+import type { TestKiln } from '../helpers/kiln.js';
+import { dataOf, errorOf, ids, metadataOf, serveOnFreshDatabase, table } from './setup.js';
 
 const SETUP = `
 CREATE TABLE "user" (id serial PRIMARY KEY, name text NOT NULL, is_admin boolean DEFAULT false);
@@ -46,17 +45,8 @@ const METADATA = metadataOf([
   { function: { schema: 'public', name: 'users_like' } },
 ]);
 
-let db: TestDatabase;
 let kiln: TestKiln;
-
-beforeAll(async () => {
-  db = await createTestDatabase('conffix', SETUP);
-  kiln = await startKiln({ metadata: METADATA, databaseUrl: db.url });
-});
-afterAll(async () => {
-  await kiln?.close();
-  await db?.drop();
-});
+serveOnFreshDatabase('conffix', SETUP, METADATA, (_, k) => { kiln = k; });
 
 describe('function arguments', () => {
   it('names unnamed arguments arg_1, arg_2 counting only the unnamed ones', async () => {

@@ -6,12 +6,11 @@
 // join keys, a W the parent's filter does not contain, a W naming the root row, a parent read
 // from a function; and they hold the IR proof (`kiln check`'s) to both directions.
 import { parse, type OperationDefinitionNode } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { permissionGaps, planOperation, planQueryIr } from '../../runtime/graphql/index.js';
 import { Alias, postgres, type JsonValue, type ListSelect } from '../../runtime/sql/index.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { startKiln, type TestKiln } from '../helpers/kiln.js';
-import { dataOf, ids, metadataOf, table } from './setup.js';
+import type { TestKiln } from '../helpers/kiln.js';
+import { dataOf, ids, metadataOf, serveOnFreshDatabase, table } from './setup.js';
 
 // Accounts 1 and 2 are u1's, 3 is u2's. Doc 12 is in region eu like account 1 but is account 3's;
 // doc 13's label is not its account's owner. Note 101 is a secret.
@@ -63,18 +62,8 @@ const METADATA = metadataOf([
   }),
 ]);
 
-let db: TestDatabase;
 let kiln: TestKiln;
-
-beforeAll(async () => {
-  db = await createTestDatabase('after_parent', SETUP);
-  kiln = await startKiln({ metadata: METADATA, databaseUrl: db.url });
-});
-
-afterAll(async () => {
-  await kiln?.close();
-  await db?.drop();
-});
+serveOnFreshDatabase('after_parent', SETUP, METADATA, (_, k) => { kiln = k; });
 
 const as = (role: string, user = 'u1') => ({ 'x-svc-role': role, 'x-svc-user-id': user });
 

@@ -1,9 +1,8 @@
 // Names between GraphQL and SQL: custom table, column and root field names, reserved words and
 // mixed case, enum tables, and computed fields (scalar and table-returning, with arguments).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { startKiln, type TestKiln } from '../helpers/kiln.js';
-import { dataOf, errorOf, ids, metadataOf, table } from './setup.js';
+import { describe, expect, it } from 'vitest';
+import type { TestKiln } from '../helpers/kiln.js';
+import { dataOf, errorOf, ids, metadataOf, serveOnFreshDatabase, table } from './setup.js';
 
 const SETUP = `
 CREATE TABLE status (value text PRIMARY KEY, comment text);
@@ -45,17 +44,8 @@ const METADATA = metadataOf([
   }),
 ], [{ function: { schema: 'public', name: 'members_like' }, configuration: { session_argument: 'svc_session' } }]);
 
-let db: TestDatabase;
 let kiln: TestKiln;
-
-beforeAll(async () => {
-  db = await createTestDatabase('names', SETUP);
-  kiln = await startKiln({ metadata: METADATA, databaseUrl: db.url });
-});
-afterAll(async () => {
-  await kiln?.close();
-  await db?.drop();
-});
+serveOnFreshDatabase('names', SETUP, METADATA, (_, k) => { kiln = k; });
 
 const q = async (query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<Record<string, unknown>> =>
   dataOf(await kiln.gql(query, variables ?? null, headers));

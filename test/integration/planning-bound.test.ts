@@ -7,10 +7,10 @@
 // and computed fields read; and show why it exists: PostgreSQL's generic plan of the statement
 // reads the rows wanted, not the whole table.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { startKiln, type TestKiln } from '../helpers/kiln.js';
-import { adminStatement, dataOf, metadataOf, table, type AdminStatement } from './setup.js';
+import { describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../helpers/database.js';
+import type { TestKiln } from '../helpers/kiln.js';
+import { adminStatement, type AdminStatement, dataOf, metadataOf, serveOnFreshDatabase, table } from './setup.js';
 
 // 3,000 items in 25 kinds; kind 7 is the only one dearer than 1 (like bench Q4's 'TV Shows').
 // `rank` repeats (ties) and is null for every tenth item; each rank has two notes (a relationship
@@ -46,16 +46,7 @@ const METADATA = metadataOf([
 
 let db: TestDatabase;
 let kiln: TestKiln;
-
-beforeAll(async () => {
-  db = await createTestDatabase('planning_bound', SETUP);
-  kiln = await startKiln({ metadata: METADATA, databaseUrl: db.url });
-});
-
-afterAll(async () => {
-  await kiln?.close();
-  await db?.drop();
-});
+serveOnFreshDatabase('planning_bound', SETUP, METADATA, (d, k) => { db = d; kiln = k; });
 
 const statement = (query: string): AdminStatement => adminStatement(kiln, query);
 

@@ -1,9 +1,8 @@
 // Relationships of every kind, filters and ordering through them, nested pagination, and the
 // GraphQL request features (aliases, fragments, directives, __typename, batches, operationName).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { startKiln, type TestKiln } from '../helpers/kiln.js';
-import { dataOf, errorOf, ids, metadataOf, table } from './setup.js';
+import { describe, expect, it } from 'vitest';
+import type { TestKiln } from '../helpers/kiln.js';
+import { dataOf, errorOf, ids, metadataOf, serveOnFreshDatabase, table } from './setup.js';
 
 const SETUP = `
 CREATE SCHEMA content;
@@ -45,17 +44,8 @@ const METADATA = metadataOf([
   table('tag', { object_relationships: [{ name: 'article', using: manual('article', { article_id: 'id' }) }] }, 'content'),
 ]);
 
-let db: TestDatabase;
 let kiln: TestKiln;
-
-beforeAll(async () => {
-  db = await createTestDatabase('rels', SETUP);
-  kiln = await startKiln({ metadata: METADATA, databaseUrl: db.url });
-});
-afterAll(async () => {
-  await kiln?.close();
-  await db?.drop();
-});
+serveOnFreshDatabase('rels', SETUP, METADATA, (_, k) => { kiln = k; });
 
 const q = async (query: string, variables?: Record<string, unknown>): Promise<Record<string, unknown>> => dataOf(await kiln.gql(query, variables));
 

@@ -1,9 +1,28 @@
 // Shared bits of the integration tests: metadata builders and small response helpers.
 import { parse, type OperationDefinitionNode } from 'graphql';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { bindParams, planOperation } from '../../runtime/graphql/index.js';
 import { postgres } from '../../runtime/sql/index.js';
-import type { GqlBody, TestKiln } from '../helpers/kiln.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { startKiln, type GqlBody, type TestKiln } from '../helpers/kiln.js';
+
+/**
+ * For the tests of one file: a fresh database made by `setup` and a Kiln serving `metadata` on it,
+ * handed to `use` before the tests run; the Kiln is closed and the database dropped after them.
+ */
+export function serveOnFreshDatabase(prefix: string, setup: string, metadata: unknown, use: (db: TestDatabase, kiln: TestKiln) => void): void {
+  let db: TestDatabase | undefined;
+  let kiln: TestKiln | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase(prefix, setup);
+    kiln = await startKiln({ metadata, databaseUrl: db.url });
+    use(db, kiln);
+  });
+  afterAll(async () => {
+    await kiln?.close();
+    await db?.drop();
+  });
+}
 
 /** A v3 metadata export with one `default` postgres source holding `tables` (and tracked `functions`). */
 export function metadataOf(tables: readonly unknown[], functions: readonly unknown[] = []): unknown {

@@ -4,10 +4,10 @@
 // ORDER BY, row for row, on rows stored in a shuffled order (so that a list sorted nowhere comes out
 // wrong), at the root and under a parent, through relationships and the role's row limit, and hold
 // the statements to their shape: no ORDER BY inside json_agg where the rows come sorted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { startKiln, type TestKiln } from '../helpers/kiln.js';
-import { adminStatement, dataOf, ids, metadataOf, table } from './setup.js';
+import { describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../helpers/database.js';
+import type { TestKiln } from '../helpers/kiln.js';
+import { adminStatement, dataOf, ids, metadataOf, serveOnFreshDatabase, table } from './setup.js';
 
 // 40 bands, 1,200 songs; songs stored in a random order (fixed seed), `plays` with ties and nulls.
 const SETUP = `
@@ -34,16 +34,7 @@ const METADATA = metadataOf([
 
 let db: TestDatabase;
 let kiln: TestKiln;
-
-beforeAll(async () => {
-  db = await createTestDatabase('sorted_list', SETUP);
-  kiln = await startKiln({ metadata: METADATA, databaseUrl: db.url });
-});
-
-afterAll(async () => {
-  await kiln?.close();
-  await db?.drop();
-});
+serveOnFreshDatabase('sorted_list', SETUP, METADATA, (d, k) => { db = d; kiln = k; });
 
 const direct = async (sql: string, params: unknown[] = []): Promise<number[]> =>
   (await db.query<{ id: number }>(sql, params)).map((r) => r.id);
