@@ -1,11 +1,12 @@
-// Ensuring the event catalogs that exist already takes no lock a write of them waits for. A
-// metadata change ensures the cron tables inside its own transaction; CREATE INDEX IF NOT EXISTS
-// used to take a SHARE lock on the table there, so a change that then waited for a cron top-up
-// (which holds the cron events lock and inserts events) deadlocked with it, and the change failed
-// with an unexpected error. Real PostgreSQL, one connection per party.
+// Ensuring the event catalogs and the action log that exist already takes no lock a write of them
+// waits for. A metadata change ensures the cron tables inside its own transaction; CREATE INDEX IF
+// NOT EXISTS used to take a SHARE lock on the table there, so a change that then waited for a cron
+// top-up (which holds the cron events lock and inserts events) deadlocked with it, and the change
+// failed with an unexpected error. Real PostgreSQL, one connection per party.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
+import { ensureActionLog } from '../../runtime/actions/index.js';
 import { lockCronEvents } from '../../runtime/workers/cron-schedule.js';
 import { ensureScheduledCatalog, ensureSourceEventCatalog } from '../../runtime/workers/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -84,5 +85,24 @@ describe('ensuring an existing catalog inside an open transaction', () => {
     await change.query("DELETE FROM svc_catalog.hdb_cron_events WHERE trigger_name = 'nightly' AND scheduled_time > '2031-01-02'");
     await change.query('COMMIT');
     expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM svc_catalog.hdb_cron_events WHERE trigger_name = 'nightly'"))[0]!.n).toBe(2);
+  });
+});
+
+describe('ensuring an existing action log', () => {
+  it('lets an action\'s insert through while another start ensures it', async () => {
+    await ensureActionLog(driver);
+    const start = await client();
+    await start.query('BEGIN');
+    try {
+      // What ensureActionLog runs, inside a transaction kept open here.
+      await ensureActionLog({ transaction: async (fn: (tx: never) => Promise<void>) => fn(runner(start)) } as never);
+      const caller = await client();
+      await caller.query("SET statement_timeout = '3s'");
+      await caller.query(`INSERT INTO svc_catalog.hdb_action_log (action_name, input_payload, request_headers, session_variables, status)
+        VALUES ('a', '{}', '{}', '{}', 'created')`);
+    } finally {
+      await start.query('ROLLBACK');
+    }
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM svc_catalog.hdb_action_log'))[0]!.n).toBe(1);
   });
 });
