@@ -5,7 +5,7 @@
 // Fixed statements; every value is a parameter.
 
 import type { Json } from '../bundle/index.js';
-import type { Driver } from '../drivers/index.js';
+import { createCatalogIndexIfMissing, type Driver } from '../drivers/index.js';
 
 type Runner = Pick<Driver, 'query'>;
 
@@ -27,13 +27,8 @@ const TABLES: readonly string[] = [
      created_at timestamptz NOT NULL DEFAULT now(),
      response_received_at timestamptz,
      status text NOT NULL CHECK (status IN ('created', 'processing', 'completed', 'error')))`,
-  // Made only when missing: CREATE INDEX IF NOT EXISTS takes a SHARE lock on the table before it
-  // finds the index, which would hold every action's insert until this transaction ends.
-  `DO $$ BEGIN
-  IF to_regclass('svc_catalog.hdb_action_log_pending') IS NULL THEN
-    CREATE INDEX IF NOT EXISTS hdb_action_log_pending ON svc_catalog.hdb_action_log (created_at) WHERE status = 'created';
-  END IF;
-END $$`,
+  createCatalogIndexIfMissing('hdb_action_log_pending',
+    `CREATE INDEX IF NOT EXISTS hdb_action_log_pending ON svc_catalog.hdb_action_log (created_at) WHERE status = 'created'`),
 ];
 
 /** Creates the log table when missing. */

@@ -2,6 +2,7 @@
 export type { CallOptions, ChannelListener, Driver, ListenHandlers, PoolStats, QueryResult, ScriptResult, TransactionOptions, TransactionRunner } from './driver.js';
 /** A Driver over a `pg.Pool` for a PostgreSQL server. */
 export { createPgDriver, type PgDriverOptions } from './pg.js';
+export { createCatalogIndexIfMissing } from './catalog-ddl.js';
 export { listenOn, type ListenOptions } from './pg-listen.js';
 /** A Driver over embedded PGlite (one in-process connection, calls serialized). */
 export { createPgliteDriver, type PgliteDriver, type PgliteDriverOptions } from './pglite.js';

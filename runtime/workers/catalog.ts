@@ -3,7 +3,7 @@
 // Event triggers keep their events in each source's database (written by the database triggers in
 // the transaction of the change); cron and one-off scheduled events live in the metadata database.
 
-import type { Driver } from '../drivers/index.js';
+import { createCatalogIndexIfMissing, type Driver } from '../drivers/index.js';
 
 type Runner = Pick<Driver, 'query'>;
 
@@ -30,22 +30,6 @@ END $$`;
 }
 
 /**
- * Creates an index that catalogs made by an earlier Kiln (or a first start) lack. CREATE INDEX IF
- * NOT EXISTS takes a SHARE lock on the table before it finds the index there, and the lock lasts
- * until the transaction ends: a metadata change that ensures the catalog inside its transaction
- * then waits for a worker (a cron top-up holding the cron events lock, a delivery finishing its
- * event) that itself waits to write that table, and PostgreSQL ends one of them as a deadlock. So
- * the catalog is asked first and the index made only when it is missing.
- */
-function addIndex(name: string, create: string): string {
-  return `DO $$ BEGIN
-  IF to_regclass('svc_catalog.${name}') IS NULL THEN
-    ${create};
-  END IF;
-END $$`;
-}
-
-/**
  * The event log of a source database (event triggers). Hasura's columns, and `claim_id`: the
  * token of the fetch that claimed a locked event, so that a fetch whose answer was lost on the
  * way back (committed, but the connection dropped) can put back exactly what it claimed.
@@ -66,8 +50,8 @@ const SOURCE_TABLES: readonly string[] = [
      next_retry_at timestamp,
      archived boolean NOT NULL DEFAULT false)`,
   addColumn('event_log', 'claim_id', 'text'),
-  addIndex('event_log_trigger_name_idx', 'CREATE INDEX IF NOT EXISTS event_log_trigger_name_idx ON svc_catalog.event_log (trigger_name)'),
-  addIndex('event_log_fetch_events', `CREATE INDEX IF NOT EXISTS event_log_fetch_events ON svc_catalog.event_log
+  createCatalogIndexIfMissing('event_log_trigger_name_idx', 'CREATE INDEX IF NOT EXISTS event_log_trigger_name_idx ON svc_catalog.event_log (trigger_name)'),
+  createCatalogIndexIfMissing('event_log_fetch_events', `CREATE INDEX IF NOT EXISTS event_log_fetch_events ON svc_catalog.event_log
      (locked NULLS FIRST, next_retry_at NULLS FIRST, created_at)
      WHERE delivered = false AND error = false AND archived = false`),
   `CREATE TABLE IF NOT EXISTS svc_catalog.event_invocation_logs (
@@ -78,7 +62,7 @@ const SOURCE_TABLES: readonly string[] = [
      request json,
      response json,
      created_at timestamp DEFAULT now())`,
-  addIndex('event_invocation_logs_event_id_idx', 'CREATE INDEX IF NOT EXISTS event_invocation_logs_event_id_idx ON svc_catalog.event_invocation_logs (event_id)'),
+  createCatalogIndexIfMissing('event_invocation_logs_event_id_idx', 'CREATE INDEX IF NOT EXISTS event_invocation_logs_event_id_idx ON svc_catalog.event_invocation_logs (event_id)'),
 ];
 
 /** Cron and one-off scheduled events, in the metadata database. */
@@ -94,7 +78,7 @@ const SCHEDULED_TABLES: readonly string[] = [
      created_at timestamptz DEFAULT now(),
      next_retry_at timestamptz)`,
   addColumn('hdb_cron_events', 'claim_id', 'text'),
-  addIndex('hdb_cron_events_unique_scheduled', `CREATE UNIQUE INDEX IF NOT EXISTS hdb_cron_events_unique_scheduled
+  createCatalogIndexIfMissing('hdb_cron_events_unique_scheduled', `CREATE UNIQUE INDEX IF NOT EXISTS hdb_cron_events_unique_scheduled
      ON svc_catalog.hdb_cron_events (trigger_name, scheduled_time) WHERE status = 'scheduled'`),
   `CREATE TABLE IF NOT EXISTS svc_catalog.hdb_cron_event_invocation_logs (
      id text PRIMARY KEY DEFAULT svc_catalog.gen_svc_uuid(),
