@@ -14,6 +14,7 @@ const KEYS: { readonly [type: string]: readonly string[] } = {
   reload_metadata: ['reload_remote_schemas', 'reload_sources', 'recreate_event_triggers'],
   export_metadata: [],
   get_inconsistent_metadata: [],
+  dump_internal_state: [],
   drop_inconsistent_metadata: [],
   run_sql: ['sql', 'source', 'cascade', 'check_metadata_consistency', 'read_only'],
   test_webhook_transform: ['webhook_url', 'body', 'request_transform', 'session_variables', 'env'],

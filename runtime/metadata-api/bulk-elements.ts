@@ -14,7 +14,7 @@ import { parseRunSqlArgs } from './run-sql.js';
 
 /** The operations the metadata API runs itself rather than the compiler (edit-ops.ts, read-ops.ts). */
 export const RUNTIME_OPERATIONS = new Set(['bulk', 'run_sql', 'insert', 'select', 'count', 'update', 'delete', 'export_metadata',
-  'get_inconsistent_metadata', 'test_webhook_transform', 'replace_metadata', 'reload_metadata', 'drop_inconsistent_metadata',
+  'get_inconsistent_metadata', 'dump_internal_state', 'test_webhook_transform', 'replace_metadata', 'reload_metadata', 'drop_inconsistent_metadata',
   'reload_remote_schema']);
 
 /** Every element of a bulk's `args`, each read and checked (nested bulks too) before any runs. */

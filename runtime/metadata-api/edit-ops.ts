@@ -47,7 +47,7 @@ async function applyOne(cx: ApiContext, env: Envelope, work: Work): Promise<Json
       const run = (r: Runner): Promise<Json> => runV1Data(env.type, env.args, ['args'], { model: work.compiled.model, runner: r, source, session: work.session });
       return runner === work.tx ? run(runner) : cx.sources.driverOf(work.drivers, source).transaction(run);
     }
-    case 'export_metadata': case 'get_inconsistent_metadata': case 'test_webhook_transform':
+    case 'export_metadata': case 'get_inconsistent_metadata': case 'dump_internal_state': case 'test_webhook_transform':
       return readAnswer(cx.opts.compiler, env, work.metadata, cx.served().resourceVersion, work.compiled)!;
     // Hasura writes the metadata (a new resource version) after these even when nothing changed.
     case 'replace_metadata':

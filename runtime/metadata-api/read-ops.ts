@@ -1,4 +1,4 @@
-// The operations that only read: export_metadata, get_inconsistent_metadata,
+// The operations that only read: export_metadata, get_inconsistent_metadata, dump_internal_state,
 // test_webhook_transform, the v1 `select`/`count`, a read-only run_sql and the read-only
 // operations of extensions. They run on what is served, outside the change queue.
 
@@ -16,7 +16,7 @@ import { runV1Data } from './v1-data.js';
 import { testWebhookTransform } from './webhook-transform.js';
 
 /** Operations the runtime runs itself; everything else is a compiler edit. */
-export const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'select', 'count', 'test_webhook_transform']);
+export const READ_ONLY = new Set(['export_metadata', 'get_inconsistent_metadata', 'dump_internal_state', 'select', 'count', 'test_webhook_transform']);
 /** The v1 data operations (a role may run them, under its permissions). */
 export const V1_DATA = new Set(['insert', 'select', 'count', 'update', 'delete']);
 /** What /v2/query takes: the data operations, run_sql and bulk. */
@@ -109,9 +109,37 @@ export function readAnswer(compiler: MetadataCompiler, env: Envelope, metadata: 
       const objects = compiled.inconsistencies as unknown as Json;
       return env.api === 'query' ? objects : { is_consistent: compiled.inconsistencies.length === 0, inconsistent_objects: objects };
     }
+    case 'dump_internal_state':
+      return internalState(compiler, metadata, resourceVersion, compiled);
     case 'test_webhook_transform':
       return testWebhookTransform(env.args, ['args'], process.env);
     default:
       return undefined;
   }
+}
+
+/**
+ * What the server holds for the metadata it serves (Hasura's debugging dump_internal_state, which
+ * shows its schema cache): the document and its resource version, the inconsistent objects, and
+ * per source its tables and functions with the roles that may read each table. Admin only, like
+ * every metadata call; nothing in it is more than the document itself says.
+ */
+function internalState(compiler: MetadataCompiler, metadata: Json, resourceVersion: number, compiled: Compiled): Json {
+  const model = compiled.model;
+  const readers = (id: string): string[] => model.roles.filter((r) => model.select[r]?.[id] !== undefined);
+  const sources: Json[] = model.sources.map((src) => ({
+    name: src.name,
+    kind: src.dialect,
+    tables: Object.values(model.tables).filter((t) => t.source === src.name)
+      .map((t) => ({ table: { schema: t.schema, name: t.name }, select_roles: readers(t.id) })),
+    functions: Object.values(model.functions).filter((f) => f.source === src.name)
+      .map((f) => ({ schema: f.schema, name: f.name })),
+  }));
+  return {
+    resource_version: resourceVersion,
+    metadata: compiler.exported(metadata),
+    inconsistent_objects: compiled.inconsistencies as unknown as Json,
+    roles: [...model.roles],
+    sources,
+  };
 }

@@ -77,6 +77,31 @@ describe('metadata and query API operations', () => {
       { name: 'ann', articles: [{ title: 't1' }] }, { name: 'bob', articles: [{ title: 't2' }] }] } });
   });
 
+  it('dumps the internal state (dump_internal_state): the served document, its version, inconsistencies and what each role reads', async () => {
+    await post('/v1/metadata', { type: 'pg_create_select_permission', args: { table: 'article', role: 'reader', permission: { columns: ['title'], filter: {} } } });
+    const exported = (await post('/v1/metadata', { type: 'export_metadata', version: 2, args: {} })).body;
+    const dump = await post('/v1/metadata', { type: 'dump_internal_state', args: {} });
+    expect(dump.status).toBe(200);
+    expect(dump.body.resource_version).toBe(exported.resource_version);
+    expect(dump.body.metadata).toEqual(exported.metadata);
+    expect(dump.body.inconsistent_objects).toEqual([]);
+    expect(dump.body.roles).toEqual(['admin', 'reader']);
+    const tables = dump.body.sources.find((src: { name: string }) => src.name === 'default').tables;
+    expect(tables).toContainEqual({ table: { schema: 'public', name: 'article' }, select_roles: ['admin', 'reader'] });
+    expect(tables).toContainEqual({ table: { schema: 'public', name: 'author' }, select_roles: ['admin'] });
+    // The deprecated API has it too, alone or in a bulk; it reads only, so the version stays.
+    expect((await post('/v1/query', { type: 'dump_internal_state', args: {} })).body.resource_version).toBe(exported.resource_version);
+    const bulk = await post('/v1/metadata', { type: 'bulk', args: [{ type: 'dump_internal_state', args: {} }] });
+    expect(bulk.body[0].roles).toEqual(['admin', 'reader']);
+    expect(await version()).toBe(exported.resource_version);
+    // It takes no arguments, and a role that is not admin may not read it.
+    expect((await post('/v1/metadata', { type: 'dump_internal_state', args: { verbose: true } })).body.code).toBe('parse-failed');
+    const asRole = await post('/v1/metadata', { type: 'dump_internal_state', args: {} }, { 'x-svc-role': 'reader' });
+    expect(asRole.status).toBe(400);
+    expect(asRole.body.code).toBe('access-denied');
+    await post('/v1/metadata', { type: 'pg_drop_select_permission', args: { table: 'article', role: 'reader' } });
+  });
+
   it('selects with the v1 select: nested relationships, where, order_by', async () => {
     const r = await post('/v1/query', { type: 'select', args: {
       table: 'article', columns: ['title', { name: 'author', columns: ['name'] }], where: { author: { active: true } }, order_by: ['-id'] } });
