@@ -3,11 +3,13 @@
 // script (bench.mjs), in rounds, so that the ratios to the ideal server come from one run:
 //
 //   node scripts/bench-side-by-side.mjs [--bench DIR] [--rounds 3] [--concurrency 16,64]
-//     [--duration 4] [--only q1,q4] [--pgl-dir DIR --pgl-node PATH] [--out DIR]
+//     [--duration 4] [--only q1,q4] [--pgl-dir DIR --pgl-node PATH] [--control] [--out DIR]
 //
 // In each round, for each query, each target runs bench.mjs once (`--only <q> --warmup 1 --reps 1`,
 // the server's pid given so that its CPU is read from /proc) one after another, so that the
-// targets see the same machine within minutes of each other. The table printed at the end has,
+// targets see the same machine within minutes of each other. The order of the targets turns by
+// one place from round to round, so that no target always runs first (on a warmer or colder
+// machine) or always right after another. The table printed at the end has,
 // per query and connection count, the mean over the rounds of each target's ratio to the ideal
 // server's req/s (each round's ratios in brackets), the largest p99 ratio to the ideal's, and the
 // server's and PostgreSQL's CPU per request in µs.
@@ -18,6 +20,9 @@
 //                NODE_ENV=production, 10 connections, its defaults (http-log lines on, to a file)
 //   postgraphile PostGraphile v5 with the harness's anchors/postgraphile config, when --pgl-dir
 //                (a folder with postgraphile installed) and --pgl-node (Node >= 22) are given
+//   control      with --control: a second ideal server, measured like the others. Its ratio to the
+//                first is what this machine's noise alone does to a ratio (an A/A test): a cell of
+//                Kiln's is told apart from the ideal's only by more than the control's spread.
 //
 // Needs `npm run build`, a copy of the harness with `npm ci` done and its data loaded
 // (`cp -r ../shared/bench /tmp/bench && cd /tmp/bench && npm ci && ./load.sh`; default --bench
@@ -42,6 +47,7 @@ const concurrency = opt('concurrency', '16,64');
 const duration = opt('duration', '4');
 const pglDir = opt('pgl-dir');
 const pglNode = opt('pgl-node');
+const control = argv.includes('--control');
 const out = resolve(opt('out', mkdtempSync(join(tmpdir(), 'kiln-side-by-side-'))));
 const DB = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
 
@@ -91,6 +97,7 @@ const stopAll = () => { for (const t of targets) t.child.kill(); };
 process.on('exit', stopAll);
 process.on('SIGINT', () => process.exit(130));
 targets.push({ ...(await startTarget('ideal', process.execPath, (p) => ['ideal-server.mjs', '--port', String(p), '--pool', '10'], { cwd: benchDir }, '/')), queries: 'queries' });
+if (control) targets.push({ ...(await startTarget('control', process.execPath, (p) => ['ideal-server.mjs', '--port', String(p), '--pool', '10'], { cwd: benchDir }, '/')), queries: 'queries' });
 targets.push({ ...(await startTarget('kiln', join(root, 'bin', 'kiln-runtime.mjs'), (p) => ['--bundle', bundle, '--database-url', DB, '--port', String(p), '--host', '127.0.0.1', '--pg-connections', '10'], { cwd: root }, '/v1/graphql')), queries: 'queries' });
 if (pglDir) {
   for (const f of ['graphile.config.mjs', 'server.mjs']) copyFileSync(join(benchDir, 'anchors', 'postgraphile', f), join(pglDir, f));
@@ -98,8 +105,10 @@ if (pglDir) {
 }
 
 for (let r = 1; r <= rounds; r++) {
+  // Round r starts with the target at place r - 1 (mod the number of targets).
+  const order = targets.map((_, i) => targets[(i + r - 1) % targets.length]);
   for (const q of queries) {
-    for (const t of targets) {
+    for (const t of order) {
       const file = join(out, `r${r}-${q}-${t.name}.json`);
       const run = spawnSync(process.execPath, ['bench.mjs', '--target', t.url, '--queries', t.queries, '--only', q, '--concurrency', concurrency,
         '--duration', duration, '--warmup', '1', '--reps', '1', '--pid', String(t.child.pid), '--label', t.name, '--json', file], { cwd: benchDir, encoding: 'utf8' });
@@ -144,4 +153,20 @@ for (const [key, m] of cells) {
   const ratios = others.map((n) => (m.get(n) ? `${f(n, 'ratio', 2)} (${m.get(n).map((x) => x.ratio.toFixed(2)).join(', ')})` : '-'));
   const p99 = others.map((n) => (m.get(n) ? Math.max(...m.get(n).map((x) => x.p99)).toFixed(2) : '-'));
   console.log(`| ${q.slice(0, 2).toUpperCase()} | ${c} | ${mean(ideal.map((x) => x.rps)).toFixed(0)} | ${ratios.join(' | ')} | ${p99.join(' / ')} | ${['ideal', ...others].map((n) => f(n, 'srv')).join(' / ')} | ${['ideal', ...others].map((n) => f(n, 'pg')).join(' / ')} |`);
+}
+
+// Per target, over every cell: how many cell means reach 0.9, and the spread of single rounds.
+console.log('');
+for (const n of others) {
+  const means = [];
+  const singles = [];
+  for (const m of cells.values()) {
+    const list = m.get(n);
+    if (!list) continue;
+    means.push(mean(list.map((x) => x.ratio)));
+    singles.push(...list.map((x) => x.ratio));
+  }
+  if (means.length === 0) continue;
+  const under = singles.filter((x) => x < 0.9).length;
+  console.log(`${n}: ${means.filter((x) => x >= 0.9).length} of ${means.length} cell means at 0.9 or more; single rounds ${Math.min(...singles).toFixed(2)}–${Math.max(...singles).toFixed(2)}, ${under} of ${singles.length} under 0.9`);
 }
