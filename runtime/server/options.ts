@@ -94,6 +94,8 @@ export interface ServerOptions {
   readonly logging?: LogSettings;
   /** The instance's OpenTelemetry tracing (set_opentelemetry_config); without it no request is traced. */
   readonly tracing?: Tracing;
+  /** GET /v1alpha1/config's answer (API group `config`); without it the path is not served. */
+  readonly config?: () => Readonly<Record<string, unknown>>;
   /** The databases of the sources served now: /healthz probes them, /v1/metrics reads their pools. */
   readonly sources?: () => ReadonlyMap<string, Driver>;
 }
@@ -101,5 +103,5 @@ export interface ServerOptions {
 /** What /healthz reports. */
 export type HealthState = 'ok' | 'warn' | 'error';
 
-/** The API groups on when SVC_GRAPHQL_ENABLED_APIS is not set. */
-export const DEFAULT_ENABLED_APIS: readonly ApiGroup[] = ['graphql', 'metadata'];
+/** The API groups on when SVC_GRAPHQL_ENABLED_APIS is not set (Hasura's, but for pgdump, which Kiln does not serve). */
+export const DEFAULT_ENABLED_APIS: readonly ApiGroup[] = ['graphql', 'metadata', 'config'];

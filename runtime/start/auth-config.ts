@@ -22,6 +22,12 @@ export interface ServerAuth {
   readonly authenticators: readonly Authenticator[];
 }
 
+/** ServerAuth and what GET /v1alpha1/config reports of it. */
+export interface AuthSetup extends ServerAuth {
+  readonly jwtConfigs: readonly JwtConfig[];
+  readonly authHookSet: boolean;
+}
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 function fail(message: string): never {
@@ -59,7 +65,7 @@ function jwtConfigs(o: AuthFlags, env: Env): JwtConfig[] {
  * spec part A 5.1), both at once, a malformed JWT config or a too-short HMAC key. JWK sets are
  * fetched before it returns.
  */
-export async function serverAuth(o: AuthFlags, log: (line: string) => void, env: Env = process.env): Promise<ServerAuth> {
+export async function serverAuth(o: AuthFlags, log: (line: string) => void, env: Env = process.env): Promise<AuthSetup> {
   const adminSecrets = adminSecretList(env);
   const secured = Boolean(o.adminSecret) || adminSecrets.length > 0;
   const configs = jwtConfigs(o, env);
@@ -87,5 +93,5 @@ export async function serverAuth(o: AuthFlags, log: (line: string) => void, env:
     authenticators.push(createWebhookAuthenticator({ url: hook, mode, log }));
     log(`auth webhook mode: ${mode} ${hook}`);
   }
-  return { adminSecrets, authenticators };
+  return { adminSecrets, authenticators, jwtConfigs: configs, authHookSet: hook !== undefined };
 }

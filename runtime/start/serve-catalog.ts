@@ -11,6 +11,7 @@ import { Engine } from '../graphql/index.js';
 import { MetadataApi, type MetadataCompiler, type ServedState, type SourceInfo } from '../metadata-api/index.js';
 import { createServer } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
+import { serverConfig } from './config-view.js';
 import { eventTriggerExtension, scheduledEventExtension, webhookEnvironmentExtension } from '../workers/index.js';
 import { serverAuth } from './auth-config.js';
 import { listenForChanges, type CatalogListener } from './catalog-listener.js';
@@ -105,6 +106,8 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
   const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics, obs.tracing);
   const asyncActions = await startAsyncActions(catalog, () => engine?.model.actions, log);
+  const auth = await serverAuth(o, log);
+  const subscriptionSettings = subscriptionSettingsFromEnv(process.env);
   const server = createServer({
     engine: { execute: (req, session, rc) => engine!.execute(req, session, rc), executeOrThrow: (req, session, rc) => engine!.executeOrThrow(req, session, rc),
       explain: (req, session) => engine!.explain(req, session), executeRelay: (req, session, rc) => engine!.executeRelay(req, session, rc),
@@ -114,12 +117,12 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       admitRequest: (session, client, operations, batched) => engine!.admitRequest(session, client, operations, batched) },
     version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
     enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
-    ...await serverAuth(o, log),
+    adminSecrets: auth.adminSecrets, authenticators: auth.authenticators, config: serverConfig(o, auth, subscriptionSettings),
     management: (call) => api.handle(call),
     health: () => api.health(),
     // `engine` is replaced on every metadata change; subscriptions look it up at every poll.
     // The change feed runs on a source's primary; a source read from replicas polls (a replica may lag the notification).
-    subscriptions: { engine: () => engine!, settings: subscriptionSettingsFromEnv(process.env), log,
+    subscriptions: { engine: () => engine!, settings: subscriptionSettings, log,
       sources: () => new Map([...api.current.drivers].filter(([source]) => !replicas.has(source))) },
     metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => api.current.drivers, tracing: obs.tracing,
   });

@@ -9,6 +9,7 @@ import type { Driver } from '../drivers/index.js';
 import { Engine } from '../graphql/index.js';
 import { createServer } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
+import { serverConfig } from './config-view.js';
 import { serverAuth } from './auth-config.js';
 import { Databases, type SourceUrl } from './databases.js';
 import { openBigQuerySource } from './bigquery-source.js';
@@ -76,12 +77,14 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     obs.metrics.feed({ planCache: () => ({ hits: engine.stats.planCacheHits, misses: engine.stats.parses }) });
     const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log, obs) : null;
     const asyncActions = actionCatalog ? await startAsyncActions(actionCatalog, () => model.actions, log) : null;
+    const auth = await serverAuth(o, log);
+    const subscriptionSettings = subscriptionSettingsFromEnv(process.env);
     const server = createServer({
       engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
       enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
-      ...await serverAuth(o, log),
+      adminSecrets: auth.adminSecrets, authenticators: auth.authenticators, config: serverConfig(o, auth, subscriptionSettings),
       // The change feed runs on a source's primary; a source read from replicas polls (a replica may lag the notification).
-      subscriptions: { engine: () => engine, settings: subscriptionSettingsFromEnv(process.env), log,
+      subscriptions: { engine: () => engine, settings: subscriptionSettings, log,
         sources: () => new Map([...drivers].filter(([source]) => !readers.has(source))) },
       metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => drivers, tracing: obs.tracing,
     });
