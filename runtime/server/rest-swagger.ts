@@ -2,24 +2,16 @@
 // (reference/endpoints.md), one operation per endpoint and method, its variables as parameters.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveSession, type AuthOptions } from '../auth/index.js';
+import type { AuthOptions } from '../auth/index.js';
 import type { PersistedQueryModel, RestEndpointModel } from '../bundle/index.js';
-import { ApiError } from '../errors/index.js';
-import { sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { handleAdminRead } from './admin-read.js';
 import type { GraphQLEngine } from './options.js';
 
 type Schema = { readonly [k: string]: unknown };
 
 /** GET /api/swagger/json: admin only, like the other management reads. */
-export async function handleSwagger(req: IncomingMessage, res: ServerResponse, engine: GraphQLEngine, auth: AuthOptions): Promise<void> {
-  try {
-    const session = await resolveSession(req.headers, auth);
-    if (session.role !== 'admin') throw new ApiError('access-denied', 'restricted access : admin only', 400);
-    const doc = swaggerDocument(engine.restEndpoints?.() ?? [], (c, q) => engine.storedQuery?.(c, q));
-    sendJsonText(res, 200, JSON.stringify(doc));
-  } catch (e) {
-    sendManagementError(res, e instanceof ApiError ? e : unexpectedError(e));
-  }
+export function handleSwagger(req: IncomingMessage, res: ServerResponse, engine: GraphQLEngine, auth: AuthOptions): Promise<void> {
+  return handleAdminRead(req, res, auth, () => swaggerDocument(engine.restEndpoints?.() ?? [], (c, q) => engine.storedQuery?.(c, q)));
 }
 
 /** The OpenAPI 3.0 document of these endpoints; paths sorted, `:name` segments as `{name}`. */

@@ -6,7 +6,7 @@ import { ApiError } from '../errors/index.js';
 import { createSubscriptionService } from '../subscriptions/index.js';
 import { CONSOLE_ASSETS_PATH, createConsoleSite, type ConsoleSite } from './console.js';
 import { handleGraphQLGet, handleGraphQLPost, type GraphQLRouteContext } from './graphql-route.js';
-import { handleConfig } from './config-route.js';
+import { handleAdminRead } from './admin-read.js';
 import { handleExplainPost } from './explain-route.js';
 import { applyCors, headWith, responseBytes, send, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import { handleManagementPost, type ManagementPath, type ManagementRouteContext } from './management-route.js';
@@ -76,8 +76,9 @@ function buildRoutes(opts: ServerOptions, auth: AuthOptions, metrics: ServerMetr
     ['/v1/graphql/explain', { group: 'metadata', methods: { POST: (req, res) => handleExplainPost(req, res, gql) } }],
     ['/v1/metrics', { group: 'metrics', methods: { GET: (req, res) => handleMetrics(req, res, metrics, metricsSecret) } }],
   ]);
+  // GET /v1alpha1/config (admin): the server's settings as Hasura's config API shows them (reference/endpoints.md).
   const config = opts.config;
-  if (config) routes.set('/v1alpha1/config', { group: 'config', methods: { GET: (req, res) => handleConfig(req, res, auth, config) } });
+  if (config) routes.set('/v1alpha1/config', { group: 'config', methods: { GET: (req, res) => handleAdminRead(req, res, auth, config) } });
   // The Relay API (beyond the specification), when the engine serves it.
   if (opts.engine.executeRelay) {
     routes.set('/v1beta1/relay', { group: 'graphql', methods: { POST: (req, res) => handleGraphQLPost(req, res, { ...gql, relay: true }, false) } });
