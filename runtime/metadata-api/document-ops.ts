@@ -21,7 +21,8 @@ export async function replaceMetadata(cx: ApiContext, env: Envelope, work: Work)
   const parsed = compiler.parse(raw);
   if (parsed.value === null) {
     const first = parsed.errors[0] ?? new ApiError('parse-failed', 'the metadata could not be read');
-    throw first.at(...(wrapped ? ['args', 'metadata'] : ['args']));
+    // A cycle of inherited roles is found building the schema, not reading the document: at `$`.
+    throw first.code === 'cyclic-dependency' ? first : first.at(...(wrapped ? ['args', 'metadata'] : ['args']));
   }
   await cx.sources.connectSources(work, parsed.value);
   for (const s of compiler.sources(parsed.value)) {

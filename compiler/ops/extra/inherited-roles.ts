@@ -2,6 +2,7 @@
 // (Hasura.RQL.DDL.InheritedRoles). Stored as `{role_name, role_set}`.
 
 import { ApiError, ArgsReader, asName, asNonEmpty } from '../../../runtime/errors/index.js';
+import { roleCycleError } from '../../metadata/role-cycles.js';
 import type { OpHandler } from '../types.js';
 import { created, dropped, findBy, listOf, removeBy, withList } from './document.js';
 
@@ -18,7 +19,10 @@ export const addInheritedRole: OpHandler = (input) => {
   const list = listOf(input.metadata, 'inherited_roles');
   const role = { role_name: roleName, role_set: [...new Set(roleSet)] };
   const replaced = findBy(list, 'role_name', roleName) !== undefined;
-  const md = withList(input.metadata, 'inherited_roles', replaced ? list.map((r) => (r['role_name'] === roleName ? role : r)) : [...list, role]);
+  const roles = replaced ? list.map((r) => (r['role_name'] === roleName ? role : r)) : [...list, role];
+  const cycle = roleCycleError(roles);
+  if (cycle) throw cycle;
+  const md = withList(input.metadata, 'inherited_roles', roles);
   return created(md, 'inherited_role', `inherited_role ${roleName}`);
 };
 
