@@ -5,6 +5,7 @@
 
 import type { ActionModel, ActionsModel, HeaderModel, Json, TableModel } from '../../runtime/bundle/index.js';
 import { baseOf, GRAPHQL_SCALARS, resolveCustomTypes } from './custom-types.js';
+import { withInheritedRoles } from './inherited-roles.js';
 import type { Issues } from './issues.js';
 
 type Obj = { readonly [k: string]: Json };
@@ -46,7 +47,7 @@ export function resolveActions(md: { readonly actions?: readonly Json[]; readonl
     if (kind === 'asynchronous' && !objects.has(out)) { fail(`the output type ${q(out)} of an asynchronous action must be a custom object type`); continue; }
     for (const x of args) if (dbScalars.has(baseOf(x.type))) reused.add(baseOf(x.type));
     if (dbScalars.has(out)) reused.add(out);
-    const granted = withInherited(listOf(a['permissions']).map((p) => text(p['role'])).filter((r) => r !== ''), md.inherited_roles);
+    const granted = withInheritedRoles(listOf(a['permissions']).map((p) => text(p['role'])).filter((r) => r !== ''), md.inherited_roles);
     for (const r of granted) roles.add(r);
     actions.push({
       name, type: def['type'] === 'query' ? 'query' : 'mutation', kind,
@@ -63,19 +64,6 @@ export function resolveActions(md: { readonly actions?: readonly Json[]; readonl
   if (actions.some((x) => x.kind === 'asynchronous')) for (const s of ['uuid', 'timestamptz', 'json']) reused.add(s);
   return { scalars: types.scalars, enums: types.enums, inputObjects: types.inputObjects, objects: types.objects,
     reusedScalars: [...reused].sort(), actions };
-}
-
-// An inherited role may call an action any of its parents (inherited ones included) may (Hasura v2).
-function withInherited(direct: readonly string[], inherited: readonly Json[] | undefined): string[] {
-  const roles = new Set(direct);
-  const list = (inherited ?? []).filter(isObj).map((r) => ({ name: text(r['role_name']), parents: Array.isArray(r['role_set']) ? r['role_set'].map((x) => text(x)) : [] }));
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const r of list) {
-      if (r.name !== '' && !roles.has(r.name) && r.parents.some((p) => roles.has(p))) { roles.add(r.name); changed = true; }
-    }
-  }
-  return [...roles].sort();
 }
 
 function headerOf(h: Obj): HeaderModel {

@@ -13,6 +13,8 @@ export {
   qualifiedText, tableObjectName, functionObjectName, sourceObjectName, tableChildName, permissionObjectName,
   relationshipDefinition, computedFieldDefinition, permissionDefinition, inconsistent, type PermissionKind,
 } from './names.js';
+/** The roles that inherit what is granted to some roles (actions, functions). */
+export { withInheritedRoles } from './inherited-roles.js';
 /** `api_limits` and introspection options read into the bundle model (and checked for set_api_limits). */
 export { readApiLimits, introspectionDisabledRoles } from './api-limits.js';
 /** `opentelemetry` read into the bundle model (and checked for set_opentelemetry_config). */

@@ -69,6 +69,23 @@ function unionSelect(perms: readonly SelectPermissionModel[], t: TableModel): Se
 }
 
 /**
+ * `direct` and every inherited role one of whose parents (inherited ones included) is among them:
+ * the roles that may call an action or a function granted to `direct` (Hasura v2 gives an
+ * inherited role the action and function permissions of any parent).
+ */
+export function withInheritedRoles(direct: readonly string[], inherited: readonly Json[] | undefined): string[] {
+  const roles = new Set(direct);
+  const list = readRoles(inherited);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const r of list) {
+      if (!roles.has(r.name) && r.parents.some((p) => roles.has(p))) { roles.add(r.name); changed = true; }
+    }
+  }
+  return [...roles].sort();
+}
+
+/**
  * The roles the metadata grants something (Hasura's allRoleNames in Schema/Cache.hs): table
  * permissions of every source, remote schema and action permissions, and the inherited roles.
  */

@@ -15,7 +15,7 @@ import { buildMutationRoots } from './mutation-roots.js';
 import { hasBackendOnly, trustedPermissions } from '../../runtime/bundle/index.js';
 import { reportActionClashes } from './action-roots.js';
 import { databaseScalars, resolveActions } from './actions.js';
-import { resolveInheritedRoles } from './inherited-roles.js';
+import { resolveInheritedRoles, withInheritedRoles } from './inherited-roles.js';
 import { adminMutationPermissions, resolveMutationPermissions } from './permissions.js';
 import { resolveRelationships } from './relationships.js';
 import { resolveRemoteRelationships } from './remote-relationships.js';
@@ -76,6 +76,10 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
   }
   resolveRemoteRelationships(md, tables, issues);
   resolveInheritedRoles(md, tables, select, mutations, roleSet, issues);
+  // A function exposed as a mutation may be called by an inherited role when a parent may call it.
+  for (const [i, f] of functions.entries()) {
+    if (f.mutation) functions[i] = { ...f, mutation: { roles: withInheritedRoles(f.mutation.roles, md.inherited_roles) } };
+  }
   // Custom types and actions (issue 18): they read the tracked tables and add the roles granted an action.
   const actions = resolveActions(md, tables, databaseScalars(columnScalars(opts.introspection)), roleSet, issues);
   const roles = [...roleSet].sort();

@@ -3,7 +3,7 @@
 
 import { ApiError } from '../../runtime/errors/index.js';
 import type { FunctionEntry, QualifiedFunction } from '../metadata/index.js';
-import { functionObjectName } from '../model/index.js';
+import { functionObjectName, withInheritedRoles } from '../model/index.js';
 import { argsObject, has, nameAt, readFunctionPart, readQualified, sourceOf, type Obj } from './args.js';
 import { findFunction, findTable, quoted, replaceFunctions, requireSource, sameName } from './document.js';
 import type { OpHandler, OpInput } from './types.js';
@@ -96,8 +96,10 @@ function requireReturnTablePermission(input: OpInput, source: string, fn: Qualif
   const returns = { schema: found.returnTypeSchema, name: found.returnType };
   const table = findTable(requireSource(input.metadata, source), returns);
   if (!table) throw new ApiError('not-exists', `function's return table ${quoted(returns)} not found in the cache`, 400, ['args']);
+  // The table's permission map has the inherited roles whose parents have permissions on it.
   const kinds = [table.select_permissions, table.insert_permissions, table.update_permissions, table.delete_permissions];
-  if (kinds.some((ps) => (ps ?? []).some((p) => p.role === role))) return;
+  const direct = kinds.flatMap((ps) => (ps ?? []).map((p) => p.role));
+  if (withInheritedRoles(direct, input.metadata.inherited_roles).includes(role)) return;
   throw new ApiError('not-supported',
     `function permission can only be added when the function's return table ${quoted(returns)} has select permission configured for role: ${JSON.stringify(role)}`, 400, ['args']);
 }
