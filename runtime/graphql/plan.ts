@@ -109,6 +109,11 @@ export function planQueryIr(input: PlanInput): QueryIr {
       continue;
     }
     const root = roots?.[f.name];
+    if (!root && f.name === PLACEHOLDER && input.operation.operation === 'query') {
+      // The schema accepted it: query_root has nothing else for this role (Hasura's placeholder answers a fixed text).
+      entries.push({ key: f.key, source: null, value: { kind: 'json_text', value: { kind: 'literal', value: JSON.stringify(PLACEHOLDER_TEXT) } } });
+      continue;
+    }
     const namespace = root ? undefined : input.model.sources.find((s) => s.namespace?.field === f.name);
     if (namespace?.namespace) {
       entries.push({ key: f.key, source: namespace.name, value: namespaceIr(namespace.namespace.field, namespace.namespace.queryType, f, roots ?? {}, ctxFor(namespace.name), path) });
@@ -120,13 +125,19 @@ export function planQueryIr(input: PlanInput): QueryIr {
   }
   const sources = [...new Set(entries.flatMap((e) => (e.source === null ? [] : [e.source])))];
   if (sources.length === 0) {
-    return { kind: 'static', body: `{"data":${JSON.stringify(Object.fromEntries(fields.map((f) => [f.key, f.name === '__typename' ? rootType : introspection?.[f.key] ?? null])))}}` };
+    const known = (f: FieldSel): unknown => (f.name === '__typename' ? rootType : f.name === PLACEHOLDER ? PLACEHOLDER_TEXT : introspection?.[f.key] ?? null);
+    return { kind: 'static', body: `{"data":${JSON.stringify(Object.fromEntries(fields.map((f) => [f.key, known(f)])))}}` };
   }
   // One SQL step per source (almost always one); fields known at plan time ride with the first.
   const steps = sources.map((source, i): SqlStep => ({ kind: 'sql', id: source, source,
     fields: entries.filter((e) => e.source === source || (i === 0 && e.source === null)).map((e) => ({ key: e.key, value: e.value })) }));
   return { kind: 'steps', plan: { steps }, keys: entries.map((e) => e.key), ctx: ctxFor(sources[0]!), contexts };
 }
+
+/** The one field of a role's query_root when it may query nothing, and its answer (Hasura v2's). */
+const PLACEHOLDER = 'no_queries_available';
+const PLACEHOLDER_TEXT = 'There are no queries available to the current role. Either there are no sources or remote schemas configured, '
+  + "or the current role doesn't have the required permissions.";
 
 /** A namespace field (source customization): the object of its root fields, which one source computes. */
 function namespaceIr(ns: string, typeName: string, f: FieldSel, roots: { readonly [key: string]: RootField }, ctx: PlanContext,

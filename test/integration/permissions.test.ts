@@ -149,7 +149,14 @@ describe('rows', () => {
       message: 'missing session variable: "x-svc-user-id"', path: '$', code: 'not-found' });
     expect(errorOf(await kiln.gql('{ article { id } }', null, { 'X-Svc-Role': 'nobody' }))).toEqual({
       message: 'field "article" not found in type: \'query_root\'', path: '$.selectionSet.article', code: 'validation-failed' });
-    expect(errorOf(await kiln.gql('{ no_queries_available }', null, { 'X-Svc-Role': 'nobody' }))).toEqual({
+  });
+
+  it("answers the placeholder of a role that may query nothing with Hasura's text; a role with queries has none", async () => {
+    const text = 'There are no queries available to the current role. Either there are no sources or remote schemas configured, '
+      + "or the current role doesn't have the required permissions.";
+    expect(dataOf(await kiln.gql('{ no_queries_available t: __typename again: no_queries_available }', null, { 'X-Svc-Role': 'nobody' })))
+      .toEqual({ no_queries_available: text, t: 'query_root', again: text });
+    expect(errorOf(await kiln.gql('{ no_queries_available }', null, USER))).toEqual({
       message: 'field "no_queries_available" not found in type: \'query_root\'', path: '$.selectionSet.no_queries_available', code: 'validation-failed' });
   });
 });
