@@ -16,18 +16,33 @@ const readColumns: Read<readonly string[]> = (v, path, is) => {
   return cols;
 };
 
-/** `{table, column}` or `{table, columns}`: the columns of the other table that point here. */
+// `column` or `columns`: a name or a list of names either way (Hasura's parseColumns).
+const readColumnOrColumns: Read<readonly string[]> = (v, path, is) => {
+  if (typeof v === 'string') {
+    const n = readName(v, path, is);
+    return n === undefined ? undefined : [n];
+  }
+  if (Array.isArray(v)) return readColumns(v, path, is);
+  return is.fail(path, 'Expected string or array');
+};
+
+/**
+ * `{table, column}` or `{table, columns}`: the columns of the other table that point here. The
+ * messages are Hasura v2's (RQL/Types/Relationships.hs, the FromJSON of ArrRelUsingFKeyOn and
+ * ObjRelUsingChoice).
+ */
 function remoteColumns(defaultSchema: string | null): Read<ForeignKey> {
   return (v, path, is) => {
-    const o = readObject(v, path, is);
-    if (o === undefined) return undefined;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return is.fail(path, 'Expecting object { table, columns }.');
+    const o = v as Obj;
     const table = required(o, 'table', path, is, qualified(defaultSchema));
-    if (has(o, 'column') === has(o, 'columns')) return is.fail(path, 'expecting exactly one of the keys "column", "columns"');
-    const column = optional(o, 'column', path, is, readName);
-    // Hasura also takes a single column name for `columns` (corpus: graphql_query/basic/setup).
-    const columns = typeof o['columns'] === 'string' ? optional(o, 'columns', path, is, (x, p, i) => { const n = readName(x, p, i); return n === undefined ? undefined : [n]; }) : optional(o, 'columns', path, is, readColumns);
-    if (table === undefined || (column === undefined && columns === undefined)) return undefined;
-    return compact({ table, column, columns });
+    if (has(o, 'column') === has(o, 'columns')) return is.fail(path, "expected exactly one of 'column' or 'columns'");
+    const key = has(o, 'column') ? 'column' : 'columns';
+    const cols = optional(o, key, path, is, readColumnOrColumns);
+    if (table === undefined || cols === undefined) return undefined;
+    // Kept as given: one name as `column`, a list as `columns`.
+    if (key === 'column' && typeof o['column'] === 'string') return compact({ table, column: cols[0]! });
+    return compact({ table, columns: cols });
   };
 }
 
@@ -36,6 +51,7 @@ function foreignKey(type: 'object' | 'array', defaultSchema: string | null): Rea
   return (v, path, is) => {
     if (type === 'object' && typeof v === 'string') return readName(v, path, is);
     if (type === 'object' && Array.isArray(v)) return readColumns(v, path, is);
+    if (type === 'object' && (v === null || typeof v !== 'object')) return is.fail(path, 'Expected string or array');
     return remoteColumns(defaultSchema)(v, path, is);
   };
 }
