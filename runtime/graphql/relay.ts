@@ -2,9 +2,9 @@
 // `<table>_connection` with edges, cursors and pageInfo. A Relay operation is rewritten into an
 // operation on the role's ordinary schema (tables with a primary key only), run by the engine,
 // and its answer reshaped: a node's `id` is the base64 of `[1, "<schema>", "<table>", <pk>...]`
-// and a cursor the base64 of the JSON object of the row's primary key, both in PostgreSQL's JSON
+// and a cursor the base64 of the JSON object of the row's order columns (order_by's, then the key's), both in PostgreSQL's JSON
 // text (`, ` and ` : ` separators), as Hasura writes them.
-// Not built yet: the Relay schema for introspection, `before`/`after` with an `order_by`, mutations.
+// Not built yet: the Relay schema for introspection, cursors with an `order_by` on a relationship, mutations.
 
 import { Kind, parse, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode,
   type SelectionNode, type ValueNode } from 'graphql';
@@ -24,7 +24,9 @@ type Shape =
   | { readonly kind: 'node_id'; readonly key: string; readonly table: TableModel }
   /** `single`: the answer is a list of at most one row (a node read by its key). */
   | { readonly kind: 'object'; readonly key: string; readonly fields: readonly Shape[]; readonly single?: boolean }
-  | { readonly kind: 'connection'; readonly key: string; readonly table: TableModel; readonly page: Page; readonly fields: readonly ConnectionField[] };
+  /** `keys`: the order's columns a cursor carries; `previous`/`following`: the aliases of the rows read beyond the cursors. */
+  | { readonly kind: 'connection'; readonly key: string; readonly table: TableModel; readonly page: Page; readonly keys: readonly string[];
+    readonly previous: string | null; readonly following: string | null; readonly fields: readonly ConnectionField[] };
 
 type ConnectionField =
   | { readonly kind: 'typename'; readonly key: string; readonly name: string }
@@ -126,11 +128,13 @@ function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Re
         shape.push({ kind: 'object', key, fields: inner.shape });
       } else {
         const c = rewriteConnection(target, rel.name, f, rw, [...path, 'selectionSet', name]);
-        out.push(c.field);
+        out.push(...c.fields);
         shape.push(c.shape);
       }
       continue;
     }
+    // A connection field is an array relationship's, to a table the role reads: no other is a field.
+    if (name.endsWith('_connection')) throw new ApiError('validation-failed', `field "${name}" not found in type: '${typeName}'`, 400, [...path, 'selectionSet', name]);
     // The key is readable for ids and cursors only: a key column the role may not read is no field.
     const column = t.columns.find((c) => c.field === name);
     if (column && !rw.model.select[rw.role]?.[t.id]?.columns.includes(column.name)) {
@@ -142,7 +146,62 @@ function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Re
   return { selections: out, shape };
 }
 
-function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: Rewrite, path: readonly string[]): { field: FieldNode; shape: Shape } {
+// An order direction read the other way round (`last` reads the order backwards).
+const FLIP: { readonly [dir: string]: string } = {
+  asc: 'desc', desc: 'asc', asc_nulls_first: 'desc_nulls_last', desc_nulls_last: 'asc_nulls_first',
+  asc_nulls_last: 'desc_nulls_first', desc_nulls_first: 'asc_nulls_last',
+};
+
+// An order_by value (variables read) as a literal, its directions flipped when `flip`.
+function orderNode(v: unknown, flip: boolean): ValueNode {
+  if (Array.isArray(v)) return { kind: Kind.LIST, values: v.map((x) => orderNode(x, flip)) };
+  if (v !== null && typeof v === 'object') {
+    return { kind: Kind.OBJECT, fields: Object.entries(v).map(([k, x]) => ({ kind: Kind.OBJECT_FIELD, name: nameNode(k), value: orderNode(x, flip) })) };
+  }
+  if (typeof v === 'string') return { kind: Kind.ENUM, value: flip ? FLIP[v] ?? v : v };
+  return literal(v);
+}
+
+/** A column of a connection's order, as cursors carry it: the user's order_by columns, then the key's. */
+interface OrderKey {
+  readonly column: string;
+  readonly field: string;
+  readonly dir: string;
+  readonly nullable: boolean;
+}
+
+const KEY = '__relay_key_';
+const object = (fields: readonly [string, ValueNode][]): ValueNode =>
+  ({ kind: Kind.OBJECT, fields: fields.map(([k, v]) => ({ kind: Kind.OBJECT_FIELD, name: nameNode(k), value: v })) });
+const compare = (field: string, op: string, v: ValueNode): ValueNode => object([[field, object([[op, v]])]]);
+const allOf = (items: readonly ValueNode[]): ValueNode => (items.length === 1 ? items[0]! : object([['_and', { kind: Kind.LIST, values: items }]]));
+const anyOf = (items: readonly ValueNode[]): ValueNode => (items.length === 1 ? items[0]! : object([['_or', { kind: Kind.LIST, values: items }]]));
+const TRUE: ValueNode = object([]);
+
+// Rows that come after a key's value `v` in direction `dir` (null: none do). PostgreSQL puts nulls
+// last in ascending order and first in descending order unless told otherwise.
+function beyond(k: OrderKey, dir: string, v: unknown): ValueNode | null {
+  const nullsLast = dir === 'asc' || dir === 'asc_nulls_last' || dir === 'desc_nulls_last';
+  const op = dir.startsWith('asc') ? '_gt' : '_lt';
+  if (v === null) return nullsLast ? null : compare(k.field, '_is_null', { kind: Kind.BOOLEAN, value: false });
+  const past = compare(k.field, op, literal(v));
+  return nullsLast && k.nullable ? anyOf([past, compare(k.field, '_is_null', { kind: Kind.BOOLEAN, value: true })]) : past;
+}
+
+// The rows after (`before`: before) a cursor in the connection's order, by the first key whose value
+// differs from the cursor's (null: no row).
+function pastCursor(keys: readonly OrderKey[], values: readonly unknown[], before: boolean): ValueNode | null {
+  const ways: ValueNode[] = [];
+  for (const [i, k] of keys.entries()) {
+    const next = beyond(k, before ? FLIP[k.dir] ?? k.dir : k.dir, values[i]);
+    if (next === null) continue;
+    const ties = keys.slice(0, i).map((e, j) => (values[j] === null ? compare(e.field, '_is_null', { kind: Kind.BOOLEAN, value: true }) : compare(e.field, '_eq', literal(values[j]))));
+    ways.push(allOf([...ties, next]));
+  }
+  return ways.length === 0 ? null : anyOf(ways);
+}
+
+function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: Rewrite, path: readonly string[]): { fields: FieldNode[]; shape: Shape } {
   const key = keyOf(f);
   const given = new Map((f.arguments ?? []).map((a) => [a.name.value, a.value]));
   const num = (n: string): number | null => {
@@ -153,45 +212,65 @@ function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: 
   };
   const first = num('first');
   const last = num('last');
-  if (first !== null && last !== null) throw new ApiError('validation-failed', '"first" and "last" are not allowed at the same time', 400, [...path, 'args']);
-  const args: ArgumentNode[] = [];
-  for (const n of ['where', 'distinct_on']) if (given.has(n)) args.push(arg(n, given.get(n)!));
-  const userOrder = given.get('order_by');
+  if (first !== null && last !== null) throw new ApiError('validation-failed', '"first" and "last" are not allowed at once', 400, [...path]);
   const after = given.has('after') ? valueOf(given.get('after')!, rw.vars) : null;
   const before = given.has('before') ? valueOf(given.get('before')!, rw.vars) : null;
-  if ((after !== null || before !== null) && userOrder) {
-    throw new ApiError('not-supported', 'cursors with "order_by" are not supported yet', 400, [...path, 'args']);
+  if (after !== null && before !== null) throw new ApiError('validation-failed', '"after" and "before" are not allowed at once', 400, [...path]);
+  // Arguments of the rows before any cursor: the function's, the filter and distinct_on.
+  const base: ArgumentNode[] = [];
+  for (const n of ['args', 'distinct_on']) if (given.has(n)) base.push(arg(n, given.get(n)!));
+  const where = given.get('where');
+  // The order: the user's order_by, then the key's columns it does not name (Hasura's connection
+  // order); `last` reads it backwards and turns the page round. Cursors carry the order's columns.
+  const userOrder = given.has('order_by') ? valueOf(given.get('order_by')!, rw.vars) : null;
+  const items = userOrder === null ? [] : Array.isArray(userOrder) ? userOrder : [userOrder];
+  const keys: OrderKey[] = [];
+  let nested = false;
+  for (const item of items) {
+    for (const [name, dir] of Object.entries((item ?? {}) as { [k: string]: unknown })) {
+      const column = t.columns.find((c) => c.field === name);
+      if (typeof dir !== 'string' || !column) { nested ||= dir !== null; continue; }
+      if (!keys.some((k) => k.column === column.name)) keys.push({ column: column.name, field: name, dir, nullable: column.nullable });
+    }
   }
-  // Rows in primary-key order after the user's order; `last` reads the order backwards.
-  const dir = last !== null ? 'desc' : 'asc';
-  const pkOrder = t.primaryKey.map((c): ValueNode => ({ kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode(t.columns.find((x) => x.name === c)?.field ?? c), value: { kind: Kind.ENUM, value: dir } }] }));
-  const userItems = userOrder ? (userOrder.kind === Kind.LIST ? userOrder.values : [userOrder]) : [];
-  args.push(arg('order_by', { kind: Kind.LIST, values: [...userItems, ...pkOrder] }));
+  const keyOrder: unknown[] = [];
+  for (const c of t.primaryKey) {
+    if (keys.some((k) => k.column === c)) continue;
+    const column = t.columns.find((x) => x.name === c)!;
+    keys.push({ column: c, field: column.field, dir: 'asc', nullable: false });
+    keyOrder.push({ [column.field]: 'asc' });
+  }
+  const order = arg('order_by', orderNode([...items, ...keyOrder], last !== null));
   const bounds: ValueNode[] = [];
-  for (const [cursor, op] of [[after, '_gt'], [before, '_lt']] as const) {
-    if (cursor === null) continue;
-    const values = decodeCursor(String(cursor), [...path, 'args']);
-    if (t.primaryKey.length !== 1) throw new ApiError('not-supported', 'cursors on a composite primary key are not supported yet', 400, [...path, 'args']);
-    const col = t.primaryKey[0]!;
-    bounds.push({ kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode(t.columns.find((x) => x.name === col)?.field ?? col),
-      value: { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode(op), value: literal(values[col]) }] } }] });
-  }
-  if (bounds.length > 0) {
-    const where = given.get('where');
-    const items = where ? [where, ...bounds] : bounds;
-    const i = args.findIndex((a) => a.name.value === 'where');
-    const w = arg('where', { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: nameNode('_and'), value: { kind: Kind.LIST, values: items } }] });
-    if (i >= 0) args[i] = w; else args.push(w);
-  }
+  const cursorCond = (cursor: unknown, isBefore: boolean): ValueNode | null => {
+    if (nested) throw new ApiError('not-supported', 'cursors with an "order_by" on a relationship are not supported yet', 400, [...path, 'args']);
+    const decoded = decodeCursor(String(cursor), [...path, 'args', isBefore ? 'before' : 'after']);
+    if (keys.some((k) => !(k.column in decoded))) throw new ApiError('validation-failed', 'the cursor is invalid', 400, [...path, 'args', isBefore ? 'before' : 'after']);
+    return pastCursor(keys, keys.map((k) => decoded[k.column] ?? null), isBefore);
+  };
+  const afterCond = after !== null ? cursorCond(after, false) : undefined;
+  const beforeCond = before !== null ? cursorCond(before, true) : undefined;
+  const NONE: ValueNode = object([['_or', { kind: Kind.LIST, values: [] }]]);
+  for (const c of [afterCond, beforeCond]) if (c !== undefined) bounds.push(c ?? NONE);
+  const whereOf = (extra: readonly ValueNode[]): ArgumentNode[] => {
+    const all = [...(where ? [where] : []), ...extra];
+    return all.length === 0 ? [] : [arg('where', allOf(all))];
+  };
+  const args: ArgumentNode[] = [...base, ...whereOf(bounds), order];
   const limit = first ?? last;
   if (limit !== null) args.push(arg('limit', { kind: Kind.INT, value: String(limit + 1) }));
+  const keyFields = keys.map((k, i) => fieldNode(k.field, `${KEY}${i}`, [], null));
   const fields: ConnectionField[] = [];
-  let node: SelectionNode[] = pkFields(t);
+  let node: SelectionNode[] = [...pkFields(t), ...keyFields];
+  const asked = new Set<string>();
   for (const c of f.selectionSet?.selections ? fieldsOn(f.selectionSet.selections, `${typeNameOf(t)}Connection`, rw) : []) {
     const ck = keyOf(c);
     if (c.name.value === '__typename') fields.push({ kind: 'typename', key: ck, name: `${typeNameOf(t)}Connection` });
-    else if (c.name.value === 'pageInfo') fields.push({ kind: 'page_info', key: ck, fields: fieldsOn(c.selectionSet?.selections ?? [], 'PageInfo', rw).map((p) => ({ key: keyOf(p), name: p.name.value })) });
-    else if (c.name.value === 'edges') {
+    else if (c.name.value === 'pageInfo') {
+      const info = fieldsOn(c.selectionSet?.selections ?? [], 'PageInfo', rw).map((p) => ({ key: keyOf(p), name: p.name.value }));
+      for (const p of info) asked.add(p.name);
+      fields.push({ kind: 'page_info', key: ck, fields: info });
+    } else if (c.name.value === 'edges') {
       const edge: EdgeField[] = [];
       for (const e of fieldsOn(c.selectionSet?.selections ?? [], `${typeNameOf(t)}Edge`, rw)) {
         if (e.name.value === '__typename') edge.push({ kind: 'typename', key: keyOf(e), name: `${typeNameOf(t)}Edge` });
@@ -205,7 +284,17 @@ function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: 
       fields.push({ kind: 'edges', key: ck, fields: edge });
     } else throw new ApiError('validation-failed', `field "${c.name.value}" not found in type: '${typeNameOf(t)}Connection'`, 400, [...path, 'selectionSet', c.name.value]);
   }
-  return { field: fieldNode(selectName, key, args, node), shape: { kind: 'connection', key, table: t, page: { first, last }, fields } };
+  // Whether rows lie before the page (after the page) though the cursor left them out: one row of
+  // the rows up to the `after` cursor (from the `before` cursor) is read beside the page.
+  const out: FieldNode[] = [fieldNode(selectName, key, args, node)];
+  const probe = (alias: string, cond: ValueNode | null): string => {
+    out.push(fieldNode(selectName, alias, [...base, ...whereOf(cond === null ? [] : [object([['_not', cond]])]),
+      arg('limit', { kind: Kind.INT, value: '1' })], pkFields(t)));
+    return alias;
+  };
+  const previous = afterCond !== undefined && asked.has('hasPreviousPage') ? probe(`__relay_previous_${key}`, afterCond) : null;
+  const following = beforeCond !== undefined && asked.has('hasNextPage') ? probe(`__relay_following_${key}`, beforeCond) : null;
+  return { fields: out, shape: { kind: 'connection', key, table: t, page: { first, last }, keys: keys.map((k) => k.column), previous, following, fields } };
 }
 
 function decodeCursor(cursor: string, path: (string | number)[]): { readonly [k: string]: unknown } {
@@ -256,6 +345,15 @@ export function relayVariant(model: BundleModel, sdl: { readonly [role: string]:
   return { model: { ...rest, select: { ...model.select, [role]: select } }, sdl: `${text}\n${extensions.join('\n')}\n` };
 }
 
+// The function root field a `<function>_connection` reads, when the role may call it and its table has a key.
+function functionConnection(rw: Rewrite, name: string): { field: string; table: TableModel } | undefined {
+  if (!name.endsWith('_connection')) return undefined;
+  const field = name.slice(0, -'_connection'.length);
+  const root = rw.model.roots[rw.role]?.query[field];
+  const table = root?.kind === 'function' ? rw.model.tables[root.table] : undefined;
+  return table && visible(rw, table) ? { field, table } : undefined;
+}
+
 /** A Relay request as an ordinary one on the role's schema, and how to reshape its answer. */
 export function rewriteRelay(model: BundleModel, role: string, req: GraphQLRequest): { request: GraphQLRequest; shape: Shape[] } {
   let document: DocumentNode;
@@ -282,10 +380,13 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
       shape.push({ kind: 'object', key, fields: inner.shape, single: true });
       continue;
     }
+    // `<table>_connection`, or `<function>_connection` for a function returning rows of a table with a key.
     const t = tables.find((x) => `${x.rootFieldNames['select']}_connection` === f.name.value);
-    if (!t) throw new ApiError('validation-failed', `field "${f.name.value}" not found in type: 'query_root'`, 400, ['selectionSet', f.name.value]);
-    const c = rewriteConnection(t, t.rootFieldNames['select']!, f, rw, ['selectionSet', f.name.value]);
-    selections.push(c.field);
+    const fn = t ? undefined : functionConnection(rw, f.name.value);
+    const on = t ?? fn?.table;
+    if (!on) throw new ApiError('validation-failed', `field "${f.name.value}" not found in type: 'query_root'`, 400, ['selectionSet', f.name.value]);
+    const c = rewriteConnection(on, t ? t.rootFieldNames['select']! : fn!.field, f, rw, ['selectionSet', f.name.value]);
+    selections.push(...c.fields);
     shape.push(c.shape);
   }
   // Variables the rewrite read (`id`, `first`, cursors) are gone from the document: their
@@ -320,18 +421,22 @@ function objectOf(row: { readonly [k: string]: Json }, shape: readonly Shape[], 
         out[s.key] = one === null || one === undefined ? null : objectOf(one as { [k: string]: Json }, s.fields, '');
         break;
       }
-      case 'connection': out[s.key] = connectionOf((raw ?? []) as { [k: string]: Json }[], s); break;
+      case 'connection': {
+        const some = (alias: string | null): boolean => alias !== null && ((row[`${prefix}${alias}`] ?? []) as Json[]).length > 0;
+        out[s.key] = connectionOf((raw ?? []) as { [k: string]: Json }[], s, some(s.previous), some(s.following));
+        break;
+      }
     }
   }
   return out;
 }
 
-function connectionOf(rows: readonly { [k: string]: Json }[], s: Extract<Shape, { kind: 'connection' }>): { [k: string]: Json } {
+function connectionOf(rows: readonly { [k: string]: Json }[], s: Extract<Shape, { kind: 'connection' }>, before: boolean, beyond: boolean): { [k: string]: Json } {
   const limit = s.page.first ?? s.page.last;
   const more = limit !== null && rows.length > limit;
   let page = more ? rows.slice(0, limit!) : [...rows];
   if (s.page.last !== null) page = page.reverse();
-  const cursor = (r: { [k: string]: Json }): string => b64(pgJson(Object.fromEntries(s.table.primaryKey.map((c, i) => [c, r[`${PK}${i}`]]))));
+  const cursor = (r: { [k: string]: Json }): string => b64(pgJson(Object.fromEntries(s.keys.map((c, i) => [c, r[`${KEY}${i}`]]))));
   const out: { [k: string]: Json } = {};
   for (const f of s.fields) {
     if (f.kind === 'typename') out[f.key] = f.name;
@@ -348,8 +453,9 @@ function connectionOf(rows: readonly { [k: string]: Json }[], s: Extract<Shape, 
     } else {
       const info: { [k: string]: Json } = {};
       for (const p of f.fields) {
-        if (p.name === 'hasNextPage') info[p.key] = s.page.first !== null && more;
-        else if (p.name === 'hasPreviousPage') info[p.key] = s.page.last !== null && more;
+        // Rows beyond the page: the one read past the limit, or rows the cursor on that side left out.
+        if (p.name === 'hasNextPage') info[p.key] = (s.page.first !== null && more) || beyond;
+        else if (p.name === 'hasPreviousPage') info[p.key] = (s.page.last !== null && more) || before;
         else if (p.name === 'startCursor') info[p.key] = page.length ? cursor(page[0]!) : null;
         else if (p.name === 'endCursor') info[p.key] = page.length ? cursor(page[page.length - 1]!) : null;
         else if (p.name === '__typename') info[p.key] = 'PageInfo';

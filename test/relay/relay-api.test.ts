@@ -21,7 +21,8 @@ describe('the Relay API', () => {
     db = await createTestDatabase('relayapi', `CREATE TABLE shelf (code int PRIMARY KEY, label text, owner int);
       INSERT INTO shelf VALUES (10, 'ten', 10), (20, 'twenty', 10), (30, 'thirty', 99), (40, 'forty', 10);
       CREATE TABLE book (isbn text PRIMARY KEY, title text, shelf int REFERENCES shelf);
-      INSERT INTO book VALUES ('b1', 'One', 10), ('b2', 'Two', 10), ('b3', 'Three', 30);`);
+      INSERT INTO book VALUES ('b1', 'One', 10), ('b2', 'Two', 10), ('b3', 'Three', 30);
+      CREATE FUNCTION shelves_like(pattern text) RETURNS SETOF shelf LANGUAGE sql STABLE AS $$ SELECT * FROM shelf WHERE label LIKE pattern $$;`);
     server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
     const setup = await post('/v1/metadata', { type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'shelf' } },
@@ -30,8 +31,9 @@ describe('the Relay API', () => {
       // The reader may not read `code`: node ids and cursors still carry it.
       { type: 'pg_create_select_permission', args: { table: 'shelf', role: 'reader', permission: { columns: ['label'], filter: { owner: { _eq: 'X-Svc-User-Id' } } } } },
       { type: 'pg_create_select_permission', args: { table: 'book', role: 'reader', permission: { columns: ['isbn', 'title'], filter: {} } } },
+      { type: 'pg_track_function', args: { function: 'shelves_like' } },
     ] });
-    expect(setup).toHaveLength(5);
+    expect(setup).toHaveLength(6);
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -78,5 +80,59 @@ describe('the Relay API', () => {
     // Nor is the key column the role may not read, though ids and cursors carry it.
     expect((await relay('{ shelf_connection { edges { node { code } } } }', {}, reader)).errors[0]).toEqual({ message: `field "code" not found in type: 'shelf'`,
       extensions: { code: 'validation-failed', path: '$.selectionSet.shelf_connection.selectionSet.edges.selectionSet.node.selectionSet.code' } });
+  });
+
+  // As admin: every shelf; by label: forty (40), ten (10), thirty (30), twenty (20).
+  const labels = (r: any, field = 'shelf_connection') => r.data[field].edges.map((e: any) => e.node.label);
+
+  it('orders by order_by then the key; last reads that order backwards; cursors carry the order columns then the key', async () => {
+    const r = await relay('{ shelf_connection(order_by: {label: asc}, last: 2) { pageInfo { startCursor endCursor hasPreviousPage hasNextPage } edges { cursor node { label } } } }');
+    expect(labels(r)).toEqual(['thirty', 'twenty']);
+    expect(r.data.shelf_connection.pageInfo).toEqual({ startCursor: b64('{"label" : "thirty", "code" : 30}'), endCursor: b64('{"label" : "twenty", "code" : 20}'),
+      hasPreviousPage: true, hasNextPage: false });
+    const desc = await relay('{ shelf_connection(order_by: [{label: desc}], first: 2) { edges { node { label } } } }');
+    expect(labels(desc)).toEqual(['twenty', 'thirty']);
+  });
+
+  it('pages by cursors in the order_by order, ties broken by the key, and says what lies beyond the cursor', async () => {
+    await db.exec("UPDATE shelf SET label = 'same' WHERE code IN (10, 30)");
+    try {
+      // By label: forty (40), same (10), same (30), twenty (20).
+      const page1 = await relay('{ shelf_connection(order_by: {label: asc}, first: 2) { pageInfo { endCursor hasPreviousPage hasNextPage } edges { node { id } } } }');
+      expect(page1.data.shelf_connection.pageInfo).toMatchObject({ endCursor: b64('{"label" : "same", "code" : 10}'), hasPreviousPage: false, hasNextPage: true });
+      const page2 = await relay('query ($c: String) { shelf_connection(order_by: {label: asc}, first: 2, after: $c) { pageInfo { startCursor hasPreviousPage hasNextPage } edges { node { label } } } }',
+        { c: page1.data.shelf_connection.pageInfo.endCursor });
+      expect(labels(page2)).toEqual(['same', 'twenty']);
+      // Rows before the `after` cursor exist: Hasura's hasPreviousPage is true on every page but the first.
+      expect(page2.data.shelf_connection.pageInfo).toEqual({ startCursor: b64('{"label" : "same", "code" : 30}'), hasPreviousPage: true, hasNextPage: false });
+      const back = await relay(`{ shelf_connection(order_by: {label: asc}, last: 1, before: "${b64('{"label" : "same", "code" : 30}')}") { pageInfo { hasPreviousPage hasNextPage } edges { node { label } } } }`);
+      expect(labels(back)).toEqual(['same']);
+      expect(back.data.shelf_connection.pageInfo).toEqual({ hasPreviousPage: true, hasNextPage: true });
+      const desc = await relay(`{ shelf_connection(order_by: {label: desc}, after: "${b64('{"label" : "same", "code" : 30}')}") { edges { node { label } } } }`);
+      // Descending by label, ascending by key: twenty, same (10), same (30), forty.
+      expect(labels(desc)).toEqual(['forty']);
+      const missing = await relay(`{ shelf_connection(order_by: {label: asc}, after: "${b64('{"code" : 30}')}") { edges { cursor } } }`);
+      expect(missing.errors[0]).toEqual({ message: 'the cursor is invalid', extensions: { code: 'validation-failed', path: '$.selectionSet.shelf_connection.args.after' } });
+    } finally {
+      await db.exec("UPDATE shelf SET label = CASE code WHEN 10 THEN 'ten' ELSE 'thirty' END WHERE code IN (10, 30)");
+    }
+  });
+
+  it("refuses first with last and after with before in Hasura's words, at the connection", async () => {
+    for (const [args, message] of [['first: 1, last: 2', '"first" and "last" are not allowed at once'],
+      [`after: "${b64('{"code" : 10}')}", before: "${b64('{"code" : 40}')}"`, '"after" and "before" are not allowed at once']]) {
+      expect((await relay(`{ shelf_connection(${args}) { edges { cursor } } }`)).errors[0])
+        .toEqual({ message, extensions: { code: 'validation-failed', path: '$.selectionSet.shelf_connection' } });
+    }
+  });
+
+  it('answers a connection of a function returning rows of a table, and refuses a connection field no relationship gives', async () => {
+    const r = await relay('{ shelves_like_connection(args: {pattern: "t%"}, first: 2) { pageInfo { hasNextPage } edges { cursor node { label } } } }');
+    expect(labels(r, 'shelves_like_connection')).toEqual(['ten', 'twenty']);
+    expect(r.data.shelves_like_connection.pageInfo).toEqual({ hasNextPage: true });
+    expect(r.data.shelves_like_connection.edges[0].cursor).toBe(b64('{"code" : 10}'));
+    const bad = await relay('{ shelf_connection { edges { node { shelves_connection { edges { cursor } } } } } }');
+    expect(bad.errors[0]).toEqual({ message: 'field "shelves_connection" not found in type: \'shelf\'',
+      extensions: { code: 'validation-failed', path: '$.selectionSet.shelf_connection.selectionSet.edges.selectionSet.node.selectionSet.shelves_connection' } });
   });
 });
