@@ -86,7 +86,7 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: WritePer
   const assigned = new Map<string, WriteExpr>();
   // Hasura refuses a column named by more than one operator (`_set` and `_inc`, `_append` and
   // `_delete_key`, ...) instead of combining them: one assignment per column.
-  const twice = new Set<string>();
+  const opsOf = new Map<string, string[]>();
   let anyOperator = false;
   for (const [op, updateOp, typeOf] of OPERATORS) {
     const input = args.get(op);
@@ -98,14 +98,21 @@ function setList(t: TableModel, args: ReadonlyMap<string, Input>, perm: WritePer
       if (!c || !perm.columns.includes(c.name)) {
         throw new ApiError('validation-failed', `field "${field}" not found in type: '${typeNameOf(t, op === '_set' ? '_set_input' : `${op}_input`)}'`, 400, [...path, op, field]);
       }
-      if (assigned.has(c.name)) { twice.add(c.name); continue; }
+      opsOf.set(c.name, [...opsOf.get(c.name) ?? [], op]);
+      if (assigned.has(c.name)) continue;
       const v = columnValueExpr(listOfOne(value, updateOp, ctx), typeOf(c), c.scalar, ctx, [...path, op, field]);
       assigned.set(c.name, updateOp ? { kind: 'update_op', op: updateOp, current: { kind: 'column', row: a, column: c.name }, value: v } : v);
     }
   }
-  if (twice.size > 0) {
-    const names = t.columns.filter((c) => twice.has(c.name)).map((c) => `'${c.name}'`);
-    throw new ApiError('validation-failed', `Column found in multiple operators: [${names.join(', ')}].`, 400, path);
+  // Hasura v2's words (before update_many): each column with its operators, columns in the order
+  // of the first operator naming them, then in the table's order.
+  const twice = [...opsOf].filter(([, ops]) => ops.length > 1);
+  if (twice.length > 0) {
+    const rank = (op: string): number => OPERATORS.findIndex(([o]) => o === op);
+    const place = (column: string): number => t.columns.findIndex((c) => c.name === column);
+    twice.sort(([a, x], [b, y]) => rank(x[0]!) - rank(y[0]!) || place(a) - place(b));
+    const listed = twice.map(([column, ops]) => `${JSON.stringify(column)} in ${ops.join(', ')}`).join('. ');
+    throw new ApiError('validation-failed', `column found in multiple operators; ${listed}`, 400, path);
   }
   const presets = perm.presets.size > 0;
   if (!anyOperator && !presets) throw new ApiError('validation-failed', NO_OPERATOR, 400, path);
