@@ -2,7 +2,7 @@
 // (Hasura.RQL.DDL.InheritedRoles). Stored as `{role_name, role_set}`.
 
 import { ApiError, ArgsReader, asName, asNonEmpty } from '../../../runtime/errors/index.js';
-import { roleCycleError } from '../../metadata/role-cycles.js';
+import { roleCycleError } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
 import { created, dropped, findBy, listOf, removeBy, withList } from './document.js';
 
