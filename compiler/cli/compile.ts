@@ -13,6 +13,8 @@ export interface CompileOptions {
   readonly introspection?: string;
   readonly out: string;
   readonly stringifyNumericTypes?: boolean;
+  /** `true` or `false` (checked by checkCompileInput); absent: true. */
+  readonly inferFunctionPermissions?: string;
   readonly allowInconsistent?: boolean;
   /** Read the remote schemas from this folder (a bundle, or `<name>.graphql` files) instead of introspecting them. */
   readonly remoteSnapshot?: string;
@@ -34,7 +36,8 @@ export async function compileCommand(o: CompileOptions): Promise<void> {
       + '(start the remote server, or pass --remote-snapshot DIR (a bundle, or a folder of <name>.graphql files) to compile without network, '
       + 'or --allow-inconsistent to compile without them)', 1);
   }
-  const bundle = await buildBundle({ metadata, introspection, remoteSdl: remotes.sdl, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes ?? false, progress: log });
+  const bundle = await buildBundle({ metadata, introspection, remoteSdl: remotes.sdl, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes ?? false,
+    ...(o.inferFunctionPermissions?.trim().toLowerCase() === 'false' ? { inferFunctionPermissions: false } : {}), progress: log });
   const inconsistencies = [...bundle.inconsistencies, ...remoteInconsistencies(metadata, remotes, bundle.sdl['admin'] ?? '', bundle.model)];
   if (inconsistencies.length && !o.allowInconsistent) {
     const lines = inconsistencies.map((i) => `  ${i.name}: ${i.reason}`).join('\n');

@@ -46,6 +46,8 @@ export function cli(): Command {
     .option('--introspection <file>', 'use a snapshot written by `kiln introspect` instead of a database')
     .requiredOption('--out <dir>', 'bundle directory to write')
     .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
+    .option('--infer-function-permissions <true|false>', 'false: a function exposed as a query is shown only to roles given a function permission (env SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS, default true)',
+      env.SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS)
     .option('--allow-inconsistent', 'write the bundle without the objects that do not fit the database')
     .option('--remote-snapshot <dir>', 'read each remote schema from this folder (a bundle, or <name>.graphql files) instead of introspecting the remote servers')
     .option('--quiet', 'no progress output')

@@ -49,7 +49,8 @@ async function compileInProcess(path: string, o: ServeOptions, open: SourceOpene
   const remotes = await readRemotes(metadata, undefined, log);
   for (const f of remotes.failed) log(`warning: cannot read remote schema "${f.name}" (${f.where}): ${f.reason}`);
   // The compile pipeline without emit: the model is served from memory, no files are written.
-  const compiled = compileModel({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes, progress: log });
+  const compiled = compileModel({ metadata, introspection, engineVersion: KILN_VERSION, stringifyNumeric: o.stringifyNumericTypes,
+    ...(o.inferFunctionPermissions === false ? { inferFunctionPermissions: false } : {}), progress: log });
   for (const i of compiled.inconsistencies) log(`warning: inconsistent ${i.name}: ${i.reason}`);
   return { model: compiled.model, sdl: compiled.sdl, remoteSdl: remotes.sdl };
 }

@@ -19,6 +19,8 @@ export interface BundleInput {
   readonly introspection: { readonly [source: string]: Introspection };
   readonly engineVersion: string;
   readonly stringifyNumeric?: boolean;
+  /** False: a function exposed as a query is shown only to roles with a function permission (default true). */
+  readonly inferFunctionPermissions?: boolean;
   /**
    * Each remote schema's SDL as introspected for this compile, by remote name (`kiln compile`
    * fetches it; the bundle stores it in `remote/`). Absent: the bundle stores no remote schema.
@@ -69,8 +71,10 @@ export interface CompiledModel {
 export function compileModel(input: BundleInput): CompiledModel {
   const say = input.progress ?? (() => {});
   say('resolving metadata against the database catalog');
-  const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection, ...(input.reuse ? { reuse: input.reuse } : {}) });
-  const resolvedModel: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false } };
+  const infer = input.inferFunctionPermissions ?? true;
+  const resolved = resolveModel(input.metadata, { engineVersion: input.engineVersion, introspection: input.introspection, ...(input.reuse ? { reuse: input.reuse } : {}),
+    ...(infer ? {} : { inferFunctionPermissions: false }) });
+  const resolvedModel: BundleModel = { ...resolved.value, options: { stringifyNumeric: input.stringifyNumeric ?? false, ...(infer ? {} : { inferFunctionPermissions: false }) } };
   say(`precompiling the permission predicates of ${resolvedModel.roles.length} role(s)`);
   const withTemplates: BundleModel = { ...resolvedModel, templates: (input.templates ?? compileTemplates)(resolvedModel) };
   const pool = new RootTemplatePool(withTemplates);

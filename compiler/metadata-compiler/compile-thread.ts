@@ -6,7 +6,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type { Json } from '../../runtime/bundle/index.js';
-import type { Compiled } from '../../runtime/metadata-api/index.js';
+import type { Compiled, CompileOptions } from '../../runtime/metadata-api/index.js';
 import { ReceivedParts } from './model-transfer.js';
 import type { CompileAnswer, CompileRequest } from './worker-messages.js';
 
@@ -24,7 +24,7 @@ export class CompileThread {
 
   constructor(private readonly file: URL, private readonly engineVersion: string) {}
 
-  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }): Promise<Compiled> {
+  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: CompileOptions): Promise<Compiled> {
     const run = (): Promise<Compiled> => new Promise<Compiled>((resolve, reject) => {
       const id = this.next++;
       const w = this.started();
@@ -32,7 +32,7 @@ export class CompileThread {
       const same = text === this.sentText;
       this.sentText = text;
       const req: CompileRequest = { id, metadataText: same ? null : text, introspection, engineVersion: this.engineVersion,
-        stringifyNumeric: opts.stringifyNumeric, have: this.held.have() };
+        stringifyNumeric: opts.stringifyNumeric, inferFunctionPermissions: opts.inferFunctionPermissions ?? true, have: this.held.have() };
       this.waiting = { id, resolve, reject };
       w.ref(); // kept alive while a compile is under way
       w.postMessage(req);

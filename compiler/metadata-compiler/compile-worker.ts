@@ -27,7 +27,7 @@ parentPort?.on('message', (req: CompileRequest) => {
       lastDocument = JSON.parse(req.metadataText) as Json;
       lastText = req.metadataText;
     } else if (lastText === null) throw new Error('assertion failed: the compile worker was asked for the same document again, and has none');
-    const { model, sdl, inconsistencies } = compiler.compile(lastDocument, req.introspection, { stringifyNumeric: req.stringifyNumeric });
+    const { model, sdl, inconsistencies } = compiler.compile(lastDocument, req.introspection, { stringifyNumeric: req.stringifyNumeric, inferFunctionPermissions: req.inferFunctionPermissions });
     const compiled = performance.now();
     const packed = packModel(model, new Set(req.have.entries), (v) => compiler!.reuse.digest(v));
     const texts = packSdl(sdl, compiler.schemas.lastKeys, new Set(req.have.texts));

@@ -5,7 +5,7 @@
 // the new document from nothing would (test/metadata-api/incremental-compile.test.ts).
 
 import type { Json } from '../../runtime/bundle/index.js';
-import type { Compiled } from '../../runtime/metadata-api/index.js';
+import type { Compiled, CompileOptions } from '../../runtime/metadata-api/index.js';
 import { compileModel } from '../emit/index.js';
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
@@ -20,11 +20,11 @@ export class IncrementalCompiler {
   constructor(private readonly engineVersion: string) {}
 
   /** Compiles `metadata` against the sources' snapshots (null: unreadable, left out). */
-  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }): Compiled {
+  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: CompileOptions): Compiled {
     const present = Object.fromEntries(Object.entries(introspection).filter((e): e is [string, Json] => e[1] !== null)) as unknown as { [s: string]: Introspection };
     this.reuse.nextCompile();
     const { model, sdl, inconsistencies } = compileModel({ metadata: metadata as unknown as Metadata, introspection: present, engineVersion: this.engineVersion,
-      stringifyNumeric: opts.stringifyNumeric, roleSchemas: this.schemas.roleSchemas, templates: this.reuse.templates, reuse: this.reuse });
+      stringifyNumeric: opts.stringifyNumeric, inferFunctionPermissions: opts.inferFunctionPermissions ?? true, roleSchemas: this.schemas.roleSchemas, templates: this.reuse.templates, reuse: this.reuse });
     return { model, sdl, inconsistencies };
   }
 }

@@ -3,7 +3,7 @@
 // minus the files, so a change made through the API serves exactly what compiling it would.
 
 import type { Json } from '../../runtime/bundle/index.js';
-import type { Compiled, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
+import type { Compiled, CompileOptions, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { parseMetadata, type Metadata } from '../metadata/index.js';
 import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog, requestProblem, sourceInfos } from '../ops/index.js';
@@ -37,7 +37,7 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
   // What earlier compiles on this thread built (the worker keeps its own).
   const incremental = new IncrementalCompiler(engineVersion);
   return {
-    ...(thread ? { compileAsync: (metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }) =>
+    ...(thread ? { compileAsync: (metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: CompileOptions) =>
       thread.compile(metadata, introspection, opts) } : {}),
     empty: () => asJson(emptyMetadata()),
     parse(doc) {

@@ -15,6 +15,7 @@ export interface CompileRequest {
   readonly introspection: { readonly [source: string]: Json | null };
   readonly engineVersion: string;
   readonly stringifyNumeric: boolean;
+  readonly inferFunctionPermissions: boolean;
   /** What the asking thread holds from earlier answers: model entries by digest, SDL texts by key (model-transfer.ts). */
   readonly have: { readonly entries: readonly string[]; readonly texts: readonly string[] };
 }

@@ -32,8 +32,14 @@ function userArgs(f: IntrospectedFunction, skip: ReadonlySet<number>, db: Intros
   }]));
 }
 
-/** Tracked SQL functions that become root fields. */
-export function resolveFunctions(source: Source, db: Introspection, tables: ReadonlyMap<string, TableModel>, issues: Issues): FunctionModel[] {
+// The roles given a function permission on a function.
+const granted = (entry: NonNullable<Source['functions']>[number]): string[] => [...new Set((entry.permissions ?? []).map((p) => p.role))].sort();
+
+/**
+ * Tracked SQL functions that become root fields. Without `inferPermissions` (Hasura's
+ * --infer-function-permissions false) a query function records the roles granted it too.
+ */
+export function resolveFunctions(source: Source, db: Introspection, tables: ReadonlyMap<string, TableModel>, issues: Issues, inferPermissions = true): FunctionModel[] {
   const out: FunctionModel[] = [];
   for (const entry of source.functions ?? []) {
     const fail = (reason: string): void => issues.add({ type: 'function', name: functionObjectName(source.name, entry.function),
@@ -71,7 +77,7 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
       aggregateField: rootFieldName(source, cfg.custom_root_fields?.function_aggregate ?? `${cfg.custom_name ?? field}_aggregate`),
       args: userArgs(f, new Set(sessionIdx >= 0 ? [sessionIdx] : []), db), sessionArgument: sessionIdx >= 0 ? sessionIdx : null,
       totalArgs: f.args.length, returns: returns.id, returnsSet: f.returnsSet, comment: entry.comment ?? f.comment,
-      ...(asMutation ? { mutation: { roles: [...new Set((entry.permissions ?? []).map((p) => p.role))].sort() } } : {}),
+      ...(asMutation ? { mutation: { roles: granted(entry) } } : inferPermissions ? {} : { queryRoles: granted(entry) }),
     });
   }
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

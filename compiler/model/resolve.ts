@@ -33,6 +33,8 @@ export interface ResolveOptions {
   readonly introspection: { readonly [source: string]: Introspection };
   /** Reuse of earlier resolves' per-role results (the metadata API's compiles); absent: everything is built. */
   readonly reuse?: ResolveReuse;
+  /** False: a function exposed as a query is shown only to the roles given a function permission (default true). */
+  readonly inferFunctionPermissions?: boolean;
 }
 
 /**
@@ -72,13 +74,14 @@ export function resolveModel(md: Metadata, opts: ResolveOptions): Resolved<Bundl
     const pool = source.kind === 'mssql' ? sourcePool(source) : null;
     sources.push({ name: source.name, ...(ns ? { namespace: ns } : {}), dialect: source.kind === 'mssql' || source.kind === 'bigquery' ? source.kind : 'postgres', databaseUrl: databaseUrl(source),
       ...(replicas.length > 0 ? { readReplicas: replicas } : {}), ...bigquerySource(source, issues), ...(pool && Object.keys(pool).length > 0 ? { pool } : {}) });
-    resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits);
+    resolveSource(source, db, tables, select, mutations, roleSet, functions, issues, rootLimits, opts.inferFunctionPermissions ?? true);
   }
   resolveRemoteRelationships(md, tables, issues);
   resolveInheritedRoles(md, tables, select, mutations, roleSet, issues);
-  // A function exposed as a mutation may be called by an inherited role when a parent may call it.
+  // A function a role must be granted may be called by an inherited role when a parent may call it.
   for (const [i, f] of functions.entries()) {
     if (f.mutation) functions[i] = { ...f, mutation: { roles: withInheritedRoles(f.mutation.roles, md.inherited_roles) } };
+    else if (f.queryRoles) functions[i] = { ...f, queryRoles: withInheritedRoles(f.queryRoles, md.inherited_roles) };
   }
   // Custom types and actions (issue 18): they read the tracked tables and add the roles granted an action.
   const actions = resolveActions(md, tables, databaseScalars(columnScalars(opts.introspection)), roleSet, issues);
@@ -131,7 +134,7 @@ function bigquerySource(source: Source, issues: Issues): { bigquery?: BigQueryCo
 }
 
 function resolveSource(source: Source, db: Introspection, tables: Map<string, TableModel>, select: SelectMap, mutations: MutationMap,
-  roles: Set<string>, functions: FunctionModel[], issues: Issues, rootLimits: RootLimits): void {
+  roles: Set<string>, functions: FunctionModel[], issues: Issues, rootLimits: RootLimits, inferFunctionPermissions: boolean): void {
   const drafts = resolveTables(source, db, issues);
   const rels = resolveRelationships(source.name, drafts, issues);
   for (const d of drafts) tables.set(d.model.id, { ...d.model, relationships: rels.get(d.model.id) ?? [] });
@@ -179,7 +182,7 @@ function resolveSource(source: Source, db: Introspection, tables: Map<string, Ta
       }
     }
   }
-  functions.push(...resolveFunctions(source, db, tables, issues));
+  functions.push(...resolveFunctions(source, db, tables, issues, inferFunctionPermissions));
 }
 
 // query_root_fields / subscription_root_fields of select permissions, keyed by role and table.
@@ -229,6 +232,7 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
     const perm = perms[f.returns];
     // A function exposed as a mutation is a field of mutation_root (mutation-roots.ts).
     if (!perm || f.mutation) continue;
+    if (f.queryRoles && role !== 'admin' && !f.queryRoles.includes(role)) continue;
     add(query, f.field, { kind: 'function', function: f.id, table: f.returns });
     add(subscription, f.field, { kind: 'function', function: f.id, table: f.returns });
     if (perm.allowAggregations) {

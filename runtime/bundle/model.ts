@@ -22,7 +22,8 @@ export interface BundleModel {
   readonly functions: { readonly [id: string]: FunctionModel };
   /** Per role, the insert, update and delete permissions of each table it may write (absent: none). */
   readonly mutations?: { readonly [role: string]: { readonly [id: TableId]: TableMutationPermissions } };
-  readonly options: { readonly stringifyNumeric: boolean };
+  /** The settings it was compiled with (`inferFunctionPermissions` absent: true). */
+  readonly options: { readonly stringifyNumeric: boolean; readonly inferFunctionPermissions?: boolean };
   /** Query collections, the allow-list and REST endpoints, each stored query compiled whole per role (absent: none). */
   readonly persisted?: PersistedModel;
   /**
@@ -433,6 +434,12 @@ export interface FunctionModel {
    * that see it (Hasura infers permissions for query functions only).
    */
   readonly mutation?: { readonly roles: readonly string[] };
+  /**
+   * Present when function permissions are not inferred (SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS=false)
+   * and the function is a field of query_root: the roles given a function permission (inherited
+   * roles included), the only ones besides admin that see it.
+   */
+  readonly queryRoles?: readonly string[];
 }
 
 export interface TableModel {

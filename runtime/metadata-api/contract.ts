@@ -56,6 +56,16 @@ export interface EditContext {
   readonly introspection: { readonly [source: string]: Json | null };
 }
 
+/** The server settings a compile depends on. */
+export interface CompileOptions {
+  readonly stringifyNumeric: boolean;
+  /**
+   * SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true): false shows a function exposed as a query
+   * only to the roles given a function permission on it (and their inherited roles), as Hasura does.
+   */
+  readonly inferFunctionPermissions?: boolean;
+}
+
 /** A compiled metadata document: what the runtime serves, and what does not fit the database. */
 export interface Compiled {
   readonly model: BundleModel;
@@ -107,12 +117,12 @@ export interface MetadataCompiler {
   /** Reads one source's catalog into a snapshot, with the reader of its kind (`source` absent: PostgreSQL). */
   introspect(db: CatalogDatabase, source?: SourceInfo): Promise<Json>;
   /** Resolves the document against the snapshots: the served model, each role's SDL, the inconsistencies. */
-  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }): Compiled;
+  compile(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: CompileOptions): Compiled;
   /**
    * The same compile off the event loop (a worker thread), so that queries are served while a
    * large schema compiles (issue 19); absent, the API runs `compile`.
    */
-  compileAsync?(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: { readonly stringifyNumeric: boolean }): Promise<Compiled>;
+  compileAsync?(metadata: Json, introspection: { readonly [source: string]: Json | null }, opts: CompileOptions): Promise<Compiled>;
   /** The document without these objects (and what hangs off them): drop_inconsistent_metadata and cascades. */
   dropObjects(metadata: Json, objects: readonly InconsistentObject[]): Json;
   /**

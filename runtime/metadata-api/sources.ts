@@ -26,9 +26,9 @@ export class Sources {
    * serving), then stitches the remote schemas in (their inconsistencies added).
    */
   async compile(metadata: Json, introspection: { readonly [source: string]: Json | null }): Promise<Compiled> {
-    const { compiler, stringifyNumeric } = this.opts;
-    const compiled = compiler.compileAsync ? await compiler.compileAsync(metadata, introspection, { stringifyNumeric })
-      : compiler.compile(metadata, introspection, { stringifyNumeric });
+    const { compiler, stringifyNumeric, inferFunctionPermissions } = this.opts;
+    const opts = { stringifyNumeric, ...(inferFunctionPermissions === false ? { inferFunctionPermissions } : {}) };
+    const compiled = compiler.compileAsync ? await compiler.compileAsync(metadata, introspection, opts) : compiler.compile(metadata, introspection, opts);
     const adminSdl = compiled.sdl['admin'] ?? 'type query_root { no_queries_available: String! } schema { query: query_root }';
     const { serving, inconsistencies } = serveRemotes(metadata, this.remotes, adminSdl, compiled.model, this.opts.remoteSchemaPermissions ?? false);
     const own = compiled.inconsistencies.map((i) => this.withRefusal(i));

@@ -24,6 +24,8 @@ export interface MetadataApiOptions {
   /** Opens a source's database (the catalog's own driver for the default source, usually). */
   readonly connect: (source: SourceInfo) => Promise<Driver>;
   readonly stringifyNumeric: boolean;
+  /** SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS (absent: true). */
+  readonly inferFunctionPermissions?: boolean;
   /** Called with every new state after it is committed (and once at start): swap the engine. */
   readonly serve: (state: ServedState) => void;
   /** The document a fresh catalog starts with (default: the compiler's empty metadata). */

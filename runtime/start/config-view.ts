@@ -17,6 +17,7 @@ export interface ConfigFacts {
   readonly remoteSchemaPermissions: boolean;
   readonly subscriptions: SubscriptionSettings;
   readonly consoleAssetsDir: string | null;
+  readonly functionPermissionsInferred: boolean;
 }
 
 /** One JWT secret as the config shows it: where the claims are, and their format (never the key). */
@@ -30,14 +31,13 @@ function jwtInfo(c: JwtConfig): Record<string, unknown> {
 
 /**
  * The config object. `jwt` is null without a JWT secret, the secret's object with one, and a
- * list with several. Function permissions are always inferred (a function is exposed to the
- * roles that may select from its table), as Hasura's default.
+ * list with several.
  */
 export function configView(f: ConfigFacts): Readonly<Record<string, unknown>> {
   const seconds = (ms: number): number => ms / 1000;
   return {
     version: f.version,
-    is_function_permissions_inferred: true,
+    is_function_permissions_inferred: f.functionPermissionsInferred,
     is_remote_schema_permissions_enabled: f.remoteSchemaPermissions,
     is_admin_secret_set: f.adminSecretSet,
     is_auth_hook_set: f.authHookSet,
@@ -64,6 +64,7 @@ export function serverConfig(o: ServeSettings, auth: AuthSetup, subscriptions: S
     remoteSchemaPermissions: env.SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS === 'true',
     subscriptions,
     consoleAssetsDir: null,
+    functionPermissionsInferred: o.inferFunctionPermissions ?? true,
   });
   return () => view;
 }

@@ -31,6 +31,14 @@ export function intInput(value: unknown, f: Flag, min: number, max: number): num
   return n;
 }
 
+/** `true` or `false` (any letter case), given as a boolean or as the text of a flag or variable. */
+export function boolInput(value: unknown, f: Flag): boolean {
+  if (typeof value === 'boolean') return value;
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (text === 'true' || text === 'false') return text === 'true';
+  return bad(`${label(f)} must be true or false, not ${JSON.stringify(value)}`);
+}
+
 /** A JSON text that must hold an object (variables, JWT configuration). */
 export function jsonObjectInput(text: string, f: Flag): Record<string, unknown> {
   let value: unknown;
@@ -104,10 +112,11 @@ export interface RawServeInput {
   readonly authHook?: string;
   readonly enabledApis?: string;
   readonly maxRequestBodyBytes?: unknown;
+  readonly inferFunctionPermissions?: unknown;
 }
 
 /** `kiln serve`: every flag checked, numbers turned into numbers. */
-export function checkServeInput<T extends RawServeInput>(o: T): T & { port: number; pgConnections: number } {
+export function checkServeInput<T extends RawServeInput>(o: T): Omit<T, 'inferFunctionPermissions'> & { port: number; pgConnections: number; inferFunctionPermissions: boolean } {
   if (o.bundle && o.metadata) bad('--bundle and --metadata cannot be given together (a bundle already holds its metadata)');
   if (o.bundle !== undefined) bundleInput(o.bundle, { flag: '--bundle' });
   if (o.metadata !== undefined) existingPath(o.metadata, { flag: '--metadata' }, 'either');
@@ -135,12 +144,17 @@ export function checkServeInput<T extends RawServeInput>(o: T): T & { port: numb
     ...o,
     ...counts,
     port: intInput(o.port, { flag: '--port', env: 'SVC_GRAPHQL_SERVER_PORT' }, 0, 65535),
+    inferFunctionPermissions: boolInput(o.inferFunctionPermissions ?? true, INFER_FUNCTION_PERMISSIONS),
     pgConnections: intInput(o.pgConnections, { flag: '--pg-connections', env: 'SVC_GRAPHQL_PG_CONNECTIONS' }, 1, 10_000),
   };
 }
 
+/** The flag and variable of Hasura's function permission inference (default true). */
+export const INFER_FUNCTION_PERMISSIONS: Flag = { flag: '--infer-function-permissions', env: 'SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS' };
+
 /** `kiln compile`. */
-export function checkCompileInput(o: { metadata: string; databaseUrl?: string; introspection?: string; out: string; remoteSnapshot?: string }): void {
+export function checkCompileInput(o: { metadata: string; databaseUrl?: string; introspection?: string; out: string; remoteSnapshot?: string; inferFunctionPermissions?: unknown }): void {
+  if (o.inferFunctionPermissions !== undefined) boolInput(o.inferFunctionPermissions, INFER_FUNCTION_PERMISSIONS);
   existingPath(o.metadata, { flag: '--metadata' }, 'either');
   if (o.remoteSnapshot !== undefined) existingPath(o.remoteSnapshot, { flag: '--remote-snapshot' }, 'directory');
   if (o.introspection !== undefined) existingPath(o.introspection, { flag: '--introspection' }, 'file');

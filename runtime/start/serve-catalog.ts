@@ -90,6 +90,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     api = await MetadataApi.start({
       compiler: c.compiler, catalog, connect, serve, instance, log,
       stringifyNumeric: o.stringifyNumericTypes,
+      ...(o.inferFunctionPermissions === false ? { inferFunctionPermissions: false } : {}),
       remoteSchemaPermissions: process.env.SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS === 'true',
       extensions: [webhookEnvironmentExtension(), eventTriggerExtension(), scheduledEventExtension({ log })],
       ...(c.demoMetadata !== undefined ? { initial: () => c.demoMetadata! } : {}),

@@ -82,7 +82,8 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     const server = createServer({
       engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
       enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
-      adminSecrets: auth.adminSecrets, authenticators: auth.authenticators, config: serverConfig(o, auth, subscriptionSettings),
+      adminSecrets: auth.adminSecrets, authenticators: auth.authenticators, // A bundle was compiled with its own inference setting: the config tells that one.
+      config: serverConfig({ ...o, inferFunctionPermissions: model.options.inferFunctionPermissions ?? true }, auth, subscriptionSettings),
       // The change feed runs on a source's primary; a source read from replicas polls (a replica may lag the notification).
       subscriptions: { engine: () => engine, settings: subscriptionSettings, log,
         sources: () => new Map([...drivers].filter(([source]) => !readers.has(source))) },

@@ -18,6 +18,8 @@ export interface ServeSettings extends AuthFlags, WorkerFlags {
   readonly enabledApis?: string;
   readonly pgConnections: number;
   readonly stringifyNumericTypes: boolean;
+  /** SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS (absent: true): false shows a query function only to roles given a function permission. */
+  readonly inferFunctionPermissions?: boolean;
   readonly console: boolean;
   /** SVC_GRAPHQL_ENABLE_ALLOWLIST: non-admin roles run only allow-listed queries. */
   readonly enableAllowlist?: boolean;

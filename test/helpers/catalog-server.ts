@@ -13,10 +13,11 @@ export interface CatalogServer {
 }
 
 export async function serveCatalog(databaseUrl: string,
-  opts: { readonly stringifyNumericTypes?: boolean; readonly adminSecret?: string; readonly unauthorizedRole?: string } = {}): Promise<CatalogServer> {
+  opts: { readonly stringifyNumericTypes?: boolean; readonly adminSecret?: string; readonly unauthorizedRole?: string; readonly inferFunctionPermissions?: boolean } = {}): Promise<CatalogServer> {
   const s = await serveCommand({ databaseUrl, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4,
     stringifyNumericTypes: opts.stringifyNumericTypes ?? false, console: false,
-    ...(opts.adminSecret ? { adminSecret: opts.adminSecret } : {}), ...(opts.unauthorizedRole ? { unauthorizedRole: opts.unauthorizedRole } : {}) });
+    ...(opts.adminSecret ? { adminSecret: opts.adminSecret } : {}), ...(opts.unauthorizedRole ? { unauthorizedRole: opts.unauthorizedRole } : {}),
+    ...(opts.inferFunctionPermissions !== undefined ? { inferFunctionPermissions: opts.inferFunctionPermissions } : {}) });
   const url = `http://127.0.0.1:${s.port}`;
   // With an admin secret, the helper's own calls (metadata, run_sql) carry it.
   const post = (path: string, body: unknown) => postJson(url, path, body, opts.adminSecret ? { 'X-Svc-Admin-Secret': opts.adminSecret } : {});

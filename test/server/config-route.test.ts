@@ -76,7 +76,7 @@ describe('configView', () => {
     const map = parseJwtConfig(JSON.stringify({ type: 'HS256', key: KEY, claims_map: {
       'x-svc-allowed-roles': ['user'], 'x-svc-default-role': 'user', 'x-svc-user-id': { path: '$.sub', default: 'nobody' } } }), 'b');
     const view = configView({ version: 'v', adminSecretSet: true, authHookSet: false, jwt: [path, map], allowlist: false,
-      remoteSchemaPermissions: true, subscriptions: { ...DEFAULT_SUBSCRIPTION_SETTINGS, liveRefetchMs: 250, streamBatchSize: 7 }, consoleAssetsDir: null });
+      remoteSchemaPermissions: true, subscriptions: { ...DEFAULT_SUBSCRIPTION_SETTINGS, liveRefetchMs: 250, streamBatchSize: 7 }, consoleAssetsDir: null, functionPermissionsInferred: true });
     expect(view.jwt).toEqual([
       { claims_namespace_path: '$.svc.claims', claims_format: 'json' },
       { claims_map: { 'x-svc-allowed-roles': ['user'], 'x-svc-default-role': 'user', 'x-svc-user-id': { path: '$.sub', default: 'nobody' } }, claims_format: 'json' },
@@ -85,6 +85,7 @@ describe('configView', () => {
     expect(view.live_queries).toEqual({ batch_size: 100, refetch_delay: 0.25 });
     expect(view.streaming_queries).toEqual({ batch_size: 7, refetch_delay: 1 });
     expect(configView({ version: 'v', adminSecretSet: false, authHookSet: true, jwt: [], allowlist: false, remoteSchemaPermissions: false,
-      subscriptions: DEFAULT_SUBSCRIPTION_SETTINGS, consoleAssetsDir: null })).toMatchObject({ is_jwt_set: false, jwt: null, is_auth_hook_set: true });
+      subscriptions: DEFAULT_SUBSCRIPTION_SETTINGS, consoleAssetsDir: null, functionPermissionsInferred: false }))
+      .toMatchObject({ is_jwt_set: false, jwt: null, is_auth_hook_set: true, is_function_permissions_inferred: false });
   });
 });
