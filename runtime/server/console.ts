@@ -5,7 +5,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { ApiError } from '../errors/index.js';
-import { headWith, send, sendManagementError } from './http-io.js';
+import { acceptsGzip, headWith, send, sendManagementError } from './http-io.js';
 
 /** Where the console's files are served from. */
 export const CONSOLE_ASSETS_PATH = '/console/assets/';
@@ -140,8 +140,7 @@ export function createConsoleSite(opts: { assetsDir?: string; adminSecretSet: bo
         return;
       }
       const compressible = asset.type.startsWith('text/') || asset.type.startsWith('application/json');
-      const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-      if (compressible && acceptsGzip && asset.body.length > 1024) {
+      if (compressible && acceptsGzip(req.headers['accept-encoding']) && asset.body.length > 1024) {
         asset.gzip ??= gzipSync(asset.body);
         send(res, 200, asset.type, asset.gzip, { ...headers, 'content-encoding': 'gzip' });
         return;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzip, gzipSync } from 'node:zlib';
 import { ApiError, graphqlErrorBody, managementErrorBody } from '../errors/index.js';
 
 /** JSON bodies are always UTF-8. */
@@ -31,15 +32,64 @@ export function headWith(res: ServerResponse, headers: Record<string, string>): 
 /**
  * Writes a complete response with a content-length (keep-alive friendly). Text is given to Node
  * as text: the head and a text body go to the socket as one string in one write, where a Buffer
- * body is a second chunk (a writev) and a copy of the text first.
+ * body is a second chunk (a writev) and a copy of the text first. A client that accepts gzip gets
+ * the body gzipped, as Hasura v2 answers every API (Server/Compression.hs), when it is JSON or text
+ * and not already encoded.
  */
 export function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer,
   headers: Readonly<Record<string, string>> = {}): void {
+  const req = res.req as IncomingMessage | undefined;
+  if (req !== undefined && !req.complete) lingerUnread(req, res);
+  if (req !== undefined && headers['content-encoding'] === undefined && textual(contentType) && acceptsGzip(req.headers['accept-encoding'])) {
+    sendGzipped(res, status, contentType, body, headers);
+    return;
+  }
   const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
-  if (res.req !== undefined && !res.req.complete) lingerUnread(res.req, res);
   res.writeHead(status, headWith(res, { ...headers, 'content-type': contentType, 'content-length': String(length) }));
   (res as IdentifiedResponse)[BODY_BYTES] = length;
   res.end(body);
+}
+
+const textual = (contentType: string): boolean => contentType.startsWith('application/json') || contentType.startsWith('text/');
+
+/** True when an Accept-Encoding header lists gzip (or `*`) without `q=0`. */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  if (header === undefined) return false;
+  for (const item of (Array.isArray(header) ? header.join(',') : header).split(',')) {
+    const [name, ...params] = item.split(';').map((x) => x.trim().toLowerCase());
+    if (name !== 'gzip' && name !== '*') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
+
+// Bodies up to this size are compressed at once; larger ones on the thread pool, so that one big
+// answer does not hold the event loop while it is compressed.
+const GZIP_INLINE_BYTES = 64 * 1024;
+
+function sendGzipped(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Readonly<Record<string, string>>): void {
+  const raw = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const write = (zipped: Buffer): void => {
+    res.writeHead(status, headWith(res, { ...headers, 'content-type': contentType, 'content-encoding': 'gzip', 'content-length': String(zipped.length) }));
+    (res as IdentifiedResponse)[BODY_BYTES] = raw.length;
+    res.end(zipped);
+  };
+  if (raw.length <= GZIP_INLINE_BYTES) {
+    write(gzipSync(raw));
+    return;
+  }
+  gzip(raw, (err, zipped) => {
+    if (res.destroyed || res.headersSent) return;
+    if (err) {
+      // Compression cannot fail on a buffer short of memory trouble; the body goes out as it is then.
+      res.writeHead(status, headWith(res, { ...headers, 'content-type': contentType, 'content-length': String(raw.length) }));
+      (res as IdentifiedResponse)[BODY_BYTES] = raw.length;
+      res.end(raw);
+      return;
+    }
+    write(zipped);
+  });
 }
 
 /** How long, and for how many bytes at most once the client has had time to read the answer, the rest of an unread body is discarded. */
