@@ -3,7 +3,7 @@ export type * from './types.js';
 /** Reads a metadata document of any accepted shape (v3, the v2 export wrapper, versions 1 and 2) into the canonical form, with every problem found. */
 export { parseMetadata } from './parse.js';
 /** Hasura's refusal of inherited roles that form a cycle (400 cyclic-dependency). */
-export { roleCycleError } from './role-cycles.js';
+export { roleCycleError, inheritedRoles, type InheritedRole } from './role-cycles.js';
 /** Loads metadata from a JSON/YAML file or a Hasura CLI metadata directory, following `!include`. */
 export { loadMetadata } from './load.js';
 /** The raw document a metadata file or directory assembles into, and the files it came from (for importers). */

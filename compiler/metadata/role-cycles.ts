@@ -5,13 +5,15 @@
 
 import { ApiError } from '../../runtime/errors/index.js';
 
-interface RoleNode {
+/** An entry of `inherited_roles`: the role and its parents (`role_set`). */
+export interface InheritedRole {
   readonly name: string;
   readonly parents: readonly string[];
 }
 
-function nodesOf(list: readonly unknown[] | undefined): RoleNode[] {
-  const out: RoleNode[] = [];
+/** The well-formed entries of `inherited_roles` (raw metadata JSON); the others are left out. */
+export function inheritedRoles(list: readonly unknown[] | undefined): InheritedRole[] {
+  const out: InheritedRole[] = [];
   for (const r of list ?? []) {
     if (r === null || typeof r !== 'object' || Array.isArray(r)) continue;
     const o = r as Record<string, unknown>;
@@ -27,7 +29,7 @@ function nodesOf(list: readonly unknown[] | undefined): RoleNode[] {
  * the parents in their order and ending with that name again. Empty when there is none.
  */
 export function inheritedRoleCycles(list: readonly unknown[] | undefined): string[][] {
-  const nodes = new Map(nodesOf(list).map((n) => [n.name, n]));
+  const nodes = new Map(inheritedRoles(list).map((n) => [n.name, n]));
   const edges = (name: string): string[] => (nodes.get(name)?.parents ?? []).filter((p) => nodes.has(p));
   // Tarjan's strongly connected components, iteratively (a long chain of roles must not overflow the stack).
   const index = new Map<string, number>();

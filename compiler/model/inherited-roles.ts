@@ -9,25 +9,11 @@
 //   grant is read on the rows those parents may see and is null on the others (`fieldFilters`).
 
 import type { BoolIr, Json, SelectPermissionModel, TableModel, TableMutationPermissions } from '../../runtime/bundle/index.js';
-import type { Metadata } from '../metadata/index.js';
+import { inheritedRoles, type InheritedRole, type Metadata } from '../metadata/index.js';
 import type { Issues } from './issues.js';
 
 type SelectMap = Record<string, Record<string, SelectPermissionModel>>;
 type MutationMap = Record<string, Record<string, TableMutationPermissions>>;
-
-interface InheritedRole {
-  readonly name: string;
-  readonly parents: readonly string[];
-}
-
-function readRoles(list: readonly Json[] | undefined): InheritedRole[] {
-  const out: InheritedRole[] = [];
-  for (const r of list ?? []) {
-    if (r === null || typeof r !== 'object' || Array.isArray(r) || typeof r['role_name'] !== 'string' || !Array.isArray(r['role_set'])) continue;
-    out.push({ name: r['role_name'], parents: r['role_set'].filter((x): x is string => typeof x === 'string') });
-  }
-  return out;
-}
 
 const isRecord = (v: Json): v is { readonly [k: string]: Json } => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -75,7 +61,7 @@ function unionSelect(perms: readonly SelectPermissionModel[], t: TableModel): Se
  */
 export function withInheritedRoles(direct: readonly string[], inherited: readonly Json[] | undefined): string[] {
   const roles = new Set(direct);
-  const list = readRoles(inherited);
+  const list = inheritedRoles(inherited);
   for (let changed = true; changed;) {
     changed = false;
     for (const r of list) {
@@ -101,7 +87,7 @@ function metadataRoles(md: Metadata): ReadonlySet<string> {
     }
   }
   for (const entry of [...md.remote_schemas ?? [], ...md.actions ?? []]) if (isRecord(entry)) add(entry['permissions']);
-  for (const r of readRoles(md.inherited_roles)) roles.add(r.name);
+  for (const r of inheritedRoles(md.inherited_roles)) roles.add(r.name);
   return roles;
 }
 
@@ -111,7 +97,7 @@ function metadataRoles(md: Metadata): ReadonlySet<string> {
  */
 function withKnownParents(md: Metadata, issues: Issues): InheritedRole[] {
   const known = metadataRoles(md);
-  return readRoles(md.inherited_roles).filter((role) => {
+  return inheritedRoles(md.inherited_roles).filter((role) => {
     const missing = role.parents.filter((p) => !known.has(p)).sort();
     if (missing.length === 0) return true;
     issues.add({ type: 'inherited_role', name: `inherited_role ${role.name}`, definition: { role_name: role.name, role_set: [...role.parents] },

@@ -54,7 +54,7 @@ describe('response compression', () => {
   });
 
   it('sends the body as it is without gzip among the accepted encodings', async () => {
-    for (const headers of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip;q=0' }, { 'accept-encoding': 'identity' }]) {
+    for (const headers of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip;q=0' }, { 'accept-encoding': 'identity' }] as Record<string, string>[]) {
       const r = await post(server.url, '/v1/graphql', QUERY, headers);
       expect(r.headers['content-encoding']).toBeUndefined();
       expect(JSON.parse(r.bytes.toString('utf8'))).toEqual(EXPECTED);
