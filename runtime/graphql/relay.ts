@@ -12,6 +12,7 @@ import type { BundleModel, GraphQLRequest, TableModel } from '../bundle/index.js
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { pickOperation } from './prepare.js';
+import { allOf, decodeCursor, literal, nameNode, object, orderNode, pastCursor, type OrderKey } from './relay-cursor.js';
 import { readNodeId } from './relay-node-id.js';
 
 type Vars = { readonly [k: string]: unknown };
@@ -44,6 +45,8 @@ interface Page {
 }
 
 const PK = '__relay_pk_';
+// The aliases of a row's order columns, which its cursor carries.
+const KEY = '__relay_key_';
 const BUILT_IN = new Set(['Int', 'Float', 'String', 'Boolean', 'ID']);
 
 /** The JSON text PostgreSQL's json_build_array / json_build_object write (Hasura's ids and cursors). */
@@ -68,19 +71,11 @@ function valueOf(node: ValueNode, vars: Vars): unknown {
   }
 }
 
-const nameNode = (value: string) => ({ kind: Kind.NAME, value } as const);
 const fieldNode = (name: string, alias: string | null, args: readonly ArgumentNode[], selections: readonly SelectionNode[] | null): FieldNode => ({
   kind: Kind.FIELD, name: nameNode(name), ...(alias ? { alias: nameNode(alias) } : {}), arguments: args,
   ...(selections ? { selectionSet: { kind: Kind.SELECTION_SET, selections } } : {}),
 });
 const arg = (name: string, value: ValueNode): ArgumentNode => ({ kind: Kind.ARGUMENT, name: nameNode(name), value });
-
-function literal(v: unknown): ValueNode {
-  if (v === null || v === undefined) return { kind: Kind.NULL };
-  if (typeof v === 'number') return Number.isInteger(v) ? { kind: Kind.INT, value: String(v) } : { kind: Kind.FLOAT, value: String(v) };
-  if (typeof v === 'boolean') return { kind: Kind.BOOLEAN, value: v };
-  return { kind: Kind.STRING, value: String(v) };
-}
 
 interface Rewrite {
   readonly model: BundleModel;
@@ -144,61 +139,6 @@ function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Re
     shape.push({ kind: 'value', key });
   }
   return { selections: out, shape };
-}
-
-// An order direction read the other way round (`last` reads the order backwards).
-const FLIP: { readonly [dir: string]: string } = {
-  asc: 'desc', desc: 'asc', asc_nulls_first: 'desc_nulls_last', desc_nulls_last: 'asc_nulls_first',
-  asc_nulls_last: 'desc_nulls_first', desc_nulls_first: 'asc_nulls_last',
-};
-
-// An order_by value (variables read) as a literal, its directions flipped when `flip`.
-function orderNode(v: unknown, flip: boolean): ValueNode {
-  if (Array.isArray(v)) return { kind: Kind.LIST, values: v.map((x) => orderNode(x, flip)) };
-  if (v !== null && typeof v === 'object') {
-    return { kind: Kind.OBJECT, fields: Object.entries(v).map(([k, x]) => ({ kind: Kind.OBJECT_FIELD, name: nameNode(k), value: orderNode(x, flip) })) };
-  }
-  if (typeof v === 'string') return { kind: Kind.ENUM, value: flip ? FLIP[v] ?? v : v };
-  return literal(v);
-}
-
-/** A column of a connection's order, as cursors carry it: the user's order_by columns, then the key's. */
-interface OrderKey {
-  readonly column: string;
-  readonly field: string;
-  readonly dir: string;
-  readonly nullable: boolean;
-}
-
-const KEY = '__relay_key_';
-const object = (fields: readonly [string, ValueNode][]): ValueNode =>
-  ({ kind: Kind.OBJECT, fields: fields.map(([k, v]) => ({ kind: Kind.OBJECT_FIELD, name: nameNode(k), value: v })) });
-const compare = (field: string, op: string, v: ValueNode): ValueNode => object([[field, object([[op, v]])]]);
-const allOf = (items: readonly ValueNode[]): ValueNode => (items.length === 1 ? items[0]! : object([['_and', { kind: Kind.LIST, values: items }]]));
-const anyOf = (items: readonly ValueNode[]): ValueNode => (items.length === 1 ? items[0]! : object([['_or', { kind: Kind.LIST, values: items }]]));
-const TRUE: ValueNode = object([]);
-
-// Rows that come after a key's value `v` in direction `dir` (null: none do). PostgreSQL puts nulls
-// last in ascending order and first in descending order unless told otherwise.
-function beyond(k: OrderKey, dir: string, v: unknown): ValueNode | null {
-  const nullsLast = dir === 'asc' || dir === 'asc_nulls_last' || dir === 'desc_nulls_last';
-  const op = dir.startsWith('asc') ? '_gt' : '_lt';
-  if (v === null) return nullsLast ? null : compare(k.field, '_is_null', { kind: Kind.BOOLEAN, value: false });
-  const past = compare(k.field, op, literal(v));
-  return nullsLast && k.nullable ? anyOf([past, compare(k.field, '_is_null', { kind: Kind.BOOLEAN, value: true })]) : past;
-}
-
-// The rows after (`before`: before) a cursor in the connection's order, by the first key whose value
-// differs from the cursor's (null: no row).
-function pastCursor(keys: readonly OrderKey[], values: readonly unknown[], before: boolean): ValueNode | null {
-  const ways: ValueNode[] = [];
-  for (const [i, k] of keys.entries()) {
-    const next = beyond(k, before ? FLIP[k.dir] ?? k.dir : k.dir, values[i]);
-    if (next === null) continue;
-    const ties = keys.slice(0, i).map((e, j) => (values[j] === null ? compare(e.field, '_is_null', { kind: Kind.BOOLEAN, value: true }) : compare(e.field, '_eq', literal(values[j]))));
-    ways.push(allOf([...ties, next]));
-  }
-  return ways.length === 0 ? null : anyOf(ways);
 }
 
 function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: Rewrite, path: readonly string[]): { fields: FieldNode[]; shape: Shape } {
@@ -295,14 +235,6 @@ function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: 
   const previous = afterCond !== undefined && asked.has('hasPreviousPage') ? probe(`__relay_previous_${key}`, afterCond) : null;
   const following = beforeCond !== undefined && asked.has('hasNextPage') ? probe(`__relay_following_${key}`, beforeCond) : null;
   return { fields: out, shape: { kind: 'connection', key, table: t, page: { first, last }, keys: keys.map((k) => k.column), previous, following, fields } };
-}
-
-function decodeCursor(cursor: string, path: (string | number)[]): { readonly [k: string]: unknown } {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8')) as unknown;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as { readonly [k: string]: unknown };
-  } catch { /* reported below */ }
-  throw new ApiError('validation-failed', 'the cursor is invalid', 400, path);
 }
 
 /**
