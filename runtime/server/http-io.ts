@@ -11,7 +11,15 @@ export const REQUEST_ID: unique symbol = Symbol('kiln.requestId');
 /** The body size of an answer written by send() (its head is not readable back with getHeader). */
 const BODY_BYTES: unique symbol = Symbol('kiln.bodyBytes');
 
-type IdentifiedResponse = ServerResponse & { [REQUEST_ID]?: string; [BODY_BYTES]?: number };
+type IdentifiedResponse = ServerResponse & { [REQUEST_ID]?: string; [BODY_BYTES]?: number; [ENCODING]?: string };
+
+/** Where send() notes the encoding it compressed a body with (Hasura's http-log `content_encoding`). */
+const ENCODING: unique symbol = Symbol('kiln.contentEncoding');
+
+/** The encoding send() compressed this response's body with (`gzip`), or null. */
+export function responseEncoding(res: ServerResponse): string | null {
+  return (res as IdentifiedResponse)[ENCODING] ?? null;
+}
 
 /** The size of the body written for this response (0 when none was, or it was streamed). */
 export function responseBytes(res: ServerResponse): number {
@@ -73,6 +81,7 @@ function sendGzipped(res: ServerResponse, status: number, contentType: string, b
   const write = (zipped: Buffer): void => {
     res.writeHead(status, headWith(res, { ...headers, 'content-type': contentType, 'content-encoding': 'gzip', 'content-length': String(zipped.length) }));
     (res as IdentifiedResponse)[BODY_BYTES] = raw.length;
+    (res as IdentifiedResponse)[ENCODING] = 'gzip';
     res.end(zipped);
   };
   if (raw.length <= GZIP_INLINE_BYTES) {

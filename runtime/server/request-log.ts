@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import type { OperationType } from './metrics.js';
-import { REQUEST_ID } from './http-io.js';
+import { REQUEST_ID, responseEncoding } from './http-io.js';
 
 /** Hasura's log levels, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -253,12 +253,13 @@ export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMess
   const name = typeof opName === 'string' ? jsonText(opName) : 'null';
   const query = !one ? 'null' : s.level === 'debug' ? `{"operationName":${name},"query":${JSON.stringify(one.query)}}` : `{"operationName":${name}}`;
   const ip = req.socket.remoteAddress;
+  const encoding = responseEncoding(res);
   // Written as text, not as an object given to JSON.stringify: the line is made for every request.
   s.write(`{"type":"http-log","timestamp":"${timestamp()}","level":"${level}","detail":{"request_id":${id},"operation":{`
     + `"request_id":${id},"user_vars":${userVars},"query_execution_time":${secondsText(ms)},"request_mode":"${mode}",`
     + `"response_size":${responseSize},"error":${error},"query":${query}},"http_info":{"status":${res.statusCode},`
     + `"http_version":"HTTP/${req.httpVersion}","url":${jsonText(req.url ?? '/')},"ip":${ip === undefined ? 'null' : jsonText(ip)},`
-    + `"method":${jsonText(req.method ?? 'GET')},"content_encoding":null}}}`);
+    + `"method":${jsonText(req.method ?? 'GET')},"content_encoding":${encoding === null ? 'null' : jsonText(encoding)}}}}`);
 }
 
 /** Writes a `query-log` line: the SQL one statement of a request ran, with its arguments. */

@@ -128,6 +128,20 @@ describe('log settings', () => {
     }
   });
 
+  it("notes a gzipped answer's encoding in http_info.content_encoding, and null otherwise", async () => {
+    const lines: string[] = [];
+    const s = await start({ logging: logSettingsFromEnv({}, (l) => lines.push(l)) });
+    try {
+      await (await post(s.url('/v1/graphql'), { query: 'query { fine }' }, { 'accept-encoding': 'gzip' })).text();
+      await (await post(s.url('/v1/graphql'), { query: 'query { fine }' }, { 'accept-encoding': 'identity' })).text();
+      await new Promise((r) => setTimeout(r, 20));
+      const encodings = lines.map((l) => (JSON.parse(l) as { detail: { http_info: { content_encoding: string | null } } }).detail.http_info.content_encoding);
+      expect(encodings).toEqual(['gzip', null]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('refuses an unknown level, and leaves http-log out when the enabled types do', () => {
     expect(() => logSettingsFromEnv({ SVC_GRAPHQL_LOG_LEVEL: 'loud' })).toThrow(/debug, info, warn, error/);
     expect(logSettingsFromEnv({ SVC_GRAPHQL_ENABLED_LOG_TYPES: 'startup' }).types.has('http-log')).toBe(false);
