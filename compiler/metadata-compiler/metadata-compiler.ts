@@ -5,7 +5,7 @@
 import type { Json } from '../../runtime/bundle/index.js';
 import type { Compiled, CompileOptions, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
 import type { Introspection } from '../introspect/index.js';
-import { parseMetadata, type Metadata } from '../metadata/index.js';
+import { parseMetadata, roleCycleError, type Metadata } from '../metadata/index.js';
 import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog, requestProblem, sourceInfos } from '../ops/index.js';
 import { withBigQueryDatasets } from './bigquery-names.js';
 import { readCatalog } from './catalog.js';
@@ -44,6 +44,7 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
       const r = parseMetadata(doc);
       return { value: r.value === null ? null : asJson(r.value), errors: r.errors };
     },
+    refusal: (metadata) => roleCycleError(asMetadata(metadata).inherited_roles),
     apply(metadata, op, ctx) {
       const out = applyOperation(asMetadata(metadata), op, snapshots(ctx.introspection));
       return { metadata: out.metadata === null ? null : asJson(out.metadata), result: out.result ?? { message: 'success' }, effect: out.effect };

@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { ApiError, type JsonPath } from '../../runtime/errors/index.js';
 import { parseMetadata } from './parse.js';
+import { roleCycleError } from './role-cycles.js';
 import { Issues, field } from './reader.js';
 import type { Metadata } from './types.js';
 import { YamlLoader, type FileOrigin } from './yaml-files.js';
@@ -142,5 +143,8 @@ export async function loadMetadata(path: string): Promise<{ value: Metadata | nu
   // A part that could not be loaded was already reported; its empty place would only add noise.
   const rest = parsed.errors.filter((e) => !yaml.failed.some((f) => isPrefix(f, e.path)));
   const errors = [...is.list, ...rest.map((e) => withFile(e, yaml.origins))];
+  // A document that reads well can still be one Hasura refuses to build: inherited roles in a cycle.
+  const refused = errors.length === 0 && parsed.value ? roleCycleError(parsed.value.inherited_roles) : undefined;
+  if (refused) return { value: null, errors: [refused] };
   return { value: errors.length === 0 ? parsed.value : null, errors };
 }

@@ -12,7 +12,6 @@ import {
 } from './reader.js';
 import { METADATA_LEGACY, METADATA_V3, METADATA_WRAPPER } from './shapes.js';
 import { readFunctions, readSource } from './source.js';
-import { roleCycleError } from './role-cycles.js';
 import { checkKeys } from './strict-keys.js';
 import { readTables } from './table.js';
 import type { Json, Metadata, Source } from './types.js';
@@ -87,8 +86,5 @@ export function parseMetadata(doc: unknown): { value: Metadata | null; errors: A
     // A reader bug must not take the caller down; it is reported like any other problem.
     is.fail([], `metadata could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
-  // A document that reads well can still be one Hasura refuses to build: inherited roles in a cycle.
-  const cycle = is.list.length === 0 && value !== undefined ? roleCycleError(value.inherited_roles) : undefined;
-  if (cycle) is.list.push(cycle);
   return { value: is.list.length === 0 && value !== undefined ? value : null, errors: is.list };
 }

@@ -104,6 +104,11 @@ export interface MetadataCompiler {
   /** Reads any accepted metadata shape into the canonical document, or every problem with its path. */
   parse(doc: unknown): { readonly value: Json | null; readonly errors: readonly ApiError[] };
   /**
+   * Why Hasura would refuse to build a document that reads well at all, whatever
+   * allow_inconsistent_metadata says (inherited roles in a cycle), or undefined.
+   */
+  refusal(metadata: Json): ApiError | undefined;
+  /**
    * Applies one metadata edit (every operation except those the runtime runs itself: bulk,
    * run_sql, the v1 data operations, export/replace/reload/get/drop-inconsistent metadata).
    * Throws ApiError (code, message, path under `$.args`) for a bad or impossible request; an

@@ -21,9 +21,10 @@ export async function replaceMetadata(cx: ApiContext, env: Envelope, work: Work)
   const parsed = compiler.parse(raw);
   if (parsed.value === null) {
     const first = parsed.errors[0] ?? new ApiError('parse-failed', 'the metadata could not be read');
-    // A cycle of inherited roles is found building the schema, not reading the document: at `$`.
-    throw first.code === 'cyclic-dependency' ? first : first.at(...(wrapped ? ['args', 'metadata'] : ['args']));
+    throw first.at(...(wrapped ? ['args', 'metadata'] : ['args']));
   }
+  const refused = compiler.refusal(parsed.value);
+  if (refused) throw refused;
   await cx.sources.connectSources(work, parsed.value);
   for (const s of compiler.sources(parsed.value)) {
     if (!(s.name in work.introspection) || work.introspection[s.name] === null) await cx.sources.introspectSource(work, s.name);

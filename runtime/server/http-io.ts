@@ -48,13 +48,20 @@ export function send(res: ServerResponse, status: number, contentType: string, b
   headers: Readonly<Record<string, string>> = {}): void {
   const req = res.req as IncomingMessage | undefined;
   if (req !== undefined && !req.complete) lingerUnread(req, res);
-  if (req !== undefined && headers['content-encoding'] === undefined && textual(contentType) && acceptsGzip(req.headers['accept-encoding'])) {
+  // The request's header first: the common request (no Accept-Encoding) stops at one read.
+  if (req !== undefined && acceptsGzip(req.headers['accept-encoding']) && headers['content-encoding'] === undefined && textual(contentType)) {
     sendGzipped(res, status, contentType, body, headers);
     return;
   }
-  const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
-  res.writeHead(status, headWith(res, { ...headers, 'content-type': contentType, 'content-length': String(length) }));
-  (res as IdentifiedResponse)[BODY_BYTES] = length;
+  writeWhole(res, status, { ...headers, 'content-type': contentType }, body, typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length, null);
+}
+
+// The head (with the body's content-length) and the body; `bodyBytes` and `encoding` are what the http-log reports.
+function writeWhole(res: ServerResponse, status: number, head: Record<string, string>, body: string | Buffer, bodyBytes: number, encoding: string | null): void {
+  const length = typeof body === 'string' ? bodyBytes : body.length;
+  res.writeHead(status, headWith(res, { ...head, ...(encoding ? { 'content-encoding': encoding } : {}), 'content-length': String(length) }));
+  (res as IdentifiedResponse)[BODY_BYTES] = bodyBytes;
+  if (encoding) (res as IdentifiedResponse)[ENCODING] = encoding;
   res.end(body);
 }
 
@@ -78,26 +85,15 @@ const GZIP_INLINE_BYTES = 64 * 1024;
 
 function sendGzipped(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Readonly<Record<string, string>>): void {
   const raw = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const write = (zipped: Buffer): void => {
-    res.writeHead(status, headWith(res, { ...headers, 'content-type': contentType, 'content-encoding': 'gzip', 'content-length': String(zipped.length) }));
-    (res as IdentifiedResponse)[BODY_BYTES] = raw.length;
-    (res as IdentifiedResponse)[ENCODING] = 'gzip';
-    res.end(zipped);
-  };
+  const head = { ...headers, 'content-type': contentType };
   if (raw.length <= GZIP_INLINE_BYTES) {
-    write(gzipSync(raw));
+    writeWhole(res, status, head, gzipSync(raw), raw.length, 'gzip');
     return;
   }
   gzip(raw, (err, zipped) => {
     if (res.destroyed || res.headersSent) return;
-    if (err) {
-      // Compression cannot fail on a buffer short of memory trouble; the body goes out as it is then.
-      res.writeHead(status, headWith(res, { ...headers, 'content-type': contentType, 'content-length': String(raw.length) }));
-      (res as IdentifiedResponse)[BODY_BYTES] = raw.length;
-      res.end(raw);
-      return;
-    }
-    write(zipped);
+    // Compression cannot fail on a buffer short of memory trouble; the body goes out as it is then.
+    writeWhole(res, status, head, err ? raw : zipped, raw.length, err ? null : 'gzip');
   });
 }
 
