@@ -87,9 +87,10 @@ function classify(pg: PgErrorFields): { code: ApiError['code']; message: string;
   // A statement cancelled (statement_timeout, or a cancel request): PostgreSQL's message says which
   // ("canceling statement due to statement timeout"); Hasura would hide it behind "database query error".
   if (c === '57014') return { code: 'postgres-error', message: pg.message, status: 400 };
-  if (c === '40001') return { code: 'postgres-error', message: 'serialization failure due to concurrent update', status: 500 };
-  if (c.startsWith('40')) return { code: 'postgres-error', message: pg.message, status: 500 };
-  return { code: 'postgres-error', message: 'database query error', status: 400 };
+  // Every other failure of a statement is one Hasura does not expect of its own SQL (its
+  // dmlTxErrorHandler: a read-only transaction, a deadlock, a syntax error...): 500 `unexpected`
+  // "database query error", PostgreSQL's own words in `internal` only.
+  return { code: 'unexpected', message: 'database query error', status: 500 };
 }
 
 function internalOf(ctx: StatementContext | undefined, error: Record<string, unknown>): Record<string, unknown> {

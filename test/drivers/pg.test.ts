@@ -133,12 +133,22 @@ describe('pg driver: errors', () => {
       'Check constraint violation. new row for relation "child" violates check constraint "child_qty_check"']);
   });
 
-  it('maps class 22 to data-exception and other errors to a generic postgres-error', async () => {
+  it('maps class 22 to data-exception and the errors Hasura does not expect to 500 unexpected', async () => {
     const bad = await failure(driver.queryText(`SELECT to_json($1::int)::text`, ['abc']));
     expect([bad.code, bad.message, bad.status]).toEqual(['data-exception', 'invalid input syntax for type integer: "abc"', 400]);
+    // Hasura's dmlTxErrorHandler: only classes 22, 23 and two codes of 42 are the client's; a
+    // syntax error, a write in a read-only transaction or a deadlock is "database query error".
     const syntax = await failure(driver.query('SELEC 1'));
-    expect([syntax.code, syntax.message, syntax.status]).toEqual(['postgres-error', 'database query error', 400]);
+    expect([syntax.code, syntax.message, syntax.status]).toEqual(['unexpected', 'database query error', 500]);
     expect((syntax.internal as { error: { status_code: string } }).error.status_code).toBe('42601');
+    const readOnly = await failure(driver.transaction(async (tx) => {
+      await tx.query('SET TRANSACTION READ ONLY');
+      return tx.query(`INSERT INTO ${t('parent')} VALUES (999, 'ro')`);
+    }));
+    expect([readOnly.code, readOnly.message, readOnly.status]).toEqual(['unexpected', 'database query error', 500]);
+    expect((readOnly.internal as { error: { status_code: string } }).error.status_code).toBe('25006');
+    const deadlock = await failure(driver.query(`DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = '40P01'; END $$`));
+    expect([deadlock.code, deadlock.message, deadlock.status]).toEqual(['unexpected', 'database query error', 500]);
   });
 
   it('maps an unreachable server to a 500 connection error', async () => {
