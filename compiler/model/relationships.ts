@@ -96,7 +96,9 @@ function resolveOne(source: string, d: TableDraft, kind: 'object' | 'array', rel
   const c = oneKey(target.db.foreignKeys.filter((k) => sameSet(k.columns, cols) && k.refSchema === d.model.schema && k.refTable === d.model.name));
   if (typeof c === 'string') return c;
   const mapping: Mapping = c.refColumns.map((col, i) => [col, c.columns[i]!] as const);
-  return { ...base, target: target.model.id, mapping, nullable: true };
+  // The key is on the other table: its row needs this one's columns, so a nested insert writes it
+  // after this row, as Hasura's objRelP2Setup makes every such object relationship (AfterParent).
+  return { ...base, target: target.model.id, mapping, nullable: true, ...(kind === 'object' ? { insertAfterParent: true } : {}) };
 }
 
 /** Hasura's reason for a dependency on a field the table does not have (resolveField). */

@@ -16,6 +16,7 @@ describe('returning of a nested insert reads after the writes', () => {
     db = await createTestDatabase('fidnest', `
       CREATE TABLE shelf (id serial PRIMARY KEY, label text UNIQUE NOT NULL);
       CREATE TABLE book (id serial PRIMARY KEY, shelf_id int REFERENCES shelf(id), title text NOT NULL, pages int);
+      CREATE TABLE shelf_card (id int PRIMARY KEY REFERENCES shelf(id), note text NOT NULL);
       CREATE FUNCTION shelf_long_books(s shelf, min_pages int) RETURNS SETOF book AS
         $$ SELECT * FROM book WHERE shelf_id = s.id AND pages >= min_pages ORDER BY id $$ LANGUAGE sql STABLE;
       CREATE FUNCTION shelf_page_total(s shelf) RETURNS bigint AS
@@ -26,12 +27,14 @@ describe('returning of a nested insert reads after the writes', () => {
     const md = await post('/v1/metadata', { type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'shelf' } },
       { type: 'pg_track_table', args: { table: 'book' } },
+      { type: 'pg_track_table', args: { table: 'shelf_card' } },
+      { type: 'pg_create_object_relationship', args: { table: 'shelf', name: 'card', using: { foreign_key_constraint_on: { table: 'shelf_card', column: 'id' } } } },
       { type: 'pg_create_array_relationship', args: { table: 'shelf', name: 'books', using: { foreign_key_constraint_on: { table: 'book', column: 'shelf_id' } } } },
       { type: 'pg_create_object_relationship', args: { table: 'book', name: 'shelf', using: { foreign_key_constraint_on: 'shelf_id' } } },
       { type: 'pg_add_computed_field', args: { table: 'shelf', name: 'long_books', definition: { function: 'shelf_long_books' } } },
       { type: 'pg_add_computed_field', args: { table: 'shelf', name: 'page_total', definition: { function: 'shelf_page_total' } } },
     ] });
-    expect(md).toEqual(Array(6).fill({ message: 'success' }));
+    expect(md).toEqual(Array(8).fill({ message: 'success' }));
   });
 
   afterAll(async () => {
@@ -55,6 +58,18 @@ describe('returning of a nested insert reads after the writes', () => {
         shelf: {data: {label: "old"}, on_conflict: {constraint: shelf_label_key, update_columns: [label]}}}) {
       title shelf { label page_total long_books(args: {min_pages: $p}) { title } } } }`, { p: 300 });
     expect(r).toEqual({ data: { insert_book_one: { title: 'moved', shelf: { label: 'old', page_total: 800, long_books: [{ title: 'kept' }, { title: 'moved' }] } } } });
+  });
+
+  it('an object relationship whose key is on the other table inserts that row after the parent, with the parent\'s key', async () => {
+    // Hasura's objRelP2Setup: foreign_key_constraint_on {table, column} of an object relationship is AfterParent.
+    const one = await gql('mutation { insert_shelf_one(object: {label: "carded", card: {data: {note: "first"}}}) { id label card { id note } } }');
+    const id = (await db.query('SELECT id FROM shelf WHERE label = $1', ['carded']))[0]!.id;
+    expect(one).toEqual({ data: { insert_shelf_one: { id, label: 'carded', card: { id, note: 'first' } } } });
+    const many = await gql(`mutation { insert_shelf(objects: [{label: "c2", card: {data: {note: "two"}}}, {label: "c3"}]) {
+      affected_rows returning { label card { note } } } }`);
+    expect(many).toEqual({ data: { insert_shelf: { affected_rows: 3, returning: [{ label: 'c2', card: { note: 'two' } }, { label: 'c3', card: null }] } } });
+    expect(await db.query('SELECT s.label, c.note FROM shelf_card c JOIN shelf s ON s.id = c.id ORDER BY c.id')).toEqual([
+      { label: 'carded', note: 'first' }, { label: 'c2', note: 'two' }]);
   });
 
   it('a failed nested insert still rolls back every write', async () => {
