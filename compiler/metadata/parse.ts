@@ -22,7 +22,35 @@ const RAW_OBJECTS = ['custom_types', 'api_limits', 'graphql_schema_introspection
 
 type RawSections = Omit<Metadata, 'version' | 'sources'>;
 
+// The lists Hasura reads as maps keyed by a name (its parseListAsMap), with the words its error uses.
+const DECLARATIONS: ReadonlyArray<readonly [typeof RAW_LISTS[number], string, string]> = [
+  ['remote_schemas', 'name', 'remote schemas'], ['query_collections', 'name', 'query collections'],
+  ['allowlist', 'collection', 'allowlist entries'], ['actions', 'name', 'actions'],
+  ['cron_triggers', 'name', 'cron triggers'], ['inherited_roles', 'role_name', 'inherited roles'],
+];
+
+/**
+ * A name declared twice in one of those lists: Hasura refuses the whole document while parsing it,
+ * `parse-failed` at the metadata object, "multiple declarations exist for the following actions: a, b".
+ */
+function checkDeclarations(o: Obj, path: Path, is: Issues): void {
+  for (const [key, nameKey, words] of DECLARATIONS) {
+    const list = o[key];
+    if (!Array.isArray(list)) continue;
+    const seen = new Set<string>();
+    const twice = new Set<string>();
+    for (const el of list) {
+      const name = stringAt(el, nameKey);
+      if (name === undefined) continue;
+      if (seen.has(name)) twice.add(name);
+      seen.add(name);
+    }
+    if (twice.size > 0) is.fail(path, `multiple declarations exist for the following ${words}: ${[...twice].join(', ')}`);
+  }
+}
+
 function readRawSections(o: Obj, path: Path, is: Issues): RawSections {
+  checkDeclarations(o, path, is);
   const out: Record<string, Json | readonly Json[] | undefined> = {};
   for (const key of RAW_LISTS) out[key] = optional(o, key, path, is, listOf(readRawObject));
   for (const key of RAW_OBJECTS) out[key] = optional(o, key, path, is, readRawObject);

@@ -98,6 +98,17 @@ describe('the metadata API refuses unknown keys and changes nothing', () => {
   });
 });
 
+describe('the metadata API refuses a name declared twice and changes nothing', () => {
+  it('replace_metadata with one collection twice in the allow-list (Hasura\'s parseListAsMap)', async () => {
+    const before = await exported();
+    const collection = { name: 'c1', definition: { queries: [{ name: 'q', query: 'query q { author { id } }' }] } };
+    const metadata = { ...doc({ tables: [AUTHOR] }), query_collections: [collection], allowlist: [{ collection: 'c1' }, { collection: 'c1', scope: { global: true } }] };
+    const r = await post('/v1/metadata', { type: 'replace_metadata', version: 2, args: { metadata } });
+    expect([r.status, r.body]).toEqual([400, { path: '$.args.metadata', error: 'multiple declarations exist for the following allowlist entries: c1', code: 'parse-failed' }]);
+    expect(await exported()).toEqual(before);
+  });
+});
+
 describe('kiln compile refuses unknown keys in files and directories', () => {
   it('a JSON file with a slip at depth: exit 2, the path and the hint, no bundle', async () => {
     const file = join(tmp, 'slip.json');
