@@ -123,11 +123,13 @@ export function installCapture(c: Capture): string[] {
   const name = captureName(c.trigger, c.op);
   const fn = id('svc_catalog', name);
   const table = id(c.table.schema, c.table.name);
-  const when = c.op === 'UPDATE' && c.spec.columns !== '*' ? `UPDATE OF ${c.spec.columns.map((x) => id(x)).join(', ')}` : c.op;
+  // `AFTER UPDATE`, not `UPDATE OF <columns>`: the function compares the listed columns itself, and
+  // a trigger naming columns would make PostgreSQL refuse to drop them, before the metadata's own
+  // dependency check could answer (Hasura's triggers name no columns either).
   const out = [
     `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS ${dollarQuoted(functionBody(c))}`,
     `DROP TRIGGER IF EXISTS ${id(name)} ON ${table}`,
-    `CREATE TRIGGER ${id(name)} AFTER ${when} ON ${table} FOR EACH ROW EXECUTE PROCEDURE ${fn}()`,
+    `CREATE TRIGGER ${id(name)} AFTER ${c.op} ON ${table} FOR EACH ROW EXECUTE PROCEDURE ${fn}()`,
   ];
   // Hasura's trigger_on_replication: fire for changes applied by logical replication too.
   if (c.replication) out.push(`ALTER TABLE ${table} ENABLE ALWAYS TRIGGER ${id(name)}`);

@@ -79,6 +79,16 @@ describe('run_sql and the metadata that depends on the catalog', () => {
     expect(shelf.select_permissions.map((p: any) => p.role)).toEqual(['reader']);
   });
 
+  it('refuses to drop a column an event trigger watches with the metadata\'s dependency error, not the database\'s', async () => {
+    const created = await post('/v1/metadata', { type: 'pg_create_event_trigger', args: { name: 'pages_changed', table: 'book',
+      update: { columns: ['pages'] }, webhook: 'http://127.0.0.1:9/unused' } });
+    expect(created.status).toBe(200);
+    const refused = await sql('ALTER TABLE book DROP COLUMN pages');
+    expect([refused.status, refused.body.code, refused.body.path]).toEqual([400, 'dependency-error', '$.args']);
+    expect(refused.body.error).toContain('pages_changed');
+    expect(await columnType('book', 'pages')).toBe('integer');
+  });
+
   it('refuses to drop a computed field\'s function, and drops the field under cascade', async () => {
     expect((await sql('DROP FUNCTION shelf_label(shelf)')).body).toEqual({ path: '$.args', code: 'dependency-error',
       error: 'cannot drop due to the following dependent objects : computed field shelf.loud_label in source "default"' });

@@ -75,7 +75,8 @@ describe('event trigger capture', () => {
     await db.exec(`UPDATE author SET bio = 'only bio'`);
     expect((await events()).map((e) => e.trigger_name)).toEqual(['author_all']);
     const installed = await db.query<{ def: string }>(`SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgname = 'notify_svc_author-name_UPDATE'`);
-    expect(installed[0]?.def).toContain('AFTER UPDATE OF name ON public.author');
+    // The function compares the columns; the trigger names none, so dropping a column is the metadata's to judge.
+    expect(installed[0]?.def).toContain('AFTER UPDATE ON public.author');
   });
 
   it('compares columns without an equality operator (json) by value, as jsonb', async () => {
