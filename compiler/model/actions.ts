@@ -3,7 +3,7 @@
 // object type or a scalar. An action that does not resolve is an inconsistent `action` and is not
 // served. Handler URLs and header values stay as written: the runtime reads the environment.
 
-import type { ActionModel, ActionsModel, HeaderModel, Json, TableModel } from '../../runtime/bundle/index.js';
+import type { ActionModel, ActionsModel, CustomObjectModel, HeaderModel, Json, TableModel } from '../../runtime/bundle/index.js';
 import { baseOf, GRAPHQL_SCALARS, resolveCustomTypes } from './custom-types.js';
 import { withInheritedRoles } from './inherited-roles.js';
 import type { Issues } from './issues.js';
@@ -45,6 +45,8 @@ export function resolveActions(md: { readonly actions?: readonly Json[]; readonl
     if (!objects.has(out) && !outputScalars.has(out) && !dbScalars.has(out)) { fail(`the type: ${q(out)} is not an object or scalar type defined in custom types`); continue; }
     const kind = def['kind'] === 'asynchronous' ? 'asynchronous' : 'synchronous';
     if (kind === 'asynchronous' && !objects.has(out)) { fail(`the output type ${q(out)} of an asynchronous action must be a custom object type`); continue; }
+    const nestedProblem = nestedRelationshipProblem(types.objects, out, kind);
+    if (nestedProblem) { fail(nestedProblem); continue; }
     for (const x of args) if (dbScalars.has(baseOf(x.type))) reused.add(baseOf(x.type));
     if (dbScalars.has(out)) reused.add(out);
     const granted = withInheritedRoles(listOf(a['permissions']).map((p) => text(p['role'])).filter((r) => r !== ''), md.inherited_roles);
@@ -64,6 +66,33 @@ export function resolveActions(md: { readonly actions?: readonly Json[]; readonl
   if (actions.some((x) => x.kind === 'asynchronous')) for (const s of ['uuid', 'timestamptz', 'json']) reused.add(s);
   return { scalars: types.scalars, enums: types.enums, inputObjects: types.inputObjects, objects: types.objects,
     reusedScalars: [...reused].sort(), actions };
+}
+
+/**
+ * Relationships of an output type with object fields, in Hasura's words (resolveAction): a
+ * synchronous action's relationships live only on its output type, not on the object types its
+ * fields nest (at any depth); an asynchronous action's output type may not have both.
+ */
+function nestedRelationshipProblem(objects: readonly CustomObjectModel[], out: string, kind: 'synchronous' | 'asynchronous'): string | null {
+  const byName = new Map(objects.map((o) => [o.name, o]));
+  const top = byName.get(out);
+  if (!top) return null;
+  const nestedFields = top.fields.filter((f) => byName.has(baseOf(f.type)));
+  if (kind === 'asynchronous') {
+    return top.relationships.length > 0 && nestedFields.length > 0
+      ? `Async action relations cannot be used with object fields : ${nestedFields.map((f) => q(f.name)).join(', ')}` : null;
+  }
+  const seen = new Set([out]);
+  const queue = nestedFields.map((f) => baseOf(f.type));
+  for (let i = 0; i < queue.length; i++) {
+    const name = queue[i]!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const o = byName.get(name)!;
+    if (o.relationships.length > 0) return `Relationship cannot be defined for nested object ${q(name)}. Relationship can be used only for top level object ${q(out)}.`;
+    for (const f of o.fields) if (byName.has(baseOf(f.type))) queue.push(baseOf(f.type));
+  }
+  return null;
 }
 
 function headerOf(h: Obj): HeaderModel {
