@@ -69,30 +69,18 @@ export function resolveActions(md: { readonly actions?: readonly Json[]; readonl
 }
 
 /**
- * Relationships of an output type with object fields, in Hasura's words (resolveAction): a
- * synchronous action's relationships live only on its output type, not on the object types its
- * fields nest (at any depth); an asynchronous action's output type may not have both.
+ * An asynchronous action's output type may not have relationships beside object fields (Hasura's
+ * resolveAction). A synchronous action's nested objects may have relationships: Hasura of March
+ * 2022 refused them ("Relationship cannot be defined for nested object", its issue 8015), later
+ * v2 versions serve them, and so does Kiln.
  */
 function nestedRelationshipProblem(objects: readonly CustomObjectModel[], out: string, kind: 'synchronous' | 'asynchronous'): string | null {
+  if (kind !== 'asynchronous') return null;
   const byName = new Map(objects.map((o) => [o.name, o]));
   const top = byName.get(out);
-  if (!top) return null;
+  if (!top || top.relationships.length === 0) return null;
   const nestedFields = top.fields.filter((f) => byName.has(baseOf(f.type)));
-  if (kind === 'asynchronous') {
-    return top.relationships.length > 0 && nestedFields.length > 0
-      ? `Async action relations cannot be used with object fields : ${nestedFields.map((f) => q(f.name)).join(', ')}` : null;
-  }
-  const seen = new Set([out]);
-  const queue = nestedFields.map((f) => baseOf(f.type));
-  for (let i = 0; i < queue.length; i++) {
-    const name = queue[i]!;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const o = byName.get(name)!;
-    if (o.relationships.length > 0) return `Relationship cannot be defined for nested object ${q(name)}. Relationship can be used only for top level object ${q(out)}.`;
-    for (const f of o.fields) if (byName.has(baseOf(f.type))) queue.push(baseOf(f.type));
-  }
-  return null;
+  return nestedFields.length > 0 ? `Async action relations cannot be used with object fields : ${nestedFields.map((f) => q(f.name)).join(', ')}` : null;
 }
 
 function headerOf(h: Obj): HeaderModel {
