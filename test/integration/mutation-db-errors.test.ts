@@ -10,6 +10,14 @@ const SETUP = `
 CREATE TABLE shelf (id int PRIMARY KEY, code text NOT NULL UNIQUE);
 CREATE TABLE jar (id serial PRIMARY KEY, shelf_id int NOT NULL REFERENCES shelf(id), litres numeric CHECK (litres > 0), tag text);
 INSERT INTO shelf VALUES (1, 'A1');
+-- A trigger's own error: unclassified (P0001) for tag 'raise', a data exception (22000) for tag 'data'.
+CREATE FUNCTION jar_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.tag = 'raise' THEN RAISE EXCEPTION 'jars tagged raise are refused'; END IF;
+  IF NEW.tag = 'data' THEN RAISE EXCEPTION 'jars tagged data are refused' USING ERRCODE = '22000'; END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER jar_guard BEFORE INSERT ON jar FOR EACH ROW EXECUTE FUNCTION jar_guard();
 `;
 
 let db: TestDatabase;
@@ -73,6 +81,17 @@ describe('constraint violations of inserts', () => {
   it('a value PostgreSQL cannot read is a data-exception at the insert', async () => {
     expect(await fails('mutation { insert_jar(objects: [{shelf_id: 1, litres: "lots"}]) { affected_rows } }')).toEqual({
       message: 'invalid input syntax for type numeric: "lots"', path: '$.selectionSet.insert_jar.args.objects', code: 'data-exception' });
+  });
+});
+
+describe('errors a trigger raises', () => {
+  it('an error Hasura does not expect is 500 unexpected "database query error" (its words stay in internal); a data exception is the client\'s', async () => {
+    // Hasura's dmlTxErrorHandler: classes 22 and 23 and two codes of 42 are reported; the rest is unexpected.
+    const raised = await kiln.gql('mutation { insert_jar_one(object: {shelf_id: 1, tag: "raise"}) { id } }') as { errors: { message: string; extensions: Record<string, unknown> }[] };
+    expect(raised.errors).toEqual([{ message: 'database query error', extensions: { path: '$', code: 'unexpected' } }]);
+    expect(await fails('mutation { insert_jar_one(object: {shelf_id: 1, tag: "data"}) { id } }')).toEqual({
+      message: 'jars tagged data are refused', path: '$.selectionSet.insert_jar_one.args.object', code: 'data-exception' });
+    expect(await counts()).toEqual({ shelves: 1, jars: 0 });
   });
 });
 
