@@ -62,6 +62,8 @@ export interface Driver {
    * it; a call inside may ask for its own (local to the transaction).
    */
   transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opts?: TransactionOptions): Promise<T>;
+  /** The connection string of a PostgreSQL server (what /v1alpha1/pg_dump hands pg_dump); drivers without one leave it out. */
+  readonly connectionString?: string;
   /** The pool's figures now, for /v1/metrics; drivers without a pool leave it out. */
   poolStats?(): PoolStats;
   /**

@@ -331,6 +331,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
 
   return {
     dialect: postgres,
+    connectionString: opts.url,
     queryText: (text, params, name, valueSensitive, callOpts) => {
       if (valueSensitive !== true || name === undefined) return textOnce(text, params, name, false, callOpts?.timeoutMs);
       const choice = choices.for(name);

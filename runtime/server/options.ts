@@ -103,5 +103,5 @@ export interface ServerOptions {
 /** What /healthz reports. */
 export type HealthState = 'ok' | 'warn' | 'error';
 
-/** The API groups on when SVC_GRAPHQL_ENABLED_APIS is not set (Hasura's, but for pgdump, which Kiln does not serve). */
-export const DEFAULT_ENABLED_APIS: readonly ApiGroup[] = ['graphql', 'metadata', 'config'];
+/** The API groups on when SVC_GRAPHQL_ENABLED_APIS is not set (Hasura's). */
+export const DEFAULT_ENABLED_APIS: readonly ApiGroup[] = ['graphql', 'metadata', 'pgdump', 'config'];

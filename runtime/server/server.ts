@@ -13,6 +13,7 @@ import { handleManagementPost, type ManagementPath, type ManagementRouteContext 
 import { handleRest, REST_PREFIX, type RestRouteContext } from './rest-route.js';
 import { handleSwagger } from './rest-swagger.js';
 import { DEFAULT_ENABLED_APIS, type ApiGroup, type ServerOptions } from './options.js';
+import { handlePgDump } from './pg-dump.js';
 import { handleHealth } from './health.js';
 import { ServerMetrics } from './metrics.js';
 import { handleMetrics } from './metrics-route.js';
@@ -82,6 +83,12 @@ function buildRoutes(opts: ServerOptions, auth: AuthOptions, metrics: ServerMetr
   // The Relay API (beyond the specification), when the engine serves it.
   if (opts.engine.executeRelay) {
     routes.set('/v1beta1/relay', { group: 'graphql', methods: { POST: (req, res) => handleGraphQLPost(req, res, { ...gql, relay: true }, false) } });
+  }
+  // POST /v1alpha1/pg_dump (admin): pg_dump of a PostgreSQL source, when the server knows its sources.
+  const sources = opts.sources;
+  if (sources) {
+    const dump = { auth, maxBodyBytes, sources };
+    routes.set('/v1alpha1/pg_dump', { group: 'pgdump', methods: { POST: (req, res) => handlePgDump(req, res, dump) } });
   }
   for (const path of MANAGEMENT_PATHS) {
     routes.set(path, { group: 'metadata', methods: { POST: (req, res) => handleManagementPost(req, res, path, mgmt) } });
