@@ -35,6 +35,15 @@ export interface MetricFeeds {
   eventsInFlight?(): number;
 }
 
+/** The server's figures now, for GET /dev/ekg, /dev/plan_cache and /dev/subscriptions. */
+export interface DeveloperView {
+  readonly httpInFlight: number;
+  readonly planCache: { readonly hits: number; readonly misses: number } | null;
+  readonly subscriptions: (MultiplexerStats & { readonly sockets: number }) | null;
+  readonly pools: Readonly<Record<string, PoolStats>>;
+  readonly eventsInFlight: number;
+}
+
 // Hasura's execution-time buckets, with two finer ones below 10 ms (most cached queries).
 const LATENCY_BUCKETS = [0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10];
 
@@ -87,6 +96,14 @@ export class ServerMetrics {
   /** Where the scraped figures come from; set once the server's parts exist. */
   feed(feeds: MetricFeeds): void {
     this.feeds = { ...this.feeds, ...feeds };
+  }
+
+  /** What the feeds say now, as the /dev endpoints show it (developer API group). */
+  developerView(): DeveloperView {
+    const pools: Record<string, PoolStats> = {};
+    for (const [name, stats] of this.feeds.pools?.() ?? []) pools[name] = stats;
+    return { httpInFlight: this.inFlightCount, planCache: this.feeds.planCache?.() ?? null,
+      subscriptions: this.feeds.subscriptions?.() ?? null, pools, eventsInFlight: this.feeds.eventsInFlight?.() ?? 0 };
   }
 
   /** A request began (the in-flight gauge). */

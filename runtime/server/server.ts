@@ -14,6 +14,7 @@ import { handleRest, REST_PREFIX, type RestRouteContext } from './rest-route.js'
 import { handleSwagger } from './rest-swagger.js';
 import { DEFAULT_ENABLED_APIS, type ApiGroup, type ServerOptions } from './options.js';
 import { handlePgDump } from './pg-dump.js';
+import { developerRoutes } from './dev-routes.js';
 import { handleHealth } from './health.js';
 import { ServerMetrics } from './metrics.js';
 import { handleMetrics } from './metrics-route.js';
@@ -84,6 +85,7 @@ function buildRoutes(opts: ServerOptions, auth: AuthOptions, metrics: ServerMetr
   if (opts.engine.executeRelay) {
     routes.set('/v1beta1/relay', { group: 'graphql', methods: { POST: (req, res) => handleGraphQLPost(req, res, { ...gql, relay: true }, false) } });
   }
+  for (const [path, route] of developerRoutes(auth, metrics)) routes.set(path, route);
   // POST /v1alpha1/pg_dump (admin): pg_dump of a PostgreSQL source, when the server knows its sources.
   const sources = opts.sources;
   if (sources) {

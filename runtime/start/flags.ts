@@ -21,7 +21,7 @@ export function addServeFlags(cmd: Command, env: Env = process.env): Command {
     .option('--jwt-secret <json>', 'JWT mode: the JSON config {type, key | jwk_url, claims_namespace, ...} (env SVC_GRAPHQL_JWT_SECRET; a list in SVC_GRAPHQL_JWT_SECRETS); needs --admin-secret', env.SVC_GRAPHQL_JWT_SECRET)
     .option('--auth-hook <url>', 'auth webhook mode: the webhook URL (env SVC_GRAPHQL_AUTH_HOOK); needs --admin-secret', env.SVC_GRAPHQL_AUTH_HOOK)
     .option('--auth-hook-mode <GET|POST>', 'how the auth webhook is called (env SVC_GRAPHQL_AUTH_HOOK_MODE, default GET)', env.SVC_GRAPHQL_AUTH_HOOK_MODE)
-    .option('--enabled-apis <list>', 'comma-separated API groups among graphql, metadata, pgdump, config, metrics (default graphql,metadata,pgdump,config; env SVC_GRAPHQL_ENABLED_APIS)', env.SVC_GRAPHQL_ENABLED_APIS)
+    .option('--enabled-apis <list>', 'comma-separated API groups among graphql, metadata, pgdump, config, metrics, developer (default graphql,metadata,pgdump,config; env SVC_GRAPHQL_ENABLED_APIS)', env.SVC_GRAPHQL_ENABLED_APIS)
     .addOption(new Option('--pg-connections <n>', 'pool size per source (env SVC_GRAPHQL_PG_CONNECTIONS)').default(env.SVC_GRAPHQL_PG_CONNECTIONS ?? '50'))
     .option('--stringify-numeric-types', 'print bigint, numeric and float8 values as JSON strings (env SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES)', env.SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES === 'true')
     .option('--infer-function-permissions <true|false>', 'false: a function exposed as a query is shown only to roles given a function permission (env SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS, default true)',
