@@ -5,6 +5,7 @@ import {
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { parseLiteral } from './validate.js';
+import { ownScalarField, refusesNull } from './validate-words.js';
 
 type Path = (string | number)[];
 
@@ -19,6 +20,15 @@ export interface VariableSites {
   readonly stringOffsets: ReadonlySet<StringValueNode>;
   /** Variables first used as a directive's argument: read by GraphQL's own scalars, not a column's parser. */
   readonly builtIns: ReadonlySet<string>;
+  /** Variables used where an explicit null is refused (validate-words.ts refusesNull): their first such place. */
+  readonly nullRefused: ReadonlyMap<string, NullRefusedSite>;
+}
+
+/** A place that takes no null: its path, its type (nullable), and whether a column's parser reads it. */
+export interface NullRefusedSite {
+  readonly path: readonly (string | number)[];
+  readonly type: GraphQLInputType;
+  readonly column: boolean;
 }
 
 // What the walk reads: the schema, the operation's variables, and the usages found so far.
@@ -30,6 +40,7 @@ interface Walk {
   readonly limits: Map<string, Path>;
   readonly stringOffsets: Set<StringValueNode>;
   readonly builtIns: Set<string>;
+  readonly nullRefused: Map<string, NullRefusedSite>;
   // Fragments already checked: a fragment's checks do not depend on where it is spread (its type
   // condition fixes the type), so each is walked once; walking every spread is exponential in the
   // number of fragments when they spread each other twice (issue 15's fragment bomb).
@@ -48,12 +59,12 @@ export function hasuraChecks(schema: GraphQLSchema, op: OperationDefinitionNode,
     throw new ApiError('validation-failed', `no ${what} exist`, 400, []);
   }
   const variables = new Map((op.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
-  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map(), stringOffsets: new Set(), builtIns: new Set(), checked: new Set() };
+  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map(), stringOffsets: new Set(), builtIns: new Set(), nullRefused: new Map(), checked: new Set() };
   const opLocation = op.operation === 'query' ? DirectiveLocation.QUERY
     : op.operation === 'mutation' ? DirectiveLocation.MUTATION : DirectiveLocation.SUBSCRIPTION;
   checkDirectives(op.directives, opLocation, walk, []);
   checkSet(op.selectionSet, root, walk, ['selectionSet'], new Set());
-  return { usages: walk.usages, limits: walk.limits, stringOffsets: walk.stringOffsets, builtIns: walk.builtIns };
+  return { usages: walk.usages, limits: walk.limits, stringOffsets: walk.stringOffsets, builtIns: walk.builtIns, nullRefused: walk.nullRefused };
 }
 
 const LOCATION_WORDS: { readonly [l: string]: string } = {
@@ -242,6 +253,9 @@ function checkValue(value: ValueNode, type: GraphQLInputType, path: Path, walk: 
   for (const f of value.fields) {
     const def = fields[f.name.value];
     if (!def) throw new ApiError('validation-failed', `field "${f.name.value}" not found in type: '${inner.name}'`, 400, [...path, f.name.value]);
+    if (f.value.kind === Kind.VARIABLE && !walk.nullRefused.has(f.value.name.value) && refusesNull(inner, f.name.value)) {
+      walk.nullRefused.set(f.value.name.value, { path: [...path, f.name.value], type: def.type, column: !ownScalarField(fields, f.name.value) });
+    }
     checkValue(f.value, def.type, [...path, f.name.value], walk);
   }
 }

@@ -14,6 +14,7 @@ import { typedRowsText } from './typed-rows.js';
 import { queryKey, type QueryKey } from './persisted.js';
 import { StoredIndex, type StoredEntry } from './persisted-index.js';
 import { onlyFields, pickOperation, planSignature, prepareOperation, type Prepared } from './prepare.js';
+import { nullError } from './validate-words.js';
 import { DEFAULT_QUERY_CAPS, type QueryCaps } from './limits.js';
 import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
@@ -632,6 +633,11 @@ export class Engine {
     const given = nulled.length === 0 ? sent : Object.fromEntries(Object.entries(sent).filter(([k]) => !nulled.includes(k)));
     const coerced = coerceVariables(this.schemaFor(role), defs, given, use);
     for (const name of nulled) coerced[name] = null;
+    // A variable that is null, or not sent and without a default, where the field takes no null
+    // (`_eq: $id`): Hasura hands the null to the field's parser, which refuses it there.
+    for (const [name, site] of p.sites.nullRefused) {
+      if (coerced[name] === null || coerced[name] === undefined) throw nullError(site.type, site.path, site.column);
+    }
     return coerced;
   }
 

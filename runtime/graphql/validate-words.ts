@@ -3,8 +3,8 @@
 // (typeMismatch, describeValue), Parser/Internal/Scalars.hs (the GraphQL scalars) and
 // Backends/Postgres/SQL/Value.hs (parsePGValue, scientificToInteger: a column's value).
 
-import { Kind, type ValueNode } from 'graphql';
-import type { ErrorCode } from '../errors/index.js';
+import { Kind, getNamedType, isEnumType, isInputObjectType, isListType, type GraphQLInputObjectType, type GraphQLInputType, type ValueNode } from 'graphql';
+import { ApiError, type ErrorCode } from '../errors/index.js';
 
 /** A request path: keys and list indexes. */
 export type Path = (string | number)[];
@@ -43,6 +43,35 @@ export function ownScalarArgument(name: string): boolean {
 export function ownScalarField(fields: { readonly [name: string]: unknown }, name: string): boolean {
   if (OWN_SCALAR_OPERATORS.has(name)) return '_eq' in fields;
   return OWN_SCALAR_UPDATE_OPS.has(name) && !('_and' in fields);
+}
+
+/**
+ * Whether an explicit null is refused in a field of an input object whose type is nullable: the
+ * fields of a boolean expression (`_and`, `_or`, `_not`, columns, relationships) and the operators
+ * of a comparison expression. Hasura builds them with `fieldOptional`, which lets the field be left
+ * out but hands a null to the field's own parser, and those take none (Parser/Internal/Input.hs,
+ * Note [Optional fields and nullability]; comparison operands are never nullable unless
+ * HASURA_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE is set). `_has_key` reads a nullable text. Told apart by
+ * their fields: every boolean expression has `_and` and `_not`, every comparison `_is_null`.
+ */
+export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {
+  const fields = parent.getFields();
+  if ('_and' in fields && '_not' in fields) return true;
+  return '_is_null' in fields && field !== '_has_key';
+}
+
+/**
+ * The error for a null where the type takes none, in the words of the parser that reads it: a
+ * column's parser says "unexpected null value", Hasura's own parsers report a type mismatch.
+ * `type` is the place's type without its non-null wrapper.
+ */
+export function nullError(type: GraphQLInputType, path: readonly (string | number)[], column: boolean): ApiError {
+  const named = getNamedType(type);
+  if (isListType(type)) return new ApiError('validation-failed', 'expected a list, but found null', 400, [...path]);
+  if (isInputObjectType(named)) return new ApiError('validation-failed', `expected an object for type "${named.name}", but found null`, 400, [...path]);
+  if (isEnumType(named)) return new ApiError('validation-failed', `expected an enum value for type "${named.name}", but found null`, 400, [...path]);
+  const problem = column ? null : scalarMismatch(named.name, { kind: Kind.NULL }, false);
+  return new ApiError('validation-failed', problem?.message ?? `unexpected null value for type "${named.name}"`, 400, [...path]);
 }
 
 /** The same judgement from a variable's use site: the operator it stands for, or under a jsonb update operator. */

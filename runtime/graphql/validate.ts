@@ -11,7 +11,7 @@ import {
   type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { describeLiteral, englishList, enumValuesListed, ownScalarArgument, ownScalarField, scalarMismatch, type Path } from './validate-words.js';
+import { describeLiteral, englishList, enumValuesListed, nullError, ownScalarArgument, ownScalarField, refusesNull, scalarMismatch, type Path } from './validate-words.js';
 
 /**
  * Variables and fragments resolved as Hasura resolves them, before the selection is parsed:
@@ -265,6 +265,7 @@ export function parseLiteral(value: ValueNode, type: GraphQLInputType, path: Pat
         continue;
       }
       const ownHere = own || ownScalarField(fields, name);
+      if (v.kind === Kind.NULL && refusesNull(inner, name)) throw nullError(def.type, [...path, name], !ownHere);
       parseLiteral(v, def.type, [...path, name], !ownHere, ownHere);
     }
     return;
@@ -281,13 +282,3 @@ export function parseLiteral(value: ValueNode, type: GraphQLInputType, path: Pat
   if (problem) throw new ApiError(problem.code, problem.message, 400, path);
 }
 
-// A null where the type does not take one: a column's parser says so in its own words; Hasura's
-// own parsers report a type mismatch.
-function nullError(type: GraphQLInputType, path: Path, column: boolean): ApiError {
-  const named = getNamedType(type);
-  if (isListType(type)) return new ApiError('validation-failed', 'expected a list, but found null', 400, path);
-  if (isInputObjectType(named)) return new ApiError('validation-failed', `expected an object for type "${named.name}", but found null`, 400, path);
-  if (isEnumType(named)) return new ApiError('validation-failed', `expected an enum value for type "${named.name}", but found null`, 400, path);
-  const problem = column ? null : scalarMismatch(named.name, { kind: Kind.NULL }, false);
-  return new ApiError('validation-failed', problem?.message ?? `unexpected null value for type "${named.name}"`, 400, path);
-}

@@ -8,7 +8,7 @@ import {
   type GraphQLInputType, type GraphQLSchema, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { describeJson, enumValuesListed, jsonScalarMismatch, ownScalarField, ownScalarPath, type Path } from './validate-words.js';
+import { describeJson, enumValuesListed, jsonScalarMismatch, nullError, ownScalarField, ownScalarPath, refusesNull, type Path } from './validate-words.js';
 
 /** Where each variable is used first, and which variables the operation uses at all. */
 export interface VariableUse {
@@ -131,6 +131,7 @@ export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column
         continue;
       }
       const ownHere = own || ownScalarField(fields, name);
+      if (obj[name] === null && refusesNull(inner, name)) throw nullError(def.type, [...path, name], !ownHere);
       checkJson(obj[name], def.type, [...path, name], !ownHere, ownHere);
     }
     return;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startKiln, type TestKiln } from '../helpers/kiln.js';
-import { dataOf, ids, metadataOf, table } from './setup.js';
+import { dataOf, errorOf, ids, metadataOf, table } from './setup.js';
 
 const SETUP = `
 CREATE EXTENSION IF NOT EXISTS citext;
@@ -164,13 +164,21 @@ describe('boolean structure', () => {
     expect(await match('{_and: []}')).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('treats {} as true and _eq: null as no condition', async () => {
+  it('treats {} as true, and refuses an explicit null in a comparison or a boolean expression (Hasura v2)', async () => {
     expect(await match('{}')).toEqual([1, 2, 3, 4, 5, 6]);
     expect(await match('{n: {}}')).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(await match('{n: {_eq: null}}')).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(await match('{n: {_eq: null, _gt: 3}}')).toEqual([4, 5]);
-    expect(await match('{b: {_is_null: null}}')).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(await match('{_not: {n: {_eq: null}}}')).toEqual([]);
+    // Hasura v2 hands an explicit null to the operator's parser, which takes none (v1 read it as
+    // "no condition": a delete with a null variable deleted every row).
+    const refused = async (where: string) => errorOf(await kiln.gql(`{ item(where: ${where}) { id } }`));
+    const at = (...keys: string[]) => ['$.selectionSet.item.args.where', ...keys].join('.');
+    expect(await refused('{n: {_eq: null}}')).toEqual({ message: 'unexpected null value for type "Int"', path: at('n', '_eq'), code: 'validation-failed' });
+    expect(await refused('{n: {_gt: 3, _in: null}}')).toEqual({ message: 'expected a list, but found null', path: at('n', '_in'), code: 'validation-failed' });
+    expect(await refused('{b: {_is_null: null}}')).toEqual({ message: 'expected a boolean for type "Boolean", but found null', path: at('b', '_is_null'), code: 'validation-failed' });
+    expect(await refused('{n: null}')).toEqual({ message: 'expected an object for type "Int_comparison_exp", but found null', path: at('n'), code: 'validation-failed' });
+    expect(await refused('{_not: null}')).toEqual({ message: 'expected an object for type "item_bool_exp", but found null', path: at('_not'), code: 'validation-failed' });
+    expect(await refused('{_or: [{n: {_eq: 1}}, {_and: null}]}')).toEqual({ message: 'expected a list, but found null', path: '$.selectionSet.item.args.where._or[1]._and', code: 'validation-failed' });
+    // `where`, `limit` and `order_by` themselves take a null.
+    expect(ids(dataOf(await kiln.gql('{ item(where: null, limit: null, order_by: null) { id } }'))['item']).sort()).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
 
@@ -181,12 +189,14 @@ describe('variables and the plan cache', () => {
   const Q_TEXT = 'query Q($p: String, $j: jsonb, $u: uuid) { item(where: {t: {_ilike: $p}, j: {_contains: $j}, u: {_neq: $u}}, order_by: {id: asc}) { id } }';
   const run = async (q: string, variables: Record<string, unknown>): Promise<unknown[]> => ids(dataOf(await kiln.gql(q, variables))['item']);
 
-  it('answers the same query text right for each value of a scalar variable', async () => {
+  it('answers the same query text right for each value of a scalar variable, and refuses a null one where it compares', async () => {
+    const nulled = { message: 'unexpected null value for type "Int"', path: '$.selectionSet.item.args.where.n._eq', code: 'validation-failed' };
     for (let round = 0; round < 2; round++) {
       expect(await run(Q_EQ, { n: 1 })).toEqual([1]);
       expect(await run(Q_EQ, { n: 3 })).toEqual([3]);
-      expect(await run(Q_EQ, { n: null })).toEqual([1, 2, 3, 4, 5, 6]);
-      expect(await run(Q_EQ, {})).toEqual([1, 2, 3, 4, 5, 6]);
+      // Sent as null, or not sent (a nullable variable without a default is null): refused at its use.
+      expect(errorOf(await kiln.gql(Q_EQ, { n: null }))).toEqual(nulled);
+      expect(errorOf(await kiln.gql(Q_EQ, {}))).toEqual(nulled);
       expect(await run(Q_EQ, { n: 4 })).toEqual([4]);
     }
   });
@@ -199,28 +209,34 @@ describe('variables and the plan cache', () => {
       [{ _or: [{ n: { _eq: 1 } }, { n: { _eq: 4 } }] }, [1, 4]],
       [{}, [1, 2, 3, 4, 5, 6]],
       [null, [1, 2, 3, 4, 5, 6]],
-      [{ n: { _eq: null } }, [1, 2, 3, 4, 5, 6]],
       [{ j: { _has_key: 'k' } }, [1, 3]],
       [{ n: { _eq: 2 } }, [2]],
     ];
     for (const [w, want] of cases) expect(await run(Q_WHERE, { w }), JSON.stringify(w)).toEqual(want);
+    // A null inside the variable's value is refused as a literal one is, at its place in the request.
+    expect(errorOf(await kiln.gql(Q_WHERE, { w: { _or: [{ n: { _eq: null } }] } }))).toEqual({
+      message: 'unexpected null value for type "Int"', path: '$.selectionSet.item.args.where._or[0].n._eq', code: 'validation-failed' });
+    expect(errorOf(await kiln.gql(Q_WHERE, { w: { _not: null } }))).toEqual({
+      message: 'expected an object for type "item_bool_exp", but found null', path: '$.selectionSet.item.args.where._not', code: 'validation-failed' });
   });
 
   it('answers `_in: $list` right for each list', async () => {
     expect(await run(Q_IN, { list: [1, 2] })).toEqual([1, 2]);
     expect(await run(Q_IN, { list: [5] })).toEqual([5]);
     expect(await run(Q_IN, { list: [] })).toEqual([]);
-    expect(await run(Q_IN, { list: null })).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(errorOf(await kiln.gql(Q_IN, { list: null }))).toEqual({ message: 'expected a list, but found null', path: '$.selectionSet.item.args.where.n._in', code: 'validation-failed' });
     expect(await run(Q_IN, { list: [3, 4, 2] })).toEqual([2, 3, 4]);
   });
 
-  it('binds text, jsonb and uuid variables, each null on its own', async () => {
+  it('binds text, jsonb and uuid variables', async () => {
     const u1 = '11111111-1111-1111-1111-111111111111';
-    expect(await run(Q_TEXT, { p: 'a%', j: null, u: null })).toEqual([1, 4, 5]);
-    expect(await run(Q_TEXT, { p: 'a%', j: { k: 'x' }, u: null })).toEqual([1]);
+    const u0 = '00000000-0000-0000-0000-000000000000';
+    // `_contains: {}` holds for every object (row 4's jsonb is an array, row 5's null).
+    expect(await run(Q_TEXT, { p: 'a%', j: {}, u: u0 })).toEqual([1]);
+    expect(await run(Q_TEXT, { p: 'a%', j: { k: 'x' }, u: u0 })).toEqual([1]);
     expect(await run(Q_TEXT, { p: 'a%', j: { k: 'x' }, u: u1 })).toEqual([]);
-    expect(await run(Q_TEXT, { p: null, j: { m: 1 }, u: u1 })).toEqual([2]);
-    expect(await run(Q_TEXT, { p: '%E%', j: null, u: u1 })).toEqual([3]);
+    expect(await run(Q_TEXT, { p: '%', j: { m: 1 }, u: u1 })).toEqual([2]);
+    expect(errorOf(await kiln.gql(Q_TEXT, { p: '%E%', j: null, u: u1 }))).toMatchObject({ path: '$.selectionSet.item.args.where.j._contains', code: 'validation-failed' });
   });
 
   it('binds bigint (as text or number) and _is_null variables', async () => {
@@ -230,7 +246,8 @@ describe('variables and the plan cache', () => {
     const qn = 'query Q($x: Boolean) { item(where: {b: {_is_null: $x}}, order_by: {id: asc}) { id } }';
     expect(await run(qn, { x: true })).toEqual([5, 6]);
     expect(await run(qn, { x: false })).toEqual([1, 2, 3, 4]);
-    expect(await run(qn, { x: null })).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(errorOf(await kiln.gql(qn, { x: null }))).toEqual({ message: 'expected a boolean for type "Boolean", but found null',
+      path: '$.selectionSet.item.args.where.b._is_null', code: 'validation-failed' });
   });
 
   it('uses variables in limit, offset and order_by', async () => {

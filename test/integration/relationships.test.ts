@@ -159,14 +159,15 @@ describe('request features', () => {
   });
 
   it('answers one query text right for variables that change its shape, also in parallel', async () => {
-    const query = `query Q($w: article_bool_exp, $inc: Boolean!, $n: String, $l: Int) {
-      author(where: {name: {_eq: $n}}, order_by: {id: asc}) { id articles(where: $w, order_by: {id: asc}, limit: $l) { id } detail @include(if: $inc) { bio } } }`;
+    const query = `query Q($w: article_bool_exp, $inc: Boolean!, $a: author_bool_exp, $l: Int) {
+      author(where: $a, order_by: {id: asc}) { id articles(where: $w, order_by: {id: asc}, limit: $l) { id } detail @include(if: $inc) { bio } } }`;
+    const named = (name: string) => ({ name: { _eq: name } });
     const cases: [Record<string, unknown>, unknown][] = [
-      [{ w: { published: { _eq: true } }, inc: false, n: 'Alice' }, [{ id: 1, articles: [{ id: 1 }, { id: 4 }] }]],
-      [{ w: null, inc: true, n: 'Bob' }, [{ id: 2, articles: [{ id: 3 }], detail: { bio: 'bio B' } }]],
-      [{ w: { comments: {} }, inc: false, n: null, l: 1 }, [{ id: 1, articles: [{ id: 1 }] }, { id: 2, articles: [{ id: 3 }] }, { id: 3, articles: [] }]],
-      [{ w: { published: { _eq: false } }, inc: true, n: 'Alice', l: null }, [{ id: 1, articles: [{ id: 2 }], detail: { bio: 'bio A' } }]],
-      [{ w: { published: { _eq: true } }, inc: false, n: 'Carol' }, [{ id: 3, articles: [] }]],
+      [{ w: { published: { _eq: true } }, inc: false, a: named('Alice') }, [{ id: 1, articles: [{ id: 1 }, { id: 4 }] }]],
+      [{ w: null, inc: true, a: named('Bob') }, [{ id: 2, articles: [{ id: 3 }], detail: { bio: 'bio B' } }]],
+      [{ w: { comments: {} }, inc: false, a: null, l: 1 }, [{ id: 1, articles: [{ id: 1 }] }, { id: 2, articles: [{ id: 3 }] }, { id: 3, articles: [] }]],
+      [{ w: { published: { _eq: false } }, inc: true, a: named('Alice'), l: null }, [{ id: 1, articles: [{ id: 2 }], detail: { bio: 'bio A' } }]],
+      [{ w: { published: { _eq: true } }, inc: false, a: named('Carol') }, [{ id: 3, articles: [] }]],
     ];
     for (const [variables, want] of cases) expect((await q(query, variables))['author'], JSON.stringify(variables)).toEqual(want);
     const answers = await Promise.all([...cases, ...cases].map(([variables]) => q(query, variables)));
