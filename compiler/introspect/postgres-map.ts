@@ -190,6 +190,7 @@ function toFunction(f: RawFunction): IntrospectedFunction {
     returnKind: returnKind(f),
     returnsSet: f.returnsSet,
     overloads: 1,
+    ...(inputs.some((a) => a.mode === 'v') ? { variadic: true as const } : {}),
   };
 }
 

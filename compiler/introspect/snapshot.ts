@@ -92,6 +92,7 @@ const fn = object({
   returnKind: oneOf('table', 'scalar', 'void', 'other'),
   returnsSet: bool,
   overloads: int,
+  'variadic?': bool,
 });
 
 const type = object({

@@ -73,6 +73,8 @@ export interface IntrospectedFunction {
   readonly returnsSet: boolean;
   /** How many overloads share this schema-qualified name. */
   readonly overloads: number;
+  /** Set when its last argument is VARIADIC (Hasura does not track such a function). */
+  readonly variadic?: true;
 }
 
 export interface IntrospectedType {

@@ -32,6 +32,35 @@ function userArgs(f: IntrospectedFunction, skip: ReadonlySet<number>, db: Intros
   }]));
 }
 
+/**
+ * Why a function cannot be tracked, every reason in Hasura's order and words
+ * (Backends/Postgres/DDL/Function.hs, buildFunctionInfo: its checks run on and collect).
+ */
+function trackingProblems(f: IntrospectedFunction, db: Introspection, cfg: NonNullable<NonNullable<Source['functions']>[number]['configuration']>,
+  sessionIdx: number): string[] {
+  const out: string[] = [];
+  if (f.variadic) out.push('function with "VARIADIC" parameters are not supported');
+  const composite = f.returnKind === 'table' || (db.types ?? []).some((t) => t.kind === 'composite' && t.schema === f.returnTypeSchema && t.name === f.returnType);
+  if (!composite) out.push('the function does not return a "COMPOSITE" type');
+  if (f.returnKind !== 'table') out.push('the function does not return a table');
+  // Hasura takes the user at their word but for one case (NonVolatileFunctionAsMutation); without
+  // `exposed_as` a VOLATILE function is a mutation.
+  if (f.volatility !== 'volatile' && cfg.exposed_as === 'mutation') {
+    out.push('the function was requested to be exposed as a mutation, but is not marked VOLATILE. Maybe the function was given the wrong volatility when it was defined?');
+  }
+  const badNames = f.args.flatMap((a) => (a.name !== null && !isGraphqlName(a.name) ? [a.name] : []));
+  if (badNames.length > 0) out.push(`the function arguments ${badNames.join(',')} are not in compliance with GraphQL spec`);
+  if (cfg.session_argument && sessionIdx < 0) out.push(`given session argument "${cfg.session_argument}" not the input argument of the function`);
+  else if (sessionIdx >= 0 && f.args[sessionIdx]!.type !== 'json') out.push(`given session argument "${cfg.session_argument}" is not of type json`);
+  return out;
+}
+
+/** Hasura's makeReasonMessage: `because <reason>`, or each reason on a line of its own. */
+function reasonMessage(reasons: readonly string[]): string {
+  if (reasons.length === 1) return `because ${reasons[0]}`;
+  return `for the following reasons:\n${reasons.map((r) => `  • ${r}\n`).join('')}`;
+}
+
 // The roles given a function permission on a function.
 const granted = (entry: NonNullable<Source['functions']>[number]): string[] => [...new Set((entry.permissions ?? []).map((p) => p.role))].sort();
 
@@ -46,25 +75,13 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
       definition: { ...entry.function }, reason: `in function ${JSON.stringify(qualifiedText(entry.function))}: ${reason}` });
     const f = findFunction(db, entry.function.schema, entry.function.name);
     if (typeof f === 'string') { fail(f); continue; }
-    if (f.returnKind !== 'table') { fail(`the function "${f.name}" cannot be tracked because it does not return a table`); continue; }
-    const returns = tables.get(tableId(source.name, f.returnTypeSchema, f.returnType));
-    if (!returns) { fail(`the function "${f.name}" cannot be tracked because its return table "${f.returnType}" is not tracked`); continue; }
     const cfg = entry.configuration ?? {};
-    // Hasura takes the user at their word but for one case (Backends/Postgres/DDL/Function.hs,
-    // NonVolatileFunctionAsMutation); without `exposed_as` a VOLATILE function is a mutation.
-    if (f.volatility !== 'volatile' && cfg.exposed_as === 'mutation') {
-      fail(`the function "${f.name}" cannot be tracked because the function was requested to be exposed as a mutation, but is not marked VOLATILE. `
-        + 'Maybe the function was given the wrong volatility when it was defined?');
-      continue;
-    }
-    const asMutation = (cfg.exposed_as ?? (f.volatility === 'volatile' ? 'mutation' : 'query')) === 'mutation';
     const sessionIdx = cfg.session_argument ? f.args.findIndex((a) => a.name === cfg.session_argument) : -1;
-    if (cfg.session_argument && sessionIdx < 0) {
-      fail(`the function "${f.name}" cannot be tracked because given session argument "${cfg.session_argument}" not the input argument of the function`); continue;
-    }
-    if (sessionIdx >= 0 && f.args[sessionIdx]!.type !== 'json') {
-      fail(`the function "${f.name}" cannot be tracked because given session argument "${cfg.session_argument}" is not of type json`); continue;
-    }
+    const problems = trackingProblems(f, db, cfg, sessionIdx);
+    if (problems.length > 0) { fail(`the function ${JSON.stringify(qualifiedText(entry.function))} cannot be tracked ${reasonMessage(problems)}`); continue; }
+    const returns = tables.get(tableId(source.name, f.returnTypeSchema, f.returnType));
+    if (!returns) { fail(`the function ${JSON.stringify(qualifiedText(entry.function))} cannot be tracked because its return table "${f.returnType}" is not tracked`); continue; }
+    const asMutation = (cfg.exposed_as ?? (f.volatility === 'volatile' ? 'mutation' : 'query')) === 'mutation';
     const field = cfg.custom_root_fields?.function ?? cfg.custom_name ?? (f.schema === 'public' ? f.name : `${f.schema}_${f.name}`);
     // Without a custom name the function's own name becomes the field (Hasura's qualifiedObjectToName).
     if (cfg.custom_name === undefined && !/^[_A-Za-z][_0-9A-Za-z]*$/.test(f.schema === 'public' ? f.name : `${f.schema}_${f.name}`)) {

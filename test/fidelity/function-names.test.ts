@@ -22,7 +22,12 @@ describe('function names that are not GraphQL names', () => {
       CREATE TABLE lab.sample (id int PRIMARY KEY);
       CREATE FUNCTION "bright-comets"() RETURNS SETOF comet AS $$ SELECT * FROM comet $$ LANGUAGE sql STABLE;
       CREATE FUNCTION lab."odd-comets"() RETURNS SETOF comet AS $$ SELECT * FROM comet $$ LANGUAGE sql STABLE;
-      CREATE FUNCTION lab.samples() RETURNS SETOF lab.sample AS $$ SELECT * FROM lab.sample $$ LANGUAGE sql STABLE;`);
+      CREATE FUNCTION lab.samples() RETURNS SETOF lab.sample AS $$ SELECT * FROM lab.sample $$ LANGUAGE sql STABLE;
+      CREATE FUNCTION "odd-args"("comet-id" int, "2nd" text, fine int) RETURNS SETOF comet AS $$ SELECT * FROM comet $$ LANGUAGE sql STABLE;
+      CREATE FUNCTION many_comets(VARIADIC ids int[]) RETURNS SETOF comet AS $$ SELECT * FROM comet WHERE id = ANY(ids) $$ LANGUAGE sql STABLE;
+      CREATE FUNCTION comet_count() RETURNS int AS $$ SELECT count(*)::int FROM comet $$ LANGUAGE sql STABLE;
+      CREATE TYPE pair AS (a int, b int);
+      CREATE FUNCTION one_pair() RETURNS SETOF pair AS $$ SELECT 1, 2 $$ LANGUAGE sql STABLE;`);
     server = await serveCatalog(db.url);
     expect((await md('pg_track_table', { table: 'comet' })).status).toBe(200);
   });
@@ -41,9 +46,24 @@ describe('function names that are not GraphQL names', () => {
     expect((await post('/v1/graphql', { query: '{ bright_comets { name } }' })).body).toEqual({ data: { bright_comets: [{ name: 'Halley' }] } });
   });
 
+  it('gives every reason a function cannot be tracked, in Hasura\'s order and words (buildFunctionInfo)', async () => {
+    const reason = async (fn: string, configuration?: object) => (await md('pg_track_function', { function: fn, ...(configuration ? { configuration } : {}) })).body.error;
+    // One reason: `because ...`; several: one line each.
+    expect(await reason('odd-args', { custom_name: 'odd_args' })).toBe('Inconsistent object: in function "odd-args": the function "odd-args" cannot be tracked '
+      + 'because the function arguments comet-id,2nd are not in compliance with GraphQL spec');
+    expect(await reason('many_comets')).toBe('Inconsistent object: in function "many_comets": the function "many_comets" cannot be tracked '
+      + 'because function with "VARIADIC" parameters are not supported');
+    expect(await reason('comet_count', { exposed_as: 'mutation' })).toBe('Inconsistent object: in function "comet_count": the function "comet_count" cannot be tracked for the following reasons:\n'
+      + '  • the function does not return a "COMPOSITE" type\n  • the function does not return a table\n'
+      + '  • the function was requested to be exposed as a mutation, but is not marked VOLATILE. Maybe the function was given the wrong volatility when it was defined?\n');
+    expect(await reason('one_pair')).toBe('Inconsistent object: in function "one_pair": the function "one_pair" cannot be tracked because the function does not return a table');
+    const tracked = ((await md('export_metadata', {})).body.sources[0].functions ?? []).map((f: { function: { name: string } }) => f.function.name);
+    expect(tracked.filter((n: string) => ['odd-args', 'many_comets', 'comet_count', 'one_pair'].includes(n))).toEqual([]);
+  });
+
   it('the function context names the function with its schema for its other reasons too; replace_metadata refuses the same', async () => {
     expect((await md('pg_track_function', { function: { schema: 'lab', name: 'samples' } })).body.error)
-      .toBe('Inconsistent object: in function "lab.samples": the function "samples" cannot be tracked because its return table "sample" is not tracked');
+      .toBe('Inconsistent object: in function "lab.samples": the function "lab.samples" cannot be tracked because its return table "sample" is not tracked');
     const current = (await md('export_metadata', {})).body;
     const next = structuredClone(current);
     next.sources[0].functions.push({ function: { schema: 'lab', name: 'odd-comets' } });
