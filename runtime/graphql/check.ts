@@ -130,7 +130,8 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       const frag = walk.fragments.get(sel.name.value);
       if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name && !walk.checked.has(frag.name.value)) {
         walk.checked.add(frag.name.value);
-        checkDirectives(frag.directives, DirectiveLocation.FRAGMENT_DEFINITION, walk, path);
+        // A fragment definition's own directives are dropped unread, as Hasura's inliner does
+        // (Execute/Inline.hs: they do not apply to the fields of its selection set).
         checkSet(frag.selectionSet, type, walk, path, new Set([...seen, frag.name.value]));
       }
       continue;
@@ -170,7 +171,7 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
 }
 
 // Hasura parses `limit` as a non-negative 32-bit integer, with its own wording (corpus: graphql_query/limits).
-function checkLimit(value: ValueNode, path: Path): void {
+export function checkLimit(value: ValueNode, path: Path): void {
   if (value.kind === Kind.NULL) return;
   if (value.kind === Kind.INT && Number(value.value) >= 0 && Number(value.value) <= 2147483647) return;
   const found: { readonly [k: string]: string } = { IntValue: 'an integer', FloatValue: 'a float', StringValue: 'a string',

@@ -6,7 +6,7 @@ import { stepEnd, stepStart } from '../tracing/index.js';
 import type { Driver } from '../drivers/index.js';
 import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
-import { checkLimitValue } from './check.js';
+import { checkLimit, checkLimitValue } from './check.js';
 import { planOperation, type Plan, type SqlPlan } from './plan.js';
 import { mayWriteSeveralSources, mutationFieldsBySource, planMutation, type MutationFieldPlan, type MutationPlan, type NamedSql } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
@@ -624,7 +624,12 @@ export class Engine {
       const name = def.variable.name.value;
       if (req.variables?.[name] === null) throw new ApiError('validation-failed', `unexpected null value for type "${print(def.type.type)}"`, 400, p.sites.usages.get(name) ?? ['variableValues', name]);
     }
-    for (const [name, path] of p.sites.limits) checkLimitValue(req.variables?.[name], path);
+    for (const [name, path] of p.sites.limits) {
+      const def = defs.find((d) => d.variable.name.value === name);
+      // A default stands in for a variable not sent, unchecked until here (Hasura's buildVariable).
+      if (req.variables?.[name] === undefined && def?.defaultValue !== undefined) checkLimit(def.defaultValue, [...path]);
+      else checkLimitValue(req.variables?.[name], path);
+    }
     // Hasura takes an explicit null for a non-null variable with a default as null (graphql-js
     // refuses it): coerce without it, then put the null back (corpus: graphql_validation/null_variable_value).
     const sent = (req.variables ?? {}) as Record<string, unknown>;

@@ -258,6 +258,10 @@ export function parseLiteral(value: ValueNode, type: GraphQLInputType, path: Pat
     if (value.kind !== Kind.OBJECT) throw new ApiError('validation-failed', `expected an object for type "${inner.name}", but found ${describeLiteral(value)}`, 400, path);
     const given = new Map(value.fields.map((f) => [f.name.value, f.value]));
     const fields = inner.getFields();
+    // The document's literals were checked for unknown fields already (check.ts); a variable's default was not.
+    for (const name of given.keys()) {
+      if (!Object.hasOwn(fields, name)) throw new ApiError('validation-failed', `field "${name}" not found in type: '${inner.name}'`, 400, [...path, name]);
+    }
     for (const [name, def] of Object.entries(fields)) {
       const v = given.get(name);
       if (v === undefined) {

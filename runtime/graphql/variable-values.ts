@@ -8,6 +8,7 @@ import {
   type GraphQLInputType, type GraphQLSchema, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
+import { parseLiteral } from './validate.js';
 import { describeJson, enumValuesListed, jsonScalarMismatch, nullError, ownScalarField, ownScalarPath, refusesNull, type Path } from './validate-words.js';
 
 /** Where each variable is used first, and which variables the operation uses at all. */
@@ -41,6 +42,9 @@ export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDe
       if (type) checkJson(sent[name], type, path, column, own);
       out[name] = type ? coerceJson(sent[name], type) : sent[name];
     } else if (def.defaultValue !== undefined && type) {
+      // Hasura puts the default in unchecked; the place that reads it refuses what does not fit
+      // (Execute/Resolve.hs buildVariable), so a bad default is reported there, in its words.
+      parseLiteral(def.defaultValue, type, path, column, own);
       out[name] = valueFromAST(def.defaultValue, type);
     }
   }

@@ -149,6 +149,25 @@ describe('variables and fragments resolved first', () => {
     expect(await fails('{ lamp { id } } fragment F on lamp { id } fragment F on lamp { label }')).toEqual(err('multiple definitions for fragment "F"', '$', 'parse-failed'));
   });
 
+  it('drops a fragment definition\'s own directives unread, as Hasura\'s inliner does', async () => {
+    expect(dataOf(await kiln.gql('{ lamp_by_pk(id: 1) { ...F } } fragment F on lamp @include(if: false) { label }'))).toEqual({ lamp_by_pk: { label: 'desk' } });
+    expect(dataOf(await kiln.gql('{ lamp_by_pk(id: 2) { ...F } } fragment F on lamp @unknown { label }'))).toEqual({ lamp_by_pk: { label: 'floor' } });
+    // On a spread they still count.
+    expect(dataOf(await kiln.gql('{ lamp_by_pk(id: 2) { id ...F @include(if: false) } } fragment F on lamp { label }'))).toEqual({ lamp_by_pk: { id: 2 } });
+  });
+
+  it('reports a variable\'s default that does not fit where the variable is used, in that place\'s words', async () => {
+    expect(await fails('query Q($l: Int = "x") { lamp(limit: $l) { id } }'))
+      .toEqual(err('expected a non-negative 32-bit integer for type "Int", but found a string', '$.selectionSet.lamp.args.limit'));
+    expect(await fails('query Q($s: shade_enum = nope) { lamp(where: {shade: {_eq: $s}}) { id } }'))
+      .toEqual(err('expected one of the values ochre, teal, or amber for type "shade_enum", but found "nope"', '$.selectionSet.lamp.args.where.shade._eq'));
+    expect(await fails('query Q($w: lamp_bool_exp = {foo: 1}) { lamp(where: $w) { id } }'))
+      .toEqual(err('field "foo" not found in type: \'lamp_bool_exp\'', '$.selectionSet.lamp.args.where.foo'));
+    // A default that fits is used; a value sent wins over it.
+    expect(dataOf(await kiln.gql('query Q($l: Int = 1) { lamp(limit: $l, order_by: {id: asc}) { id } }'))).toEqual({ lamp: [{ id: 1 }] });
+    expect(dataOf(await kiln.gql('query Q($l: Int = 1) { lamp(limit: $l, order_by: {id: asc}) { id } }', { l: 2 }))).toEqual({ lamp: [{ id: 1 }, { id: 2 }] });
+  });
+
   it('reports errors inside a fragment at the path of the field it selects', async () => {
     expect(await fails('{ lamp { ...F } } fragment F on lamp { watts { id } }'))
       .toEqual(err('unexpected subselection set for non-object field', '$.selectionSet.lamp.selectionSet.watts'));
