@@ -2,6 +2,7 @@
 /** Subscriptions planned as LiveQuery / Stream IR. */
 export { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 export { Engine, type EngineOptions, type EngineStats, type SubscriptionPlan } from './engine.js';
+export { setBooleanNullCollapse } from './validate-words.js';
 /** What POST /v1/graphql/explain answers: per root field the SQL and PostgreSQL's plan. */
 export type { Explanation, FieldExplanation, SubscriptionExplanation } from './explain.js';
 /** Planning one operation into SQL (used by `inspect` and the compiler's SQL files), or into IR (what proofs read). */

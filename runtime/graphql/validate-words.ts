@@ -57,7 +57,17 @@ export function ownScalarField(fields: { readonly [name: string]: unknown }, nam
 export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {
   const fields = parent.getFields();
   if ('_and' in fields && '_not' in fields) return true;
-  return '_is_null' in fields && field !== '_has_key';
+  return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
+}
+
+// SVC_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE: a null operand of a comparison is "no condition", as in
+// Hasura v1 (a server setting, set once at start; a boolean expression's own fields still refuse
+// a null, as Hasura's flag leaves them).
+let v1NullCollapse = false;
+
+/** Turns Hasura v1's reading of a null comparison operand on or off for this process. */
+export function setBooleanNullCollapse(on: boolean): void {
+  v1NullCollapse = on;
 }
 
 /**

@@ -113,10 +113,12 @@ export interface RawServeInput {
   readonly enabledApis?: string;
   readonly maxRequestBodyBytes?: unknown;
   readonly inferFunctionPermissions?: unknown;
+  readonly v1BooleanNullCollapse?: unknown;
 }
 
 /** `kiln serve`: every flag checked, numbers turned into numbers. */
-export function checkServeInput<T extends RawServeInput>(o: T): Omit<T, 'inferFunctionPermissions'> & { port: number; pgConnections: number; inferFunctionPermissions: boolean } {
+export function checkServeInput<T extends RawServeInput>(o: T): Omit<T, 'inferFunctionPermissions' | 'v1BooleanNullCollapse'>
+  & { port: number; pgConnections: number; inferFunctionPermissions: boolean; v1BooleanNullCollapse: boolean } {
   if (o.bundle && o.metadata) bad('--bundle and --metadata cannot be given together (a bundle already holds its metadata)');
   if (o.bundle !== undefined) bundleInput(o.bundle, { flag: '--bundle' });
   if (o.metadata !== undefined) existingPath(o.metadata, { flag: '--metadata' }, 'either');
@@ -145,6 +147,7 @@ export function checkServeInput<T extends RawServeInput>(o: T): Omit<T, 'inferFu
     ...counts,
     port: intInput(o.port, { flag: '--port', env: 'SVC_GRAPHQL_SERVER_PORT' }, 0, 65535),
     inferFunctionPermissions: boolInput(o.inferFunctionPermissions ?? true, INFER_FUNCTION_PERMISSIONS),
+    v1BooleanNullCollapse: boolInput(o.v1BooleanNullCollapse ?? false, { flag: '--v1-boolean-null-collapse', env: 'SVC_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE' }),
     pgConnections: intInput(o.pgConnections, { flag: '--pg-connections', env: 'SVC_GRAPHQL_PG_CONNECTIONS' }, 1, 10_000),
   };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { unsetVariable } from '../errors/index.js';
-import { Engine } from '../graphql/index.js';
+import { Engine, setBooleanNullCollapse } from '../graphql/index.js';
 import { MetadataApi, type MetadataCompiler, type ServedState, type SourceInfo } from '../metadata-api/index.js';
 import { createServer } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
@@ -43,6 +43,7 @@ export interface CatalogServing {
  */
 export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log = stderrLog): Promise<RunningServer> {
   const limits = requestLimits();
+  setBooleanNullCollapse(o.v1BooleanNullCollapse === true);
   sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT is refused before anything opens
   const obs = observability(enabledApiList(o.enabledApis), log);
   const dbs = new Databases(o, log);

@@ -6,7 +6,7 @@ import { actionsOf, startAsyncActions } from './actions.js';
 import type { BigQueryConnection, BundleModel, Json, PoolModel } from '../bundle/index.js';
 import { loadBundle } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
-import { Engine } from '../graphql/index.js';
+import { Engine, setBooleanNullCollapse } from '../graphql/index.js';
 import { createServer } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
 import { serverConfig } from './config-view.js';
@@ -44,6 +44,7 @@ export type ModelOrigin =
 /** Starts HTTP and WebSocket serving of a model, with its workers; what `kiln-runtime` runs. */
 export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log = stderrLog): Promise<RunningServer> {
   const limits = requestLimits();
+  setBooleanNullCollapse(o.v1BooleanNullCollapse === true);
   sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT is refused before anything opens
   const obs = observability(enabledApiList(o.enabledApis), log);
   const dbs = new Databases(o, log);

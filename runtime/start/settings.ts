@@ -20,6 +20,8 @@ export interface ServeSettings extends AuthFlags, WorkerFlags {
   readonly stringifyNumericTypes: boolean;
   /** SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS (absent: true): false shows a query function only to roles given a function permission. */
   readonly inferFunctionPermissions?: boolean;
+  /** SVC_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE (absent: false): a null comparison operand is no condition, as in Hasura v1. */
+  readonly v1BooleanNullCollapse?: boolean;
   readonly console: boolean;
   /** SVC_GRAPHQL_ENABLE_ALLOWLIST: non-admin roles run only allow-listed queries. */
   readonly enableAllowlist?: boolean;
