@@ -146,8 +146,9 @@ export class InputGen {
     const n = this.rng.chance(0.06) ? 0 : this.rng.chance(0.65) ? 1 : this.rng.int(2, 3);
     const entries = this.rng.some(usable, n).map((f): [string, Val] => {
       const named = getNamedType(f.type).name;
-      if (named.endsWith('_comparison_exp')) return [f.name, this.value(f.type, { table, field: f.name, nullChance: 0.02 }, inVar)];
-      return [f.name, this.value(f.type, { depth: depth + 1, nullChance: 0.03 }, inVar)];
+      // Never null: Hasura v2 refuses a null for a boolean expression's fields (validate-words.ts refusesNull).
+      if (named.endsWith('_comparison_exp')) return [f.name, this.value(f.type, { table, field: f.name, nullChance: 0 }, inVar)];
+      return [f.name, this.value(f.type, { depth: depth + 1, nullChance: 0 }, inVar)];
     });
     return this.objectOf(entries);
   }
@@ -159,7 +160,9 @@ export class InputGen {
     return this.objectOf(chosen.map((f) => {
       // Column samples fit operators of the column's own type (not `_is_null`, `_has_key`, `_cast`).
       const own = getNamedType(f.type).name === t.name.slice(0, -'_comparison_exp'.length);
-      const hint: Hint = own ? { table: h.table, field: h.field, op: f.name, nullChance: 0.05 } : { op: f.name, nullChance: 0.05 };
+      // An operand is never null but for `_has_key`, whose parser takes one (Hasura v2).
+      const nullChance = f.name === '_has_key' ? 0.05 : 0;
+      const hint: Hint = own ? { table: h.table, field: h.field, op: f.name, nullChance } : { op: f.name, nullChance };
       return [f.name, this.value(f.type, hint, inVar)];
     }));
   }
