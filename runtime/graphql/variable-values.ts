@@ -4,7 +4,7 @@
 // of its first use. What passes is coerced (defaults applied) for planning.
 
 import {
-  Kind, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, typeFromAST, valueFromAST,
+  Kind, isEnumType, isInputObjectType, isListType, isNonNullType, typeFromAST, valueFromAST,
   type GraphQLInputType, type GraphQLSchema, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
@@ -104,12 +104,7 @@ function isColumnPlace(path: Path): boolean {
 export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column: boolean, own = false): void {
   if (v === null || v === undefined) {
     if (!isNonNullType(type)) return;
-    const inner = type.ofType;
-    const named = getNamedType(inner);
-    if (isListType(inner)) throw new ApiError('validation-failed', 'expected a list, but found null', 400, path);
-    if (isInputObjectType(named)) throw new ApiError('validation-failed', `expected an object for type "${named.name}", but found null`, 400, path);
-    if (isEnumType(named)) throw new ApiError('validation-failed', `expected an enum value for type "${named.name}", but found null`, 400, path);
-    throw new ApiError('validation-failed', `unexpected null value for type "${named.name}"`, 400, path);
+    throw nullError(type.ofType, path, column);
   }
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {

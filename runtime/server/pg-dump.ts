@@ -13,8 +13,8 @@ import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ADMIN_ROLE, resolveSession, type AuthOptions } from '../auth/index.js';
 import type { Driver } from '../drivers/index.js';
-import { ApiError } from '../errors/index.js';
-import { checkDeclaredLength, parseJsonBody, readBody, send, sendManagementError, unexpectedError } from './http-io.js';
+import { ApiError, jsonKind } from '../errors/index.js';
+import { checkDeclaredLength, headWith, parseJsonBody, readBody, send, sendManagementError, unexpectedError } from './http-io.js';
 
 /** What the route needs from the server. */
 export interface PgDumpRouteContext {
@@ -48,29 +48,23 @@ interface PgDumpRequest {
 
 function readRequest(body: unknown): PgDumpRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError('parse-failed', `parsing PGDumpReqBody failed, expected Object, but encountered ${kindOf(body)}`, 400);
+    throw new ApiError('parse-failed', `parsing PGDumpReqBody failed, expected Object, but encountered ${jsonKind(body)}`, 400);
   }
   const o = body as Record<string, unknown>;
   const opts = o['opts'];
   if (opts === undefined) throw new ApiError('parse-failed', "the key 'opts' was not present", 400);
-  if (!Array.isArray(opts)) throw new ApiError('parse-failed', `parsing [] failed, expected Array, but encountered ${kindOf(opts)}`, 400, ['opts']);
+  if (!Array.isArray(opts)) throw new ApiError('parse-failed', `parsing [] failed, expected Array, but encountered ${jsonKind(opts)}`, 400, ['opts']);
   opts.forEach((x: unknown, i) => {
-    if (typeof x !== 'string') throw new ApiError('parse-failed', `parsing String failed, expected String, but encountered ${kindOf(x)}`, 400, ['opts', i]);
+    if (typeof x !== 'string') throw new ApiError('parse-failed', `parsing String failed, expected String, but encountered ${jsonKind(x)}`, 400, ['opts', i]);
   });
   const clean = o['clean_output'];
   if (clean !== undefined && clean !== null && typeof clean !== 'boolean') {
-    throw new ApiError('parse-failed', `parsing Bool failed, expected Boolean, but encountered ${kindOf(clean)}`, 400, ['clean_output']);
+    throw new ApiError('parse-failed', `parsing Bool failed, expected Boolean, but encountered ${jsonKind(clean)}`, 400, ['clean_output']);
   }
   const source = o['source'] ?? 'default';
-  if (typeof source !== 'string') throw new ApiError('parse-failed', `parsing Text failed, expected String, but encountered ${kindOf(source)}`, 400, ['source']);
+  if (typeof source !== 'string') throw new ApiError('parse-failed', `parsing Text failed, expected String, but encountered ${jsonKind(source)}`, 400, ['source']);
   refuseUnsafeOptions(opts as string[]);
   return { opts: opts as string[], cleanOutput: clean === true, source };
-}
-
-function kindOf(v: unknown): string {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  return ({ string: 'String', number: 'Number', boolean: 'Boolean', object: 'Object' } as Record<string, string>)[typeof v] ?? 'Object';
 }
 
 // Long options that write files or choose the database (pg_dump also takes any unambiguous prefix
@@ -209,7 +203,7 @@ function runDump(res: ServerResponse, program: string, connectionString: string,
       if (heldBytes <= STREAM_AFTER_BYTES) return;
       // Large: answer 200 now and stream the rest; a failure from here on ends the connection.
       streaming = true;
-      res.writeHead(200, { 'content-type': SQL_TYPE });
+      res.writeHead(200, headWith(res, { 'content-type': SQL_TYPE }));
       res.write(out(Buffer.concat(held)));
       held.length = 0;
     });
