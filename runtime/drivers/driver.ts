@@ -27,6 +27,12 @@ export interface CallOptions {
    * `postgres-error`) and the connection is kept. Drivers that cannot cancel ignore it (PGlite).
    */
   readonly timeoutMs?: number;
+  /**
+   * The statement only reads and is sent alone (its own implicit transaction, nothing set on the
+   * session for it): a driver may run it pipelined behind others on a shared connection
+   * (PostgreSQL's read lane, pg-pipeline.ts). Ignored inside a transaction.
+   */
+  readonly read?: boolean;
 }
 
 /** How a transaction starts. */

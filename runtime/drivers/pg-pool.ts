@@ -28,7 +28,7 @@ export interface PoolSettings {
 
 // Session settings every connection starts with: UTC timestamps and PostgreSQL's default
 // (shortest exact) float output, whatever the server or role defaults say.
-const SESSION_SETUP = "SET TIME ZONE 'UTC'; SET extra_float_digits = 1";
+export const SESSION_SETUP = "SET TIME ZONE 'UTC'; SET extra_float_digits = 1";
 
 // New clients whose setup statement is still queued (the pool hands a client over from inside
 // pg's ready handler, before pg sends what it queued): a caller checking out with a callback sends
@@ -60,16 +60,27 @@ function urlOptions(url: string): string {
 }
 
 /**
- * Creates a pool whose clients always have an error listener; `options` are extra `-c` settings,
- * added to those of the URL's `options` parameter. A `statement_timeout` set there is the
- * source's own and wins over the default of every source (SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT).
+ * What every connection of a driver is opened with: the URL, the `-c` settings of its `options`
+ * parameter and `options` (extra ones), and the default statement timeout as a startup parameter
+ * (no round trip, and RESET statement_timeout comes back to it). A `statement_timeout` set in the
+ * URL's options is the source's own and wins over the default of every source
+ * (SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT).
  */
-export function createPool(s: PoolSettings, options?: string): pg.Pool {
+export function connectionConfig(s: PoolSettings, options?: string): pg.ClientConfig {
   const own = urlOptions(s.url);
   const allOptions = [own, options ?? ''].filter((o) => o !== '').join(' ');
   const sourceTimeout = /\bstatement_timeout\b/.test(own);
-  const pool = new pg.Pool({
+  return {
     connectionString: s.url,
+    ...(s.statementTimeoutMs > 0 && !sourceTimeout ? { statement_timeout: s.statementTimeoutMs } : {}),
+    ...(allOptions ? { options: allOptions } : {}),
+  };
+}
+
+/** Creates a pool whose clients always have an error listener; `options` are extra `-c` settings (connectionConfig). */
+export function createPool(s: PoolSettings, options?: string): pg.Pool {
+  const pool = new pg.Pool({
+    ...connectionConfig(s, options),
     max: s.max,
     connectionTimeoutMillis: s.connectionTimeoutMillis,
     idleTimeoutMillis: s.idleTimeoutMillis,
@@ -77,9 +88,6 @@ export function createPool(s: PoolSettings, options?: string): pg.Pool {
     allowExitOnIdle: true,
     // Rows over the cap close their connection instead of ending the process (pg-guard.ts).
     Client: guardedClient(s.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES),
-    // A startup parameter: no round trip, and RESET statement_timeout comes back to it.
-    ...(s.statementTimeoutMs > 0 && !sourceTimeout ? { statement_timeout: s.statementTimeoutMs } : {}),
-    ...(allOptions ? { options: allOptions } : {}),
   });
   pool.on('connect', (client) => {
     client.on('error', (e: Error) => {

@@ -9,6 +9,7 @@ import { PlanChoices } from './plan-choice.js';
 import { connectionFailed, createPool, justConnected, type PoolSettings } from './pg-pool.js';
 import { sessionTimeoutFor, transactionTimeouts } from './pg-timeout.js';
 import { listenOn } from './pg-listen.js';
+import { ReadLane, type LaneSubmit } from './pg-pipeline.js';
 
 /** Settings of a PostgreSQL source. */
 export interface PgDriverOptions {
@@ -27,6 +28,11 @@ export interface PgDriverOptions {
   readonly log?: (line: string) => void;
   /** The largest row accepted from PostgreSQL, bytes (pg-guard.ts); default 256 MiB. */
   readonly maxMessageBytes?: number;
+  /**
+   * Connections of the read lane (pg-pipeline.ts), taken from `max` (at most half of it); 0 or
+   * absent: no lane. A served source gets SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS (default 2).
+   */
+  readonly pipelineConnections?: number;
 }
 
 type Runner = TransactionRunner;
@@ -75,6 +81,9 @@ function submitWith(client: pg.PoolClient, text: string, values: readonly unknow
 }
 
 const keepRow = (fields: unknown[]): unknown[] => fields;
+
+// The read lane sends its statements as the pool's runs send theirs (on a client of its own).
+const submitLane: LaneSubmit = (client, text, values, name, done) => submitWith(client as pg.PoolClient, text, values, name, (e, rows) => done(e, rows));
 
 /** The part of pg's connection (lib/connection.js) that the extended protocol's steps are sent through. */
 interface ProtocolConnection {
@@ -205,9 +214,11 @@ function toResult(res: pg.QueryArrayResult): QueryResult {
 
 /** A Driver over a `pg.Pool`: the PostgreSQL dialect, prepared statements for named plans. */
 export function createPgDriver(opts: PgDriverOptions): Driver {
+  const max = opts.max ?? 10;
+  const laneSize = Math.max(0, Math.min(opts.pipelineConnections ?? 0, Math.floor(max / 2)));
   const settings: PoolSettings = {
     url: opts.url,
-    max: opts.max ?? 10,
+    max: max - laneSize,
     connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 0,
     statementTimeoutMs: opts.statementTimeoutMs ?? 0,
     idleTimeoutMillis: opts.idleTimeoutMillis ?? 30_000,
@@ -219,7 +230,10 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   // sessions keep the generic plan: in 'auto' mode PostgreSQL compares the generic plan's cost
   // with its custom plans' and, whenever a parameter LIMIT makes the generic one look dearer
   // (it guesses 10% of the rows), plans again on every run (bench Q1: twice the database CPU).
-  const pool = createPool(settings, '-c plan_cache_mode=force_generic_plan');
+  const GENERIC = '-c plan_cache_mode=force_generic_plan';
+  const pool = createPool(settings, GENERIC);
+  // Reads sent alone go pipelined on a few connections of their own when they may (pg-pipeline.ts).
+  const lane = laneSize > 0 ? new ReadLane(settings, laneSize, GENERIC, submitLane) : null;
   // Runs planned for their values go to connections whose sessions always plan for the actual
   // values (plan_cache_mode is per session); opened on first use, so most servers never do. Which
   // runs go there: a value-sensitive statement's choice, made by timing both (plan-choice.ts).
@@ -278,6 +292,24 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
    * statement are callbacks (an async function awaiting both made three promises and a generator
    * per call); only a session timeout that changes is awaited.
    */
+  function viaLane(text: string, params: readonly unknown[], name: string): Promise<string> | undefined {
+    const c = lane!.connectionFor(name);
+    if (c === null) return undefined;
+    return new Promise((resolve, reject) => {
+      lane!.send(c, text, params, name, (e, rows, lost) => {
+        let cell: string;
+        try {
+          if (e) throw lost && !(e instanceof ConnectionError) ? new ConnectionError(e) : e;
+          cell = firstCell(rows!);
+        } catch (x) {
+          reject(mapDatabaseError(x, { statement: text, prepared: true, arguments: params }));
+          return;
+        }
+        resolve(cell);
+      });
+    });
+  }
+
   function textOnce(text: string, params: readonly unknown[], name: string | undefined, custom: boolean,
     timeoutMs: number | undefined, timed?: (ms: number) => void): Promise<string> {
     const p = custom ? (customPool ??= createPool(settings, '-c plan_cache_mode=force_custom_plan')) : pool;
@@ -333,13 +365,26 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
     dialect: postgres,
     connectionString: opts.url,
     queryText: (text, params, name, valueSensitive, callOpts) => {
-      if (valueSensitive !== true || name === undefined) return textOnce(text, params, name, false, callOpts?.timeoutMs);
+      const timeoutMs = callOpts?.timeoutMs;
+      // A read with the session's own settings may go to the read lane; when the lane cannot take
+      // it now, it runs on the pool and its time there is what the lane learns of it.
+      const laneName = lane !== null && name !== undefined && callOpts?.read === true && timeoutMs === undefined ? statementName(text) : undefined;
+      const seen = laneName === undefined ? undefined : (ms: number) => lane!.observe(laneName, ms);
+      if (valueSensitive !== true || name === undefined) {
+        return (laneName !== undefined && viaLane(text, params, laneName)) || textOnce(text, params, name, false, timeoutMs, seen);
+      }
       const choice = choices.for(name);
       const custom = choice.next();
-      if (choice.chosen !== null || choice.warming) return textOnce(text, params, name, custom, callOpts?.timeoutMs);
+      if (choice.chosen !== null || choice.warming) {
+        if (custom) return textOnce(text, params, name, true, timeoutMs);
+        return (laneName !== undefined && viaLane(text, params, laneName)) || textOnce(text, params, name, false, timeoutMs, seen);
+      }
       // Timed from the statement sent to its answer: the wait for a pooled connection is left
       // out, since per-run plans have a pool of their own that is idle while the main one queues.
-      return textOnce(text, params, name, custom, callOpts?.timeoutMs, (ms) => choice.record(custom, ms));
+      return textOnce(text, params, name, custom, timeoutMs, (ms) => {
+        choice.record(custom, ms);
+        if (!custom) seen?.(ms);
+      });
     },
     query: (text, params, callOpts) => withClient((r) => r.query(text, params, callOpts)),
     runScript: (text, callOpts) => withClient((r) => r.runScript(text, callOpts)),
@@ -361,16 +406,20 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
       await control(runner, 'COMMIT');
       return result;
     }, false, true),
-    poolStats: () => ({
-      total: pool.totalCount + (customPool?.totalCount ?? 0),
-      idle: pool.idleCount + (customPool?.idleCount ?? 0),
-      waiting: pool.waitingCount + (customPool?.waitingCount ?? 0),
-      max: settings.max * (customPool ? 2 : 1),
-      waits: waited.count,
-      waitSeconds: waited.seconds,
-    }),
+    poolStats: () => {
+      const l = lane?.stats();
+      return {
+        total: pool.totalCount + (customPool?.totalCount ?? 0) + (l?.total ?? 0),
+        idle: pool.idleCount + (customPool?.idleCount ?? 0) + (l?.idle ?? 0),
+        waiting: pool.waitingCount + (customPool?.waitingCount ?? 0),
+        max: settings.max * (customPool ? 2 : 1) + (l?.max ?? 0),
+        waits: waited.count,
+        waitSeconds: waited.seconds,
+      };
+    },
     listen: (channel, handlers) => listenOn(settings.url, channel, handlers, settings.log),
     close: async () => {
+      await lane?.close();
       await pool.end();
       await customPool?.end();
     },

@@ -45,7 +45,7 @@ export type ModelOrigin =
 export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log = stderrLog): Promise<RunningServer> {
   const limits = requestLimits();
   setBooleanNullCollapse(o.v1BooleanNullCollapse === true);
-  sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT is refused before anything opens
+  sourceDefaults(); // a bad SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT or SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS is refused before anything opens
   const obs = observability(enabledApiList(o.enabledApis), log);
   const dbs = new Databases(o, log);
   const drivers = new Map<string, Driver>();

@@ -56,15 +56,34 @@ export function baseUrl(host: string, port: number): string {
  * Settings every source database's pool gets: SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT (seconds, 0 or
  * unset: none) becomes each session's statement_timeout. Hasura has no such setting (its
  * pool_settings have no statement timeout), so it is an environment variable, not metadata.
+ * SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: the connections of a PostgreSQL source's read lane, taken
+ * from its pool (pg-pipeline.ts; default 2, 0 turns it off).
  */
-export function sourceDefaults(env: NodeJS.ProcessEnv = process.env): { statementTimeoutMs: number } {
+export function sourceDefaults(env: NodeJS.ProcessEnv = process.env): { statementTimeoutMs: number; pipelineConnections: number } {
+  return { statementTimeoutMs: statementTimeoutMs(env), pipelineConnections: pipelineConnections(env) };
+}
+
+/** The read lane's size when SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS is not set. */
+export const DEFAULT_PIPELINE_CONNECTIONS = 2;
+
+function statementTimeoutMs(env: NodeJS.ProcessEnv): number {
   const raw = env.SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT;
-  if (raw === undefined || raw.trim() === '') return { statementTimeoutMs: 0 };
+  if (raw === undefined || raw.trim() === '') return 0;
   const sec = Number(raw);
   if (!Number.isFinite(sec) || sec < 0) {
     throw new StartError(`SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT must be a number of seconds (0: none), got ${JSON.stringify(raw)}`, 2);
   }
-  return { statementTimeoutMs: Math.round(sec * 1000) };
+  return Math.round(sec * 1000);
+}
+
+function pipelineConnections(env: NodeJS.ProcessEnv): number {
+  const raw = env.SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_PIPELINE_CONNECTIONS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 64) {
+    throw new StartError(`SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS must be a whole number from 0 (no read lane) to 64, got ${JSON.stringify(raw)}`, 2);
+  }
+  return n;
 }
 
 /** The server's caps on one operation and the rate-limit counts every engine of this process shares. */

@@ -1,0 +1,176 @@
+// The read lane (pg-pipeline.ts) against the real PostgreSQL: reads sent together come back each
+// with its own answer, one failing fails alone, a slow statement holds no quick one up, a lost
+// lane connection fails only what was on it, and reads that are not marked as such, or that set a
+// timeout of their own, never go there.
+
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
+import { LANE_APPLICATION_NAME } from '../../runtime/drivers/pg-pipeline.js';
+import { sourceDefaults } from '../../runtime/start/settings.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { failure } from '../helpers/failure.js';
+
+let db: TestDatabase;
+const drivers: Driver[] = [];
+const logged: string[] = [];
+const READ = { read: true } as const;
+
+beforeAll(async () => {
+  db = await createTestDatabase('pglane', `CREATE TABLE item (id int PRIMARY KEY, label text NOT NULL);
+    INSERT INTO item SELECT g, 'item ' || g FROM generate_series(1, 50) g;`);
+});
+
+afterAll(async () => {
+  await Promise.all(drivers.map((d) => d.close()));
+  await db?.drop();
+});
+
+function driver(pipelineConnections: number, max = 6, maxLifetimeSeconds?: number): Driver {
+  const d = createPgDriver({ url: db.url, max, pipelineConnections, log: (l) => logged.push(l), ...(maxLifetimeSeconds ? { maxLifetimeSeconds } : {}) });
+  drivers.push(d);
+  return d;
+}
+
+// Each test's drivers are closed at its end, so that the sessions a test counts are its own.
+afterEach(async () => {
+  await Promise.all(drivers.splice(0).map((d) => d.close()));
+  await until('no session left', async () => (await sessions()).length === 0);
+});
+
+/** The backends of this database by application_name, with what they ran last. */
+async function sessions(): Promise<{ name: string; query: string; pid: number; state: string }[]> {
+  return db.query(`SELECT application_name AS name, query, pid, state FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [db.name]);
+}
+
+async function until(what: string, ok: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    if (await ok()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+const laneSessions = async (): Promise<number> => (await sessions()).filter((s) => s.name === LANE_APPLICATION_NAME).length;
+
+/** A read on `d`, then the wait until its lane has `n` sessions open (a lane opens on first use, in the background). */
+async function warm(d: Driver, n: number): Promise<void> {
+  await d.queryText(LABEL, [1], 'label', false, READ);
+  await until(`${n} lane sessions`, async () => {
+    await d.queryText(LABEL, [1], 'label', false, READ);
+    return (await laneSessions()) >= n;
+  });
+}
+
+const LABEL = 'SELECT json_build_object(\'id\', id, \'label\', label)::text FROM item WHERE id = $1';
+
+describe('pg driver: the read lane', () => {
+  it('answers each of many reads sent at once with its own row, on the lane\'s sessions', async () => {
+    const d = driver(2);
+    await warm(d, 1);
+    // Twice: the first round times the statement (it may then go behind others), the second pipelines it.
+    for (let round = 0; round < 2; round++) {
+      const ids = Array.from({ length: 50 }, (_, i) => i + 1);
+      const answers = await Promise.all(ids.map((id) => d.queryText(LABEL, [id], 'label', false, READ)));
+      expect(answers.map((a) => JSON.parse(a) as { id: number; label: string })).toEqual(ids.map((id) => ({ id, label: `item ${id}` })));
+    }
+    const lane = (await sessions()).filter((s) => s.name === LANE_APPLICATION_NAME);
+    expect(lane.length).toBe(2);
+    expect(lane.some((s) => s.query.includes('FROM item WHERE id = $1'))).toBe(true);
+    // Taken from the pool's size: 6 in all, 2 of them the lane's.
+    expect(d.poolStats?.().max).toBe(6);
+  });
+
+  it('fails a read that fails alone: those sent with it on the same connection answer', async () => {
+    const d = driver(1);
+    await warm(d, 1);
+    const text = 'SELECT json_build_object(\'q\', 10 / $1::int)::text';
+    await d.queryText(text, [1], 'divide', false, READ);
+    const runs = [5, 0, 2, 0, 1].map((n) => d.queryText(text, [n], 'divide', false, READ).then((t) => t, (e: unknown) => e));
+    const answers = await Promise.all(runs);
+    expect(answers[0]).toBe('{"q" : 2}');
+    expect(answers[2]).toBe('{"q" : 5}');
+    expect(answers[4]).toBe('{"q" : 10}');
+    for (const i of [1, 3]) {
+      const e = answers[i] as { code: string; message: string };
+      expect([e.code, e.message]).toEqual(['data-exception', 'division by zero']);
+    }
+  });
+
+  it('sends nothing behind a slow statement: a quick read answers while it runs', async () => {
+    const d = driver(1);
+    await warm(d, 1);
+    const sleep = 'SELECT pg_sleep($1::float8)::text';
+    const slow = d.queryText(sleep, [1.5], 'sleep', false, READ);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    const quick = await d.queryText(LABEL, [7], 'label', false, READ);
+    expect(JSON.parse(quick)).toEqual({ id: 7, label: 'item 7' });
+    // Behind the sleep it would have taken 1.4 s more.
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await slow).toBe('');
+  });
+
+  it('fails only the reads on a lane connection that is lost, and serves the next ones', async () => {
+    const d = driver(1);
+    await warm(d, 1);
+    const pending = failure(d.queryText('SELECT pg_sleep(5)::text', [], 'long', false, READ));
+    let pid: number | undefined;
+    for (let i = 0; i < 100 && pid === undefined; i++) {
+      pid = (await sessions()).find((s) => s.name === LANE_APPLICATION_NAME && s.state === 'active' && s.query.includes('pg_sleep'))?.pid;
+      if (pid === undefined) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(pid).toBeDefined();
+    await db.query('SELECT pg_terminate_backend($1)', [pid]);
+    const e = await pending;
+    expect([e.code, e.message]).toEqual(['postgres-error', 'connection error']);
+    await until('the loss logged', async () => logged.some((l) => l.includes('connection lost (read lane)')));
+    const answers = await Promise.all([3, 4].map((id) => d.queryText(LABEL, [id], 'label', false, READ)));
+    expect(answers.map((a) => (JSON.parse(a) as { id: number }).id)).toEqual([3, 4]);
+  });
+
+  it('closes a lane connection past the pool\'s connection lifetime, and opens another', async () => {
+    const d = driver(1, 4, 1);
+    await warm(d, 1);
+    const lanePids = async (): Promise<number[]> => (await sessions()).filter((s) => s.name === LANE_APPLICATION_NAME).map((s) => s.pid);
+    const [first] = await lanePids();
+    await new Promise((r) => setTimeout(r, 1100));
+    await until('the old lane session closed and a new one open', async () => {
+      await d.queryText(LABEL, [2], 'label', false, READ);
+      const now = await lanePids();
+      return first !== undefined && !now.includes(first) && now.length === 1;
+    });
+  });
+
+  it('runs on the pool what is not a read sent alone, or asks for its own timeout', async () => {
+    const d = driver(2, 4);
+    await warm(d, 1);
+    const name = 'SELECT json_build_object(\'app\', current_setting(\'application_name\'), \'t\', current_setting(\'statement_timeout\'))::text';
+    const plain = JSON.parse(await d.queryText(name, [], 'app')) as { app: string };
+    expect(plain.app).not.toBe(LANE_APPLICATION_NAME);
+    const timed = JSON.parse(await d.queryText(name, [], 'app', false, { read: true, timeoutMs: 2500 })) as { app: string; t: string };
+    expect(timed).toEqual({ app: plain.app, t: '2500ms' });
+    const read = JSON.parse(await d.queryText(name, [], 'app', false, READ)) as { app: string; t: string };
+    expect(read).toEqual({ app: LANE_APPLICATION_NAME, t: '0' });
+    // Inside a transaction the statement runs on the transaction's connection.
+    const inTx = await d.transaction((tx) => tx.queryText(name, [], 'app', false, READ));
+    expect((JSON.parse(inTx) as { app: string }).app).toBe(plain.app);
+  });
+
+  it('has no lane when it is off or the pool is too small to give it half', async () => {
+    for (const [d, max] of [[driver(0, 6), 6], [driver(2, 1), 1]] as const) {
+      const out = await Promise.all([1, 2, 3].map((id) => d.queryText(LABEL, [id], 'label', false, READ)));
+      expect(out.map((a) => (JSON.parse(a) as { id: number }).id)).toEqual([1, 2, 3]);
+      expect(d.poolStats?.().max).toBe(max);
+    }
+    expect(await laneSessions()).toBe(0);
+  });
+
+  it('reads its size from SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS, 2 by default, and refuses a bad one', () => {
+    expect(sourceDefaults({}).pipelineConnections).toBe(2);
+    expect(sourceDefaults({ SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: '0' }).pipelineConnections).toBe(0);
+    expect(sourceDefaults({ SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: '4' }).pipelineConnections).toBe(4);
+    for (const bad of ['-1', 'two', '1.5', '65']) {
+      expect(() => sourceDefaults({ SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: bad })).toThrow(/SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS must be a whole number from 0/);
+    }
+  });
+});
