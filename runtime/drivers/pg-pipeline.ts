@@ -6,26 +6,28 @@
 // mode: each statement ends with its own Sync, so one failing fails alone), and what is sent on
 // one connection in one turn of the event loop goes out in one write. Against the pool (a
 // connection per statement, a write and a wake-up of a backend per statement), the ideal bench
-// server made to send this way answered 1.3 to 2 times as many requests on Q1, Q2 and Q6: fewer
+// server made to send this way (two connections) answered 1.1 to 2.2 times as many requests on
+// Q1, Q2 and Q6 as itself on a pool of ten, in one session's runs on this 2-core machine: fewer
 // system calls in the server and in PostgreSQL, and backends that never wait for the next statement.
 //
 // What a pipeline costs: a statement waits for those before it on its connection. So a statement
-// goes behind others only when they are expected to be done within QUEUE_BUDGET_MS (each
-// statement's recent service times, measured here) and the one running has not run longer than
-// that; a statement not timed yet, or a slow one, goes only to a lane connection with nothing in
-// flight. When no lane connection may take it, the caller runs it on the pool, as before.
+// goes behind others only when it is expected to take at most QUEUE_BUDGET_MS itself (its recent
+// service times, measured here and on the pool), the wait it would have is within that too (the
+// statements in flight times the connection's mean time between answers), and the one running has
+// not run longer; a statement not timed yet, or a slow one, goes only to a lane connection with
+// nothing in flight. When no lane connection may take it, the caller runs it on the pool, as before.
 
 import pg from 'pg';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardedClient } from './pg-guard.js';
 import { connectionConfig, SESSION_SETUP, type PoolSettings } from './pg-pool.js';
 
 /**
- * How long statements already on a connection may be expected to take for one more to go behind
- * them, ms; also the longest a statement may be expected to take to go behind others, and the
- * longest the statement at the head may have run. Times are measured by this process: under load
- * they include the wait for the event loop to read the answer (a few milliseconds at most), so
- * the budget is above that, and well under the time of a statement that would hold others up. A
- * larger budget queued more and answered no more (bench Q5 at 10 ms: p99 2.7 times the pool's).
+ * The longest wait behind other statements one is sent to, ms; also the longest a statement may
+ * be expected to take to go behind others, and the longest the statement at the head may have run.
+ * Times are measured by this process: under load they include the wait for the event loop to read
+ * the answer (a few milliseconds at most), so the budget is above that, and well under the time of
+ * a statement that would hold others up. A larger budget queued more and answered no more (bench
+ * Q5 at 10 ms: p99 2.7 times the pool's); at 2 ms most statements went to the pool under load.
  */
 export const QUEUE_BUDGET_MS = 4;
 /** Statements in flight on one lane connection at most. */
@@ -55,9 +57,15 @@ export interface LaneConnection {
   readonly client: pg.Client;
   readonly opened: number;
   readonly inFlight: Sent[];
-  /** Sum of the known expected times in flight, ms, and how many in flight have none. */
-  expected: number;
+  /** How many in flight have no expected time (not timed yet). */
   unknown: number;
+  /**
+   * The mean time between two answers while the connection is busy, ms: what each statement in
+   * flight adds to the wait of one sent now. Measured per connection, since several answers often
+   * arrive in one read and a statement's own time then says little.
+   */
+  meanService: number;
+  served: number;
   /** When the statement at the head started being served: its sending, or its predecessor's answer. */
   headSince: number;
   lastUsed: number;
@@ -92,7 +100,7 @@ export class ReadLane {
 
   /**
    * The lane connection that may take the statement now: the first with nothing in flight, else
-   * the one expected to be free soonest among those whose queue fits the budget; null when none
+   * the one with the shortest expected wait among those where it fits the budget; null when none
    * may (the caller runs it elsewhere). Opens a missing connection meanwhile.
    */
   connectionFor(name: string): LaneConnection | null {
@@ -106,8 +114,9 @@ export class ReadLane {
       if (c.retiring) continue;
       if (c.inFlight.length === 0) return c;
       if (!canQueue || c.unknown > 0 || c.inFlight.length >= MAX_DEPTH) continue;
-      if (c.expected + expected > QUEUE_BUDGET_MS || now - c.headSince > QUEUE_BUDGET_MS) continue;
-      if (best === null || c.expected < best.expected) best = c;
+      const wait = c.inFlight.length * c.meanService;
+      if (wait + expected > QUEUE_BUDGET_MS || now - c.headSince > QUEUE_BUDGET_MS) continue;
+      if (best === null || wait < best.inFlight.length * best.meanService) best = c;
     }
     return best;
   }
@@ -123,7 +132,6 @@ export class ReadLane {
     }
     c.inFlight.push({ name, expected });
     if (expected < 0) c.unknown++;
-    else c.expected += expected;
     if (!c.corked) this.cork(c);
     this.submit(c.client, text, values, name, (err, rows) => this.answered(c, err, rows, done));
   }
@@ -135,7 +143,7 @@ export class ReadLane {
     return { total: this.connections.length, idle, max: this.size };
   }
 
-  /** Closes every lane connection; statements in flight get their answers first. */
+  /** Closes every lane connection (a statement still in flight fails with a connection error). */
   async close(): Promise<void> {
     this.closed = true;
     if (this.idleTimer !== null) clearInterval(this.idleTimer);
@@ -146,17 +154,18 @@ export class ReadLane {
   private answered(c: LaneConnection, err: Error | null, rows: unknown[][] | undefined, done: LaneDone): void {
     const sent = c.inFlight.shift();
     const now = performance.now();
-    if (sent !== undefined) {
+    if (sent !== undefined && !c.lost) {
       if (sent.expected < 0) c.unknown--;
-      else c.expected -= sent.expected;
       // Its service time: from when it reached the head of the connection to its answer. A
       // connection that broke says nothing about the statement.
-      if (!c.lost) this.learn(sent.name, now - c.headSince);
+      const ms = now - c.headSince;
+      this.learn(sent.name, ms);
+      c.meanService = c.served === 0 ? ms : c.meanService + (ms - c.meanService) / 16;
+      c.served++;
     }
     c.headSince = now;
     c.lastUsed = now;
     if (c.inFlight.length === 0) {
-      c.expected = 0;
       (c.client as unknown as { connection: { stream: { unref?(): void } } }).connection.stream.unref?.();
     }
     // One past its lifetime takes no more statements, and is closed once those on it are answered.
@@ -218,7 +227,7 @@ export class ReadLane {
     const client = new this.Client({ application_name: LANE_APPLICATION_NAME, ...connectionConfig(this.settings, this.options), pipeline: true } as pg.ClientConfig);
     const now = performance.now();
     const c: LaneConnection = {
-      client, opened: now, inFlight: [], expected: 0, unknown: 0, headSince: now, lastUsed: now, corked: false, lost: false, retiring: false,
+      client, opened: now, inFlight: [], unknown: 0, meanService: 0, served: 0, headSince: now, lastUsed: now, corked: false, lost: false, retiring: false,
     };
     const lost = (why: string): void => {
       if (c.lost) return;
