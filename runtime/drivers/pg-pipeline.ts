@@ -48,9 +48,13 @@ export type LaneSubmit = (client: pg.Client, text: string, values: readonly unkn
 
 interface Sent {
   readonly name: string;
-  /** The statement's expected service time, ms; -1 when not known. */
-  readonly expected: number;
+  /** Not timed yet when it was sent: nothing goes behind it. */
+  readonly untimed: boolean;
 }
+
+/** The socket under a pg client (pg's connection keeps it as `stream`). */
+interface Socket { ref?(): void; unref?(): void; cork(): void; uncork(): void }
+const socketOf = (client: pg.Client): Socket => (client as unknown as { connection: { stream: Socket } }).connection.stream;
 
 /** One pipelined connection and what is in flight on it, in the order the answers come. */
 export interface LaneConnection {
@@ -111,7 +115,6 @@ export class ReadLane {
     const now = performance.now();
     let best: LaneConnection | null = null;
     for (const c of this.connections) {
-      if (c.retiring) continue;
       if (c.inFlight.length === 0) return c;
       if (!canQueue || c.unknown > 0 || c.inFlight.length >= MAX_DEPTH) continue;
       const wait = c.inFlight.length * c.meanService;
@@ -123,15 +126,14 @@ export class ReadLane {
 
   /** Sends the statement on `c` (from connectionFor, in the same turn); `done` is called once. */
   send(c: LaneConnection, text: string, values: readonly unknown[], name: string, done: LaneDone): void {
-    const now = performance.now();
-    const expected = this.estimates.get(name) ?? -1;
     if (c.inFlight.length === 0) {
-      c.headSince = now;
+      c.headSince = performance.now();
       // Only a connection with a statement in flight keeps the process alive.
-      (c.client as unknown as { connection: { stream: { ref?(): void } } }).connection.stream.ref?.();
+      socketOf(c.client).ref?.();
     }
-    c.inFlight.push({ name, expected });
-    if (expected < 0) c.unknown++;
+    const untimed = !this.estimates.has(name);
+    c.inFlight.push({ name, untimed });
+    if (untimed) c.unknown++;
     if (!c.corked) this.cork(c);
     this.submit(c.client, text, values, name, (err, rows) => this.answered(c, err, rows, done));
   }
@@ -155,7 +157,7 @@ export class ReadLane {
     const sent = c.inFlight.shift();
     const now = performance.now();
     if (sent !== undefined && !c.lost) {
-      if (sent.expected < 0) c.unknown--;
+      if (sent.untimed) c.unknown--;
       // Its service time: from when it reached the head of the connection to its answer. A
       // connection that broke says nothing about the statement.
       const ms = now - c.headSince;
@@ -166,7 +168,7 @@ export class ReadLane {
     c.headSince = now;
     c.lastUsed = now;
     if (c.inFlight.length === 0) {
-      (c.client as unknown as { connection: { stream: { unref?(): void } } }).connection.stream.unref?.();
+      socketOf(c.client).unref?.();
     }
     // One past its lifetime takes no more statements, and is closed once those on it are answered.
     if (c.retiring ? c.inFlight.length === 0 : this.expired(c, now)) this.retire(c);
@@ -202,7 +204,7 @@ export class ReadLane {
 
   // What is written in this turn of the event loop goes out together, after the turn's I/O.
   private cork(c: LaneConnection): void {
-    (c.client as unknown as { connection: { stream: { cork(): void } } }).connection.stream.cork();
+    socketOf(c.client).cork();
     c.corked = true;
     this.corked.push(c);
     if (!this.flushScheduled) {
@@ -215,7 +217,7 @@ export class ReadLane {
     this.flushScheduled = false;
     for (const c of this.corked) {
       c.corked = false;
-      (c.client as unknown as { connection: { stream: { uncork(): void } } }).connection.stream.uncork();
+      socketOf(c.client).uncork();
     }
     this.corked.length = 0;
   };
@@ -232,9 +234,9 @@ export class ReadLane {
     const lost = (why: string): void => {
       if (c.lost) return;
       c.lost = true;
-      const expected = c.retiring;
+      const ours = c.retiring;
       this.retire(c);
-      if (!this.closed && !expected) this.settings.log(`kiln: PostgreSQL connection lost (read lane): ${why}`);
+      if (!this.closed && !ours) this.settings.log(`kiln: PostgreSQL connection lost (read lane): ${why}`);
     };
     client.on('error', (e: Error) => lost(e.message));
     // A backend that ends the session (pg_terminate_backend, a restart) may close it without an error event.
@@ -245,7 +247,7 @@ export class ReadLane {
         client.end().catch(() => undefined);
         return;
       }
-      (client as unknown as { connection: { stream: { unref?(): void } } }).connection.stream.unref?.();
+      socketOf(client).unref?.();
       this.connections.push(c);
       this.watchIdle();
     };

@@ -292,24 +292,6 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
    * statement are callbacks (an async function awaiting both made three promises and a generator
    * per call); only a session timeout that changes is awaited.
    */
-  function viaLane(text: string, params: readonly unknown[], name: string): Promise<string> | undefined {
-    const c = lane!.connectionFor(name);
-    if (c === null) return undefined;
-    return new Promise((resolve, reject) => {
-      lane!.send(c, text, params, name, (e, rows, lost) => {
-        let cell: string;
-        try {
-          if (e) throw lost && !(e instanceof ConnectionError) ? new ConnectionError(e) : e;
-          cell = firstCell(rows!);
-        } catch (x) {
-          reject(mapDatabaseError(x, { statement: text, prepared: true, arguments: params }));
-          return;
-        }
-        resolve(cell);
-      });
-    });
-  }
-
   function textOnce(text: string, params: readonly unknown[], name: string | undefined, custom: boolean,
     timeoutMs: number | undefined, timed?: (ms: number) => void): Promise<string> {
     const p = custom ? (customPool ??= createPool(settings, '-c plan_cache_mode=force_custom_plan')) : pool;
@@ -357,6 +339,28 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
         };
         if (justConnected(client)) queueMicrotask(begin);
         else begin();
+      });
+    });
+  }
+
+  /**
+   * One read on the read lane: undefined when no lane connection may take it now (the caller
+   * runs it on the pool); its failure mapped as textOnce maps one.
+   */
+  function viaLane(text: string, params: readonly unknown[], name: string): Promise<string> | undefined {
+    const c = lane!.connectionFor(name);
+    if (c === null) return undefined;
+    return new Promise((resolve, reject) => {
+      lane!.send(c, text, params, name, (e, rows, lost) => {
+        let cell: string;
+        try {
+          if (e) throw lost && !(e instanceof ConnectionError) ? new ConnectionError(e) : e;
+          cell = firstCell(rows!);
+        } catch (x) {
+          reject(mapDatabaseError(x, { statement: text, prepared: true, arguments: params }));
+          return;
+        }
+        resolve(cell);
       });
     });
   }

@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import type { ApiGroup } from '../server/index.js';
 import { StartError } from './start-error.js';
 
-/** A flag's name as the user sees it: `--port` (or `SVC_GRAPHQL_SERVER_PORT`). */
-interface Flag { readonly flag: string; readonly env?: string }
+/** A flag's name as the user sees it: `--port` (or `SVC_GRAPHQL_SERVER_PORT`); a setting without a flag by its variable alone. */
+type Flag = { readonly flag: string; readonly env?: string } | { readonly flag?: undefined; readonly env: string };
 
 function label(f: Flag): string {
+  if (f.flag === undefined) return f.env;
   return f.env ? `${f.flag} (or ${f.env})` : f.flag;
 }
 

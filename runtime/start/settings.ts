@@ -4,6 +4,7 @@
 import { RateLimiter, queryCapsFromEnv, type QueryCaps } from '../graphql/index.js';
 import type { AuthFlags } from './auth-config.js';
 import { StartError } from './start-error.js';
+import { intInput } from './input-check.js';
 import type { WorkerFlags } from './serve-workers.js';
 
 /** The settings of a served instance (flags, or their SVC_GRAPHQL_* variables). */
@@ -79,11 +80,7 @@ function statementTimeoutMs(env: NodeJS.ProcessEnv): number {
 function pipelineConnections(env: NodeJS.ProcessEnv): number {
   const raw = env.SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS;
   if (raw === undefined || raw.trim() === '') return DEFAULT_PIPELINE_CONNECTIONS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 64) {
-    throw new StartError(`SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS must be a whole number from 0 (no read lane) to 64, got ${JSON.stringify(raw)}`, 2);
-  }
-  return n;
+  return intInput(raw, { env: 'SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS' }, 0, 64);
 }
 
 /** The server's caps on one operation and the rate-limit counts every engine of this process shares. */

@@ -170,7 +170,7 @@ describe('pg driver: the read lane', () => {
     expect(sourceDefaults({ SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: '0' }).pipelineConnections).toBe(0);
     expect(sourceDefaults({ SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: '4' }).pipelineConnections).toBe(4);
     for (const bad of ['-1', 'two', '1.5', '65']) {
-      expect(() => sourceDefaults({ SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: bad })).toThrow(/SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS must be a whole number from 0/);
+      expect(() => sourceDefaults({ SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: bad })).toThrow(/^SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS must be a whole number from 0 to 64, not /);
     }
   });
 });
