@@ -28,11 +28,12 @@ export interface CallOptions {
    */
   readonly timeoutMs?: number;
   /**
-   * The statement only reads and is sent alone (its own implicit transaction, nothing set on the
-   * session for it): a driver may run it pipelined behind others on a shared connection
-   * (PostgreSQL's read lane, pg-pipeline.ts). Ignored inside a transaction.
+   * The statement is sent alone: its own implicit transaction, nothing set on the session for it
+   * (a query's statement, or a mutation's only one when no guard can fail). A driver may run it
+   * pipelined behind others on a shared connection (PostgreSQL's pipeline lane, pg-pipeline.ts).
+   * Ignored inside a transaction.
    */
-  readonly read?: boolean;
+  readonly alone?: boolean;
 }
 
 /** How a transaction starts. */

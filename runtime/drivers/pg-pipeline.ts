@@ -1,7 +1,7 @@
-// The read lane: a few PostgreSQL connections that take the engine's reads pipelined.
+// The pipeline lane: a few PostgreSQL connections that take the engine's statements pipelined.
 //
-// A read the engine sends alone (one statement, its own implicit transaction, no session setting
-// of its own) may go here instead of the pool. A lane connection takes statements one behind
+// A statement the engine sends alone (a query's, or a mutation's only one: its own implicit
+// transaction, no session setting of its own) may go here instead of the pool. A lane connection takes statements one behind
 // another without waiting for each answer (the extended protocol's pipelining, pg's `pipeline`
 // mode: each statement ends with its own Sync, so one failing fails alone), and what is sent on
 // one connection in one turn of the event loop goes out in one write. Against the pool (a
@@ -16,6 +16,12 @@
 // statements in flight times the connection's mean time between answers), and the one running has
 // not run longer; a statement not timed yet, or a slow one, goes only to a lane connection with
 // nothing in flight. When no lane connection may take it, the caller runs it on the pool, as before.
+//
+// What a time estimate cannot foresee is a lock: a write waiting on a row another transaction
+// holds, or a read waiting behind DDL, would hold up everything queued after it for as long as the
+// lock is held. So the lane's sessions set lock_timeout to QUEUE_BUDGET_MS: a statement that waits
+// longer for a lock fails there (SQLSTATE 55P03, its implicit transaction rolled back, nothing of
+// it applied) and the caller runs it again on the pool, where it waits as long as the source allows.
 
 import pg from 'pg';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardedClient } from './pg-guard.js';
@@ -35,7 +41,11 @@ export const MAX_DEPTH = 32;
 /** After a lane connection could not be opened, how long the pool alone serves, ms. */
 const RETRY_AFTER_MS = 1000;
 /** The application_name of the lane's sessions (a URL's own application_name wins). */
-export const LANE_APPLICATION_NAME = 'kiln read lane';
+export const LANE_APPLICATION_NAME = 'kiln pipeline lane';
+/** What a lane session sets besides the pool's setup: a lock wait longer than the budget fails (see the header). */
+const LANE_SETUP = `SET lock_timeout = '${QUEUE_BUDGET_MS}ms'`;
+/** The SQLSTATE of a lock wait past lock_timeout: a lane statement that fails so runs again on the pool. */
+export const LOCK_TIMEOUT_CODE = '55P03';
 /** Statements whose service time is kept; past it the estimates start over (statement names are not bounded). */
 const MAX_ESTIMATES = 10_000;
 
@@ -85,8 +95,8 @@ export interface LaneStats {
   readonly max: number;
 }
 
-/** The read lane of one driver: `size` connections, opened on first use. */
-export class ReadLane {
+/** The pipeline lane of one driver: `size` connections, opened on first use. */
+export class PipelineLane {
   private readonly connections: LaneConnection[] = [];
   private readonly estimates = new Map<string, number>();
   private readonly corked: LaneConnection[] = [];
@@ -236,7 +246,7 @@ export class ReadLane {
       c.lost = true;
       const ours = c.retiring;
       this.retire(c);
-      if (!this.closed && !ours) this.settings.log(`kiln: PostgreSQL connection lost (read lane): ${why}`);
+      if (!this.closed && !ours) this.settings.log(`kiln: PostgreSQL connection lost (pipeline lane): ${why}`);
     };
     client.on('error', (e: Error) => lost(e.message));
     // A backend that ends the session (pg_terminate_backend, a restart) may close it without an error event.
@@ -252,14 +262,14 @@ export class ReadLane {
       this.watchIdle();
     };
     client.connect()
-      .then(() => client.query(SESSION_SETUP))
+      .then(() => client.query(`${SESSION_SETUP}; ${LANE_SETUP}`))
       .then(ready, (e: Error) => {
         this.opening = false;
         this.retryAt = performance.now() + RETRY_AFTER_MS;
         c.lost = true;
         client.end().catch(() => undefined);
         // The pool reports the same failure to the requests; this is only the lane's note.
-        if (!this.closed) this.settings.log(`kiln: could not open a read-lane connection: ${e.message}`);
+        if (!this.closed) this.settings.log(`kiln: could not open a pipeline-lane connection: ${e.message}`);
       });
   }
 

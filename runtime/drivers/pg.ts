@@ -9,7 +9,7 @@ import { PlanChoices } from './plan-choice.js';
 import { connectionFailed, createPool, justConnected, type PoolSettings } from './pg-pool.js';
 import { sessionTimeoutFor, transactionTimeouts } from './pg-timeout.js';
 import { listenOn } from './pg-listen.js';
-import { ReadLane, type LaneSubmit } from './pg-pipeline.js';
+import { LOCK_TIMEOUT_CODE, PipelineLane, type LaneSubmit } from './pg-pipeline.js';
 
 /** Settings of a PostgreSQL source. */
 export interface PgDriverOptions {
@@ -29,7 +29,7 @@ export interface PgDriverOptions {
   /** The largest row accepted from PostgreSQL, bytes (pg-guard.ts); default 256 MiB. */
   readonly maxMessageBytes?: number;
   /**
-   * Connections of the read lane (pg-pipeline.ts), taken from `max` (at most half of it); 0 or
+   * Connections of the pipeline lane (pg-pipeline.ts), taken from `max` (at most half of it); 0 or
    * absent: no lane. A served source gets SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS (default 2).
    */
   readonly pipelineConnections?: number;
@@ -82,7 +82,7 @@ function submitWith(client: pg.PoolClient, text: string, values: readonly unknow
 
 const keepRow = (fields: unknown[]): unknown[] => fields;
 
-// The read lane sends its statements as the pool's runs send theirs (on a client of its own).
+// The pipeline lane sends its statements as the pool's runs send theirs (on a client of its own).
 const submitLane: LaneSubmit = (client, text, values, name, done) => submitWith(client as pg.PoolClient, text, values, name, (e, rows) => done(e, rows));
 
 /** The part of pg's connection (lib/connection.js) that the extended protocol's steps are sent through. */
@@ -232,8 +232,8 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   // (it guesses 10% of the rows), plans again on every run (bench Q1: twice the database CPU).
   const GENERIC = '-c plan_cache_mode=force_generic_plan';
   const pool = createPool(settings, GENERIC);
-  // Reads sent alone go pipelined on a few connections of their own when they may (pg-pipeline.ts).
-  const lane = laneSize > 0 ? new ReadLane(settings, laneSize, GENERIC, submitLane) : null;
+  // Statements sent alone go pipelined on a few connections of their own when they may (pg-pipeline.ts).
+  const lane = laneSize > 0 ? new PipelineLane(settings, laneSize, GENERIC, submitLane) : null;
   // Runs planned for their values go to connections whose sessions always plan for the actual
   // values (plan_cache_mode is per session); opened on first use, so most servers never do. Which
   // runs go there: a value-sensitive statement's choice, made by timing both (plan-choice.ts).
@@ -344,14 +344,20 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   }
 
   /**
-   * One read on the read lane: undefined when no lane connection may take it now (the caller
-   * runs it on the pool); its failure mapped as textOnce maps one.
+   * One statement on the pipeline lane: undefined when no lane connection may take it now (the
+   * caller runs it on the pool); its failure mapped as textOnce maps one. One that waited on a lock
+   * past the lane's lock_timeout was rolled back there, and runs again on the pool (`name` is the
+   * caller's, `laneName` the prepared statement's; `seen` learns its time there).
    */
-  function viaLane(text: string, params: readonly unknown[], name: string): Promise<string> | undefined {
-    const c = lane!.connectionFor(name);
+  function viaLane(text: string, params: readonly unknown[], name: string, laneName: string, seen: (ms: number) => void): Promise<string> | undefined {
+    const c = lane!.connectionFor(laneName);
     if (c === null) return undefined;
     return new Promise((resolve, reject) => {
-      lane!.send(c, text, params, name, (e, rows, lost) => {
+      lane!.send(c, text, params, laneName, (e, rows, lost) => {
+        if (e && !lost && (e as { code?: unknown }).code === LOCK_TIMEOUT_CODE) {
+          textOnce(text, params, name, false, undefined, seen).then(resolve, reject);
+          return;
+        }
         let cell: string;
         try {
           if (e) throw lost && !(e instanceof ConnectionError) ? new ConnectionError(e) : e;
@@ -370,18 +376,18 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
     connectionString: opts.url,
     queryText: (text, params, name, valueSensitive, callOpts) => {
       const timeoutMs = callOpts?.timeoutMs;
-      // A read with the session's own settings may go to the read lane; when the lane cannot take
-      // it now, it runs on the pool and its time there is what the lane learns of it.
-      const laneName = lane !== null && name !== undefined && callOpts?.read === true && timeoutMs === undefined ? statementName(text) : undefined;
+      // A statement sent alone with the session's own settings may go to the pipeline lane; when
+      // the lane cannot take it now, it runs on the pool and its time there is what the lane learns of it.
+      const laneName = lane !== null && name !== undefined && callOpts?.alone === true && timeoutMs === undefined ? statementName(text) : undefined;
       const seen = laneName === undefined ? undefined : (ms: number) => lane!.observe(laneName, ms);
       if (valueSensitive !== true || name === undefined) {
-        return (laneName !== undefined && viaLane(text, params, laneName)) || textOnce(text, params, name, false, timeoutMs, seen);
+        return (laneName !== undefined && viaLane(text, params, name!, laneName, seen!)) || textOnce(text, params, name, false, timeoutMs, seen);
       }
       const choice = choices.for(name);
       const custom = choice.next();
       if (choice.chosen !== null || choice.warming) {
         if (custom) return textOnce(text, params, name, true, timeoutMs);
-        return (laneName !== undefined && viaLane(text, params, laneName)) || textOnce(text, params, name, false, timeoutMs, seen);
+        return (laneName !== undefined && viaLane(text, params, name, laneName, seen!)) || textOnce(text, params, name, false, timeoutMs, seen);
       }
       // Timed from the statement sent to its answer: the wait for a pooled connection is left
       // out, since per-run plans have a pool of their own that is idle while the main one queues.

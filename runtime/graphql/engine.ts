@@ -82,8 +82,8 @@ export interface EngineOptions {
   readonly actions?: ActionHook;
 }
 
-// A query's statement is a read sent alone: the driver may pipeline it (CallOptions.read).
-const READ_ALONE = { read: true } as const;
+// A query's statement is sent alone: the driver may pipeline it (CallOptions.alone).
+const ALONE = { alone: true } as const;
 
 // Per mutation operation and role: whether its root fields name tables of several sources.
 const spanning = new WeakMap<Prepared, Map<string, boolean>>();
@@ -508,7 +508,7 @@ export class Engine {
     const values = bindParams(plan.sql.params, variables, session);
     const driver = this.driverAs(plan.source, session.role, true);
     if (plan.typedRows) return typedRowsText(driver, plan.sql.text, values, plan.typedRows);
-    return driver.queryText(plan.sql.text, values, plan.name, plan.valueSensitive, READ_ALONE);
+    return driver.queryText(plan.sql.text, values, plan.name, plan.valueSensitive, ALONE);
   }
 
   // The allow-list check, then the stored query's prepared operation when the text is one (no

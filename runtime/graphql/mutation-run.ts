@@ -3,7 +3,7 @@
 // statement atomicity is enough, and BEGIN/COMMIT would cost two round trips).
 
 import type { Session } from '../bundle/index.js';
-import { relationOf, type Driver, type TransactionRunner } from '../drivers/index.js';
+import { relationOf, type CallOptions, type Driver, type TransactionRunner } from '../drivers/index.js';
 import { ApiError, assert } from '../errors/index.js';
 import { compileSql } from '../sql/index.js';
 import { bindParams } from './bind.js';
@@ -21,7 +21,7 @@ export function runMutation(plan: MutationPlan, driver: Driver, variables: { rea
   const only = plan.fields.length === 1 ? plan.fields[0]! : null;
   if (!plan.transactional && !plan.recordsSession && only?.kind === 'sql' && !only.list && only.statements.length === 1 && !only.statements[0]!.output) {
     try {
-      return runOne(driver, only.statements[0]!, variables, session).then(
+      return runOne(driver, only.statements[0]!, variables, session, ALONE).then(
         (value) => `{${JSON.stringify(only.key)}:${value}}`,
         (e: unknown) => { throw atInsert(only, e); });
     } catch (e) {
@@ -70,9 +70,13 @@ async function runFields(plan: MutationPlan, driver: Driver, variables: { readon
   return plan.transactional ? driver.transaction(run) : run(driver);
 }
 
+// The fast path's statement is its own transaction: the driver may pipeline it (CallOptions.alone).
+const ALONE = { alone: true } as const;
+
 // Not an async function: the statement's promise and one then (every mutation statement comes here).
-function runOne(tx: Pick<TransactionRunner, 'queryText'>, s: NamedSql, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
-  return tx.queryText(s.sql.text, bindParams(s.sql.params, variables, session), s.name).then((text) => guarded(s, text));
+function runOne(tx: Pick<TransactionRunner, 'queryText'>, s: NamedSql, variables: { readonly [k: string]: unknown }, session: Session,
+  opts?: CallOptions): Promise<string> {
+  return tx.queryText(s.sql.text, bindParams(s.sql.params, variables, session), s.name, undefined, opts).then((text) => guarded(s, text));
 }
 
 // A statement's `<failed guard>:<json>` answer: the JSON, or the failed guard's error thrown.

@@ -57,14 +57,14 @@ export function baseUrl(host: string, port: number): string {
  * Settings every source database's pool gets: SVC_GRAPHQL_DEFAULT_STATEMENT_TIMEOUT (seconds, 0 or
  * unset: none) becomes each session's statement_timeout. Hasura has no such setting (its
  * pool_settings have no statement timeout), so it is an environment variable, not metadata.
- * SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: the connections of a PostgreSQL source's read lane, taken
+ * SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS: the connections of a PostgreSQL source's pipeline lane, taken
  * from its pool (pg-pipeline.ts; default 2, 0 turns it off).
  */
 export function sourceDefaults(env: NodeJS.ProcessEnv = process.env): { statementTimeoutMs: number; pipelineConnections: number } {
   return { statementTimeoutMs: statementTimeoutMs(env), pipelineConnections: pipelineConnections(env) };
 }
 
-/** The read lane's size when SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS is not set. */
+/** The pipeline lane's size when SVC_GRAPHQL_PG_PIPELINE_CONNECTIONS is not set. */
 export const DEFAULT_PIPELINE_CONNECTIONS = 2;
 
 function statementTimeoutMs(env: NodeJS.ProcessEnv): number {

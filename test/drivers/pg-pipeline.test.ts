@@ -1,11 +1,12 @@
-// The read lane (pg-pipeline.ts) against the real PostgreSQL: reads sent together come back each
+// The pipeline lane (pg-pipeline.ts) against the real PostgreSQL: reads sent together come back each
 // with its own answer, one failing fails alone, a slow statement holds no quick one up, a lost
 // lane connection fails only what was on it, and reads that are not marked as such, or that set a
 // timeout of their own, never go there.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
-import { LANE_APPLICATION_NAME } from '../../runtime/drivers/pg-pipeline.js';
+import pg from 'pg';
+import { LANE_APPLICATION_NAME, QUEUE_BUDGET_MS } from '../../runtime/drivers/pg-pipeline.js';
 import { sourceDefaults } from '../../runtime/start/settings.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { failure } from '../helpers/failure.js';
@@ -13,11 +14,13 @@ import { failure } from '../helpers/failure.js';
 let db: TestDatabase;
 const drivers: Driver[] = [];
 const logged: string[] = [];
-const READ = { read: true } as const;
+const ALONE = { alone: true } as const;
 
 beforeAll(async () => {
   db = await createTestDatabase('pglane', `CREATE TABLE item (id int PRIMARY KEY, label text NOT NULL);
-    INSERT INTO item SELECT g, 'item ' || g FROM generate_series(1, 50) g;`);
+    INSERT INTO item SELECT g, 'item ' || g FROM generate_series(1, 50) g;
+    CREATE TABLE guarded (id int PRIMARY KEY, n int NOT NULL);
+    INSERT INTO guarded VALUES (1, 0);`);
 });
 
 afterAll(async () => {
@@ -54,23 +57,23 @@ const laneSessions = async (): Promise<number> => (await sessions()).filter((s) 
 
 /** A read on `d`, then the wait until its lane has `n` sessions open (a lane opens on first use, in the background). */
 async function warm(d: Driver, n: number): Promise<void> {
-  await d.queryText(LABEL, [1], 'label', false, READ);
+  await d.queryText(LABEL, [1], 'label', false, ALONE);
   await until(`${n} lane sessions`, async () => {
-    await d.queryText(LABEL, [1], 'label', false, READ);
+    await d.queryText(LABEL, [1], 'label', false, ALONE);
     return (await laneSessions()) >= n;
   });
 }
 
 const LABEL = 'SELECT json_build_object(\'id\', id, \'label\', label)::text FROM item WHERE id = $1';
 
-describe('pg driver: the read lane', () => {
+describe('pg driver: the pipeline lane', () => {
   it('answers each of many reads sent at once with its own row, on the lane\'s sessions', async () => {
     const d = driver(2);
     await warm(d, 1);
     // Twice: the first round times the statement (it may then go behind others), the second pipelines it.
     for (let round = 0; round < 2; round++) {
       const ids = Array.from({ length: 50 }, (_, i) => i + 1);
-      const answers = await Promise.all(ids.map((id) => d.queryText(LABEL, [id], 'label', false, READ)));
+      const answers = await Promise.all(ids.map((id) => d.queryText(LABEL, [id], 'label', false, ALONE)));
       expect(answers.map((a) => JSON.parse(a) as { id: number; label: string })).toEqual(ids.map((id) => ({ id, label: `item ${id}` })));
     }
     const lane = (await sessions()).filter((s) => s.name === LANE_APPLICATION_NAME);
@@ -84,8 +87,8 @@ describe('pg driver: the read lane', () => {
     const d = driver(1);
     await warm(d, 1);
     const text = 'SELECT json_build_object(\'q\', 10 / $1::int)::text';
-    await d.queryText(text, [1], 'divide', false, READ);
-    const runs = [5, 0, 2, 0, 1].map((n) => d.queryText(text, [n], 'divide', false, READ).then((t) => t, (e: unknown) => e));
+    await d.queryText(text, [1], 'divide', false, ALONE);
+    const runs = [5, 0, 2, 0, 1].map((n) => d.queryText(text, [n], 'divide', false, ALONE).then((t) => t, (e: unknown) => e));
     const answers = await Promise.all(runs);
     expect(answers[0]).toBe('{"q" : 2}');
     expect(answers[2]).toBe('{"q" : 5}');
@@ -100,10 +103,10 @@ describe('pg driver: the read lane', () => {
     const d = driver(1);
     await warm(d, 1);
     const sleep = 'SELECT pg_sleep($1::float8)::text';
-    const slow = d.queryText(sleep, [1.5], 'sleep', false, READ);
+    const slow = d.queryText(sleep, [1.5], 'sleep', false, ALONE);
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
-    const quick = await d.queryText(LABEL, [7], 'label', false, READ);
+    const quick = await d.queryText(LABEL, [7], 'label', false, ALONE);
     expect(JSON.parse(quick)).toEqual({ id: 7, label: 'item 7' });
     // Behind the sleep it would have taken 1.4 s more.
     expect(Date.now() - started).toBeLessThan(1000);
@@ -113,7 +116,7 @@ describe('pg driver: the read lane', () => {
   it('fails only the reads on a lane connection that is lost, and serves the next ones', async () => {
     const d = driver(1);
     await warm(d, 1);
-    const pending = failure(d.queryText('SELECT pg_sleep(5)::text', [], 'long', false, READ));
+    const pending = failure(d.queryText('SELECT pg_sleep(5)::text', [], 'long', false, ALONE));
     let pid: number | undefined;
     for (let i = 0; i < 100 && pid === undefined; i++) {
       pid = (await sessions()).find((s) => s.name === LANE_APPLICATION_NAME && s.state === 'active' && s.query.includes('pg_sleep'))?.pid;
@@ -123,8 +126,8 @@ describe('pg driver: the read lane', () => {
     await db.query('SELECT pg_terminate_backend($1)', [pid]);
     const e = await pending;
     expect([e.code, e.message]).toEqual(['postgres-error', 'connection error']);
-    await until('the loss logged', async () => logged.some((l) => l.includes('connection lost (read lane)')));
-    const answers = await Promise.all([3, 4].map((id) => d.queryText(LABEL, [id], 'label', false, READ)));
+    await until('the loss logged', async () => logged.some((l) => l.includes('connection lost (pipeline lane)')));
+    const answers = await Promise.all([3, 4].map((id) => d.queryText(LABEL, [id], 'label', false, ALONE)));
     expect(answers.map((a) => (JSON.parse(a) as { id: number }).id)).toEqual([3, 4]);
   });
 
@@ -135,30 +138,91 @@ describe('pg driver: the read lane', () => {
     const [first] = await lanePids();
     await new Promise((r) => setTimeout(r, 1100));
     await until('the old lane session closed and a new one open', async () => {
-      await d.queryText(LABEL, [2], 'label', false, READ);
+      await d.queryText(LABEL, [2], 'label', false, ALONE);
       const now = await lanePids();
       return first !== undefined && !now.includes(first) && now.length === 1;
     });
   });
 
-  it('runs on the pool what is not a read sent alone, or asks for its own timeout', async () => {
+  it('runs on the pool what is not sent alone, or asks for its own timeout', async () => {
     const d = driver(2, 4);
     await warm(d, 1);
     const name = 'SELECT json_build_object(\'app\', current_setting(\'application_name\'), \'t\', current_setting(\'statement_timeout\'))::text';
     const plain = JSON.parse(await d.queryText(name, [], 'app')) as { app: string };
     expect(plain.app).not.toBe(LANE_APPLICATION_NAME);
-    const timed = JSON.parse(await d.queryText(name, [], 'app', false, { read: true, timeoutMs: 2500 })) as { app: string; t: string };
+    const timed = JSON.parse(await d.queryText(name, [], 'app', false, { alone: true, timeoutMs: 2500 })) as { app: string; t: string };
     expect(timed).toEqual({ app: plain.app, t: '2500ms' });
-    const read = JSON.parse(await d.queryText(name, [], 'app', false, READ)) as { app: string; t: string };
+    const read = JSON.parse(await d.queryText(name, [], 'app', false, ALONE)) as { app: string; t: string };
     expect(read).toEqual({ app: LANE_APPLICATION_NAME, t: '0' });
+    // The lane's sessions give up on a lock after the queue budget; the pool's keep the server's default.
+    const lockWait = 'SELECT current_setting(\'lock_timeout\')';
+    expect(await d.queryText(lockWait, [], 'lock', false, ALONE)).toBe(`${QUEUE_BUDGET_MS}ms`);
+    expect(await d.queryText(lockWait, [], 'lock')).toBe('0');
     // Inside a transaction the statement runs on the transaction's connection.
-    const inTx = await d.transaction((tx) => tx.queryText(name, [], 'app', false, READ));
+    const inTx = await d.transaction((tx) => tx.queryText(name, [], 'app', false, ALONE));
     expect((JSON.parse(inTx) as { app: string }).app).toBe(plain.app);
+  });
+
+  it('sends a statement that waits on a lock to the pool: those queued behind it on the lane answer meanwhile', async () => {
+    const d = driver(1, 4);
+    const blocked = 'SELECT json_build_object(\'n\', n, \'app\', current_setting(\'application_name\'))::text FROM guarded WHERE id = $1';
+    const quick = 'SELECT json_build_object(\'id\', id, \'app\', current_setting(\'application_name\'))::text FROM item WHERE id = $1';
+    // Both timed (and quick) first, and the connection's time between answers learnt, so that the
+    // quick ones go behind the other one.
+    for (let i = 0; i < 30; i++) {
+      await Promise.all([d.queryText(blocked, [1], 'blocked', false, ALONE), ...[1, 2, 3].map((id) => d.queryText(quick, [id], 'quick', false, ALONE))]);
+    }
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      // The quick reads go behind the blocked one when the lane's timings allow it at that moment;
+      // a busy machine may send them to the pool instead, so a few attempts until they do.
+      let queuedBehind = 0;
+      for (let attempt = 0; attempt < 5 && queuedBehind === 0; attempt++) {
+        await holder.query('BEGIN');
+        await holder.query('LOCK TABLE guarded IN ACCESS EXCLUSIVE MODE');
+        let blockedDone = false;
+        const waiting = d.queryText(blocked, [1], 'blocked', false, ALONE).finally(() => { blockedDone = true; });
+        const behind = (await Promise.all([2, 3, 4].map((id) => d.queryText(quick, [id], 'quick', false, ALONE)))).map((t) => JSON.parse(t) as { id: number; app: string });
+        // Answered while the lock is still held, those on the lane's one connection sent after the blocked read.
+        expect(behind.map((r) => r.id)).toEqual([2, 3, 4]);
+        expect(blockedDone).toBe(false);
+        queuedBehind = behind.filter((r) => r.app === LANE_APPLICATION_NAME).length;
+        await until('the blocked read waiting on the pool', async () => (await sessions()).some((s) => s.name !== LANE_APPLICATION_NAME && s.state === 'active' && s.query.includes('FROM guarded')));
+        await holder.query('COMMIT');
+        expect(JSON.parse(await waiting)).toEqual({ n: 0, app: expect.not.stringMatching(LANE_APPLICATION_NAME) as unknown });
+      }
+      expect(queuedBehind).toBeGreaterThan(0);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it('takes a mutation\'s statement sent alone; one that waits on a row lock is applied once, on the pool', async () => {
+    const d = driver(2, 6);
+    await warm(d, 1);
+    const bump = 'UPDATE guarded SET n = n + 1 WHERE id = $1 RETURNING json_build_object(\'n\', n, \'app\', current_setting(\'application_name\'))::text';
+    const before = (await db.query<{ n: number }>('SELECT n FROM guarded WHERE id = 1'))[0]!.n;
+    expect(JSON.parse(await d.queryText(bump, [1], 'bump', false, ALONE))).toEqual({ n: before + 1, app: LANE_APPLICATION_NAME });
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT n FROM guarded WHERE id = 1 FOR UPDATE');
+      const waiting = d.queryText(bump, [1], 'bump', false, ALONE);
+      await until('the write waiting on the pool', async () => (await sessions()).some((s) => s.name !== LANE_APPLICATION_NAME && s.state === 'active' && s.query.startsWith('UPDATE guarded')));
+      await holder.query('COMMIT');
+      // Rolled back on the lane when its lock wait timed out, run once more on the pool: one increment.
+      expect(JSON.parse(await waiting)).toEqual({ n: before + 2, app: expect.not.stringMatching(LANE_APPLICATION_NAME) as unknown });
+    } finally {
+      await holder.end();
+    }
+    expect((await db.query<{ n: number }>('SELECT n FROM guarded WHERE id = 1'))[0]!.n).toBe(before + 2);
   });
 
   it('has no lane when it is off or the pool is too small to give it half', async () => {
     for (const [d, max] of [[driver(0, 6), 6], [driver(2, 1), 1]] as const) {
-      const out = await Promise.all([1, 2, 3].map((id) => d.queryText(LABEL, [id], 'label', false, READ)));
+      const out = await Promise.all([1, 2, 3].map((id) => d.queryText(LABEL, [id], 'label', false, ALONE)));
       expect(out.map((a) => (JSON.parse(a) as { id: number }).id)).toEqual([1, 2, 3]);
       expect(d.poolStats?.().max).toBe(max);
     }

@@ -39,7 +39,7 @@ export async function startKiln(o: StartOptions): Promise<TestKiln> {
   const introspection: Record<string, Awaited<ReturnType<typeof introspectPostgres>>> = {};
   for (const s of md.sources) {
     const own = databaseUrl(s);
-    // With a read lane, as `kiln serve` has: the queries of every test that serves through here go pipelined.
+    // With a pipeline lane, as `kiln serve` has: the queries and one-statement mutations of every test that serves through here go pipelined.
     const driver = createPgDriver({ url: own?.kind === 'literal' ? own.url : o.databaseUrl, max: 4, pipelineConnections: 2 });
     drivers.set(s.name, driver);
     introspection[s.name] = await introspectPostgres(driver);
