@@ -22,6 +22,7 @@
 // lock is held. So the lane's sessions set lock_timeout to QUEUE_BUDGET_MS: a statement that waits
 // longer for a lock fails there (SQLSTATE 55P03, its implicit transaction rolled back, nothing of
 // it applied) and the caller runs it again on the pool, where it waits as long as the source allows.
+// Such a statement then stays on the pool until a run there is quick again.
 
 import pg from 'pg';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardedClient } from './pg-guard.js';
@@ -99,6 +100,8 @@ export interface LaneStats {
 export class PipelineLane {
   private readonly connections: LaneConnection[] = [];
   private readonly estimates = new Map<string, number>();
+  /** Statements whose lane run waited on a lock past lock_timeout: kept off the lane until a pool run is quick. */
+  private readonly locked = new Set<string>();
   private readonly corked: LaneConnection[] = [];
   private flushScheduled = false;
   private opening = false;
@@ -122,6 +125,9 @@ export class PipelineLane {
     if (this.connections.length < this.size) this.openOne();
     const expected = this.estimates.get(name);
     const canQueue = expected !== undefined && expected <= QUEUE_BUDGET_MS;
+    // One that met a lock here goes to the pool until a run there is quick again (a hot row would
+    // otherwise cost every run the lane's lock_timeout before the pool's wait).
+    if (this.locked.size > 0 && this.locked.has(name)) return null;
     const now = performance.now();
     let best: LaneConnection | null = null;
     for (const c of this.connections) {
@@ -185,9 +191,16 @@ export class PipelineLane {
     done(err, rows, c.lost);
   }
 
+  /** Notes that a statement's lane run waited on a lock past lock_timeout (it runs on the pool now). */
+  lockTimedOut(name: string): void {
+    if (this.locked.size >= MAX_ESTIMATES) this.locked.clear();
+    this.locked.add(name);
+  }
+
   /** Records a statement's service time measured elsewhere (a run on the pool), ms. */
   observe(name: string, ms: number): void {
     this.learn(name, ms);
+    if (ms <= QUEUE_BUDGET_MS) this.locked.delete(name);
   }
 
   // A moving average over the last few runs: a statement that became slow (a lock, a larger table)

@@ -355,6 +355,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
     return new Promise((resolve, reject) => {
       lane!.send(c, text, params, laneName, (e, rows, lost) => {
         if (e && !lost && (e as { code?: unknown }).code === LOCK_TIMEOUT_CODE) {
+          lane!.lockTimedOut(laneName);
           textOnce(text, params, name, false, undefined, seen).then(resolve, reject);
           return;
         }

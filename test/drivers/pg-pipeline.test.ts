@@ -198,26 +198,45 @@ describe('pg driver: the pipeline lane', () => {
     }
   });
 
-  it('takes a mutation\'s statement sent alone; one that waits on a row lock is applied once, on the pool', async () => {
-    const d = driver(2, 6);
+  it('takes a mutation\'s statement sent alone; one that waits on a row lock is applied once, on the pool, and stays there while the lock lasts', async () => {
+    const d = driver(1, 4);
     await warm(d, 1);
     const bump = 'UPDATE guarded SET n = n + 1 WHERE id = $1 RETURNING json_build_object(\'n\', n, \'app\', current_setting(\'application_name\'))::text';
     const before = (await db.query<{ n: number }>('SELECT n FROM guarded WHERE id = 1'))[0]!.n;
-    expect(JSON.parse(await d.queryText(bump, [1], 'bump', false, ALONE))).toEqual({ n: before + 1, app: LANE_APPLICATION_NAME });
+    const onLane = { n: before + 1, app: LANE_APPLICATION_NAME };
+    expect(JSON.parse(await d.queryText(bump, [1], 'bump', false, ALONE))).toEqual(onLane);
+    const pooled = (n: number): unknown => ({ n, app: expect.not.stringMatching(LANE_APPLICATION_NAME) as unknown });
+    const waitingOnPool = async (k: number): Promise<boolean> =>
+      (await sessions()).filter((s) => s.name !== LANE_APPLICATION_NAME && s.state === 'active' && s.query.startsWith('UPDATE guarded')).length === k;
+    const laneLast = async (): Promise<string | undefined> => (await sessions()).find((s) => s.name === LANE_APPLICATION_NAME)?.query;
     const holder = new pg.Client({ connectionString: db.url });
     await holder.connect();
+    let first: Promise<string>;
+    let second: Promise<string>;
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT n FROM guarded WHERE id = 1 FOR UPDATE');
-      const waiting = d.queryText(bump, [1], 'bump', false, ALONE);
-      await until('the write waiting on the pool', async () => (await sessions()).some((s) => s.name !== LANE_APPLICATION_NAME && s.state === 'active' && s.query.startsWith('UPDATE guarded')));
+      first = d.queryText(bump, [1], 'bump', false, ALONE);
+      await until('the write waiting on the pool', () => waitingOnPool(1));
+      // The lane's session runs something else; the next run of the write, the lock still held,
+      // goes straight to the pool: the lane's session never runs it again.
+      await d.queryText(LABEL, [5], 'label', false, ALONE);
+      await until('the lane ran the read', async () => (await laneLast()) === LABEL);
+      second = d.queryText(bump, [1], 'bump', false, ALONE);
+      await until('both writes waiting on the pool', () => waitingOnPool(2));
+      expect(await laneLast()).toBe(LABEL);
       await holder.query('COMMIT');
-      // Rolled back on the lane when its lock wait timed out, run once more on the pool: one increment.
-      expect(JSON.parse(await waiting)).toEqual({ n: before + 2, app: expect.not.stringMatching(LANE_APPLICATION_NAME) as unknown });
     } finally {
       await holder.end();
     }
-    expect((await db.query<{ n: number }>('SELECT n FROM guarded WHERE id = 1'))[0]!.n).toBe(before + 2);
+    // Each rolled back on the lane, or never sent there, and run once on the pool: one increment each.
+    const answers = (await Promise.all([first, second])).map((t) => JSON.parse(t) as { n: number });
+    expect(answers.map((a) => a.n).sort()).toEqual([before + 2, before + 3]);
+    expect(answers).toEqual(expect.arrayContaining([pooled(before + 2), pooled(before + 3)]));
+    // Back on the lane once a run on the pool is quick again: the first after the lock on the pool, the next on the lane.
+    expect(JSON.parse(await d.queryText(bump, [1], 'bump', false, ALONE))).toEqual(pooled(before + 4));
+    expect(JSON.parse(await d.queryText(bump, [1], 'bump', false, ALONE))).toEqual({ n: before + 5, app: LANE_APPLICATION_NAME });
+    expect((await db.query<{ n: number }>('SELECT n FROM guarded WHERE id = 1'))[0]!.n).toBe(before + 5);
   });
 
   it('has no lane when it is off or the pool is too small to give it half', async () => {
