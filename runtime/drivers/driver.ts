@@ -36,6 +36,9 @@ export interface CallOptions {
   readonly alone?: boolean;
 }
 
+/** The options of a statement sent alone (CallOptions.alone): a query's, or a mutation's only one. */
+export const SENT_ALONE: CallOptions = Object.freeze({ alone: true });
+
 /** How a transaction starts. */
 export interface TransactionOptions extends CallOptions {
   /** `BEGIN READ ONLY`: every write in it fails with SQLSTATE 25006. */

@@ -1,11 +1,11 @@
 // The pipeline lane: a few PostgreSQL connections that take the engine's statements pipelined.
 //
 // A statement the engine sends alone (a query's, or a mutation's only one: its own implicit
-// transaction, no session setting of its own) may go here instead of the pool. A lane connection takes statements one behind
-// another without waiting for each answer (the extended protocol's pipelining, pg's `pipeline`
-// mode: each statement ends with its own Sync, so one failing fails alone), and what is sent on
-// one connection in one turn of the event loop goes out in one write. Against the pool (a
-// connection per statement, a write and a wake-up of a backend per statement), the ideal bench
+// transaction, no session setting of its own) may go here instead of the pool. A lane connection
+// takes statements one behind another without waiting for each answer (the extended protocol's
+// pipelining, pg's `pipeline` mode: each statement ends with its own Sync, so one failing fails
+// alone), and what is sent on one connection in one turn of the event loop goes out in one write.
+// Against the pool (a connection per statement, a write and a wake-up of a backend per statement), the ideal bench
 // server made to send this way (two connections) answered 1.1 to 2.2 times as many requests on
 // Q1, Q2 and Q6 as itself on a pool of ten, in one session's runs on this 2-core machine: fewer
 // system calls in the server and in PostgreSQL, and backends that never wait for the next statement.

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { backendOnlyModel, contentHash, sdlFromFile, sdlFromText, type BundleModel, type SdlSource, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import { stepEnd, stepStart } from '../tracing/index.js';
-import type { Driver } from '../drivers/index.js';
+import { SENT_ALONE, type Driver } from '../drivers/index.js';
 import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { checkLimit, checkLimitValue } from './check.js';
@@ -81,9 +81,6 @@ export interface EngineOptions {
   /** Runs operations that select actions (runtime/actions); absent: the bundle has none. */
   readonly actions?: ActionHook;
 }
-
-// A query's statement is sent alone: the driver may pipeline it (CallOptions.alone).
-const ALONE = { alone: true } as const;
 
 // Per mutation operation and role: whether its root fields name tables of several sources.
 const spanning = new WeakMap<Prepared, Map<string, boolean>>();
@@ -508,7 +505,7 @@ export class Engine {
     const values = bindParams(plan.sql.params, variables, session);
     const driver = this.driverAs(plan.source, session.role, true);
     if (plan.typedRows) return typedRowsText(driver, plan.sql.text, values, plan.typedRows);
-    return driver.queryText(plan.sql.text, values, plan.name, plan.valueSensitive, ALONE);
+    return driver.queryText(plan.sql.text, values, plan.name, plan.valueSensitive, SENT_ALONE);
   }
 
   // The allow-list check, then the stored query's prepared operation when the text is one (no

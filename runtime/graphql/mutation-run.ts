@@ -3,7 +3,7 @@
 // statement atomicity is enough, and BEGIN/COMMIT would cost two round trips).
 
 import type { Session } from '../bundle/index.js';
-import { relationOf, type CallOptions, type Driver, type TransactionRunner } from '../drivers/index.js';
+import { relationOf, SENT_ALONE, type CallOptions, type Driver, type TransactionRunner } from '../drivers/index.js';
 import { ApiError, assert } from '../errors/index.js';
 import { compileSql } from '../sql/index.js';
 import { bindParams } from './bind.js';
@@ -17,11 +17,12 @@ const DATABASE_CODES: ReadonlySet<string> = new Set(['constraint-violation', 'da
 /** The `data` object's text of a mutation. A failed guard throws its ApiError (and so rolls the transaction back). */
 export function runMutation(plan: MutationPlan, driver: Driver, variables: { readonly [k: string]: unknown }, session: Session): Promise<string> {
   // The usual mutation, one field of one statement outside a transaction (bench Q7): its
-  // statement's promise and one then, without the closures and awaits of the general path.
+  // statement's promise and one then, without the closures and awaits of the general path. Its
+  // own implicit transaction, so it is sent alone: the driver may pipeline it.
   const only = plan.fields.length === 1 ? plan.fields[0]! : null;
   if (!plan.transactional && !plan.recordsSession && only?.kind === 'sql' && !only.list && only.statements.length === 1 && !only.statements[0]!.output) {
     try {
-      return runOne(driver, only.statements[0]!, variables, session, ALONE).then(
+      return runOne(driver, only.statements[0]!, variables, session, SENT_ALONE).then(
         (value) => `{${JSON.stringify(only.key)}:${value}}`,
         (e: unknown) => { throw atInsert(only, e); });
     } catch (e) {
@@ -69,9 +70,6 @@ async function runFields(plan: MutationPlan, driver: Driver, variables: { readon
   };
   return plan.transactional ? driver.transaction(run) : run(driver);
 }
-
-// The fast path's statement is its own transaction: the driver may pipeline it (CallOptions.alone).
-const ALONE = { alone: true } as const;
 
 // Not an async function: the statement's promise and one then (every mutation statement comes here).
 function runOne(tx: Pick<TransactionRunner, 'queryText'>, s: NamedSql, variables: { readonly [k: string]: unknown }, session: Session,
