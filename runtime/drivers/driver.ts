@@ -34,10 +34,17 @@ export interface CallOptions {
    * Ignored inside a transaction.
    */
   readonly alone?: boolean;
+  /**
+   * With `alone`: the statement is a mutation's (it writes, and commits on its own). The pipeline
+   * lane lets such a statement queue deeper than a read (pg-pipeline.ts).
+   */
+  readonly write?: boolean;
 }
 
-/** The options of a statement sent alone (CallOptions.alone): a query's, or a mutation's only one. */
+/** The options of a query's statement sent alone (CallOptions.alone). */
 export const SENT_ALONE: CallOptions = Object.freeze({ alone: true });
+/** The options of a mutation's only statement sent alone (CallOptions.write). */
+export const SENT_ALONE_WRITE: CallOptions = Object.freeze({ alone: true, write: true });
 
 /** How a transaction starts. */
 export interface TransactionOptions extends CallOptions {

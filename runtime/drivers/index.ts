@@ -1,5 +1,5 @@
 /** The Driver interface every source is served through, its result types and transaction options. */
-export { SENT_ALONE } from './driver.js';
+export { SENT_ALONE, SENT_ALONE_WRITE } from './driver.js';
 export type { CallOptions, ChannelListener, Driver, ListenHandlers, PoolStats, QueryResult, ScriptResult, TransactionOptions, TransactionRunner } from './driver.js';
 /** A Driver over a `pg.Pool` for a PostgreSQL server. */
 export { createPgDriver, type PgDriverOptions } from './pg.js';

@@ -347,10 +347,11 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
    * One statement on the pipeline lane: undefined when no lane connection may take it now (the
    * caller runs it on the pool); its failure mapped as textOnce maps one. One that waited on a lock
    * past the lane's lock_timeout was rolled back there, and runs again on the pool (`name` is the
-   * caller's, `laneName` the prepared statement's; `seen` learns its time there).
+   * caller's, `laneName` the prepared statement's; `write` marks a mutation's, which may queue
+   * deeper; `seen` learns its time there).
    */
-  function viaLane(text: string, params: readonly unknown[], name: string, laneName: string, seen: (ms: number) => void): Promise<string> | undefined {
-    const c = lane!.connectionFor(laneName);
+  function viaLane(text: string, params: readonly unknown[], name: string, laneName: string, write: boolean, seen: (ms: number) => void): Promise<string> | undefined {
+    const c = lane!.connectionFor(laneName, write);
     if (c === null) return undefined;
     return new Promise((resolve, reject) => {
       lane!.send(c, text, params, laneName, (e, rows, lost) => {
@@ -381,14 +382,15 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
       // the lane cannot take it now, it runs on the pool and its time there is what the lane learns of it.
       const laneName = lane !== null && name !== undefined && callOpts?.alone === true && timeoutMs === undefined ? statementName(text) : undefined;
       const seen = laneName === undefined ? undefined : (ms: number) => lane!.observe(laneName, ms);
+      const write = callOpts?.write === true;
       if (valueSensitive !== true || name === undefined) {
-        return (laneName !== undefined && viaLane(text, params, name!, laneName, seen!)) || textOnce(text, params, name, false, timeoutMs, seen);
+        return (laneName !== undefined && viaLane(text, params, name!, laneName, write, seen!)) || textOnce(text, params, name, false, timeoutMs, seen);
       }
       const choice = choices.for(name);
       const custom = choice.next();
       if (choice.chosen !== null || choice.warming) {
         if (custom) return textOnce(text, params, name, true, timeoutMs);
-        return (laneName !== undefined && viaLane(text, params, name, laneName, seen!)) || textOnce(text, params, name, false, timeoutMs, seen);
+        return (laneName !== undefined && viaLane(text, params, name, laneName, write, seen!)) || textOnce(text, params, name, false, timeoutMs, seen);
       }
       // Timed from the statement sent to its answer: the wait for a pooled connection is left
       // out, since per-run plans have a pool of their own that is idle while the main one queues.

@@ -3,7 +3,7 @@
 // statement atomicity is enough, and BEGIN/COMMIT would cost two round trips).
 
 import type { Session } from '../bundle/index.js';
-import { relationOf, SENT_ALONE, type CallOptions, type Driver, type TransactionRunner } from '../drivers/index.js';
+import { relationOf, SENT_ALONE_WRITE, type CallOptions, type Driver, type TransactionRunner } from '../drivers/index.js';
 import { ApiError, assert } from '../errors/index.js';
 import { compileSql } from '../sql/index.js';
 import { bindParams } from './bind.js';
@@ -22,7 +22,7 @@ export function runMutation(plan: MutationPlan, driver: Driver, variables: { rea
   const only = plan.fields.length === 1 ? plan.fields[0]! : null;
   if (!plan.transactional && !plan.recordsSession && only?.kind === 'sql' && !only.list && only.statements.length === 1 && !only.statements[0]!.output) {
     try {
-      return runOne(driver, only.statements[0]!, variables, session, SENT_ALONE).then(
+      return runOne(driver, only.statements[0]!, variables, session, SENT_ALONE_WRITE).then(
         (value) => `{${JSON.stringify(only.key)}:${value}}`,
         (e: unknown) => { throw atInsert(only, e); });
     } catch (e) {

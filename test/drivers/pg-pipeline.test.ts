@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import pg from 'pg';
-import { LANE_APPLICATION_NAME, QUEUE_BUDGET_MS } from '../../runtime/drivers/pg-pipeline.js';
+import { LANE_APPLICATION_NAME, MAX_DEPTH, QUEUE_BUDGET_MS } from '../../runtime/drivers/pg-pipeline.js';
 import { sourceDefaults } from '../../runtime/start/settings.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { failure } from '../helpers/failure.js';
@@ -15,12 +15,14 @@ let db: TestDatabase;
 const drivers: Driver[] = [];
 const logged: string[] = [];
 const ALONE = { alone: true } as const;
+const ALONE_WRITE = { alone: true, write: true } as const;
 
 beforeAll(async () => {
   db = await createTestDatabase('pglane', `CREATE TABLE item (id int PRIMARY KEY, label text NOT NULL);
     INSERT INTO item SELECT g, 'item ' || g FROM generate_series(1, 50) g;
     CREATE TABLE guarded (id int PRIMARY KEY, n int NOT NULL);
-    INSERT INTO guarded VALUES (1, 0);`);
+    INSERT INTO guarded VALUES (1, 0);
+    CREATE TABLE entry (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, n int NOT NULL);`);
 });
 
 afterAll(async () => {
@@ -234,9 +236,43 @@ describe('pg driver: the pipeline lane', () => {
     expect(answers.map((a) => a.n).sort()).toEqual([before + 2, before + 3]);
     expect(answers).toEqual(expect.arrayContaining([pooled(before + 2), pooled(before + 3)]));
     // Back on the lane once a run on the pool is quick again: the first after the lock on the pool, the next on the lane.
+    // (On a busy machine a pool run may take longer than the lane's budget: the next runs stay there until one does not.)
     expect(JSON.parse(await d.queryText(bump, [1], 'bump', false, ALONE))).toEqual(pooled(before + 4));
-    expect(JSON.parse(await d.queryText(bump, [1], 'bump', false, ALONE))).toEqual({ n: before + 5, app: LANE_APPLICATION_NAME });
-    expect((await db.query<{ n: number }>('SELECT n FROM guarded WHERE id = 1'))[0]!.n).toBe(before + 5);
+    let last = { n: before + 4, app: '' };
+    for (let i = 0; i < 20 && last.app !== LANE_APPLICATION_NAME; i++) {
+      const next = JSON.parse(await d.queryText(bump, [1], 'bump', false, ALONE)) as { n: number; app: string };
+      expect(next.n).toBe(last.n + 1);
+      last = next;
+    }
+    expect(last.app).toBe(LANE_APPLICATION_NAME);
+    expect((await db.query<{ n: number }>('SELECT n FROM guarded WHERE id = 1'))[0]!.n).toBe(last.n);
+  });
+
+  it('queues a mutation\'s statement past the wait bound, up to its depth; a read of the same time goes to the pool', async () => {
+    const d = driver(1, 4);
+    await warm(d, 1);
+    // Each run takes at least half a millisecond in PostgreSQL, so a read has at most a few before it.
+    const app = 'json_build_object(\'n\', n, \'app\', current_setting(\'application_name\'))::text';
+    const write = `INSERT INTO entry (n) SELECT $1::int FROM pg_sleep(0.0005) RETURNING ${app}`;
+    const read = `SELECT ${app} FROM (SELECT $1::int AS n) AS v, pg_sleep(0.0005)`;
+    const count = MAX_DEPTH - 2;
+    const onLane = (answers: string[]): number => answers.filter((a) => (JSON.parse(a) as { app: string }).app === LANE_APPLICATION_NAME).length;
+    // Timed first (a statement not timed yet, or expected to take longer than the budget, goes only
+    // to an idle lane connection; its first runs include preparing it), then sent together.
+    for (let i = 0; i < 10; i++) {
+      await d.queryText(write, [0], 'write', false, ALONE_WRITE);
+      await d.queryText(read, [0], 'read', false, ALONE);
+    }
+    const ns = Array.from({ length: count }, (_, i) => i + 1);
+    const writes = await Promise.all(ns.map((n) => d.queryText(write, [n], 'write', false, ALONE_WRITE)));
+    expect(writes.map((a) => (JSON.parse(a) as { n: number }).n)).toEqual(ns);
+    expect(onLane(writes)).toBe(count);
+    // Every row written once.
+    expect((await db.query<{ c: string }>('SELECT count(*) AS c FROM entry WHERE n > 0'))[0]!.c).toBe(String(count));
+    const reads = await Promise.all(ns.map((n) => d.queryText(read, [n], 'read', false, ALONE)));
+    expect(reads.map((a) => (JSON.parse(a) as { n: number }).n)).toEqual(ns);
+    expect(onLane(reads)).toBeGreaterThan(0);
+    expect(onLane(reads)).toBeLessThan(count / 2);
   });
 
   it('has no lane when it is off or the pool is too small to give it half', async () => {
