@@ -27,14 +27,13 @@
 // A write sent alone (a mutation's only statement, marked by the engine) may queue past the wait
 // bound, up to MAX_DEPTH on a connection; the other checks hold for it as for a read (its own
 // expected time, nothing untimed before it, a head that has not run long, the lock rule). Measured
-// on bench Q7 (an insert returning its row, autocommit) at 64 connections, in three A/B runs of 3-4
+// on bench Q7 (an insert returning its row, autocommit) at 64 connections, in four A/B runs of 3-4
 // alternating 10-second rounds next to the ideal server: 1.05-1.17 of it (run means) with writes
 // queued so, 0.92-1.06 with the wait bound, p99 at most 1.27 × the ideal's against 1.36 ×; at 16
-// connections, no difference outside the noise. Under that load
-// a lane backend answers an insert every 1-3 ms (CPU shared with the pool's backends, the commit's
-// flush), so the wait bound let one or two queue per connection and sent the rest to the pool,
-// where each insert costs a write and a wake-up of its own. Reads keep the bound: queued as deep,
-// bench Q5's p99 rose to 2.75 × the ideal's.
+// connections, no difference outside the noise. Under that load a lane backend answers an insert
+// every 1-3 ms (CPU shared with the pool's backends, the commit's flush), so the wait bound let one
+// or two queue per connection and sent the rest to the pool, where each insert costs a write and a
+// wake-up of its own. Reads keep the bound: queued as deep, bench Q5's p99 rose to 2.75 × the ideal's.
 
 import pg from 'pg';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardedClient } from './pg-guard.js';
