@@ -82,7 +82,8 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
     const returns = tables.get(tableId(source.name, f.returnTypeSchema, f.returnType));
     if (!returns) { fail(`the function ${JSON.stringify(qualifiedText(entry.function))} cannot be tracked because its return table "${f.returnType}" is not tracked`); continue; }
     const asMutation = (cfg.exposed_as ?? (f.volatility === 'volatile' ? 'mutation' : 'query')) === 'mutation';
-    const field = cfg.custom_root_fields?.function ?? cfg.custom_name ?? (f.schema === 'public' ? f.name : `${f.schema}_${f.name}`);
+    const ownName = cfg.custom_name ?? (f.schema === 'public' ? f.name : `${f.schema}_${f.name}`);
+    const field = cfg.custom_root_fields?.function ?? ownName;
     // Without a custom name the function's own name becomes the field (Hasura's qualifiedObjectToName).
     if (cfg.custom_name === undefined && !/^[_A-Za-z][_0-9A-Za-z]*$/.test(f.schema === 'public' ? f.name : `${f.schema}_${f.name}`)) {
       const text = f.schema === 'public' ? f.name : `${f.schema}_${f.name}`;
@@ -91,7 +92,9 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
     }
     out.push({
       id: `${source.name}:${f.schema}.${f.name}`, source: source.name, schema: f.schema, name: f.name, field: rootFieldName(source, field),
-      aggregateField: rootFieldName(source, cfg.custom_root_fields?.function_aggregate ?? `${cfg.custom_name ?? field}_aggregate`),
+      // Hasura names the aggregate from `function_aggregate`, else from the custom name or the
+      // function's own name: a custom `function` root field alone leaves `<name>_aggregate` as it is.
+      aggregateField: rootFieldName(source, cfg.custom_root_fields?.function_aggregate ?? `${ownName}_aggregate`),
       args: userArgs(f, new Set(sessionIdx >= 0 ? [sessionIdx] : []), db), sessionArgument: sessionIdx >= 0 ? sessionIdx : null,
       totalArgs: f.args.length, returns: returns.id, returnsSet: f.returnsSet, comment: entry.comment ?? f.comment,
       ...(asMutation ? { mutation: { roles: granted(entry) } } : inferPermissions ? {} : { queryRoles: granted(entry) }),
