@@ -224,7 +224,7 @@ function buildRoots(role: string, tables: ReadonlyMap<string, TableModel>, perms
     // Streaming is served through the select field at the top of query_root: not under a namespace.
     if (streamName && !streamName.includes('.') && query[selectName] && (!limits?.subscription || limits.subscription.includes('select_stream'))) {
       if (subscription[streamName] || stream[streamName]) {
-        issues.add({ type: 'root_field', name: streamName, definition: { role, field: streamName }, reason: `found duplicate fields in selection set: ${streamName}` });
+        issues.add({ type: 'root_field', name: streamName, definition: { role, field: streamName, root: 'subscription' }, reason: `found duplicate fields in selection set: ${streamName}` });
       } else stream[streamName] = t.id;
     }
   }

@@ -3,6 +3,8 @@
 export { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 export { Engine, type EngineOptions, type EngineStats, type SubscriptionPlan } from './engine.js';
 export { setBooleanNullCollapse } from './validate-words.js';
+/** Names in the iteration order of Hasura's HashMap/HashSet of names (the order its messages list them in). */
+export { hashMapOrder } from './validate-words.js';
 /** What POST /v1/graphql/explain answers: per root field the SQL and PostgreSQL's plan. */
 export type { Explanation, FieldExplanation, SubscriptionExplanation } from './explain.js';
 /** Planning one operation into SQL (used by `inspect` and the compiler's SQL files), or into IR (what proofs read). */

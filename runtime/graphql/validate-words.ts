@@ -217,6 +217,14 @@ const MASK = (1n << 64n) - 1n;
  * graphql_mutation/enums (red, purple, yellow, orange, green, or blue).
  */
 export function enumTableOrder(values: readonly string[]): string[] {
+  return hashMapOrder(values);
+}
+
+/**
+ * Names in the order Hasura's HashMap or HashSet keyed by GraphQL names or text iterates them (the
+ * trie order above): the order of lists Hasura's messages build from such a map or set.
+ */
+export function hashMapOrder(values: readonly string[]): string[] {
   const key = (v: string): bigint => {
     let h = SALT;
     for (let i = 0; i < v.length; i++) {

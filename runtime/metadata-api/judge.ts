@@ -6,6 +6,7 @@
 
 import type { Json } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
+import { hashMapOrder } from '../graphql/index.js';
 import type { Compiled, Effect, InconsistentObject, MetadataCompiler } from './contract.js';
 
 /** An edit's effect, or run_sql's (objects whose table or function vanished are dropped). */
@@ -27,6 +28,23 @@ const TRACKED_DEPENDENTS = new Set(['object_relation', 'array_relation', 'select
 // Cascades can uncover more dependents (a permission on a relationship of a dropped table);
 // a handful of rounds reaches the end for any real document.
 const MAX_ROUNDS = 8;
+
+/**
+ * The error of clashing root fields. Hasura's schema build stops at the first selection set (root
+ * type of a role) with duplicate fields and names them all in one message, in the order of its
+ * HashSet of names (safeSelectionSet): one message for that root, not one per field.
+ */
+function clashMessage(clashes: readonly InconsistentObject[]): string {
+  const rootOf = (o: InconsistentObject): { readonly root: string; readonly field: string } => {
+    const at = o.reason.lastIndexOf(': ');
+    // A clash of the subscription root's own fields (`<t>_stream`) is in another selection set.
+    const d = o.type !== INHERITED && typeof o.definition === 'object' && o.definition !== null && !Array.isArray(o.definition) ? o.definition : {};
+    return { root: `${String(d['role'] ?? '')} ${String(d['root'] ?? '')}\u0000${o.reason.slice(0, at)}`, field: o.reason.slice(at + 2) };
+  };
+  const first = rootOf(clashes[0]!).root;
+  const fields = [...new Set(clashes.map(rootOf).filter((c) => c.root === first).map((c) => c.field))];
+  return `${first.slice(first.indexOf('\u0000') + 1)}: ${hashMapOrder(fields).join(', ')}`;
+}
 
 /** Checks an edited document; returns it (cascades applied) compiled, or throws the edit's error. */
 export async function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' | 'describe'>, before: readonly InconsistentObject[],
@@ -52,7 +70,7 @@ export async function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' |
         }
         if (fresh.every((o) => o.type === 'root_field')) {
           // Hasura finds clashing root fields while building the schema, not as inconsistent objects.
-          throw new ApiError('unexpected', fresh.map((o) => o.reason).join(', '), 500, ['args']);
+          throw new ApiError('unexpected', clashMessage(fresh), 500, ['args']);
         }
         throw new ApiError('unexpected', 'cannot continue due to new inconsistent metadata', 400, ['args'], fresh as unknown as Json);
       }
