@@ -211,18 +211,11 @@ const FNV_PRIME = 16777619n;
 const MASK = (1n << 64n) - 1n;
 
 /**
- * The values of an enum table in the order Hasura lists them in an error: the iteration order of
- * its HashMap of values (a hash array mapped trie, keyed by the FNV-1 hash of each value's UTF-16
- * text, walked from the hash's low bits up), not the table's or the schema's order. Corpus:
- * graphql_mutation/enums (red, purple, yellow, orange, green, or blue).
- */
-export function enumTableOrder(values: readonly string[]): string[] {
-  return hashMapOrder(values);
-}
-
-/**
- * Names in the order Hasura's HashMap or HashSet keyed by GraphQL names or text iterates them (the
- * trie order above): the order of lists Hasura's messages build from such a map or set.
+ * Names in the order Hasura's HashMap or HashSet keyed by GraphQL names or text iterates them: a
+ * hash array mapped trie, keyed by the FNV-1 hash of each name's UTF-16 text, walked from the
+ * hash's low bits up. The order of lists Hasura's messages build from such a map or set: an enum
+ * table's values (not the table's or the schema's order; corpus graphql_mutation/enums: red,
+ * purple, yellow, orange, green, or blue), clashing root fields (metadata-api/judge.ts).
  */
 export function hashMapOrder(values: readonly string[]): string[] {
   const key = (v: string): bigint => {
@@ -242,5 +235,5 @@ export function hashMapOrder(values: readonly string[]): string[] {
 /** The values of an enum as Hasura lists them in "expected one of the values ...". */
 export function enumValuesListed(typeName: string, values: readonly string[]): string {
   // Enum tables are named `<table>_enum` (compiler/schema/context.ts); other enums keep their order.
-  return englishList('or', typeName.endsWith('_enum') ? enumTableOrder(values) : [...values]);
+  return englishList('or', typeName.endsWith('_enum') ? hashMapOrder(values) : [...values]);
 }
