@@ -1,8 +1,11 @@
 // The four permission lists of a table entry. Select permissions are modelled; insert, update and
-// delete bodies are checked key by key and then kept as raw JSON.
+// delete bodies are checked key by key and then kept as raw JSON. The keys Hasura's FromJSON
+// instances read with `.:` are required, in the order it reads them (RQL/Types/Permission.hs:
+// SelPerm columns, filter; InsPerm check; UpdPerm columns, filter; DelPerm filter): a body
+// without its row filter or check is refused, never read as "every row".
 
 import {
-  checkUnique, compact, kindOf, listOf, nullable, oneOf, optional, readBool, readJson, readName, readNat,
+  checkUnique, compact, has, kindOf, listOf, nullable, oneOf, optional, readBool, readJson, readName, readNat,
   readObject, readRawObject, readString, required, stringAt, type Issues, type Obj, type Path, type Read,
 } from './reader.js';
 import type { Json, Permission, SelectPermission, TableEntry } from './types.js';
@@ -23,15 +26,16 @@ const selectBody: Read<SelectPermission> = (v, path, is) => {
   const o = readObject(v, path, is);
   if (o === undefined) return undefined;
   const columns = required(o, 'columns', path, is, readColumns);
+  const filter = required(o, 'filter', path, is, readRawObject);
   const rest = {
     computed_fields: optional(o, 'computed_fields', path, is, listOf(readName)),
-    filter: optional(o, 'filter', path, is, readRawObject),
+    filter,
     limit: nullable(o, 'limit', path, is, readNat),
     allow_aggregations: optional(o, 'allow_aggregations', path, is, readBool),
     query_root_fields: nullable(o, 'query_root_fields', path, is, readRootFields),
     subscription_root_fields: nullable(o, 'subscription_root_fields', path, is, readRootFields),
   };
-  return columns === undefined ? undefined : compact({ columns, ...rest });
+  return columns === undefined || filter === undefined ? undefined : compact({ columns, ...rest });
 };
 
 /** What each key of an insert/update/delete permission must hold. */
@@ -44,14 +48,16 @@ const RAW_KEYS: { readonly [key: string]: Read<unknown> } = {
   validate_input: readRawObject,
 };
 
-function rawBody(keys: readonly string[]): Read<Json> {
+/** An insert, update or delete body: `mandatory` keys must be there, every key must hold its kind. */
+function rawBody(keys: readonly string[], mandatory: readonly string[]): Read<Json> {
   return (v, path, is) => {
     const o = readObject(v, path, is);
     if (o === undefined) return undefined;
     let ok = true;
     for (const key of keys) {
       const read = RAW_KEYS[key];
-      if (read !== undefined && Object.hasOwn(o, key) && o[key] !== null && read(o[key], [...path, key], is) === undefined) ok = false;
+      if (read === undefined) continue;
+      if (mandatory.includes(key) ? required(o, key, path, is, read) === undefined : has(o, key) && read(o[key], [...path, key], is) === undefined) ok = false;
     }
     const json = readJson(o, path, is);
     return ok ? json : undefined;
@@ -74,9 +80,9 @@ type PermissionLists = Pick<TableEntry, 'select_permissions' | 'insert_permissio
 
 const KINDS = [
   ['select', selectBody],
-  ['insert', rawBody(['check', 'set', 'columns', 'backend_only', 'validate_input'])],
-  ['update', rawBody(['columns', 'filter', 'check', 'set', 'backend_only', 'validate_input'])],
-  ['delete', rawBody(['filter', 'backend_only', 'validate_input'])],
+  ['insert', rawBody(['check', 'set', 'columns', 'backend_only', 'validate_input'], ['check'])],
+  ['update', rawBody(['columns', 'set', 'filter', 'check', 'backend_only', 'validate_input'], ['columns', 'filter'])],
+  ['delete', rawBody(['filter', 'backend_only', 'validate_input'], ['filter'])],
 ] as const;
 
 /** Reads the four permission lists of a table entry and reports a role defined twice in one list. */

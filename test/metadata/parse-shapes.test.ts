@@ -131,11 +131,11 @@ describe('accepted shapes', () => {
   it('drops nulls of optional keys as Hasura does, but keeps explicit null comments and limits', () => {
     const md = ok({ version: 3, sources: [{ name: 's', kind: 'postgres', tables: [{
       table: 't', is_enum: null, configuration: null,
-      select_permissions: [{ role: 'r', comment: null, permission: { columns: [], limit: null, filter: null } }],
+      select_permissions: [{ role: 'r', comment: null, permission: { columns: [], limit: null, filter: {}, computed_fields: null } }],
     }] }] });
     expect(md.sources[0]!.tables[0]).toEqual({
       table: { schema: 'public', name: 't' },
-      select_permissions: [{ role: 'r', comment: null, permission: { columns: [], limit: null } }],
+      select_permissions: [{ role: 'r', comment: null, permission: { columns: [], limit: null, filter: {} } }],
     });
   });
 
