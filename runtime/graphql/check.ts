@@ -5,7 +5,7 @@ import {
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { parseLiteral } from './validate.js';
-import { ownScalarField, refusesNull } from './validate-words.js';
+import { argumentRefusesNull, ownScalarField, refusesNull } from './validate-words.js';
 
 type Path = (string | number)[];
 
@@ -159,6 +159,9 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       if (arg.name.value === 'limit' && def.type === GraphQLInt) {
         if (arg.value.kind === Kind.VARIABLE) walk.limits.set(arg.value.name.value, argPath);
         else checkLimit(arg.value, argPath);
+      }
+      if (arg.value.kind === Kind.VARIABLE && !walk.nullRefused.has(arg.value.name.value) && argumentRefusesNull(type, field, def.name)) {
+        walk.nullRefused.set(arg.value.name.value, { path: argPath, type: def.type, column: false });
       }
       if (arg.name.value === 'offset' && def.type === GraphQLInt && arg.value.kind === Kind.STRING && /^-?\d+$/.test(arg.value.value)) {
         walk.stringOffsets.add(arg.value);

@@ -3,7 +3,10 @@
 // (typeMismatch, describeValue), Parser/Internal/Scalars.hs (the GraphQL scalars) and
 // Backends/Postgres/SQL/Value.hs (parsePGValue, scientificToInteger: a column's value).
 
-import { Kind, getNamedType, isEnumType, isInputObjectType, isListType, type GraphQLInputObjectType, type GraphQLInputType, type ValueNode } from 'graphql';
+import {
+  Kind, getNamedType, isEnumType, isInputObjectType, isListType, isScalarType,
+  type GraphQLField, type GraphQLInputObjectType, type GraphQLInputType, type GraphQLObjectType, type ValueNode,
+} from 'graphql';
 import { ApiError, type ErrorCode } from '../errors/index.js';
 
 /** A request path: keys and list indexes. */
@@ -58,6 +61,22 @@ export function refusesNull(parent: GraphQLInputObjectType, field: string): bool
   const fields = parent.getFields();
   if ('_and' in fields && '_not' in fields) return true;
   return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
+}
+
+/**
+ * Whether an argument of a field refuses an explicit null though its type is nullable: the ones
+ * Hasura reads with `fieldOptional` over a parser that takes no null, so that the argument may be
+ * left out but a null is handed to that parser (Note [Optional fields and nullability]): the
+ * `columns` and `distinct` of an aggregate's `count` (Schema/Select.hs, countField: `P.list`,
+ * `P.boolean`) and the `path` of a json/jsonb column (jsonPathArg: `P.string`). The arguments of
+ * a table's select (`where`, `limit`, `offset`, `order_by`, `distinct_on`) wrap theirs in
+ * `P.nullable` and take a null.
+ */
+export function argumentRefusesNull(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, arg: string): boolean {
+  if (field.name === 'count' && (arg === 'columns' || arg === 'distinct')) return parent.name.endsWith('_aggregate_fields');
+  if (arg !== 'path') return false;
+  const named = getNamedType(field.type);
+  return isScalarType(named) && (named.name === 'json' || named.name === 'jsonb');
 }
 
 // SVC_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE: a null operand of a comparison is "no condition", as in

@@ -11,7 +11,7 @@ import {
   type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { describeLiteral, englishList, enumValuesListed, nullError, ownScalarArgument, ownScalarField, refusesNull, scalarMismatch, type Path } from './validate-words.js';
+import { argumentRefusesNull, describeLiteral, englishList, enumValuesListed, nullError, ownScalarArgument, ownScalarField, refusesNull, scalarMismatch, type Path } from './validate-words.js';
 
 /**
  * Variables and fragments resolved as Hasura resolves them, before the selection is parsed:
@@ -159,7 +159,7 @@ function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
     if (isLeafType(named) && sel.selectionSet) {
       throw new ApiError('validation-failed', 'unexpected subselection set for non-object field', 400, here);
     }
-    parseArguments(sel, field.args, here);
+    parseArguments(sel, field.args, here, (arg) => argumentRefusesNull(type, field, arg));
     if (isObjectType(named)) {
       if (!sel.selectionSet) throw new ApiError('validation-failed', `missing selection set for "${named.name}"`, 400, [...here, 'selectionSet']);
       parseSet(sel.selectionSet, named, walk, [...here, 'selectionSet'], seen);
@@ -167,8 +167,11 @@ function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
   }
 }
 
-/** A field's arguments: the required ones present, each literal parsed against its type. */
-function parseArguments(sel: FieldNode, args: readonly GraphQLArgument[], here: Path): void {
+/**
+ * A field's arguments: the required ones present, each literal parsed against its type, and no
+ * null where the argument's parser takes none (`refusesNull`, though the argument is nullable).
+ */
+function parseArguments(sel: FieldNode, args: readonly GraphQLArgument[], here: Path, refusesNullArg: (arg: string) => boolean = () => false): void {
   const given = new Map((sel.arguments ?? []).map((a) => [a.name.value, a.value]));
   for (const arg of args) {
     const argPath = [...here, 'args', arg.name];
@@ -178,6 +181,7 @@ function parseArguments(sel: FieldNode, args: readonly GraphQLArgument[], here: 
       continue;
     }
     const own = ownScalarArgument(arg.name);
+    if (value.kind === Kind.NULL && refusesNullArg(arg.name)) throw nullError(arg.type, argPath, false);
     parseLiteral(value, arg.type, argPath, !BUILT_IN_ARGS.has(arg.name) && !own, own);
   }
 }

@@ -1,0 +1,61 @@
+// Arguments Hasura reads with `fieldOptional` over a parser that takes no null may be left out,
+// but an explicit null (a literal, or a variable sent null or not sent) is handed to that parser,
+// which refuses it (Parser/Internal/Input.hs, Note [Optional fields and nullability]): an
+// aggregate's `count(columns:, distinct:)` (Schema/Select.hs countField: `P.list`, `P.boolean`)
+// and a json/jsonb column's `path` (jsonPathArg: `P.string`). The select arguments wrap their
+// parsers in `P.nullable` and still take a null. Before, Kiln read such a null as "left out".
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveCommand } from '../../compiler/cli/serve.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
+
+describe('explicit nulls for arguments whose parser takes none', () => {
+  let db: TestDatabase;
+  let server: { port: number; close(): Promise<void> };
+  const gql = async (query: string, variables?: Record<string, unknown>) =>
+    (await postJson(`http://127.0.0.1:${server.port}`, '/v1/graphql', variables ? { query, variables } : { query })).body;
+  const refused = (message: string, path: string) => ({ errors: [{ message, extensions: { path, code: 'validation-failed' } }] });
+  const COUNT = '$.selectionSet.doc_aggregate.selectionSet.aggregate.selectionSet.count.args';
+
+  beforeAll(async () => {
+    db = await createTestDatabase('fidargnull', `CREATE TABLE doc (id int PRIMARY KEY, kind text, body jsonb);
+      INSERT INTO doc VALUES (1, 'a', '{"x": {"y": 1}}'), (2, 'a', '{"x": {"y": 2}}'), (3, 'b', NULL);`);
+    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    const tracked = await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type: 'pg_track_table', args: { table: 'doc' } });
+    expect(tracked.status).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  it('refuses a null literal for count\'s distinct and columns, in the words of their parsers', async () => {
+    expect(await gql('{ doc_aggregate { aggregate { count(distinct: null) } } }'))
+      .toEqual(refused('expected a boolean for type "Boolean", but found null', `${COUNT}.distinct`));
+    expect(await gql('{ doc_aggregate { aggregate { count(columns: null) } } }'))
+      .toEqual(refused('expected a list, but found null', `${COUNT}.columns`));
+    expect(await gql('{ doc_aggregate { aggregate { n: count(columns: [kind], distinct: true) all: count } } }'))
+      .toEqual({ data: { doc_aggregate: { aggregate: { n: 2, all: 3 } } } });
+  });
+
+  it('refuses a null variable there, sent or not, at the place it is used', async () => {
+    const q = 'query Q($d: Boolean, $c: [doc_select_column!]) { doc_aggregate { aggregate { count(columns: $c, distinct: $d) } } }';
+    expect(await gql(q, { c: ['kind'], d: null })).toEqual(refused('expected a boolean for type "Boolean", but found null', `${COUNT}.distinct`));
+    expect(await gql(q, { d: true })).toEqual(refused('expected a list, but found null', `${COUNT}.columns`));
+    expect(await gql(q, { c: ['kind'], d: true })).toEqual({ data: { doc_aggregate: { aggregate: { count: 2 } } } });
+  });
+
+  it('refuses a null json path, literal or variable', async () => {
+    expect(await gql('{ doc(order_by: {id: asc}) { body(path: null) } }'))
+      .toEqual(refused('expected a string for type "String", but found null', '$.selectionSet.doc.selectionSet.body.args.path'));
+    const q = 'query Q($p: String) { doc(order_by: {id: asc}, limit: 1) { body(path: $p) } }';
+    expect(await gql(q, { p: null })).toEqual(refused('expected a string for type "String", but found null', '$.selectionSet.doc.selectionSet.body.args.path'));
+    expect(await gql(q, { p: '$.x.y' })).toEqual({ data: { doc: [{ body: 1 }] } });
+  });
+
+  it('still takes a null for the select arguments, whose parsers are nullable', async () => {
+    expect(await gql('{ doc(where: null, limit: null, offset: null, order_by: null, distinct_on: null) { id } }'))
+      .toEqual({ data: { doc: [{ id: 1 }, { id: 2 }, { id: 3 }] } });
+  });
+});
