@@ -163,7 +163,8 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       if (arg.value.kind === Kind.VARIABLE && !walk.nullRefused.has(arg.value.name.value) && argumentRefusesNull(type, field, def.name)) {
         walk.nullRefused.set(arg.value.name.value, { path: argPath, type: def.type, column: false });
       }
-      if (arg.name.value === 'offset' && def.type === GraphQLInt && arg.value.kind === Kind.STRING && /^-?\d+$/.test(arg.value.value)) {
+      // Hasura's bigInt reads digits only (Data.Text.Read.decimal): "-1" is refused (validate.ts).
+      if (arg.name.value === 'offset' && def.type === GraphQLInt && arg.value.kind === Kind.STRING && /^[0-9]+$/.test(arg.value.value)) {
         walk.stringOffsets.add(arg.value);
       }
       checkValue(arg.value, def.type, argPath, walk);

@@ -158,6 +158,33 @@ export function showScientific(text: string): string {
   return `${sign}${out}`;
 }
 
+/**
+ * A table select's `offset`, read by Hasura's `bigInt` parser (Parser/Internal/Scalars.hs): an
+ * integer literal of 64 bits, or a string of decimal digits (Data.Text.Read.decimal: no sign);
+ * anything else is refused in its words. Null is the caller's (the argument is nullable).
+ */
+export function bigIntProblem(v: ValueNode): ValueProblem | null {
+  if (v.kind === Kind.INT) return inInt64(v.value) ? null : intBounds(v.value);
+  if (v.kind === Kind.STRING && /^[0-9]+$/.test(v.value)) return inInt64(v.value) ? null : intBounds(v.value);
+  return notBigInt(describeLiteral(v));
+}
+
+/** The same parser reading a variable's JSON value: a whole number of 64 bits, or a string of digits. */
+export function bigIntJsonProblem(v: unknown): ValueProblem | null {
+  if (typeof v === 'number') return Number.isInteger(v) && inInt64(BigInt(v).toString()) ? null : intBounds(String(v));
+  if (typeof v === 'string' && /^[0-9]+$/.test(v)) return inInt64(v) ? null : intBounds(v);
+  return notBigInt(describeJson(v));
+}
+
+function notBigInt(found: string): ValueProblem {
+  return { code: 'validation-failed', message: `expected a 32-bit integer, or a 64-bit integer represented as a string for type "Int", but found ${found}` };
+}
+
+function inInt64(text: string): boolean {
+  const n = BigInt(text);
+  return n >= -(2n ** 63n) && n < 2n ** 63n;
+}
+
 /** Hasura's refusal of a number an integer type cannot hold (two spaces, as Hasura prints it). */
 export function intBounds(text: string): ValueProblem {
   return { code: 'parse-failed', message: `The value ${showScientific(text)} lies outside the bounds or is not an integer.  Maybe it is a float, or is there integer overflow?` };

@@ -6,12 +6,12 @@
 // request by runtime/graphql/variable-values.ts with the same rules.
 
 import {
-  Kind, TypeMetaFieldDef, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType, print,
+  GraphQLInt, Kind, TypeMetaFieldDef, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType, print,
   type DirectiveNode, type DocumentNode, type GraphQLArgument, type FieldNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLObjectType,
   type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { argumentRefusesNull, describeLiteral, englishList, enumValuesListed, nullError, ownScalarArgument, ownScalarField, refusesNull, scalarMismatch, type Path } from './validate-words.js';
+import { argumentRefusesNull, bigIntProblem, describeLiteral, englishList, enumValuesListed, nullError, ownScalarArgument, ownScalarField, refusesNull, scalarMismatch, type Path } from './validate-words.js';
 
 /**
  * Variables and fragments resolved as Hasura resolves them, before the selection is parsed:
@@ -182,6 +182,11 @@ function parseArguments(sel: FieldNode, args: readonly GraphQLArgument[], here: 
     }
     const own = ownScalarArgument(arg.name);
     if (value.kind === Kind.NULL && refusesNullArg(arg.name)) throw nullError(arg.type, argPath, false);
+    if (isSelectOffset(arg) && value.kind !== Kind.VARIABLE && value.kind !== Kind.NULL) {
+      const problem = bigIntProblem(value);
+      if (problem) throw new ApiError(problem.code, problem.message, 400, argPath);
+      continue;
+    }
     parseLiteral(value, arg.type, argPath, !BUILT_IN_ARGS.has(arg.name) && !own, own);
   }
 }
@@ -234,6 +239,11 @@ function mergeFields(fields: readonly FieldNode[], path: Path): void {
 // A field's arguments as comparable text: order does not matter (Hasura keeps them in a map).
 function argumentsText(f: FieldNode): string {
   return (f.arguments ?? []).map((a) => `${a.name.value}:${print(a.value)}`).sort().join(',');
+}
+
+/** A table select's `offset`: an Int in the schema, read by Hasura's 64-bit `bigInt` parser. */
+export function isSelectOffset(arg: { readonly name: string; readonly type: GraphQLInputType }): boolean {
+  return arg.name === 'offset' && arg.type === GraphQLInt;
 }
 
 // Arguments Hasura parses with its own GraphQL scalars rather than a column's parser.

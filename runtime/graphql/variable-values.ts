@@ -4,12 +4,12 @@
 // of its first use. What passes is coerced (defaults applied) for planning.
 
 import {
-  Kind, isEnumType, isInputObjectType, isListType, isNonNullType, typeFromAST, valueFromAST,
+  GraphQLInt, Kind, isEnumType, isInputObjectType, isListType, isNonNullType, typeFromAST, valueFromAST,
   type GraphQLInputType, type GraphQLSchema, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { parseLiteral } from './validate.js';
-import { describeJson, enumValuesListed, jsonScalarMismatch, nullError, ownScalarField, ownScalarPath, refusesNull, type Path } from './validate-words.js';
+import { bigIntJsonProblem, describeJson, enumValuesListed, jsonScalarMismatch, nullError, ownScalarField, ownScalarPath, refusesNull, type Path } from './validate-words.js';
 
 /** Where each variable is used first, and which variables the operation uses at all. */
 export interface VariableUse {
@@ -39,7 +39,8 @@ export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDe
   for (const def of defs) {
     const { name, type, path, column, own } = declared(schema, def, use);
     if (Object.hasOwn(sent, name)) {
-      if (type) checkJson(sent[name], type, path, column, own);
+      if (type && isOffsetPlace(path, type)) checkBigInt(sent[name], path);
+      else if (type) checkJson(sent[name], type, path, column, own);
       out[name] = type ? coerceJson(sent[name], type) : sent[name];
     } else if (def.defaultValue !== undefined && type) {
       // Hasura puts the default in unchecked; the place that reads it refuses what does not fit
@@ -98,6 +99,19 @@ function coerceJson(v: unknown, type: GraphQLInputType): unknown {
 function isColumnPlace(path: Path): boolean {
   const i = path.lastIndexOf('args');
   return !(i >= 0 && i === path.length - 2 && BUILT_IN_ARGS.has(String(path[i + 1])));
+}
+
+// A variable whose first use is a table select's `offset`: Hasura's bigInt parser reads its value
+// (validate-words.ts bigIntProblem), so a number past 32 bits or a string of digits is taken.
+function isOffsetPlace(path: Path, type: GraphQLInputType): boolean {
+  return path.length >= 2 && path[path.length - 2] === 'args' && path[path.length - 1] === 'offset'
+    && (isNonNullType(type) ? type.ofType : type) === GraphQLInt;
+}
+
+function checkBigInt(v: unknown, path: Path): void {
+  if (v === null) return;
+  const problem = bigIntJsonProblem(v);
+  if (problem) throw new ApiError(problem.code, problem.message, 400, path);
 }
 
 /** One JSON value against a type, as Hasura's parsers read a variable's value (`own`: as validate.ts's parseLiteral). */
