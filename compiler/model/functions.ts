@@ -71,16 +71,15 @@ const granted = (entry: NonNullable<Source['functions']>[number]): string[] => [
 export function resolveFunctions(source: Source, db: Introspection, tables: ReadonlyMap<string, TableModel>, issues: Issues, inferPermissions = true): FunctionModel[] {
   const out: FunctionModel[] = [];
   for (const entry of source.functions ?? []) {
-    const fail = (reason: string): void => issues.add({ type: 'function', name: functionObjectName(source.name, entry.function),
-      definition: { ...entry.function }, reason: `in function ${JSON.stringify(qualifiedText(entry.function))}: ${reason}` });
+    const inconsistent = (reason: string): void => issues.add({ type: 'function', name: functionObjectName(source.name, entry.function),
+      definition: { ...entry.function }, reason });
+    const fail = (reason: string): void => inconsistent(`in function ${JSON.stringify(qualifiedText(entry.function))}: ${reason}`);
     const f = findFunction(db, entry.function.schema, entry.function.name);
     if (typeof f === 'string') { fail(f); continue; }
     const cfg = entry.configuration ?? {};
     const sessionIdx = cfg.session_argument ? f.args.findIndex((a) => a.name === cfg.session_argument) : -1;
     const problems = trackingProblems(f, db, cfg, sessionIdx);
     if (problems.length > 0) { fail(`the function ${JSON.stringify(qualifiedText(entry.function))} cannot be tracked ${reasonMessage(problems)}`); continue; }
-    const returns = tables.get(tableId(source.name, f.returnTypeSchema, f.returnType));
-    if (!returns) { fail(`the function ${JSON.stringify(qualifiedText(entry.function))} cannot be tracked because its return table "${f.returnType}" is not tracked`); continue; }
     const asMutation = (cfg.exposed_as ?? (f.volatility === 'volatile' ? 'mutation' : 'query')) === 'mutation';
     const ownName = cfg.custom_name ?? (f.schema === 'public' ? f.name : `${f.schema}_${f.name}`);
     const field = cfg.custom_root_fields?.function ?? ownName;
@@ -90,6 +89,11 @@ export function resolveFunctions(source: Source, db: Introspection, tables: Read
       fail(`cannot include ${JSON.stringify(qualifiedText(entry.function))} in the GraphQL schema because ${JSON.stringify(text)} is not a valid GraphQL identifier`);
       continue;
     }
+    // The return table is a dependency of the built function (buildFunctionInfo records
+    // SOITable), resolved afterwards and reported without the function's context, as Hasura's
+    // resolveDependency words it (Schema/Cache/Dependencies.hs: "table "t" is not tracked").
+    const returns = tables.get(tableId(source.name, f.returnTypeSchema, f.returnType));
+    if (!returns) { inconsistent(`table ${JSON.stringify(qualifiedText({ schema: f.returnTypeSchema, name: f.returnType }))} is not tracked`); continue; }
     out.push({
       id: `${source.name}:${f.schema}.${f.name}`, source: source.name, schema: f.schema, name: f.name, field: rootFieldName(source, field),
       // Hasura names the aggregate from `function_aggregate`, else from the custom name or the
