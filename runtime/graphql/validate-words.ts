@@ -63,17 +63,24 @@ export function refusesNull(parent: GraphQLInputObjectType, field: string): bool
   return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
 }
 
+// An update's operators, each an input object `<table>_<op>_input` (Schema/Update.hs).
+const UPDATE_OPERATORS = new Set(['_set', '_inc', '_prepend', '_append', '_delete_key', '_delete_elem', '_delete_at_path']);
+
 /**
  * Whether an argument of a field refuses an explicit null though its type is nullable: the ones
  * Hasura reads with `fieldOptional` over a parser that takes no null, so that the argument may be
  * left out but a null is handed to that parser (Note [Optional fields and nullability]): the
  * `columns` and `distinct` of an aggregate's `count` (Schema/Select.hs, countField: `P.list`,
- * `P.boolean`) and the `path` of a json/jsonb column (jsonPathArg: `P.string`). The arguments of
- * a table's select (`where`, `limit`, `offset`, `order_by`, `distinct_on`) wrap theirs in
- * `P.nullable` and take a null.
+ * `P.boolean`), the `path` of a json/jsonb column (jsonPathArg: `P.string`) and an update's
+ * operators `_set`, `_inc`, ... (updateOperators: `P.object`). The arguments of a table's select
+ * (`where`, `limit`, `offset`, `order_by`, `distinct_on`) wrap theirs in `P.nullable` and take a null.
  */
 export function argumentRefusesNull(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, arg: string): boolean {
   if (field.name === 'count' && (arg === 'columns' || arg === 'distinct')) return parent.name.endsWith('_aggregate_fields');
+  if (UPDATE_OPERATORS.has(arg)) {
+    const type = field.args.find((a) => a.name === arg)?.type;
+    return type !== undefined && isInputObjectType(type) && type.name.endsWith(`${arg}_input`);
+  }
   if (arg !== 'path') return false;
   const named = getNamedType(field.type);
   return isScalarType(named) && (named.name === 'json' || named.name === 'jsonb');

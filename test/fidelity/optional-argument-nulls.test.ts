@@ -2,7 +2,8 @@
 // but an explicit null (a literal, or a variable sent null or not sent) is handed to that parser,
 // which refuses it (Parser/Internal/Input.hs, Note [Optional fields and nullability]): an
 // aggregate's `count(columns:, distinct:)` (Schema/Select.hs countField: `P.list`, `P.boolean`)
-// and a json/jsonb column's `path` (jsonPathArg: `P.string`). The select arguments wrap their
+// a json/jsonb column's `path` (jsonPathArg: `P.string`) and an update's operators `_set`, `_inc`,
+// `_append`... (Schema/Update.hs updateOperators: `P.object`). The select arguments wrap their
 // parsers in `P.nullable` and still take a null. Before, Kiln read such a null as "left out".
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +56,18 @@ describe('explicit nulls for arguments whose parser takes none', () => {
   });
 
   it('still takes a null for the select arguments, whose parsers are nullable', async () => {
-    expect(await gql('{ doc(where: null, limit: null, offset: null, order_by: null, distinct_on: null) { id } }'))
-      .toEqual({ data: { doc: [{ id: 1 }, { id: 2 }, { id: 3 }] } });
+    const all = await gql('{ doc(where: null, limit: null, offset: null, order_by: null, distinct_on: null) { id } }');
+    expect(all.data.doc.map((r: { id: number }) => r.id).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('refuses a null update operator, literal or variable, and changes nothing', async () => {
+    expect(await gql('mutation { update_doc(where: {id: {_eq: 1}}, _set: null) { affected_rows } }'))
+      .toEqual(refused('expected an object for type "doc_set_input", but found null', '$.selectionSet.update_doc.args._set'));
+    expect(await gql('mutation { update_doc_by_pk(pk_columns: {id: 1}, _append: null, _set: {kind: "z"}) { kind } }'))
+      .toEqual(refused('expected an object for type "doc_append_input", but found null', '$.selectionSet.update_doc_by_pk.args._append'));
+    const q = 'mutation M($s: doc_set_input) { update_doc(where: {id: {_eq: 3}}, _set: $s) { affected_rows } }';
+    expect(await gql(q, { s: null })).toEqual(refused('expected an object for type "doc_set_input", but found null', '$.selectionSet.update_doc.args._set'));
+    expect(await gql('{ doc(order_by: {id: asc}) { kind } }')).toEqual({ data: { doc: [{ kind: 'a' }, { kind: 'a' }, { kind: 'b' }] } });
+    expect(await gql(q, { s: { kind: 'c' } })).toEqual({ data: { update_doc: { affected_rows: 1 } } });
   });
 });
