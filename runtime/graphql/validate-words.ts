@@ -55,11 +55,13 @@ export function ownScalarField(fields: { readonly [name: string]: unknown }, nam
  * out but hands a null to the field's own parser, and those take none (Parser/Internal/Input.hs,
  * Note [Optional fields and nullability]; comparison operands are never nullable unless
  * HASURA_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE is set). `_has_key` reads a nullable text. Told apart by
- * their fields: every boolean expression has `_and` and `_not`, every comparison `_is_null`.
+ * their fields: every boolean expression has `_and` and `_not`, every comparison `_is_null`. A
+ * nested insert's `on_conflict` is built the same way.
  */
 export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {
   const fields = parent.getFields();
   if ('_and' in fields && '_not' in fields) return true;
+  if (field === 'on_conflict' && /_(arr|obj)_rel_insert_input$/.test(parent.name)) return true;
   return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
 }
 
@@ -71,15 +73,16 @@ const UPDATE_OPERATORS = new Set(['_set', '_inc', '_prepend', '_append', '_delet
  * Hasura reads with `fieldOptional` over a parser that takes no null, so that the argument may be
  * left out but a null is handed to that parser (Note [Optional fields and nullability]): the
  * `columns` and `distinct` of an aggregate's `count` (Schema/Select.hs, countField: `P.list`,
- * `P.boolean`), the `path` of a json/jsonb column (jsonPathArg: `P.string`) and an update's
- * operators `_set`, `_inc`, ... (updateOperators: `P.object`). The arguments of a table's select
+ * `P.boolean`), the `path` of a json/jsonb column (jsonPathArg: `P.string`), an update's
+ * operators `_set`, `_inc`, ... (updateOperators: `P.object`) and an insert's `on_conflict`
+ * (Schema/Mutation.hs mkConflictClause: `P.object`). The arguments of a table's select
  * (`where`, `limit`, `offset`, `order_by`, `distinct_on`) wrap theirs in `P.nullable` and take a null.
  */
 export function argumentRefusesNull(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, arg: string): boolean {
   if (field.name === 'count' && (arg === 'columns' || arg === 'distinct')) return parent.name.endsWith('_aggregate_fields');
-  if (UPDATE_OPERATORS.has(arg)) {
+  if (UPDATE_OPERATORS.has(arg) || arg === 'on_conflict') {
     const type = field.args.find((a) => a.name === arg)?.type;
-    return type !== undefined && isInputObjectType(type) && type.name.endsWith(`${arg}_input`);
+    return type !== undefined && isInputObjectType(type) && type.name.endsWith(arg === 'on_conflict' ? '_on_conflict' : `${arg}_input`);
   }
   if (arg !== 'path') return false;
   const named = getNamedType(field.type);

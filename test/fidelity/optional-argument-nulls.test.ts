@@ -2,8 +2,9 @@
 // but an explicit null (a literal, or a variable sent null or not sent) is handed to that parser,
 // which refuses it (Parser/Internal/Input.hs, Note [Optional fields and nullability]): an
 // aggregate's `count(columns:, distinct:)` (Schema/Select.hs countField: `P.list`, `P.boolean`)
-// a json/jsonb column's `path` (jsonPathArg: `P.string`) and an update's operators `_set`, `_inc`,
-// `_append`... (Schema/Update.hs updateOperators: `P.object`). The select arguments wrap their
+// a json/jsonb column's `path` (jsonPathArg: `P.string`), an update's operators `_set`, `_inc`,
+// `_append`... (Schema/Update.hs updateOperators: `P.object`) and an insert's `on_conflict`, nested
+// ones too (Schema/Mutation.hs mkConflictClause: `P.object`). The select arguments wrap their
 // parsers in `P.nullable` and still take a null. Before, Kiln read such a null as "left out".
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,10 +22,13 @@ describe('explicit nulls for arguments whose parser takes none', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('fidargnull', `CREATE TABLE doc (id int PRIMARY KEY, kind text, body jsonb);
-      INSERT INTO doc VALUES (1, 'a', '{"x": {"y": 1}}'), (2, 'a', '{"x": {"y": 2}}'), (3, 'b', NULL);`);
+      INSERT INTO doc VALUES (1, 'a', '{"x": {"y": 1}}'), (2, 'a', '{"x": {"y": 2}}'), (3, 'b', NULL);
+      CREATE TABLE tag (id int PRIMARY KEY, doc_id int REFERENCES doc(id));`);
     server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
-    const tracked = await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type: 'pg_track_table', args: { table: 'doc' } });
-    expect(tracked.status).toBe(200);
+    for (const [type, args] of [['pg_track_table', { table: 'doc' }], ['pg_track_table', { table: 'tag' }],
+      ['pg_create_array_relationship', { table: 'doc', name: 'tags', using: { foreign_key_constraint_on: { table: 'tag', column: 'doc_id' } } }]] as const) {
+      expect((await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args })).status).toBe(200);
+    }
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -69,5 +73,18 @@ describe('explicit nulls for arguments whose parser takes none', () => {
     expect(await gql(q, { s: null })).toEqual(refused('expected an object for type "doc_set_input", but found null', '$.selectionSet.update_doc.args._set'));
     expect(await gql('{ doc(order_by: {id: asc}) { kind } }')).toEqual({ data: { doc: [{ kind: 'a' }, { kind: 'a' }, { kind: 'b' }] } });
     expect(await gql(q, { s: { kind: 'c' } })).toEqual({ data: { update_doc: { affected_rows: 1 } } });
+  });
+
+  it('refuses a null on_conflict, at the root and in a nested insert, and inserts nothing', async () => {
+    expect(await gql('mutation { insert_doc(objects: [{id: 9}], on_conflict: null) { affected_rows } }'))
+      .toEqual(refused('expected an object for type "doc_on_conflict", but found null', '$.selectionSet.insert_doc.args.on_conflict'));
+    expect(await gql('mutation { insert_doc_one(object: {id: 9}, on_conflict: null) { id } }'))
+      .toEqual(refused('expected an object for type "doc_on_conflict", but found null', '$.selectionSet.insert_doc_one.args.on_conflict'));
+    expect(await gql('mutation { insert_doc(objects: [{id: 9, tags: {data: [{id: 1}], on_conflict: null}}]) { affected_rows } }'))
+      .toEqual(refused('expected an object for type "tag_on_conflict", but found null', '$.selectionSet.insert_doc.args.objects[0].tags.on_conflict'));
+    const q = 'mutation M($c: doc_on_conflict) { insert_doc(objects: [{id: 9}], on_conflict: $c) { affected_rows } }';
+    expect(await gql(q, { c: null })).toEqual(refused('expected an object for type "doc_on_conflict", but found null', '$.selectionSet.insert_doc.args.on_conflict'));
+    expect(await gql('{ doc_aggregate { aggregate { count } } tag_aggregate { aggregate { count } } }'))
+      .toEqual({ data: { doc_aggregate: { aggregate: { count: 3 } }, tag_aggregate: { aggregate: { count: 0 } } } });
   });
 });
