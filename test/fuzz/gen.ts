@@ -188,8 +188,11 @@ class QueryGen {
   private args(f: Field, root: boolean): { text: string; facts: ListFacts } {
     if (f.args.some((a) => a.name === 'where')) return this.listArgs(f, root);
     const table = getNamedType(f.type).name;
+    // `count`'s columns and distinct and a json column's path take no explicit null (Hasura reads
+    // them with fieldOptional over parsers that refuse one: runtime/graphql/validate-words.ts).
+    const noNull = (a: { readonly name: string }) => (f.name === 'count' && (a.name === 'columns' || a.name === 'distinct')) || a.name === 'path';
     const parts = f.args.filter((a) => isNonNullType(a.type) || this.rng.chance(0.3))
-      .map((a) => `${a.name}: ${this.input.value(a.type, { table, field: a.name, op: a.name }).lit}`);
+      .map((a) => `${a.name}: ${this.input.value(a.type, { table, field: a.name, op: a.name, ...(noNull(a) ? { nullChance: 0 } : {}) }).lit}`);
     return { text: parts.length ? `(${parts.join(', ')})` : '', facts: NO_FACTS };
   }
 
