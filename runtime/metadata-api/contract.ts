@@ -33,15 +33,20 @@ export interface OperationRequest {
  * How the metadata API judges the objects that are inconsistent after an edit and were not before:
  * - `create`: the edit added `object` (`{type, name}` as in InconsistentObject); if it is among the
  *   new ones the edit fails with its reasons (400 `invalid-configuration`), and any other new one
- *   fails it with 500 `unexpected` ("cannot continue due to newly found inconsistent metadata");
+ *   fails it with 400 `unexpected` ("cannot continue due to new inconsistent metadata"), as
+ *   Hasura's `buildSchemaCacheFor` does;
  * - `drop`: the edit removed something; the new inconsistent objects are its dependents: without
  *   `cascade` the edit fails with 400 `dependency-error` listing them, with it they are dropped too;
- * - `other`: like `create` without an object.
+ * - `other`: like `create` without an object;
+ * - `rebuild`: Hasura runs the edit as a whole rebuild inside `withNewInconsistentObjsCheck` (the
+ *   query-collection operations): any new one fails it with 500 `unexpected` ("cannot continue due
+ *   to newly found inconsistent metadata", the objects in `internal`).
  */
 export type Effect =
   | { readonly kind: 'create'; readonly object?: { readonly type: string; readonly name: string } }
   | { readonly kind: 'drop'; readonly cascade: boolean }
-  | { readonly kind: 'other' };
+  | { readonly kind: 'other' }
+  | { readonly kind: 'rebuild' };
 
 /** What one metadata edit gives back. `metadata` is null when the edit changed nothing. */
 export interface Applied {

@@ -46,6 +46,11 @@ function clashMessage(clashes: readonly InconsistentObject[]): string {
   return `${first.slice(first.indexOf('\u0000') + 1)}: ${hashMapOrder(fields).join(', ')}`;
 }
 
+/** Hasura's `withNewInconsistentObjsCheck` refusal, the new objects in `internal`. */
+function newlyFound(objects: readonly InconsistentObject[]): ApiError {
+  return new ApiError('unexpected', 'cannot continue due to newly found inconsistent metadata', 500, ['args'], objects as unknown as Json);
+}
+
 /** Checks an edited document; returns it (cascades applied) compiled, or throws the edit's error. */
 export async function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' | 'describe'>, before: readonly InconsistentObject[],
   metadata: Json, effect: Judgement, compile: (md: Json) => Compiled | Promise<Compiled>): Promise<{ metadata: Json; compiled: Compiled }> {
@@ -74,6 +79,9 @@ export async function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' |
         }
         throw new ApiError('unexpected', 'cannot continue due to new inconsistent metadata', 400, ['args'], fresh as unknown as Json);
       }
+      case 'rebuild':
+        // Hasura's withNewInconsistentObjsCheck around buildSchemaCache (RQL/DDL/QueryCollection.hs).
+        throw newlyFound(fresh);
       case 'drop':
       case 'sql': {
         // Objects the dependency tracker knows block a drop (or go with it under cascade); any
@@ -86,9 +94,7 @@ export async function judgeEdit(compiler: Pick<MetadataCompiler, 'dropObjects' |
           const names = [...new Set(dependents.map((o) => compiler.describe(o)))].sort();
           throw new ApiError('dependency-error', `cannot drop due to the following dependent objects : ${names.join(', ')}`, 400, ['args']);
         }
-        if (others.length > 0) {
-          throw new ApiError('unexpected', 'cannot continue due to newly found inconsistent metadata', 500, ['args'], others as unknown as Json);
-        }
+        if (others.length > 0) throw newlyFound(others);
         md = compiler.dropObjects(md, fresh);
         break;
       }

@@ -7,10 +7,10 @@ const coll = {
 };
 
 describe('query collections', () => {
-  it('creates a collection and reports its query as the created object', () => {
+  it('creates a collection as a rebuild checked for new inconsistencies (Hasura: withNewInconsistentObjsCheck)', () => {
     const out = run(doc(), 'create_query_collection', coll);
     expect(out.metadata?.query_collections).toEqual([coll]);
-    expect(out.effect).toEqual({ kind: 'create', object: { type: 'query_collections', name: 'query_collections query_1 in collection_1' } });
+    expect(out.effect).toEqual({ kind: 'rebuild' });
   });
 
   it('refuses an existing name and duplicate query names', () => {

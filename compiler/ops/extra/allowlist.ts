@@ -40,7 +40,8 @@ export const addCollectionToAllowlist: OpHandler = (input) => {
     } };
   }
   const entry: Json = { collection, scope };
-  return changed(withList(input.metadata, 'allowlist', [...list, entry]));
+  // A rebuild checked for new inconsistencies, as Hasura's runAddCollectionToAllowlist.
+  return { metadata: withList(input.metadata, 'allowlist', [...list, entry]), effect: { kind: 'rebuild' } };
 };
 
 export const updateScopeOfCollectionInAllowlist: OpHandler = (input) => {

@@ -4,17 +4,12 @@
 
 import { ApiError, ArgsReader, asArray, asName, type JsonObject } from '../../../runtime/errors/index.js';
 import type { Json, Metadata } from '../../metadata/index.js';
-import type { OpHandler } from '../types.js';
+import type { OpHandler, OpOutput } from '../types.js';
 import { compact } from './compact.js';
-import { changed, created, dropped, findBy, listOf, removeBy, upsert, withList } from './document.js';
+import { dropped, findBy, listOf, removeBy, upsert, withList } from './document.js';
 import { readQueryText } from './graphql-text.js';
 
 const q = JSON.stringify;
-
-/** The inconsistent-object name Hasura gives a query of a collection. */
-export function collectionQueryObject(collection: string, query: string): { type: string; name: string } {
-  return { type: 'query_collections', name: `query_collections ${query} in ${collection}` };
-}
 
 export function findCollection(md: Metadata, name: string): JsonObject | undefined {
   return findBy(listOf(md, 'query_collections'), 'name', name);
@@ -67,14 +62,14 @@ export const createQueryCollection: OpHandler = (input) => {
       ['args', 'definition', 'queries']);
   }
   const entry = compact({ name, definition: { queries }, comment });
-  const md = withCollections(input.metadata, [...listOf(input.metadata, 'query_collections'), entry]);
-  const first = queries[0];
-  if (queries.length === 1 && first !== undefined) {
-    const obj = collectionQueryObject(name, first.name as string);
-    return created(md, obj.type, obj.name);
-  }
-  return { metadata: md, effect: { kind: 'create' } };
+  return rebuilt(withCollections(input.metadata, [...listOf(input.metadata, 'query_collections'), entry]));
 };
+
+// Hasura runs the collection operations as a whole rebuild inside withNewInconsistentObjsCheck
+// (RQL/DDL/QueryCollection.hs): a query that does not validate is 500 "newly found", not a 400.
+function rebuilt(md: Metadata): OpOutput {
+  return { metadata: md, effect: { kind: 'rebuild' } };
+}
 
 /** Renames a collection; the allow-list and REST endpoints that name it follow the new name. */
 export const renameQueryCollection: OpHandler = (input) => {
@@ -88,7 +83,7 @@ export const renameQueryCollection: OpHandler = (input) => {
   let md = withCollections(input.metadata, upsert(listOf(input.metadata, 'query_collections'), 'name', name, { ...old, name: newName }));
   md = withList(md, 'allowlist', listOf(md, 'allowlist').map((e) => (e['collection'] === name ? { ...e, collection: newName } : e)));
   md = withList(md, 'rest_endpoints', listOf(md, 'rest_endpoints').map((e) => renameInEndpoint(e, name, newName)));
-  return changed(md);
+  return rebuilt(md);
 };
 
 function renameInEndpoint(e: JsonObject, from: string, to: string): JsonObject {
@@ -126,9 +121,7 @@ export const addQueryToCollection: OpHandler = (input) => {
     throw new ApiError('already-exists', `query with name ${q(queryName)} already exists in collection ${q(collection)}`, 400, ['args']);
   }
   const next = { ...coll, definition: { ...(coll['definition'] as JsonObject), queries: [...queries, { name: queryName, query }] } };
-  const md = withCollections(input.metadata, upsert(listOf(input.metadata, 'query_collections'), 'name', collection, next));
-  const obj = collectionQueryObject(collection, queryName);
-  return created(md, obj.type, obj.name);
+  return rebuilt(withCollections(input.metadata, upsert(listOf(input.metadata, 'query_collections'), 'name', collection, next)));
 };
 
 export const dropQueryFromCollection: OpHandler = (input) => {
