@@ -56,13 +56,30 @@ export function ownScalarField(fields: { readonly [name: string]: unknown }, nam
  * Note [Optional fields and nullability]; comparison operands are never nullable unless
  * HASURA_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE is set). `_has_key` reads a nullable text. Told apart by
  * their fields: every boolean expression has `_and` and `_not`, every comparison `_is_null`. A
- * nested insert's `on_conflict` is built the same way.
+ * nested insert's `on_conflict` is built the same way, and so are the operators of an aggregate
+ * order_by (not its `count`).
  */
 export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {
   const fields = parent.getFields();
   if ('_and' in fields && '_not' in fields) return true;
   if (field === 'on_conflict' && /_(arr|obj)_rel_insert_input$/.test(parent.name)) return true;
+  if (isAggregateOrderBy(parent, field)) return true;
   return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
+}
+
+/**
+ * An operator of `<t>_aggregate_order_by` (`max`, `min`, `sum`, `avg`, `stddev`, ...): read with
+ * `fieldOptional` over `P.object` of `<t>_<op>_order_by`, which takes no null (Schema/OrderBy.hs
+ * orderByAggregation, parseOperator); its `count` reads the nullable `order_by` enum and takes one.
+ */
+function isAggregateOrderBy(parent: GraphQLInputObjectType, field: string): boolean {
+  if (field === 'count' || !parent.name.endsWith('_aggregate_order_by')) return false;
+  const fields = parent.getFields();
+  const count = fields['count']?.type;
+  const op = fields[field]?.type;
+  const base = parent.name.slice(0, -'_aggregate_order_by'.length);
+  return count !== undefined && isEnumType(count) && count.name === 'order_by'
+    && op !== undefined && isInputObjectType(op) && op.name === `${base}_${field}_order_by`;
 }
 
 // An update's operators, each an input object `<table>_<op>_input` (Schema/Update.hs).

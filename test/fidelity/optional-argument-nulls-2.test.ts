@@ -1,0 +1,52 @@
+// More places Hasura reads with `fieldOptional` over a parser that takes no null, so that an
+// explicit null (a literal, or a variable sent null) reaches that parser and is refused
+// (Parser/Internal/Input.hs, Note [Optional fields and nullability]): the operators of an
+// aggregate order_by, `max`, `sum`, ... (Schema/OrderBy.hs orderByAggregation, parseOperator:
+// `P.object`; `count` reads the nullable `order_by` enum and takes a null), an on_conflict's
+// `where` (Schema/Mutation.hs conflictObjectParser: the boolean expression's `P.object`), and the
+// columns of `_delete_elem` and `_delete_at_path` (Backends/Postgres/Instances/Schema.hs
+// deleteElemOp, deleteAtPathOp: the Int column parser without nullability, and `P.list`;
+// `_delete_key` reads a nullable text). Before, Kiln read each such null as "left out".
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveCommand } from '../../compiler/cli/serve.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { postJson } from '../helpers/http.js';
+
+describe('explicit nulls refused by the parsers of order_by aggregates, on_conflict and jsonb deletes', () => {
+  let db: TestDatabase;
+  let server: { port: number; close(): Promise<void> };
+  const gql = async (query: string, variables?: Record<string, unknown>) =>
+    (await postJson(`http://127.0.0.1:${server.port}`, '/v1/graphql', variables ? { query, variables } : { query })).body;
+  const refused = (message: string, path: string) => ({ errors: [{ message, extensions: { path, code: 'validation-failed' } }] });
+  const AGG = '$.selectionSet.shelf.args.order_by[0].books_aggregate';
+
+  beforeAll(async () => {
+    db = await createTestDatabase('fidargnull2', `CREATE TABLE shelf (id int PRIMARY KEY, label text, meta jsonb);
+      INSERT INTO shelf VALUES (1, 'a', '[1, 2]'), (2, 'b', '{"k": 1}');
+      CREATE TABLE book (id int PRIMARY KEY, shelf_id int REFERENCES shelf(id), pages int);
+      INSERT INTO book VALUES (1, 1, 10), (2, 1, 20), (3, 2, 5);`);
+    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    for (const [type, args] of [['pg_track_table', { table: 'shelf' }], ['pg_track_table', { table: 'book' }],
+      ['pg_create_array_relationship', { table: 'shelf', name: 'books', using: { foreign_key_constraint_on: { table: 'book', column: 'shelf_id' } } }]] as const) {
+      expect((await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args })).status).toBe(200);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  it('refuses a null operator of an aggregate order_by, literal or variable, and still takes a null count', async () => {
+    expect(await gql('{ shelf(order_by: {books_aggregate: {max: null}}) { id } }'))
+      .toEqual(refused('expected an object for type "book_max_order_by", but found null', `${AGG}.max`));
+    const q = 'query Q($s: book_sum_order_by) { shelf(order_by: [{books_aggregate: {sum: $s}}]) { id } }';
+    expect(await gql(q, { s: null })).toEqual(refused('expected an object for type "book_sum_order_by", but found null', `${AGG}.sum`));
+    expect(await gql('query Q($o: [shelf_order_by!]) { shelf(order_by: $o) { id } }', { o: [{ books_aggregate: { avg: null } }] }))
+      .toEqual(refused('expected an object for type "book_avg_order_by", but found null', `${AGG}.avg`));
+    expect(await gql(q, { s: { pages: 'asc' } })).toEqual({ data: { shelf: [{ id: 2 }, { id: 1 }] } });
+    const counted = await gql('{ shelf(order_by: {books_aggregate: {count: null}}) { id } }');
+    expect(counted.data.shelf.map((r: { id: number }) => r.id).sort()).toEqual([1, 2]);
+  });
+
+});
