@@ -4,7 +4,7 @@
 // Backends/Postgres/SQL/Value.hs (parsePGValue, scientificToInteger: a column's value).
 
 import {
-  Kind, getNamedType, isEnumType, isInputObjectType, isListType, isScalarType,
+  Kind, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType,
   type GraphQLField, type GraphQLInputObjectType, type GraphQLInputType, type GraphQLObjectType, type ValueNode,
 } from 'graphql';
 import { ApiError, type ErrorCode } from '../errors/index.js';
@@ -56,15 +56,29 @@ export function ownScalarField(fields: { readonly [name: string]: unknown }, nam
  * Note [Optional fields and nullability]; comparison operands are never nullable unless
  * HASURA_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE is set). `_has_key` reads a nullable text. Told apart by
  * their fields: every boolean expression has `_and` and `_not`, every comparison `_is_null`. A
- * nested insert's `on_conflict` is built the same way, and so are the operators of an aggregate
- * order_by (not its `count`).
+ * nested insert's `on_conflict` is built the same way, and so are an `on_conflict`'s `where` and
+ * the operators of an aggregate order_by (not its `count`).
  */
 export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {
   const fields = parent.getFields();
   if ('_and' in fields && '_not' in fields) return true;
   if (field === 'on_conflict' && /_(arr|obj)_rel_insert_input$/.test(parent.name)) return true;
+  if (field === 'where' && isConflictObject(parent)) return true;
   if (isAggregateOrderBy(parent, field)) return true;
   return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
+}
+
+/**
+ * An insert's `<t>_on_conflict`: its `where` is read with `fieldOptional` over the table's boolean
+ * expression parser, which takes no null (Schema/Mutation.hs conflictObjectParser); known by its
+ * `constraint` (an enum `<t>_constraint`) and `update_columns` fields.
+ */
+function isConflictObject(parent: GraphQLInputObjectType): boolean {
+  const fields = parent.getFields();
+  const constraint = fields['constraint']?.type;
+  const inner = constraint && isNonNullType(constraint) ? constraint.ofType : constraint;
+  return parent.name.endsWith('_on_conflict') && 'update_columns' in fields
+    && inner !== undefined && isEnumType(inner) && inner.name.endsWith('_constraint');
 }
 
 /**

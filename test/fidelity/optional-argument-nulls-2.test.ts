@@ -49,4 +49,14 @@ describe('explicit nulls refused by the parsers of order_by aggregates, on_confl
     expect(counted.data.shelf.map((r: { id: number }) => r.id).sort()).toEqual([1, 2]);
   });
 
+  it('refuses a null where in on_conflict, literal or variable, and changes nothing', async () => {
+    const conflict = '$.selectionSet.insert_shelf.args.on_conflict.where';
+    expect(await gql('mutation { insert_shelf(objects: [{id: 1, label: "z"}], on_conflict: {constraint: shelf_pkey, update_columns: [label], where: null}) { affected_rows } }'))
+      .toEqual(refused('expected an object for type "shelf_bool_exp", but found null', conflict));
+    const q = 'mutation M($w: shelf_bool_exp) { insert_shelf(objects: [{id: 1, label: "z"}], on_conflict: {constraint: shelf_pkey, update_columns: [label], where: $w}) { affected_rows } }';
+    expect(await gql(q, { w: null })).toEqual(refused('expected an object for type "shelf_bool_exp", but found null', conflict));
+    expect(await gql('{ shelf_by_pk(id: 1) { label } }')).toEqual({ data: { shelf_by_pk: { label: 'a' } } });
+    expect(await gql(q, { w: { id: { _eq: 1 } } })).toEqual({ data: { insert_shelf: { affected_rows: 1 } } });
+  });
+
 });
