@@ -56,8 +56,9 @@ export function ownScalarField(fields: { readonly [name: string]: unknown }, nam
  * Note [Optional fields and nullability]; comparison operands are never nullable unless
  * HASURA_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE is set). `_has_key` reads a nullable text. Told apart by
  * their fields: every boolean expression has `_and` and `_not`, every comparison `_is_null`. A
- * nested insert's `on_conflict` is built the same way, and so are an `on_conflict`'s `where` and
- * the operators of an aggregate order_by (not its `count`).
+ * nested insert's `on_conflict` is built the same way, and so are an `on_conflict`'s `where`, the
+ * operators of an aggregate order_by (not its `count`), and the columns of `_delete_elem` (an Int
+ * each) and `_delete_at_path` (a list each); `_delete_key`'s columns read a nullable text.
  */
 export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {
   const fields = parent.getFields();
@@ -65,6 +66,8 @@ export function refusesNull(parent: GraphQLInputObjectType, field: string): bool
   if (field === 'on_conflict' && /_(arr|obj)_rel_insert_input$/.test(parent.name)) return true;
   if (field === 'where' && isConflictObject(parent)) return true;
   if (isAggregateOrderBy(parent, field)) return true;
+  if (nullIsColumnWords(parent)) return true;
+  if (parent.name.endsWith('_delete_at_path_input') && Object.values(fields).every((f) => isListType(f.type))) return true;
   return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
 }
 
@@ -94,6 +97,18 @@ function isAggregateOrderBy(parent: GraphQLInputObjectType, field: string): bool
   const base = parent.name.slice(0, -'_aggregate_order_by'.length);
   return count !== undefined && isEnumType(count) && count.name === 'order_by'
     && op !== undefined && isInputObjectType(op) && op.name === `${base}_${field}_order_by`;
+}
+
+/**
+ * Whether a null refused in a field of `parent` is refused by a column parser, in its words
+ * ("unexpected null value"), though the operator's other values are read by GraphQL's own
+ * scalars: the columns of `<t>_delete_elem_input`, each read with `fieldOptional` over the
+ * non-nullable Int column parser (Backends/Postgres/Instances/Schema.hs deleteElemOp), as `_eq`
+ * reads its operand.
+ */
+export function nullIsColumnWords(parent: GraphQLInputObjectType): boolean {
+  return parent.name.endsWith('_delete_elem_input')
+    && Object.values(parent.getFields()).every((f) => isScalarType(f.type) && f.type.name === 'Int');
 }
 
 // An update's operators, each an input object `<table>_<op>_input` (Schema/Update.hs).

@@ -11,7 +11,7 @@ import {
   type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { argumentRefusesNull, bigIntProblem, describeLiteral, englishList, enumValuesListed, nullError, ownScalarArgument, ownScalarField, refusesNull, scalarMismatch, type Path } from './validate-words.js';
+import { argumentRefusesNull, bigIntProblem, describeLiteral, englishList, enumValuesListed, nullError, nullIsColumnWords, ownScalarArgument, ownScalarField, refusesNull, scalarMismatch, type Path } from './validate-words.js';
 
 /**
  * Variables and fragments resolved as Hasura resolves them, before the selection is parsed:
@@ -283,7 +283,7 @@ export function parseLiteral(value: ValueNode, type: GraphQLInputType, path: Pat
         continue;
       }
       const ownHere = own || ownScalarField(fields, name);
-      if (v.kind === Kind.NULL && refusesNull(inner, name)) throw nullError(def.type, [...path, name], !ownHere);
+      if (v.kind === Kind.NULL && refusesNull(inner, name)) throw nullError(def.type, [...path, name], !ownHere || nullIsColumnWords(inner));
       parseLiteral(v, def.type, [...path, name], !ownHere, ownHere);
     }
     return;

@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { parseLiteral } from './validate.js';
-import { bigIntJsonProblem, describeJson, enumValuesListed, jsonScalarMismatch, nullError, ownScalarField, ownScalarPath, refusesNull, type Path } from './validate-words.js';
+import { bigIntJsonProblem, describeJson, enumValuesListed, jsonScalarMismatch, nullError, nullIsColumnWords, ownScalarField, ownScalarPath, refusesNull, type Path } from './validate-words.js';
 
 /** Where each variable is used first, and which variables the operation uses at all. */
 export interface VariableUse {
@@ -144,7 +144,7 @@ export function checkJson(v: unknown, type: GraphQLInputType, path: Path, column
         continue;
       }
       const ownHere = own || ownScalarField(fields, name);
-      if (obj[name] === null && refusesNull(inner, name)) throw nullError(def.type, [...path, name], !ownHere);
+      if (obj[name] === null && refusesNull(inner, name)) throw nullError(def.type, [...path, name], !ownHere || nullIsColumnWords(inner));
       checkJson(obj[name], def.type, [...path, name], !ownHere, ownHere);
     }
     return;

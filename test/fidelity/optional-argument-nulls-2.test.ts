@@ -59,4 +59,20 @@ describe('explicit nulls refused by the parsers of order_by aggregates, on_confl
     expect(await gql(q, { w: { id: { _eq: 1 } } })).toEqual({ data: { insert_shelf: { affected_rows: 1 } } });
   });
 
+  it('refuses a null column of _delete_elem (the Int column parser) and _delete_at_path (a list), not of _delete_key', async () => {
+    const at = (op: string) => `$.selectionSet.update_shelf.args.${op}.meta`;
+    expect(await gql('mutation { update_shelf(where: {id: {_eq: 1}}, _delete_elem: {meta: null}) { affected_rows } }'))
+      .toEqual(refused('unexpected null value for type "Int"', at('_delete_elem')));
+    expect(await gql('mutation M($e: Int) { update_shelf(where: {id: {_eq: 1}}, _delete_elem: {meta: $e}) { affected_rows } }', { e: null }))
+      .toEqual(refused('unexpected null value for type "Int"', at('_delete_elem')));
+    expect(await gql('mutation M($e: shelf_delete_elem_input) { update_shelf(where: {id: {_eq: 1}}, _delete_elem: $e) { affected_rows } }', { e: { meta: null } }))
+      .toEqual(refused('unexpected null value for type "Int"', at('_delete_elem')));
+    expect(await gql('mutation { update_shelf(where: {id: {_eq: 2}}, _delete_at_path: {meta: null}) { affected_rows } }'))
+      .toEqual(refused('expected a list, but found null', at('_delete_at_path')));
+    expect(await gql('mutation M($p: shelf_delete_at_path_input) { update_shelf(where: {id: {_eq: 2}}, _delete_at_path: $p) { affected_rows } }', { p: { meta: null } }))
+      .toEqual(refused('expected a list, but found null', at('_delete_at_path')));
+    expect(await gql('{ shelf(order_by: {id: asc}) { meta } }')).toEqual({ data: { shelf: [{ meta: [1, 2] }, { meta: { k: 1 } }] } });
+    expect(await gql('mutation { update_shelf(where: {id: {_eq: 2}}, _delete_key: {meta: null}) { affected_rows } }'))
+      .toEqual({ data: { update_shelf: { affected_rows: 1 } } });
+  });
 });
