@@ -57,8 +57,12 @@ export function ownScalarField(fields: { readonly [name: string]: unknown }, nam
  * HASURA_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE is set). `_has_key` reads a nullable text. Told apart by
  * their fields: every boolean expression has `_and` and `_not`, every comparison `_is_null`. A
  * nested insert's `on_conflict` is built the same way, and so are an `on_conflict`'s `where`, the
- * operators of an aggregate order_by (not its `count`), and the columns of `_delete_elem` (an Int
- * each) and `_delete_at_path` (a list each); `_delete_key`'s columns read a nullable text.
+ * operators of an aggregate order_by (not its `count`), the columns of `_delete_elem` (an Int
+ * each) and `_delete_at_path` (a list each), the fields of a `_cast` object, and the `nband` of
+ * `_st_intersects_geom_nband`'s operand (the Int column parser; Hasura names that input
+ * `st_intersects_geom_nband_input`, Kiln `st_intersects_geom_min_nband_input`). `_delete_key`'s
+ * columns read a nullable text, and `st_d_within_geography_input`'s `use_spheroid` a nullable
+ * Boolean.
  */
 export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {
   const fields = parent.getFields();
@@ -68,6 +72,8 @@ export function refusesNull(parent: GraphQLInputObjectType, field: string): bool
   if (isAggregateOrderBy(parent, field)) return true;
   if (nullIsColumnWords(parent)) return true;
   if (parent.name.endsWith('_delete_at_path_input') && Object.values(fields).every((f) => isListType(f.type))) return true;
+  if (isCastExp(parent)) return true;
+  if (field === 'nband' && parent.name.startsWith('st_intersects_geom') && 'geommin' in fields) return true;
   return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
 }
 
@@ -82,6 +88,18 @@ function isConflictObject(parent: GraphQLInputObjectType): boolean {
   const inner = constraint && isNonNullType(constraint) ? constraint.ofType : constraint;
   return parent.name.endsWith('_on_conflict') && 'update_columns' in fields
     && inner !== undefined && isEnumType(inner) && inner.name.endsWith('_constraint');
+}
+
+/**
+ * A comparison's `_cast` object, `<scalar>_cast_exp`: each field, named for the type cast to,
+ * is read with `fieldOptional` over that type's comparison expression parser, which takes no
+ * null (Backends/Postgres/Instances/Schema.hs comparisonExps, castExp); known by its fields, all
+ * comparison expressions (each has `_is_null`).
+ */
+function isCastExp(parent: GraphQLInputObjectType): boolean {
+  const fields = Object.values(parent.getFields());
+  return parent.name.endsWith('_cast_exp') && fields.length > 0
+    && fields.every((f) => isInputObjectType(f.type) && '_is_null' in f.type.getFields());
 }
 
 /**

@@ -6,7 +6,10 @@
 // `where` (Schema/Mutation.hs conflictObjectParser: the boolean expression's `P.object`), and the
 // columns of `_delete_elem` and `_delete_at_path` (Backends/Postgres/Instances/Schema.hs
 // deleteElemOp, deleteAtPathOp: the Int column parser without nullability, and `P.list`;
-// `_delete_key` reads a nullable text). Before, Kiln read each such null as "left out".
+// `_delete_key` reads a nullable text), the fields of a `_cast` object (castExp: a comparison
+// expression's `P.object`) and the `nband` of `_st_intersects_geom_nband` (the Int column parser;
+// `use_spheroid` of `_st_d_within` reads a nullable Boolean and takes a null, handed to PostGIS).
+// Before, Kiln read each such null as "left out".
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
@@ -25,9 +28,12 @@ describe('explicit nulls refused by the parsers of order_by aggregates, on_confl
     db = await createTestDatabase('fidargnull2', `CREATE TABLE shelf (id int PRIMARY KEY, label text, meta jsonb);
       INSERT INTO shelf VALUES (1, 'a', '[1, 2]'), (2, 'b', '{"k": 1}');
       CREATE TABLE book (id int PRIMARY KEY, shelf_id int REFERENCES shelf(id), pages int);
-      INSERT INTO book VALUES (1, 1, 10), (2, 1, 20), (3, 2, 5);`);
+      INSERT INTO book VALUES (1, 1, 10), (2, 1, 20), (3, 2, 5);
+      CREATE EXTENSION IF NOT EXISTS postgis; CREATE EXTENSION IF NOT EXISTS postgis_raster;
+      CREATE TABLE site (id int PRIMARY KEY, spot geography(Point), tile raster);
+      INSERT INTO site VALUES (1, 'SRID=4326;POINT(0 0)', NULL);`);
     server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
-    for (const [type, args] of [['pg_track_table', { table: 'shelf' }], ['pg_track_table', { table: 'book' }],
+    for (const [type, args] of [['pg_track_table', { table: 'shelf' }], ['pg_track_table', { table: 'book' }], ['pg_track_table', { table: 'site' }],
       ['pg_create_array_relationship', { table: 'shelf', name: 'books', using: { foreign_key_constraint_on: { table: 'book', column: 'shelf_id' } } }]] as const) {
       expect((await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args })).status).toBe(200);
     }
@@ -74,5 +80,21 @@ describe('explicit nulls refused by the parsers of order_by aggregates, on_confl
     expect(await gql('{ shelf(order_by: {id: asc}) { meta } }')).toEqual({ data: { shelf: [{ meta: [1, 2] }, { meta: { k: 1 } }] } });
     expect(await gql('mutation { update_shelf(where: {id: {_eq: 2}}, _delete_key: {meta: null}) { affected_rows } }'))
       .toEqual({ data: { update_shelf: { affected_rows: 1 } } });
+  });
+
+  it('refuses a null field of a _cast object and a null nband, and still takes a null use_spheroid', async () => {
+    const where = '$.selectionSet.site.args.where';
+    expect(await gql('{ site(where: {spot: {_cast: {geometry: null}}}) { id } }'))
+      .toEqual(refused('expected an object for type "geometry_comparison_exp", but found null', `${where}.spot._cast.geometry`));
+    expect(await gql('query Q($g: geometry_comparison_exp) { site(where: {spot: {_cast: {geometry: $g}}}) { id } }', { g: null }))
+      .toEqual(refused('expected an object for type "geometry_comparison_exp", but found null', `${where}.spot._cast.geometry`));
+    expect(await gql('{ site(where: {spot: {_cast: {geometry: {_is_null: false}}}}) { id } }')).toEqual({ data: { site: [{ id: 1 }] } });
+    const nband = 'query Q($n: Int) { site(where: {tile: {_st_intersects_geom_nband: {geommin: {type: "Point", coordinates: [0, 0]}, nband: $n}}}) { id } }';
+    expect(await gql(nband, { n: null })).toEqual(refused('unexpected null value for type "Int"', `${where}.tile._st_intersects_geom_nband.nband`));
+    expect(await gql('{ site(where: {tile: {_st_intersects_geom_nband: {geommin: {type: "Point", coordinates: [0, 0]}, nband: null}}}) { id } }'))
+      .toEqual(refused('unexpected null value for type "Int"', `${where}.tile._st_intersects_geom_nband.nband`));
+    expect(await gql(nband, { n: 1 })).toEqual({ data: { site: [] } });
+    expect(await gql('{ site(where: {spot: {_st_d_within: {distance: 10, from: {type: "Point", coordinates: [0, 0]}, use_spheroid: null}}}) { id } }'))
+      .toEqual({ data: { site: [] } });
   });
 });
