@@ -371,6 +371,11 @@ export class Engine {
     this.limited(this.preparedFor(req, session), session);
   }
 
+  /** The variable values checked against the document as sent (coerced and dropped): a stream's, before its rewrite runs. */
+  checkVariables(req: GraphQLRequest, session: Session): void {
+    this.coerce(this.preparedFor(req, session, true), req, session.role);
+  }
+
   // A prepared operation checked against the caps, the role's depth and node limits and introspection option.
   private limited(p: Prepared, session: Session): Prepared {
     return this.limits.check(p, session);

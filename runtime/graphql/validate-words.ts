@@ -58,11 +58,11 @@ export function ownScalarField(fields: { readonly [name: string]: unknown }, nam
  * their fields: every boolean expression has `_and` and `_not`, every comparison `_is_null`. A
  * nested insert's `on_conflict` is built the same way, and so are an `on_conflict`'s `where`, the
  * operators of an aggregate order_by (not its `count`), the columns of `_delete_elem` (an Int
- * each) and `_delete_at_path` (a list each), the fields of a `_cast` object, and the `nband` of
+ * each) and `_delete_at_path` (a list each), the fields of a `_cast` object, the `nband` of
  * `_st_intersects_geom_nband`'s operand (the Int column parser; Hasura names that input
- * `st_intersects_geom_nband_input`, Kiln `st_intersects_geom_min_nband_input`). `_delete_key`'s
- * columns read a nullable text, and `st_d_within_geography_input`'s `use_spheroid` a nullable
- * Boolean.
+ * `st_intersects_geom_nband_input`, Kiln `st_intersects_geom_min_nband_input`) and a stream
+ * cursor's `ordering`. `_delete_key`'s columns read a nullable text, and
+ * `st_d_within_geography_input`'s `use_spheroid` a nullable Boolean.
  */
 export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {
   const fields = parent.getFields();
@@ -74,6 +74,7 @@ export function refusesNull(parent: GraphQLInputObjectType, field: string): bool
   if (parent.name.endsWith('_delete_at_path_input') && Object.values(fields).every((f) => isListType(f.type))) return true;
   if (isCastExp(parent)) return true;
   if (field === 'nband' && parent.name.startsWith('st_intersects_geom') && 'geommin' in fields) return true;
+  if (field === 'ordering' && isStreamCursor(parent)) return true;
   return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
 }
 
@@ -100,6 +101,17 @@ function isCastExp(parent: GraphQLInputObjectType): boolean {
   const fields = Object.values(parent.getFields());
   return parent.name.endsWith('_cast_exp') && fields.length > 0
     && fields.every((f) => isInputObjectType(f.type) && '_is_null' in f.type.getFields());
+}
+
+/**
+ * A streaming subscription's `<t>_stream_cursor_input`: its `ordering` is read with
+ * `fieldOptional` over the `cursor_ordering` enum, which takes no null (Schema/SubscriptionStream.hs
+ * cursorOrderingArg); known by that enum and its `initial_value` field.
+ */
+function isStreamCursor(parent: GraphQLInputObjectType): boolean {
+  const fields = parent.getFields();
+  const ordering = fields['ordering']?.type;
+  return 'initial_value' in fields && ordering !== undefined && isEnumType(ordering) && ordering.name === 'cursor_ordering';
 }
 
 /**

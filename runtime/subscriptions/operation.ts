@@ -28,6 +28,8 @@ export interface SubscriptionEngine {
   admitRequest?(session: Session, client: { readonly ip: string | null }, operations: number): void;
   /** Throws when the document is over the server's caps or the role's API limits. Optional. */
   checkLimits?(req: GraphQLRequest, session: Session): void;
+  /** Throws when a variable's value does not fit the document the client sent (before a stream is rewritten). Optional. */
+  checkVariables?(req: GraphQLRequest, session: Session): void;
   /** True for a subscription to an asynchronous action's result: polled, not multiplexed. Optional. */
   pollsSubscription?(req: GraphQLRequest, session: Session): boolean;
 }
@@ -74,6 +76,9 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     engine.checkLimits?.(req, session);
     if (engine.pollsSubscription?.(req, session)) return pollActionResult(ctx, req, sink, lastSent);
     const stream = op ? streamQuery(req, op.document, op.operation, engine.model, session.role, engine.schemaFor(session.role)) : null;
+    // A stream's rewrite reads its cursor's variables itself: their values are checked against the
+    // document as sent, as the variables of any other operation are (a null `ordering`, say).
+    if (stream) engine.checkVariables?.(req, session);
     const planned = engine.planSubscription(stream?.request ?? req, session, true, stream?.cursor ?? null);
     if (!planned) throw new Error('assertion failed: a subscription is never a mutation');
     const plan = planned.plan;

@@ -9,12 +9,14 @@
 // `_delete_key` reads a nullable text), the fields of a `_cast` object (castExp: a comparison
 // expression's `P.object`) and the `nband` of `_st_intersects_geom_nband` (the Int column parser;
 // `use_spheroid` of `_st_d_within` reads a nullable Boolean and takes a null, handed to PostGIS).
-// Before, Kiln read each such null as "left out".
+// A streaming subscription's cursor `ordering` too (Schema/SubscriptionStream.hs cursorOrderingArg:
+// the `cursor_ordering` enum). Before, Kiln read each such null as "left out".
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { postJson } from '../helpers/http.js';
+import { Client } from '../subscriptions/helpers.js';
 
 describe('explicit nulls refused by the parsers of order_by aggregates, on_conflict and jsonb deletes', () => {
   let db: TestDatabase;
@@ -96,5 +98,22 @@ describe('explicit nulls refused by the parsers of order_by aggregates, on_confl
     expect(await gql(nband, { n: 1 })).toEqual({ data: { site: [] } });
     expect(await gql('{ site(where: {spot: {_st_d_within: {distance: 10, from: {type: "Point", coordinates: [0, 0]}, use_spheroid: null}}}) { id } }'))
       .toEqual({ data: { site: [] } });
+  });
+
+  it('refuses a null ordering in a stream cursor, literal or variable, and streams with it left out', async () => {
+    const c = await Client.open(`ws://127.0.0.1:${server.port}/v1/graphql`, 'graphql-transport-ws');
+    try {
+      await c.init({});
+      const at = '$.selectionSet.shelf_stream.args.cursor[0].ordering';
+      const nulled = [{ message: 'expected an enum value for type "cursor_ordering", but found null', extensions: { path: at, code: 'validation-failed' } }];
+      c.send({ type: 'subscribe', id: 'lit', payload: { query: 'subscription { shelf_stream(batch_size: 5, cursor: {initial_value: {id: 0}, ordering: null}) { id } }' } });
+      expect(await c.next((m) => m.id === 'lit')).toEqual({ type: 'error', id: 'lit', payload: nulled });
+      c.send({ type: 'subscribe', id: 'var', payload: { query: 'subscription S($o: cursor_ordering) { shelf_stream(batch_size: 5, cursor: {initial_value: {id: 0}, ordering: $o}) { id } }', variables: { o: null } } });
+      expect(await c.next((m) => m.id === 'var')).toEqual({ type: 'error', id: 'var', payload: nulled });
+      c.send({ type: 'subscribe', id: 'ok', payload: { query: 'subscription { shelf_stream(batch_size: 5, cursor: {initial_value: {id: 0}}) { id } }' } });
+      expect(await c.next((m) => m.id === 'ok')).toEqual({ type: 'next', id: 'ok', payload: { data: { shelf_stream: [{ id: 1 }, { id: 2 }] } } });
+    } finally {
+      c.close();
+    }
   });
 });
