@@ -175,7 +175,11 @@ export class InputGen {
       && (this.nestedAggregateOrder || depth === 0 || !getNamedType(f.type).name.endsWith('_aggregate_order_by')));
     if (fields.length === 0) return { lit: '{}', json: {} };
     const chosen = this.rng.some(fields, this.rng.chance(0.85) ? 1 : 2);
-    return this.objectOf(chosen.map((f) => [f.name, this.value(f.type, { depth: depth + 1, nullChance: 0.05 }, inVar)]));
+    // An aggregate order_by's operators (`max`, `sum`, ...) take no explicit null, its `count` does
+    // (Hasura's orderByAggregation; validate-words.ts refusesNull).
+    const aggregate = t.name.endsWith('_aggregate_order_by');
+    return this.objectOf(chosen.map((f) => [f.name, this.value(f.type,
+      { depth: depth + 1, nullChance: aggregate && isInputObjectType(getNamedType(f.type)) ? 0 : 0.05 }, inVar)]));
   }
 
   /** A direction literal, never null. */
