@@ -54,7 +54,9 @@ export interface FunctionArgsSpec {
 /**
  * The `args` argument, or null when there is no user argument. Its fields are all optional:
  * Hasura checks missing non-default arguments itself (`Non default arguments cannot be
- * omitted`, not-supported); `args` itself is required when such an argument exists.
+ * omitted`, not-supported). `args` itself is required, even when every argument has a default:
+ * Hasura reads it with `P.field` over the `<function>_args` object (Schema/Select.hs and
+ * Backends/Postgres/Instances/Schema.hs `functionArgs`), so it may not be left out or null.
  */
 export function functionArgsArg(ctx: SchemaContext, spec: FunctionArgsSpec): GraphQLArgumentConfig | null {
   if (spec.args.length === 0) return null;
@@ -65,8 +67,7 @@ export function functionArgsArg(ctx: SchemaContext, spec: FunctionArgsSpec): Gra
     name: spec.typeName,
     fields: () => sortByKey(merged.map((a) => [a.name, { type: scalarType(ctx, a.scalar) }])),
   }));
-  const required = spec.args.some((a) => !a.hasDefault);
-  return { type: required ? new GraphQLNonNull(input) : input, description: spec.description };
+  return { type: new GraphQLNonNull(input), description: spec.description };
 }
 
 /** `<name>_args` for a function named in the model (schema-prefixed outside `public`, as table types are). */

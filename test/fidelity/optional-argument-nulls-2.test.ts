@@ -10,7 +10,9 @@
 // expression's `P.object`) and the `nband` of `_st_intersects_geom_nband` (the Int column parser;
 // `use_spheroid` of `_st_d_within` reads a nullable Boolean and takes a null, handed to PostGIS).
 // A streaming subscription's cursor `ordering` too (Schema/SubscriptionStream.hs cursorOrderingArg:
-// the `cursor_ordering` enum). Before, Kiln read each such null as "left out".
+// the `cursor_ordering` enum). Before, Kiln read each such null as "left out". And a function's or
+// computed field's `args`, which Hasura reads with `P.field` over its object (functionArgs), is
+// required even when every argument has a default: Kiln made it optional then, taking a null.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../compiler/cli/serve.js';
@@ -33,10 +35,14 @@ describe('explicit nulls refused by the parsers of order_by aggregates, on_confl
       INSERT INTO book VALUES (1, 1, 10), (2, 1, 20), (3, 2, 5);
       CREATE EXTENSION IF NOT EXISTS postgis; CREATE EXTENSION IF NOT EXISTS postgis_raster;
       CREATE TABLE site (id int PRIMARY KEY, spot geography(Point), tile raster);
-      INSERT INTO site VALUES (1, 'SRID=4326;POINT(0 0)', NULL);`);
+      INSERT INTO site VALUES (1, 'SRID=4326;POINT(0 0)', NULL);
+      CREATE FUNCTION shelves_from(first_id int DEFAULT 1) RETURNS SETOF shelf AS $$ SELECT * FROM shelf WHERE id >= first_id $$ LANGUAGE sql STABLE;
+      CREATE FUNCTION shelf_weight(s shelf, factor int DEFAULT 1) RETURNS int AS $$ SELECT s.id * factor $$ LANGUAGE sql STABLE;`);
     server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
     for (const [type, args] of [['pg_track_table', { table: 'shelf' }], ['pg_track_table', { table: 'book' }], ['pg_track_table', { table: 'site' }],
-      ['pg_create_array_relationship', { table: 'shelf', name: 'books', using: { foreign_key_constraint_on: { table: 'book', column: 'shelf_id' } } }]] as const) {
+      ['pg_create_array_relationship', { table: 'shelf', name: 'books', using: { foreign_key_constraint_on: { table: 'book', column: 'shelf_id' } } }],
+      ['pg_track_function', { function: 'shelves_from' }],
+      ['pg_add_computed_field', { table: 'shelf', name: 'weight', definition: { function: 'shelf_weight' } }]] as const) {
       expect((await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args })).status).toBe(200);
     }
   }, 60_000);
@@ -115,5 +121,20 @@ describe('explicit nulls refused by the parsers of order_by aggregates, on_confl
     } finally {
       c.close();
     }
+  });
+
+  it('requires args of a function and a computed field even when every argument has a default: no null, not left out', async () => {
+    expect(await gql('{ shelves_from(args: null) { id } }'))
+      .toEqual(refused('expected an object for type "shelves_from_args", but found null', '$.selectionSet.shelves_from.args.args'));
+    expect(await gql('{ shelves_from { id } }')).toEqual(refused('missing required field "args"', '$.selectionSet.shelves_from.args.args'));
+    expect(await gql('query Q($a: shelves_from_args!) { shelves_from(args: $a) { id } }', { a: null }))
+      .toEqual(refused('unexpected null value for type "shelves_from_args"', '$.selectionSet.shelves_from.args.args'));
+    expect(await gql('{ shelf(order_by: {id: asc}) { weight(args: null) } }'))
+      .toEqual(refused('expected an object for type "shelf_weight_args", but found null', '$.selectionSet.shelf.selectionSet.weight.args.args'));
+    expect(await gql('{ shelves_from(args: {}, order_by: {id: asc}) { id weight(args: {}) triple: weight(args: {factor: 3}) } }'))
+      .toEqual({ data: { shelves_from: [{ id: 1, weight: 1, triple: 3 }, { id: 2, weight: 2, triple: 6 }] } });
+    const t = await gql('{ __type(name: "query_root") { fields { name args { name type { kind ofType { name } } } } } }');
+    const field = t.data.__type.fields.find((f: { name: string }) => f.name === 'shelves_from');
+    expect(field.args.find((a: { name: string }) => a.name === 'args').type).toEqual({ kind: 'NON_NULL', ofType: { name: 'shelves_from_args' } });
   });
 });

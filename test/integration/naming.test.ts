@@ -97,7 +97,7 @@ describe('computed fields', () => {
   });
 
   it('selects a table computed field with arguments and select arguments', async () => {
-    const d = await q('{ member_one(id: 1) { all: big_orders(order_by: {id: asc}) { id } big: big_orders(args: {min: 6}) { total } } }');
+    const d = await q('{ member_one(id: 1) { all: big_orders(args: {}, order_by: {id: asc}) { id } big: big_orders(args: {min: 6}) { total } } }');
     expect(d['member_one']).toEqual({ all: [{ id: 1 }, { id: 2 }], big: [{ total: 7.5 }] });
   });
 
