@@ -136,8 +136,8 @@ function ltreeFields(ctx: SchemaContext, ltree: GraphQLInputType): Fields {
 // optional band, with a band and a geometry.
 function rasterFields(ctx: SchemaContext, raster: GraphQLInputType): Fields {
   const geometry = new GraphQLNonNull(scalarType(ctx, 'geometry'));
-  const geomNband = named(ctx, 'st_intersects_geom_min_nband_input', () => new GraphQLInputObjectType({
-    name: 'st_intersects_geom_min_nband_input',
+  const geomNband = named(ctx, 'st_intersects_geom_nband_input', () => new GraphQLInputObjectType({
+    name: 'st_intersects_geom_nband_input',
     fields: () => ({ geommin: { type: geometry }, nband: { type: GraphQLInt } }),
   }));
   const nbandGeom = named(ctx, 'st_intersects_nband_geom_input', () => new GraphQLInputObjectType({

@@ -59,9 +59,8 @@ export function ownScalarField(fields: { readonly [name: string]: unknown }, nam
  * nested insert's `on_conflict` is built the same way, and so are an `on_conflict`'s `where`, the
  * operators of an aggregate order_by (not its `count`), the columns of `_delete_elem` (an Int
  * each) and `_delete_at_path` (a list each), the fields of a `_cast` object, the `nband` of
- * `_st_intersects_geom_nband`'s operand (the Int column parser; Hasura names that input
- * `st_intersects_geom_nband_input`, Kiln `st_intersects_geom_min_nband_input`) and a stream
- * cursor's `ordering`. `_delete_key`'s columns read a nullable text, and
+ * `_st_intersects_geom_nband`'s operand `st_intersects_geom_nband_input` (the Int column parser)
+ * and a stream cursor's `ordering`. `_delete_key`'s columns read a nullable text, and
  * `st_d_within_geography_input`'s `use_spheroid` a nullable Boolean.
  */
 export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {

@@ -81,6 +81,13 @@ describe('PostGIS values in GraphQL arguments', () => {
     expect(await ids('$p: geometry!', '{img: {_st_intersects_nband_geom: {nband: 1, geommin: $p}}}', { p: near })).toEqual([1]);
     const img = (await db.query('SELECT img::text AS img FROM tile WHERE id = 2'))[0]?.['img'];
     expect(await ids('$r: raster', '{img: {_st_intersects_rast: $r}}', { r: img })).toEqual([2]);
+    // The operands' input types carry Hasura's names (Backends/Postgres/Instances/Schema.hs
+    // intersectsGeomNbandInput, intersectsNbandGeomInput), so a variable may be declared with them.
+    expect(await ids('$o: st_intersects_geom_nband_input!', '{img: {_st_intersects_geom_nband: $o}}', { o: { geommin: near } })).toEqual([1]);
+    expect(await ids('$o: st_intersects_nband_geom_input!', '{img: {_st_intersects_nband_geom: $o}}', { o: { nband: 1, geommin: near } })).toEqual([1]);
+    const exp = await gql('{ __type(name: "raster_comparison_exp") { inputFields { name type { name } } } }');
+    const operand = (name: string) => exp.data.__type.inputFields.find((f: any) => f.name === name)?.type.name;
+    expect([operand('_st_intersects_geom_nband'), operand('_st_intersects_nband_geom')]).toEqual(['st_intersects_geom_nband_input', 'st_intersects_nband_geom_input']);
   });
 
   it('refuses raster text that is not hex well-known binary before any SQL, from a variable and a literal, on queries and inserts', async () => {
