@@ -4,8 +4,8 @@ import {
   type SelectionSetNode, type GraphQLObjectType, type StringValueNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import { parseLiteral } from './validate.js';
-import { argumentRefusesNull, ownScalarField, refusesNull } from './validate-words.js';
+import { isSelectOffset, parseLiteral } from './validate.js';
+import { argumentRefusesNull, isBigIntDigits, ownScalarField, refusesNull } from './validate-words.js';
 
 type Path = (string | number)[];
 
@@ -163,8 +163,8 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       if (arg.value.kind === Kind.VARIABLE && !walk.nullRefused.has(arg.value.name.value) && argumentRefusesNull(type, field, def.name)) {
         walk.nullRefused.set(arg.value.name.value, { path: argPath, type: def.type, column: false });
       }
-      // Hasura's bigInt reads digits only (Data.Text.Read.decimal): "-1" is refused (validate.ts).
-      if (arg.name.value === 'offset' && def.type === GraphQLInt && arg.value.kind === Kind.STRING && /^[0-9]+$/.test(arg.value.value)) {
+      // Hasura's bigInt reads digits only: "-1" is refused (validate.ts).
+      if (isSelectOffset(def) && arg.value.kind === Kind.STRING && isBigIntDigits(arg.value.value)) {
         walk.stringOffsets.add(arg.value);
       }
       checkValue(arg.value, def.type, argPath, walk);

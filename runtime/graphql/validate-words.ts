@@ -243,21 +243,26 @@ export function showScientific(text: string): string {
   return `${sign}${out}`;
 }
 
+/** A string Hasura's bigInt reads as a number: decimal digits only (Data.Text.Read.decimal, no sign). */
+export function isBigIntDigits(text: string): boolean {
+  return /^[0-9]+$/.test(text);
+}
+
 /**
  * A table select's `offset`, read by Hasura's `bigInt` parser (Parser/Internal/Scalars.hs): an
- * integer literal of 64 bits, or a string of decimal digits (Data.Text.Read.decimal: no sign);
- * anything else is refused in its words. Null is the caller's (the argument is nullable).
+ * integer literal of 64 bits, or a string of decimal digits (isBigIntDigits); anything else is
+ * refused in its words. Null is the caller's (the argument is nullable).
  */
 export function bigIntProblem(v: ValueNode): ValueProblem | null {
   if (v.kind === Kind.INT) return inInt64(v.value) ? null : intBounds(v.value);
-  if (v.kind === Kind.STRING && /^[0-9]+$/.test(v.value)) return inInt64(v.value) ? null : intBounds(v.value);
+  if (v.kind === Kind.STRING && isBigIntDigits(v.value)) return inInt64(v.value) ? null : intBounds(v.value);
   return notBigInt(describeLiteral(v));
 }
 
 /** The same parser reading a variable's JSON value: a whole number of 64 bits, or a string of digits. */
 export function bigIntJsonProblem(v: unknown): ValueProblem | null {
   if (typeof v === 'number') return Number.isInteger(v) && inInt64(BigInt(v).toString()) ? null : intBounds(String(v));
-  if (typeof v === 'string' && /^[0-9]+$/.test(v)) return inInt64(v) ? null : intBounds(v);
+  if (typeof v === 'string' && isBigIntDigits(v)) return inInt64(v) ? null : intBounds(v);
   return notBigInt(describeJson(v));
 }
 
