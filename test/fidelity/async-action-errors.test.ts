@@ -6,15 +6,12 @@
 // synchronous call of the same handler still answers the GraphQL error shape.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 import { startHandler, type HandlerServer } from '../actions/handler-server.js';
 
-let db: TestDatabase;
 let handler: HandlerServer;
-let server: { port: number; close(): Promise<void> };
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postJson(`http://127.0.0.1:${server.port}`, path, body, headers);
+let server: ServedDatabase;
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => server.post(path, body, headers);
 const md = async (type: string, args: unknown): Promise<void> => {
   const r = await post('/v1/metadata', { type, args });
   if (r.status !== 200) throw new Error(`${type}: ${JSON.stringify(r.body)}`);
@@ -42,9 +39,8 @@ beforeAll(async () => {
   handler.route('/half', () => ({ body: { note: 'n is missing' } }));
   handler.route('/word', () => ({ body: 'restocked' }));
   handler.route('/fine', () => ({ body: { n: 12 } }));
-  db = await createTestDatabase('fidasyncerr', 'SELECT 1;');
   process.env['SVC_GRAPHQL_ASYNC_ACTIONS_FETCH_INTERVAL'] = '100';
-  server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+  server = await serveDatabase('fidasyncerr', 'SELECT 1;');
   await md('set_custom_types', { objects: [{ name: 'Restock', fields: [{ name: 'n', type: 'Int!' }] }] });
   for (const [name, path] of [['restock', '/refuse'], ['restock_bare', '/refuse-bare'], ['restock_garbled', '/garbled'], ['restock_crash', '/crash'],
     ['restock_half', '/half'], ['restock_word', '/word'], ['restock_fine', '/fine']] as const) {
@@ -56,7 +52,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await handler?.close();
-  await db?.drop();
   delete process.env['SVC_GRAPHQL_ASYNC_ACTIONS_FETCH_INTERVAL'];
 });
 

@@ -5,29 +5,19 @@
 // setting is process-wide, so this file starts one server only.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
 import { checkServeInput } from '../../runtime/start/input-check.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('v1 boolean null collapse', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const gql = async (query: string, variables: Record<string, unknown> = {}) =>
-    (await postJson(`http://127.0.0.1:${server.port}`, '/v1/graphql', { query, variables })).body;
+  let server: ServedDatabase;
+  const gql = (query: string, variables: Record<string, unknown> = {}) => server.gql(query, variables);
 
   beforeAll(async () => {
-    db = await createTestDatabase('v1nullcollapse', 'CREATE TABLE note (id int PRIMARY KEY, n int); INSERT INTO note VALUES (1, 10), (2, NULL), (3, 30);');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 2,
-      stringifyNumericTypes: false, console: false, v1BooleanNullCollapse: true });
-    const tracked = await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type: 'pg_track_table', args: { table: 'note' } });
-    expect(tracked.status).toBe(200);
+    server = await serveDatabase('v1nullcollapse', 'CREATE TABLE note (id int PRIMARY KEY, n int); INSERT INTO note VALUES (1, 10), (2, NULL), (3, 30);', {
+      pgConnections: 2, v1BooleanNullCollapse: true, track: ['note'] });
   }, 60_000);
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('reads a null comparison operand as no condition, literal or variable', async () => {
     const all = { data: { note: [{ id: 1 }, { id: 2 }, { id: 3 }] } };

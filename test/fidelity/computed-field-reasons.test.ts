@@ -3,23 +3,17 @@
 // comes by pg_add_computed_field or inside replace_metadata.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('computed field reasons', () => {
-  let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() as Record<string, unknown> };
-  };
+  let server: ServedDatabase;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> => server.post(path, body);
   const add = (name: string, definition: unknown) => post('/v1/metadata', { type: 'pg_add_computed_field', args: { table: 'garden', name, definition } });
   const refused = (name: string, because: string) => ({ status: 400, body: expect.objectContaining({ code: 'invalid-configuration',
     error: `Inconsistent object: in table "garden": in computed field "${name}": the computed field "${name}" cannot be added to table "garden" ${because}` }) });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidcf', `
+    server = await serveDatabase('fidcf', `
       CREATE TABLE garden (id int PRIMARY KEY, plot text);
       CREATE TABLE shed (id int PRIMARY KEY);
       CREATE TABLE hidden_bed (id int PRIMARY KEY);
@@ -31,18 +25,10 @@ describe('computed field reasons', () => {
       CREATE FUNCTION garden_beds(g garden) RETURNS SETOF hidden_bed AS $$ SELECT * FROM hidden_bed $$ LANGUAGE sql STABLE;
       CREATE FUNCTION garden_tag(g garden, who text) RETURNS text AS $$ SELECT who $$ LANGUAGE sql STABLE;
       CREATE FUNCTION garden_label(g garden) RETURNS text AS $$ SELECT 'plot ' || g.plot $$ LANGUAGE sql STABLE;
-      INSERT INTO garden VALUES (1, 'north');`);
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
-    for (const table of ['garden', 'shed']) expect((await post('/v1/metadata', { type: 'pg_track_table', args: { table } })).status).toBe(200);
+      INSERT INTO garden VALUES (1, 'north');`, { track: ['garden', 'shed'] });
   });
 
-  afterAll(async () => {
-    await close?.();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('pg_add_computed_field: one reason, or the list of them', async () => {
     expect(await add('roll', { function: 'garden_roll' })).toEqual(refused('roll', 'because the function "garden_roll" is of type VOLATILE; cannot be added as a computed field'));

@@ -4,24 +4,16 @@
 // replace_metadata and get_inconsistent_metadata list.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('the definition of inconsistent custom types', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const md = (type: string, args: unknown, more: Record<string, unknown> = {}) => postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args, ...more });
+  let server: ServedDatabase;
+  const md = (type: string, args: unknown, more: Record<string, unknown> = {}) => server.metadata(type, args, more);
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidctypes', 'CREATE TABLE parcel (id int PRIMARY KEY, tags text[]);');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
-    expect((await md('pg_track_table', { table: 'parcel' })).status).toBe(200);
+    server = await serveDatabase('fidctypes', 'CREATE TABLE parcel (id int PRIMARY KEY, tags text[]);', { track: ['parcel'] });
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   const types = {
     enums: [{ name: 'Speed', values: [{ value: 'SLOW' }, { value: 'FAST', description: 'quick', is_deprecated: true }] }],

@@ -3,22 +3,18 @@
 // the rows (at least one, each a GraphQL enum value name other than true/false/null).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('enum table reasons', () => {
   let db: TestDatabase;
-  let close: () => Promise<void>;
-  let url: string;
-  const post = async (path: string, body: unknown): Promise<{ status: number; body: { error?: string; code?: string; path?: string } }> => {
-    const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() as { error?: string } };
-  };
+  let server: ServedDatabase;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: { error?: string; code?: string; path?: string } }> => server.post(path, body);
   const refusal = (table: string, because: string) => ({ status: 400, body: expect.objectContaining({
     code: 'invalid-configuration', error: `Inconsistent object: the table "${table}" cannot be used as an enum ${because}` }) });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidenum', `
+    server = await serveDatabase('fidenum', `
       CREATE TABLE sizes (code int PRIMARY KEY, label text, note text);
       INSERT INTO sizes VALUES (1, 'small', null);
       CREATE TABLE pair_key (a text, b text, PRIMARY KEY (a, b));
@@ -32,16 +28,10 @@ describe('enum table reasons', () => {
       INSERT INTO shades VALUES ('dark');
       CREATE TABLE colours (v text PRIMARY KEY, comment text);
       INSERT INTO colours VALUES ('red', 'warm'), ('blue', null);`);
-    const s = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', adminSecret: null,
-      pgConnections: 4, stringifyNumericTypes: false, console: false } as never);
-    url = `http://127.0.0.1:${s.port}`;
-    close = () => s.close();
+    db = server.db;
   });
 
-  afterAll(async () => {
-    await close?.();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('pg_track_table with is_enum lists every reason of the key and the columns', async () => {
     expect(await post('/v1/metadata', { type: 'pg_track_table', args: { table: 'sizes', is_enum: true } })).toEqual(refusal('sizes',

@@ -7,15 +7,12 @@
 // own ("in function "f": the function "f" cannot be tracked because its return table ...").
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('a function whose return table is not tracked', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const md = (type: string, args: unknown): Promise<{ status: number; body: any }> =>
-    postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args });
+  let server: ServedDatabase;
+  const md = (type: string, args: unknown): Promise<{ status: number; body: any }> => server.metadata(type, args);
   const refused = (schema: string, name: string, table: string) => {
     const reason = `Inconsistent object: table "${table}" is not tracked`;
     return { status: 400, body: { path: '$.args', code: 'invalid-configuration', error: reason,
@@ -23,16 +20,12 @@ describe('a function whose return table is not tracked', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidfnreturn', `CREATE TABLE note (id int PRIMARY KEY);
+    server = await serveDatabase('fidfnreturn', `CREATE TABLE note (id int PRIMARY KEY);
       CREATE FUNCTION notes() RETURNS SETOF note AS $$ SELECT * FROM note $$ LANGUAGE sql STABLE;
       CREATE SCHEMA lab; CREATE TABLE lab.sample (id int PRIMARY KEY);
       CREATE FUNCTION lab.samples() RETURNS SETOF lab.sample AS $$ SELECT * FROM lab.sample $$ LANGUAGE sql STABLE;`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('refuses to track it with the dependency\'s reason, schema-qualified outside public', async () => {
     expect(await md('pg_track_function', { function: 'notes' })).toEqual(refused('public', 'notes', 'note'));

@@ -5,30 +5,20 @@
 // Kiln refused an offset past 32 bits (a number or a string, literal or variable) and took "-1".
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('offset as a 64-bit integer', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const gql = async (query: string, variables?: Record<string, unknown>) =>
-    (await postJson(`http://127.0.0.1:${server.port}`, '/v1/graphql', variables ? { query, variables } : { query })).body;
+  let server: ServedDatabase;
+  const gql = (query: string, variables?: Record<string, unknown>) => server.gql(query, variables);
   const PATH = '$.selectionSet.note.args.offset';
   const mismatch = (found: string) => ({ errors: [{
     message: `expected a 32-bit integer, or a 64-bit integer represented as a string for type "Int", but found ${found}`,
     extensions: { path: PATH, code: 'validation-failed' } }] });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidoffset', 'CREATE TABLE note (id int PRIMARY KEY); INSERT INTO note VALUES (1), (2), (3);');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
-    const tracked = await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type: 'pg_track_table', args: { table: 'note' } });
-    expect(tracked.status).toBe(200);
+    server = await serveDatabase('fidoffset', 'CREATE TABLE note (id int PRIMARY KEY); INSERT INTO note VALUES (1), (2), (3);', { track: ['note'] });
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('takes an offset past 32 bits, as a number or as a string of digits', async () => {
     expect(await gql('{ note(order_by: {id: asc}, offset: 3000000000) { id } }')).toEqual({ data: { note: [] } });

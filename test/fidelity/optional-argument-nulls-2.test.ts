@@ -15,21 +15,17 @@
 // required even when every argument has a default: Kiln made it optional then, taking a null.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 import { Client } from '../subscriptions/helpers.js';
 
 describe('explicit nulls refused by the parsers of order_by aggregates, on_conflict and jsonb deletes', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const gql = async (query: string, variables?: Record<string, unknown>) =>
-    (await postJson(`http://127.0.0.1:${server.port}`, '/v1/graphql', variables ? { query, variables } : { query })).body;
+  let server: ServedDatabase;
+  const gql = (query: string, variables?: Record<string, unknown>) => server.gql(query, variables);
   const refused = (message: string, path: string) => ({ errors: [{ message, extensions: { path, code: 'validation-failed' } }] });
   const AGG = '$.selectionSet.shelf.args.order_by[0].books_aggregate';
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidargnull2', `CREATE TABLE shelf (id int PRIMARY KEY, label text, meta jsonb);
+    server = await serveDatabase('fidargnull2', `CREATE TABLE shelf (id int PRIMARY KEY, label text, meta jsonb);
       INSERT INTO shelf VALUES (1, 'a', '[1, 2]'), (2, 'b', '{"k": 1}');
       CREATE TABLE book (id int PRIMARY KEY, shelf_id int REFERENCES shelf(id), pages int);
       INSERT INTO book VALUES (1, 1, 10), (2, 1, 20), (3, 2, 5);
@@ -37,19 +33,13 @@ describe('explicit nulls refused by the parsers of order_by aggregates, on_confl
       CREATE TABLE site (id int PRIMARY KEY, spot geography(Point), tile raster);
       INSERT INTO site VALUES (1, 'SRID=4326;POINT(0 0)', NULL);
       CREATE FUNCTION shelves_from(first_id int DEFAULT 1) RETURNS SETOF shelf AS $$ SELECT * FROM shelf WHERE id >= first_id $$ LANGUAGE sql STABLE;
-      CREATE FUNCTION shelf_weight(s shelf, factor int DEFAULT 1) RETURNS int AS $$ SELECT s.id * factor $$ LANGUAGE sql STABLE;`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
-    for (const [type, args] of [['pg_track_table', { table: 'shelf' }], ['pg_track_table', { table: 'book' }], ['pg_track_table', { table: 'site' }],
-      ['pg_create_array_relationship', { table: 'shelf', name: 'books', using: { foreign_key_constraint_on: { table: 'book', column: 'shelf_id' } } }],
-      ['pg_track_function', { function: 'shelves_from' }],
-      ['pg_add_computed_field', { table: 'shelf', name: 'weight', definition: { function: 'shelf_weight' } }]] as const) {
-      expect((await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args })).status).toBe(200);
-    }
+      CREATE FUNCTION shelf_weight(s shelf, factor int DEFAULT 1) RETURNS int AS $$ SELECT s.id * factor $$ LANGUAGE sql STABLE;`, {
+      track: ['shelf', 'book', 'site'], metadata: [
+        { type: 'pg_create_array_relationship', args: { table: 'shelf', name: 'books', using: { foreign_key_constraint_on: { table: 'book', column: 'shelf_id' } } } },
+        { type: 'pg_track_function', args: { function: 'shelves_from' } },
+        { type: 'pg_add_computed_field', args: { table: 'shelf', name: 'weight', definition: { function: 'shelf_weight' } } }] });
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('refuses a null operator of an aggregate order_by, literal or variable, and still takes a null count', async () => {
     expect(await gql('{ shelf(order_by: {books_aggregate: {max: null}}) { id } }'))

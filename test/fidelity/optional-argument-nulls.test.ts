@@ -8,32 +8,21 @@
 // parsers in `P.nullable` and still take a null. Before, Kiln read such a null as "left out".
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('explicit nulls for arguments whose parser takes none', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const gql = async (query: string, variables?: Record<string, unknown>) =>
-    (await postJson(`http://127.0.0.1:${server.port}`, '/v1/graphql', variables ? { query, variables } : { query })).body;
+  let server: ServedDatabase;
+  const gql = (query: string, variables?: Record<string, unknown>) => server.gql(query, variables);
   const refused = (message: string, path: string) => ({ errors: [{ message, extensions: { path, code: 'validation-failed' } }] });
   const COUNT = '$.selectionSet.doc_aggregate.selectionSet.aggregate.selectionSet.count.args';
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidargnull', `CREATE TABLE doc (id int PRIMARY KEY, kind text, body jsonb);
+    server = await serveDatabase('fidargnull', `CREATE TABLE doc (id int PRIMARY KEY, kind text, body jsonb);
       INSERT INTO doc VALUES (1, 'a', '{"x": {"y": 1}}'), (2, 'a', '{"x": {"y": 2}}'), (3, 'b', NULL);
-      CREATE TABLE tag (id int PRIMARY KEY, doc_id int REFERENCES doc(id));`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
-    for (const [type, args] of [['pg_track_table', { table: 'doc' }], ['pg_track_table', { table: 'tag' }],
-      ['pg_create_array_relationship', { table: 'doc', name: 'tags', using: { foreign_key_constraint_on: { table: 'tag', column: 'doc_id' } } }]] as const) {
-      expect((await postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args })).status).toBe(200);
-    }
+      CREATE TABLE tag (id int PRIMARY KEY, doc_id int REFERENCES doc(id));`, { track: ['doc', 'tag'], metadata: [
+      { type: 'pg_create_array_relationship', args: { table: 'doc', name: 'tags', using: { foreign_key_constraint_on: { table: 'tag', column: 'doc_id' } } } }] });
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('refuses a null literal for count\'s distinct and columns, in the words of their parsers', async () => {
     expect(await gql('{ doc_aggregate { aggregate { count(distinct: null) } } }'))

@@ -6,27 +6,19 @@
 // body and read the missing filter as "every row".
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('permission bodies without their filter or check', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> =>
-    postJson(`http://127.0.0.1:${server.port}`, path, body, headers);
+  let server: ServedDatabase;
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> => server.post(path, body, headers);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
   const missing = (key: string, path: string) => ({ status: 400, body: { code: 'parse-failed', error: `the key '${key}' was not present`, path } });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidpermkeys', "CREATE TABLE memo (id serial PRIMARY KEY, body text, owner int); INSERT INTO memo (body, owner) VALUES ('a', 1), ('b', 2);");
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
-    expect((await md('pg_track_table', { table: 'memo' })).status).toBe(200);
+    server = await serveDatabase('fidpermkeys', "CREATE TABLE memo (id serial PRIMARY KEY, body text, owner int); INSERT INTO memo (body, owner) VALUES ('a', 1), ('b', 2);", {
+      track: ['memo'] });
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('refuses each kind of permission without its filter, check or columns, on /v1/metadata', async () => {
     const before = (await md('export_metadata', {})).body;

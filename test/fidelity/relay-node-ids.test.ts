@@ -6,24 +6,19 @@
 // and variables alike; nothing else in the request runs.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
-let db: TestDatabase;
-let server: { port: number; close(): Promise<void> };
-const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> =>
-  (await postJson(`http://127.0.0.1:${server.port}`, path, body, headers)).body;
+let server: ServedDatabase;
+const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> => (await server.post(path, body, headers)).body;
 const deck = { 'x-svc-role': 'deck' };
 
 beforeAll(async () => {
-  db = await createTestDatabase('fidrelayids', `CREATE TABLE ship (code text PRIMARY KEY, name text);
+  server = await serveDatabase('fidrelayids', `CREATE TABLE ship (code text PRIMARY KEY, name text);
     INSERT INTO ship VALUES ('ARG', 'Argo'), ('NAU', 'Nautilus');
     CREATE TABLE crew (ship text REFERENCES ship, seat int, sailor text, PRIMARY KEY (ship, seat));
     INSERT INTO crew VALUES ('ARG', 1, 'Jason'), ('ARG', 2, 'Orpheus');`);
-  server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
   const setup = await post('/v1/metadata', { type: 'bulk', args: [
     { type: 'pg_track_table', args: { table: 'ship' } },
     { type: 'pg_track_table', args: { table: 'crew' } },
@@ -31,10 +26,7 @@ beforeAll(async () => {
   ] });
   expect(setup).toHaveLength(3);
 }, 60_000);
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => server?.close());
 
 const node = (id: string, headers: Record<string, string> = {}, alias = '') =>
   post('/v1beta1/relay', { query: `query ($id: ID!) { ${alias}node(id: $id) { __typename ... on ship { name } ... on crew { sailor } } }`, variables: { id } }, headers);

@@ -5,9 +5,7 @@
 // inconsistencies allowed lists the permission with the same reason.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 import { startRemote, type RemoteServer } from '../remote/remote-server.js';
 
 const SDL = `
@@ -20,18 +18,16 @@ const SDL = `
   type Ship { code: String!  crew: Int  load: [Cargo!] }`;
 
 describe('remote schema permission documents judged in Hasura\'s words', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
+  let server: ServedDatabase;
   let remote: RemoteServer;
   const before = process.env.SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS;
-  const md = (type: string, args: unknown, more: Record<string, unknown> = {}) => postJson(`http://127.0.0.1:${server.port}`, '/v1/metadata', { type, args, ...more });
+  const md = (type: string, args: unknown, more: Record<string, unknown> = {}) => server.metadata(type, args, more);
   const permit = (role: string, schema: string) => md('add_remote_schema_permissions', { remote_schema: 'harbour', role, definition: { schema } });
   const refused = (error: string) => ({ status: 400, body: { path: '$.args', code: 'invalid-role-based-remote-schema', error } });
 
   beforeAll(async () => {
     process.env.SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS = 'true';
-    db = await createTestDatabase('fidrperm', 'SELECT 1;');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveDatabase('fidrperm', 'SELECT 1;');
     remote = await startRemote(SDL, { ping: () => 'pong', ship: ({ code }: { code: string }) => ({ code, crew: 12 }) });
     expect((await md('add_remote_schema', { name: 'harbour', definition: { url: remote.url } })).status).toBe(200);
   });
@@ -40,7 +36,6 @@ describe('remote schema permission documents judged in Hasura\'s words', () => {
     else process.env.SVC_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS = before;
     await server?.close();
     await remote?.close();
-    await db?.drop();
   });
 
   it('names one reason after "because"', async () => {

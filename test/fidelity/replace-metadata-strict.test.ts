@@ -4,25 +4,17 @@
 // with allow_inconsistent_metadata the document is taken and the inconsistency listed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('replace_metadata and inherited roles whose parents disagree', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
+  let server: ServedDatabase;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown, more: Record<string, unknown> = {}) => post('/v1/metadata', { type, args, ...more });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidreplace', 'CREATE TABLE memo (id serial PRIMARY KEY, body text, owner int);');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
-    expect((await md('pg_track_table', { table: 'memo' })).status).toBe(200);
+    server = await serveDatabase('fidreplace', 'CREATE TABLE memo (id serial PRIMARY KEY, body text, owner int);', { track: ['memo'] });
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   const document = (source: any) => ({
     version: 3,
