@@ -4,29 +4,22 @@
 // scalar; in create_action, update_action and a set_custom_types that strands an action.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('action reasons', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
-  const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
+  const md = (type: string, args: unknown) => server.metadata(type, args);
   const actionNames = async (): Promise<string[]> => ((await md('export_metadata', {})).body.actions ?? []).map((a: { name: string }) => a.name);
   const hook = 'http://127.0.0.1:9/hook';
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidactreasons', 'CREATE TABLE account (id int PRIMARY KEY, name text)');
-    server = await serveCatalog(db.url);
-    expect((await md('pg_track_table', { table: 'account' })).status).toBe(200);
-    expect((await md('set_custom_types', { input_objects: [{ name: 'Dims', fields: [{ name: 'w', type: 'Int' }] }],
-      objects: [{ name: 'Crate', fields: [{ name: 'id', type: 'Int!' }] }] })).status).toBe(200);
+    server = await serveDatabase('fidactreasons', 'CREATE TABLE account (id int PRIMARY KEY, name text)', { track: ['account'], metadata: [
+      { type: 'set_custom_types', args: { input_objects: [{ name: 'Dims', fields: [{ name: 'w', type: 'Int' }] }],
+        objects: [{ name: 'Crate', fields: [{ name: 'id', type: 'Int!' }] }] } }] });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('create_action: an argument of an output type, an unknown output type, an asynchronous action returning a scalar', async () => {
     const r = await md('create_action', { name: 'pack', definition: { handler: hook, output_type: 'Crate', arguments: [{ name: 'c', type: 'Crate!' }] } });

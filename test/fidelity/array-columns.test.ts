@@ -9,28 +9,19 @@
 // nothing written.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
-let db: TestDatabase;
-let server: CatalogServer;
+let server: ServedDatabase;
 
 const SETUP = `CREATE TABLE shelf (id serial PRIMARY KEY, labels text[], grid integer[][]);`;
 
-const gql = (query: string, variables?: Record<string, unknown>) =>
-  postJson(server.url, '/v1/graphql', { query, ...(variables ? { variables } : {}) }).then((r) => r.body);
-const rows = () => db.query('SELECT id, labels, grid FROM shelf ORDER BY id');
+const gql = (query: string, variables?: Record<string, unknown>) => server.gql(query, variables);
+const rows = () => server.db.query('SELECT id, labels, grid FROM shelf ORDER BY id');
 
 beforeAll(async () => {
-  db = await createTestDatabase('fidarrays', SETUP);
-  server = await serveCatalog(db.url);
-  await server.ok('/v1/metadata', { type: 'pg_track_table', args: { table: 'shelf' } });
+  server = await serveDatabase('fidarrays', SETUP, { track: ['shelf'] });
 });
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => server?.close());
 
 describe('array columns', () => {
   it('types an array column as the array type\'s scalar', async () => {

@@ -15,11 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileCommand } from '../../compiler/cli/compile.js';
 import { serveCommand } from '../../compiler/cli/serve.js';
 import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 let db: TestDatabase;
-let open: CatalogServer;
+let open: ServedDatabase;
 let locked: CatalogServer;
 const SECRET = 'backend-secret';
 
@@ -58,16 +59,14 @@ const inputFields = async (s: CatalogServer, type: string, headers: Headers): Pr
 const ledger = () => db.query('SELECT id, account, amount, audited FROM ledger ORDER BY id');
 
 beforeAll(async () => {
-  db = await createTestDatabase('fidbackend', SETUP);
-  open = await serveCatalog(db.url);
-  await open.ok('/v1/metadata', { type: 'bulk', args: METADATA });
+  open = await serveDatabase('fidbackend', SETUP, { metadata: [{ type: 'bulk', args: METADATA }] });
+  db = open.db;
   // The same catalog, served with an admin secret and an unauthorized role.
   locked = await serveCatalog(db.url, { adminSecret: SECRET, unauthorizedRole: 'clerk' });
 });
 afterAll(async () => {
   await locked?.close();
   await open?.close();
-  await db?.drop();
 });
 
 describe('backend_only permissions', () => {

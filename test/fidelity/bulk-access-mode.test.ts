@@ -5,32 +5,26 @@
 // ONLY, so a read-only run_sql in it cannot write.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('access modes of a /v1/query bulk', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (body: unknown): Promise<{ status: number; body: any }> => server.post('/v1/query', body);
   const bulk = (...args: unknown[]) => post({ type: 'bulk', args });
   const mixed = (expected: string, at: number, forced: string) => ({
     status: 400,
     body: { path: '$', code: 'bad-request', error: `incompatible access mode requirements in bulk query, expected access mode: ${expected} but $.args[${at}] forces ${forced}` },
   });
-  const kettles = async (): Promise<number> => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM kettle'))[0]!.n);
+  const kettles = async (): Promise<number> => Number((await server.db.query<{ n: string }>('SELECT count(*) AS n FROM kettle'))[0]!.n);
   const readOnlySql = (sql: string) => ({ type: 'run_sql', args: { sql, read_only: true } });
   const insertKettle = (label: string) => ({ type: 'insert', args: { table: 'kettle', objects: [{ label }] } });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidaccess', 'CREATE TABLE kettle (id serial PRIMARY KEY, label text NOT NULL); CREATE TABLE spout (id serial PRIMARY KEY);');
-    server = await serveCatalog(db.url);
+    server = await serveDatabase('fidaccess', 'CREATE TABLE kettle (id serial PRIMARY KEY, label text NOT NULL); CREATE TABLE spout (id serial PRIMARY KEY);');
     await server.ok('/v1/query', { type: 'bulk', args: [{ type: 'track_table', args: { name: 'kettle' } }, { type: 'track_table', args: { name: 'spout' } }] });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('a write then a read-only run_sql: refused before the write runs', async () => {
     expect(await bulk(insertKettle('copper'), readOnlySql('SELECT 1'))).toEqual(mixed('READ WRITE', 1, 'READ ONLY'));

@@ -6,12 +6,12 @@
 // failure it met. Either way the bulk changes nothing.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import type { TestDatabase } from '../helpers/database.js';
 
 describe('a bulk is parsed whole before it runs', () => {
   let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const tracked = async (): Promise<string[]> => (await server.ok('/v1/metadata', { type: 'export_metadata', args: {} })).sources[0].tables
     .map((t: { table: { name: string } }) => t.table.name).sort();
@@ -19,14 +19,11 @@ describe('a bulk is parsed whole before it runs', () => {
   const trackTwice = [{ type: 'pg_track_table', args: { table: 'quill' } }, { type: 'pg_track_table', args: { table: 'quill' } }];
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidbulkparse', 'CREATE TABLE quill (id int PRIMARY KEY); CREATE TABLE inkwell (id int PRIMARY KEY);');
-    server = await serveCatalog(db.url);
+    server = await serveDatabase('fidbulkparse', 'CREATE TABLE quill (id int PRIMARY KEY); CREATE TABLE inkwell (id int PRIMARY KEY);');
+    db = server.db;
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('the run-time failure of an element is reported when every element parses', async () => {
     const res = await post('/v1/metadata', { type: 'bulk', args: trackTwice });

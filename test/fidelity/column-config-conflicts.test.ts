@@ -7,11 +7,9 @@
 // run_sql that drops a configured column drops its configuration (possiblyDropCustomColumnNames).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
-let db: TestDatabase;
-let server: CatalogServer;
+let server: ServedDatabase;
 
 const SETUP = `CREATE TABLE kettle (id serial PRIMARY KEY, brand text, litres numeric);
   CREATE TABLE mug (id serial PRIMARY KEY, colour text, motto text);
@@ -25,14 +23,9 @@ const refusal = (name: string, reason: string) => ({ status: 400, body: {
 const sameName = (a: string, b: string, field: string): string => `the definitions of columns "${a}" and "${b}" are in conflict: they are mapped to the same field name, "${field}"`;
 
 beforeAll(async () => {
-  db = await createTestDatabase('fidcolcfg', SETUP);
-  server = await serveCatalog(db.url);
-  await server.ok('/v1/metadata', { type: 'pg_track_table', args: { table: 'kettle' } });
+  server = await serveDatabase('fidcolcfg', SETUP, { track: ['kettle'] });
 });
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => server?.close());
 
 describe('column configuration checked against the columns', () => {
   it('refuses configuration of a column the table does not have, in either spelling', async () => {

@@ -11,12 +11,12 @@
 //   `public.` (qualifiedObjectToText).
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import type { TestDatabase } from '../helpers/database.js';
 
 describe('computed fields and the catalog', () => {
   let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown) => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
   const sql = (text: string) => post('/v2/query', { type: 'run_sql', args: { source: 'default', sql: text } });
@@ -24,13 +24,10 @@ describe('computed fields and the catalog', () => {
     `SELECT p.provolatile AS v FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = '${schema}' AND p.proname = '${name}'`)).map((r) => r['v']);
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidcfcat');
-    server = await serveCatalog(db.url);
+    server = await serveDatabase('fidcfcat');
+    db = server.db;
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   beforeEach(async () => {
     await md('clear_metadata', {});

@@ -4,30 +4,28 @@
 // get_cron_triggers still shows the whole definition. Exporting and replacing keeps both.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import type { TestDatabase } from '../helpers/database.js';
 
 const DEFAULT_RETRY = { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 };
 
 describe('cron triggers in export_metadata', () => {
   let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const exported = async (): Promise<any[]> => (await server.ok('/v1/metadata', { type: 'export_metadata', args: {} })).cron_triggers;
   const cron = (name: string, extra: object) => ({ type: 'create_cron_trigger', args: { name, webhook: 'http://127.0.0.1:9/never', schedule: '7 3 * * *', payload: { k: 1 }, include_in_metadata: true, ...extra } });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidcronexport');
-    server = await serveCatalog(db.url);
-    await server.ok('/v1/metadata', cron('nightly', {}));
-    await server.ok('/v1/metadata', cron('patient', { retry_conf: { num_retries: 3 }, headers: [{ name: 'x-batch', value: 'yes' }] }));
+    server = await serveDatabase('fidcronexport', '', { metadata: [
+      cron('nightly', {}),
+      cron('patient', { retry_conf: { num_retries: 3 }, headers: [{ name: 'x-batch', value: 'yes' }] }),
+    ] });
+    db = server.db;
     // Given in full but equal to the defaults: left out all the same.
     await server.ok('/v1/query', cron('explicit', { retry_conf: DEFAULT_RETRY, headers: [] }));
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('leaves out the default retry_conf and empty headers, keeps the others', async () => {
     expect(await exported()).toEqual([

@@ -4,28 +4,21 @@
 // refusal, in replace_metadata's refusal and in get_inconsistent_metadata alike.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('custom types definition in inconsistent objects', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidctypes', `
+    server = await serveDatabase('fidctypes', `
       CREATE TABLE planet (id int PRIMARY KEY, title text NOT NULL, moons int[]);
-      INSERT INTO planet VALUES (1, 'Mars', '{1,2}');`);
-    server = await serveCatalog(db.url);
-    expect((await md('pg_track_table', { table: 'planet' })).status).toBe(200);
-    expect((await md('set_custom_types', { scalars: [{ name: 'Stamp' }], objects: [{ name: 'Probe', fields: [{ name: 'id', type: 'Int!' }] }] })).status).toBe(200);
+      INSERT INTO planet VALUES (1, 'Mars', '{1,2}');`, { track: ['planet'], metadata: [
+      { type: 'set_custom_types', args: { scalars: [{ name: 'Stamp' }], objects: [{ name: 'Probe', fields: [{ name: 'id', type: 'Int!' }] }] } }] });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   const listRelationship = {
     objects: [{ name: 'Orbit', description: 'an orbit', fields: [{ name: 'moon_ids', type: '[Int!]' }, { name: 'when', type: 'Stamp' }],

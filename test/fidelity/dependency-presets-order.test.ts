@@ -7,26 +7,20 @@
 //   retype and for a drop alike.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('run_sql dependencies: static presets and the order of the list', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown) => server.post(path, body);
   const sql = (text: string, more: Record<string, unknown> = {}) => post('/v1/query', { type: 'run_sql', args: { sql: text, ...more } });
   const typeOf = async (table: string, column: string) =>
-    (await db.query(`SELECT data_type FROM information_schema.columns WHERE table_name = '${table}' AND column_name = '${column}'`))[0]?.['data_type'];
+    (await server.db.query(`SELECT data_type FROM information_schema.columns WHERE table_name = '${table}' AND column_name = '${column}'`))[0]?.['data_type'];
   const metadata = (args: unknown[]) => post('/v1/metadata', { type: 'bulk', args });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fiddeps');
-    server = await serveCatalog(db.url);
+    server = await serveDatabase('fiddeps');
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   beforeEach(async () => {
     await post('/v1/metadata', { type: 'clear_metadata', args: {} });

@@ -5,15 +5,14 @@
 // database keeps its catalog. Kiln left the triggers writing to the dropped source's event log.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 const URL_VARIABLE = 'KILN_FID_DROPPED_SOURCE_URL';
 
 describe('the event catalog of a dropped source', () => {
-  let db: TestDatabase;
   let other: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const catalogOf = async (d: TestDatabase): Promise<boolean> =>
     (await d.query<{ present: boolean }>("SELECT to_regnamespace('svc_catalog') IS NOT NULL AS present"))[0]!.present;
   const captures = async (d: TestDatabase): Promise<number> =>
@@ -32,20 +31,18 @@ describe('the event catalog of a dropped source', () => {
     expect(await catalogOf(other)).toBe(false);
     expect(await captures(other)).toBe(0);
     await other.exec('INSERT INTO crate VALUES (-1); DELETE FROM crate WHERE id = -1;');
-    expect(await catalogOf(db)).toBe(true);
+    expect(await catalogOf(server.db)).toBe(true);
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('fiddropsrc');
     other = await createTestDatabase('fiddropsrc2', 'CREATE TABLE crate (id int PRIMARY KEY);');
     process.env[URL_VARIABLE] = other.url;
-    server = await serveCatalog(db.url);
+    server = await serveDatabase('fiddropsrc');
   });
 
   afterAll(async () => {
     delete process.env[URL_VARIABLE];
     await server?.close();
-    await db?.drop();
     await other?.drop();
   });
 

@@ -5,29 +5,23 @@
 // (webhook_from_env, a header's value_from_env) and replace_metadata alike; nothing is installed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('event trigger with an unset environment variable', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
-  const triggers = async (): Promise<string[]> => (await db.query<{ n: string }>(
+  const triggers = async (): Promise<string[]> => (await server.db.query<{ n: string }>(
     "SELECT tgname AS n FROM pg_trigger WHERE tgname LIKE 'notify\\_svc\\_%' ORDER BY 1")).map((r) => r.n);
 
   beforeAll(async () => {
     delete process.env.KILN_FID_UNSET_HOOK;
     delete process.env.KILN_FID_UNSET_TOKEN;
-    db = await createTestDatabase('fidetenv', 'CREATE SCHEMA shop; CREATE TABLE shop.parcel (id int PRIMARY KEY, weight int);');
-    server = await serveCatalog(db.url);
-    expect((await md('pg_track_table', { table: { schema: 'shop', name: 'parcel' } })).status).toBe(200);
+    server = await serveDatabase('fidetenv', 'CREATE SCHEMA shop; CREATE TABLE shop.parcel (id int PRIMARY KEY, weight int);', {
+      track: [{ schema: 'shop', name: 'parcel' }] });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('pg_create_event_trigger: the webhook, then a header, with the trigger context and the whole object', async () => {
     const args = { name: 'weighed', table: { schema: 'shop', name: 'parcel' }, webhook_from_env: 'KILN_FID_UNSET_HOOK', update: { columns: ['weight'] } };

@@ -9,12 +9,12 @@
 // and a function's root fields may not share a name (FunctionCustomRootFields' parser).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { postJson } from '../helpers/http.js';
 
 let db: TestDatabase;
-let server: CatalogServer;
+let server: ServedDatabase;
 
 const SETUP = `
 CREATE TABLE ticket (id serial PRIMARY KEY, queue text NOT NULL, note text);
@@ -34,20 +34,16 @@ const fieldsOf = async (root: 'queryType' | 'mutationType', headers: Record<stri
   ((await gql(`{ __schema { ${root} { fields { name description } } } }`, headers)).data.__schema[root]?.fields ?? []);
 
 beforeAll(async () => {
-  db = await createTestDatabase('fidfnmut', SETUP);
-  server = await serveCatalog(db.url);
-  await server.ok('/v1/metadata', { type: 'bulk', args: [
+  server = await serveDatabase('fidfnmut', SETUP, { metadata: [{ type: 'bulk', args: [
     { type: 'pg_track_table', args: { table: 'ticket' } },
     { type: 'pg_track_function', args: { function: 'open_tickets' } },
     { type: 'pg_track_function', args: { function: 'close_ticket' } },
     { type: 'pg_track_function', args: { function: 'peek_queue', configuration: { exposed_as: 'query' } } },
     { type: 'pg_create_select_permission', args: { table: 'ticket', role: 'agent', permission: { columns: ['id', 'queue'], filter: { queue: { _eq: 'help' } } } } },
-  ] });
+  ] }] });
+  db = server.db;
 });
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => server?.close());
 
 describe('functions exposed as mutations', () => {
   it('puts a VOLATILE function under mutation_root, without _aggregate, with Hasura\'s description', async () => {

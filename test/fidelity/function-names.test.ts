@@ -5,17 +5,15 @@
 // makes it servable. pg_track_function and replace_metadata alike.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('function names that are not GraphQL names', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidfnnames', `
+    server = await serveDatabase('fidfnnames', `
       CREATE TABLE comet (id int PRIMARY KEY, name text);
       INSERT INTO comet VALUES (1, 'Halley');
       CREATE SCHEMA lab;
@@ -27,15 +25,10 @@ describe('function names that are not GraphQL names', () => {
       CREATE FUNCTION many_comets(VARIADIC ids int[]) RETURNS SETOF comet AS $$ SELECT * FROM comet WHERE id = ANY(ids) $$ LANGUAGE sql STABLE;
       CREATE FUNCTION comet_count() RETURNS int AS $$ SELECT count(*)::int FROM comet $$ LANGUAGE sql STABLE;
       CREATE TYPE pair AS (a int, b int);
-      CREATE FUNCTION one_pair() RETURNS SETOF pair AS $$ SELECT 1, 2 $$ LANGUAGE sql STABLE;`);
-    server = await serveCatalog(db.url);
-    expect((await md('pg_track_table', { table: 'comet' })).status).toBe(200);
+      CREATE FUNCTION one_pair() RETURNS SETOF pair AS $$ SELECT 1, 2 $$ LANGUAGE sql STABLE;`, { track: ['comet'] });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('pg_track_function refuses the name, qualified outside public, and a custom name serves it', async () => {
     expect(await md('pg_track_function', { function: 'bright-comets' })).toMatchObject({ status: 400, body: { code: 'invalid-configuration',

@@ -5,12 +5,10 @@
 // leaves the aggregate under its default name.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('function root field names', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
   const rootFields = async (): Promise<string[]> => {
@@ -19,18 +17,13 @@ describe('function root field names', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidfnroots', `
+    server = await serveDatabase('fidfnroots', `
       CREATE TABLE comet (id int PRIMARY KEY, name text);
       INSERT INTO comet VALUES (1, 'Halley'), (2, 'Encke');
-      CREATE FUNCTION bright_comets() RETURNS SETOF comet AS $$ SELECT * FROM comet $$ LANGUAGE sql STABLE;`);
-    server = await serveCatalog(db.url);
-    expect((await md('pg_track_table', { table: 'comet' })).status).toBe(200);
+      CREATE FUNCTION bright_comets() RETURNS SETOF comet AS $$ SELECT * FROM comet $$ LANGUAGE sql STABLE;`, { track: ['comet'] });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('keeps the default aggregate name when only the function root field is customised', async () => {
     expect((await md('pg_track_function', { function: 'bright_comets', configuration: { custom_root_fields: { function: 'named' } } })).status).toBe(200);

@@ -4,24 +4,17 @@
 // same document streams.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 import { Client } from '../subscriptions/helpers.js';
 
-let db: TestDatabase;
-let server: CatalogServer;
+let server: ServedDatabase;
 
 const REFUSED = { message: 'subscriptions are not supported over HTTP, use websockets instead', extensions: { path: '$', code: 'unexpected-payload' } };
 
 beforeAll(async () => {
-  db = await createTestDatabase('fidhttpsub', 'CREATE TABLE beacon (id serial PRIMARY KEY, signal text); INSERT INTO beacon (signal) VALUES (\'ping\');');
-  server = await serveCatalog(db.url);
-  await server.ok('/v1/metadata', { type: 'pg_track_table', args: { table: 'beacon' } });
+  server = await serveDatabase('fidhttpsub', 'CREATE TABLE beacon (id serial PRIMARY KEY, signal text); INSERT INTO beacon (signal) VALUES (\'ping\');', { track: ['beacon'] });
 });
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => server?.close());
 
 describe('subscriptions over HTTP', () => {
   it('refuses a valid subscription on /v1/graphql, alone and in a batch beside a query that runs', async () => {

@@ -7,25 +7,23 @@
 //   function returns (the table's permission map holds the inherited role).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { postJson } from '../helpers/http.js';
 
 describe('inherited roles: cycles and function permissions', () => {
   let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (body: unknown): Promise<{ status: number; body: any }> => server.post('/v1/metadata', body);
   const exported = async (): Promise<any> => server.ok('/v1/metadata', { type: 'export_metadata', args: {} });
   const asRole = (role: string, query: string) => postJson(server.url, '/v1/graphql', { query }, { 'X-Svc-Role': role });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidinhcycles', `
+    server = await serveDatabase('fidinhcycles', `
       CREATE TABLE score (id int PRIMARY KEY, points int NOT NULL);
       INSERT INTO score VALUES (1, 10);
       CREATE FUNCTION add_points(n int) RETURNS SETOF score LANGUAGE sql VOLATILE AS
-        $$ UPDATE score SET points = points + n RETURNING * $$;`);
-    server = await serveCatalog(db.url);
-    await server.ok('/v1/metadata', { type: 'bulk', args: [
+        $$ UPDATE score SET points = points + n RETURNING * $$;`, { metadata: [{ type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'score' } },
       { type: 'pg_track_function', args: { function: 'add_points' } },
       { type: 'pg_create_select_permission', args: { table: 'score', role: 'author', permission: { columns: ['id', 'points'], filter: {} } } },
@@ -34,13 +32,11 @@ describe('inherited roles: cycles and function permissions', () => {
       { type: 'add_inherited_role', args: { role_name: 'writer', role_set: ['author'] } },
       { type: 'add_inherited_role', args: { role_name: 'chief', role_set: ['writer', 'editor'] } },
       { type: 'add_inherited_role', args: { role_name: 'staff', role_set: ['editor'] } },
-    ] });
+    ] }] });
+    db = server.db;
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('add_inherited_role closing a cycle is refused at $ with the cycle from its first role, and changes nothing', async () => {
     const before = await exported();

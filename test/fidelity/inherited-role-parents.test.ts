@@ -8,32 +8,25 @@
 // it; dropping an unknown one answers ""x" inherited role doesn't exist".
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 import { postJson } from '../helpers/http.js';
 
 describe('the parents of an inherited role', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (body: unknown): Promise<{ status: number; body: any }> => server.post('/v1/metadata', body);
   const inherited = async (): Promise<unknown> => (await server.ok('/v1/metadata', { type: 'export_metadata', args: {} })).inherited_roles;
   const notFound = (missing: string, role: string) =>
     `Inconsistent object: the following parent role(s) are not found: ${missing} which are required to construct the inherited role: "${role}"`;
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidinhparents', 'CREATE TABLE ledger (id int PRIMARY KEY, amount int); INSERT INTO ledger VALUES (1, 10);');
-    server = await serveCatalog(db.url);
-    await server.ok('/v1/metadata', { type: 'bulk', args: [
+    server = await serveDatabase('fidinhparents', 'CREATE TABLE ledger (id int PRIMARY KEY, amount int); INSERT INTO ledger VALUES (1, 10);', { metadata: [{ type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'ledger' } },
       { type: 'pg_create_select_permission', args: { table: 'ledger', role: 'clerk', permission: { columns: ['id'], filter: {} } } },
       { type: 'pg_create_update_permission', args: { table: 'ledger', role: 'cashier', permission: { columns: ['amount'], filter: {} } } },
-    ] });
+    ] }] });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('a parent no permission names is refused with every missing one, sorted', async () => {
     const res = await post({ type: 'add_inherited_role', args: { role_name: 'auditor', role_set: ['clerk', 'zeta', 'ghost'] } });

@@ -3,17 +3,17 @@
 // that read a table see the rows inserted through relationships, and counts include them.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import type { TestDatabase } from '../helpers/database.js';
 
 describe('returning of a nested insert reads after the writes', () => {
   let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<any> => server.ok(path, body);
   const gql = (query: string, variables: Record<string, unknown> = {}) => post('/v1/graphql', { query, variables });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidnest', `
+    server = await serveDatabase('fidnest', `
       CREATE TABLE shelf (id serial PRIMARY KEY, label text UNIQUE NOT NULL);
       CREATE TABLE book (id serial PRIMARY KEY, shelf_id int REFERENCES shelf(id), title text NOT NULL, pages int);
       CREATE TABLE shelf_card (id int PRIMARY KEY REFERENCES shelf(id), note text NOT NULL);
@@ -23,7 +23,7 @@ describe('returning of a nested insert reads after the writes', () => {
         $$ SELECT coalesce(sum(pages), 0) FROM book WHERE shelf_id = s.id $$ LANGUAGE sql STABLE;
       INSERT INTO shelf (label) VALUES ('old');
       INSERT INTO book (shelf_id, title, pages) VALUES (1, 'kept', 500);`);
-    server = await serveCatalog(db.url);
+    db = server.db;
     const md = await post('/v1/metadata', { type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'shelf' } },
       { type: 'pg_track_table', args: { table: 'book' } },
@@ -37,10 +37,7 @@ describe('returning of a nested insert reads after the writes', () => {
     expect(md).toEqual(Array(8).fill({ message: 'success' }));
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('insert_<t>: computed fields and relationships of returning see the children inserted with the parent', async () => {
     const r = await gql(`mutation { insert_shelf(objects: [

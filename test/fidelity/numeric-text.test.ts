@@ -3,9 +3,9 @@
 // numeric whose scale is rounded up to a multiple of 4. Read back as strings (stringified numerics).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 import { binaryNumericText, plainDecimalText, scientificText } from '../../runtime/sql/index.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import type { TestDatabase } from '../helpers/database.js';
 
 describe('numeric text as Hasura sends it', () => {
   it('shows a number as Haskell does, fixed from 0.1 to 10^7 and with an exponent outside', () => {
@@ -22,20 +22,16 @@ describe('numeric text as Hasura sends it', () => {
 
 describe('scale of numeric values written over HTTP', () => {
   let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<any> => server.ok(path, body);
   const gql = (query: string, variables: Record<string, unknown> = {}) => post('/v1/graphql', { query, variables });
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidnum', 'CREATE TABLE ledger (id serial PRIMARY KEY, amount numeric, rate numeric(10,3), note text, fee money);');
-    server = await serveCatalog(db.url, { stringifyNumericTypes: true });
-    await post('/v1/metadata', { type: 'pg_track_table', args: { table: 'ledger' } });
+    server = await serveDatabase('fidnum', 'CREATE TABLE ledger (id serial PRIMARY KEY, amount numeric, rate numeric(10,3), note text, fee money);', { stringifyNumericTypes: true, track: ['ledger'] });
+    db = server.db;
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('inserts and updates through GraphQL with the scale of Haskell\'s text, literals and variables alike', async () => {
     const ins = await gql(`mutation($a: numeric) { insert_ledger(objects: [{amount: 40}, {amount: $a}, {amount: 0.07, rate: 2}]) {

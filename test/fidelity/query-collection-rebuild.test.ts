@@ -6,11 +6,9 @@
 // nothing is stored. Operations that rebuild for one object (buildSchemaCacheFor) keep their 400.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
-let db: TestDatabase;
-let server: CatalogServer;
+let server: ServedDatabase;
 
 const SETUP = `
 CREATE TABLE shelf (id serial PRIMARY KEY, label text);
@@ -35,14 +33,9 @@ const refusal = (collection: string) => ({
 const collections = async (): Promise<unknown> => (await server.ok('/v1/metadata', { type: 'export_metadata', args: {} })).query_collections;
 
 beforeAll(async () => {
-  db = await createTestDatabase('fidcollrebuild', SETUP);
-  server = await serveCatalog(db.url);
-  await server.ok('/v1/metadata', { type: 'pg_track_table', args: { table: 'shelf' } });
+  server = await serveDatabase('fidcollrebuild', SETUP, { track: ['shelf'] });
 });
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => server?.close());
 
 describe('query collections refused by the rebuild check', () => {
   it('refuses a collection whose only query is invalid with 500 and stores nothing', async () => {

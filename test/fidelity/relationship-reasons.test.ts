@@ -6,12 +6,12 @@
 // get_inconsistent_metadata after a reload.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import type { TestDatabase } from '../helpers/database.js';
 
 describe('relationship reasons', () => {
   let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
   const refused = (reason: string) => ({ status: 400, body: expect.objectContaining({ code: 'invalid-configuration', error: `Inconsistent object: ${reason}` }) });
@@ -21,21 +21,17 @@ describe('relationship reasons', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidrelreasons', `
+    server = await serveDatabase('fidrelreasons', `
       CREATE TABLE keeper (id int PRIMARY KEY, badge int UNIQUE);
       CREATE TABLE shelf (id int PRIMARY KEY, keeper_id int REFERENCES keeper(id), label text,
         badge int REFERENCES keeper(id) REFERENCES keeper(badge));
       CREATE TABLE loose (id int PRIMARY KEY, shelf_id int REFERENCES shelf(id));
       CREATE SCHEMA lib;
-      CREATE TABLE lib.tome (id int PRIMARY KEY, shelf_id int, title text);`);
-    server = await serveCatalog(db.url);
-    for (const table of ['keeper', 'shelf', { schema: 'lib', name: 'tome' }]) expect((await md('pg_track_table', { table })).status).toBe(200);
+      CREATE TABLE lib.tome (id int PRIMARY KEY, shelf_id int, title text);`, { track: ['keeper', 'shelf', { schema: 'lib', name: 'tome' }] });
+    db = server.db;
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('building it: no foreign key on the given column, for object and array relationships, in a non-public schema too', async () => {
     expect(await md('pg_create_object_relationship', { table: 'shelf', name: 'owner', using: { foreign_key_constraint_on: 'label' } }))

@@ -5,12 +5,10 @@
 // refused in Hasura's words (Relationship/Rename.hs, renameRelP2).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 import { postJson } from '../helpers/http.js';
 
-let db: TestDatabase;
-let server: CatalogServer;
+let server: ServedDatabase;
 
 const SETUP = `
 CREATE TABLE orchard (id serial PRIMARY KEY, keeper text);
@@ -27,10 +25,8 @@ const tables = async (): Promise<{ table: { name: string } }[]> => (await server
 const entry = async (name: string): Promise<any> => (await tables()).find((t) => t.table.name === name);
 
 beforeAll(async () => {
-  db = await createTestDatabase('fidrenamerel', SETUP);
-  server = await serveCatalog(db.url);
   const mine = { grove: { keeper: { _eq: 'X-Svc-User-Id' } } };
-  await server.ok('/v1/metadata', { type: 'bulk', args: [
+  server = await serveDatabase('fidrenamerel', SETUP, { metadata: [{ type: 'bulk', args: [
     { type: 'pg_track_table', args: { table: 'orchard' } },
     { type: 'pg_track_table', args: { table: 'tree' } },
     { type: 'pg_track_table', args: { table: 'apple' } },
@@ -39,12 +35,9 @@ beforeAll(async () => {
     { type: 'pg_create_select_permission', args: { table: 'tree', role: 'picker', permission: { columns: ['id', 'species'], filter: mine } } },
     { type: 'pg_create_update_permission', args: { table: 'tree', role: 'picker', permission: { columns: ['species'], filter: mine, check: { _or: [mine] } } } },
     { type: 'pg_create_select_permission', args: { table: 'apple', role: 'picker', permission: { columns: ['id', 'ripe'], filter: { tree: mine } } } },
-  ] });
+  ] }] });
 });
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => server?.close());
 
 describe('rename_relationship', () => {
   it('renames the relationship in the permissions of its table and of the tables reaching it', async () => {

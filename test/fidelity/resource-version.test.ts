@@ -5,12 +5,10 @@
 // a bulk is one call. Kiln moved it only when the document changed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('the resource version of a call that modifies nothing', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const exported = (): Promise<{ resource_version: number; metadata: unknown }> =>
     server.ok('/v1/metadata', { type: 'export_metadata', version: 2, args: {} });
   const movesBy = async (by: number, path: string, body: unknown): Promise<void> => {
@@ -22,20 +20,15 @@ describe('the resource version of a call that modifies nothing', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidresversion', 'CREATE TABLE shelf (id int PRIMARY KEY); CREATE TABLE book (id int PRIMARY KEY, shelf_id int REFERENCES shelf(id));');
-    server = await serveCatalog(db.url);
-    await server.ok('/v1/metadata', { type: 'bulk', args: [
+    server = await serveDatabase('fidresversion', 'CREATE TABLE shelf (id int PRIMARY KEY); CREATE TABLE book (id int PRIMARY KEY, shelf_id int REFERENCES shelf(id));', { metadata: [{ type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'shelf' } }, { type: 'pg_track_table', args: { table: 'book' } },
       { type: 'pg_create_object_relationship', args: { table: 'book', name: 'shelf', using: { foreign_key_constraint_on: 'shelf_id' } } },
       { type: 'create_query_collection', args: { name: 'reads', definition: { queries: [{ name: 'shelves', query: '{ shelf { id } }' }] } } },
       { type: 'add_collection_to_allowlist', args: { collection: 'reads' } },
-    ] });
+    ] }] });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('reload_metadata and drop_inconsistent_metadata on /v1/metadata and /v1/query', async () => {
     await movesBy(1, '/v1/metadata', { type: 'reload_metadata', args: {} });

@@ -6,16 +6,15 @@
 // for, keeps its meaning for the default source.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 const UNSET = 'KILN_FID_SOURCE_NEVER_SET';
 const SET = 'KILN_FID_SOURCE_URL';
 
 describe('a source naming an unset environment variable', () => {
-  let db: TestDatabase;
   let other: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (body: unknown): Promise<{ status: number; body: any }> => server.post('/v1/metadata', body);
   const fromEnv = (name: string, variable: string) => ({ name, configuration: { connection_info: { database_url: { from_env: variable } } } });
   const sourceNames = async (): Promise<string[]> => (await server.ok('/v1/metadata', { type: 'export_metadata', args: {} })).sources
@@ -24,16 +23,14 @@ describe('a source naming an unset environment variable', () => {
 
   beforeAll(async () => {
     delete process.env[UNSET];
-    db = await createTestDatabase('fidsrcenv', 'CREATE TABLE anvil (id int PRIMARY KEY);');
     other = await createTestDatabase('fidsrcenv2', 'CREATE TABLE forge (id int PRIMARY KEY); INSERT INTO forge VALUES (7);');
     process.env[SET] = other.url;
-    server = await serveCatalog(db.url);
+    server = await serveDatabase('fidsrcenv', 'CREATE TABLE anvil (id int PRIMARY KEY);');
   });
 
   afterAll(async () => {
     delete process.env[SET];
     await server?.close();
-    await db?.drop();
     await other?.drop();
   });
 

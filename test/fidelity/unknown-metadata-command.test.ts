@@ -5,27 +5,20 @@
 // parse (path `$`, `$.args[i]` inside a bulk) and nothing changes; /v1/query keeps its words.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('unknown metadata commands', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const refused = (path: string, error: string) => ({ status: 400, body: { path, error, code: 'parse-failed' } });
   const tracked = async (): Promise<string[]> => (await post('/v1/metadata', { type: 'export_metadata', args: {} })).body.sources[0].tables
     .map((t: { table: { name: string } }) => t.table.name).sort();
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidunknownop', 'CREATE TABLE lamp (id int PRIMARY KEY); CREATE TABLE desk (id int PRIMARY KEY);');
-    server = await serveCatalog(db.url);
-    expect((await post('/v1/metadata', { type: 'pg_track_table', args: { table: 'lamp' } })).status).toBe(200);
+    server = await serveDatabase('fidunknownop', 'CREATE TABLE lamp (id int PRIMARY KEY); CREATE TABLE desk (id int PRIMARY KEY);', { track: ['lamp'] });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('a type whose prefix is not a backend', async () => {
     // /v1/query's spelling of an operation is not a /v1/metadata command: "track" is no backend.

@@ -5,20 +5,14 @@
 // the top of the body), `$.args[i]` inside a bulk, and nothing changes.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
-let db: TestDatabase;
-let server: CatalogServer;
+let server: ServedDatabase;
 
 beforeAll(async () => {
-  db = await createTestDatabase('fidunknownop', 'CREATE TABLE kettle (id serial PRIMARY KEY, litres int);');
-  server = await serveCatalog(db.url);
+  server = await serveDatabase('fidunknownop', 'CREATE TABLE kettle (id serial PRIMARY KEY, litres int);');
 });
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => server?.close());
 
 const refused = (error: string, path = '$') => ({ status: 400, body: { path, error, code: 'parse-failed' } });
 

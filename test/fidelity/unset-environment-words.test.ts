@@ -4,25 +4,19 @@
 // action's header value_from_env (when the action is called) alike.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('unset environment variables in Hasura\'s words', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const md = (type: string, args: unknown) => post('/v1/metadata', { type, args });
 
   beforeAll(async () => {
     for (const v of ['KILN_FID_NO_REMOTE_URL', 'KILN_FID_NO_REMOTE_TOKEN', 'KILN_FID_NO_ACTION_TOKEN']) delete process.env[v];
-    db = await createTestDatabase('fidunsetenv');
-    server = await serveCatalog(db.url);
+    server = await serveDatabase('fidunsetenv');
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('add_remote_schema: the URL and a header from the environment', async () => {
     const a = await md('add_remote_schema', { name: 'weather', definition: { url_from_env: 'KILN_FID_NO_REMOTE_URL' } });

@@ -3,29 +3,25 @@
 // /v1/query. Anything else is refused, inside its bulks too. Kiln took run_sql and bulk only.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { postJson } from '../helpers/http.js';
 
 describe('data operations on /v2/query', () => {
   let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const v2 = (body: unknown, headers: Record<string, string> = {}) => postJson(server.url, '/v2/query', body, headers);
   const reader = { 'X-Svc-Role': 'reader', 'X-Svc-User-Id': '2' };
 
   beforeAll(async () => {
-    db = await createTestDatabase('fidv2data', 'CREATE TABLE parcel (id int PRIMARY KEY, owner_id int NOT NULL, weight int NOT NULL);');
-    server = await serveCatalog(db.url);
-    await server.ok('/v1/metadata', { type: 'bulk', args: [
+    server = await serveDatabase('fidv2data', 'CREATE TABLE parcel (id int PRIMARY KEY, owner_id int NOT NULL, weight int NOT NULL);', { metadata: [{ type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'parcel' } },
       { type: 'pg_create_select_permission', args: { table: 'parcel', role: 'reader', permission: { columns: ['id', 'weight'], filter: { owner_id: { _eq: 'X-Svc-User-Id' } } } } },
-    ] });
+    ] }] });
+    db = server.db;
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('insert, update, delete and count run for admin', async () => {
     expect(await v2({ type: 'insert', args: { table: 'parcel', objects: [{ id: 1, owner_id: 1, weight: 3 }, { id: 2, owner_id: 2, weight: 5 }, { id: 3, owner_id: 2, weight: 8 }] } }))

@@ -9,11 +9,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
-let db: TestDatabase;
-let server: CatalogServer;
+let server: ServedDatabase;
 let handler: http.Server;
 const calls: string[] = [];
 
@@ -33,14 +31,11 @@ beforeAll(async () => {
   process.env[BASE] = `http://127.0.0.1:${(handler.address() as AddressInfo).port}`;
   delete process.env[UNSET_A];
   delete process.env[UNSET_B];
-  db = await createTestDatabase('fidwebhookenv', 'CREATE TABLE tank (id serial PRIMARY KEY, litres int);');
-  server = await serveCatalog(db.url);
-  await server.ok('/v1/metadata', { type: 'pg_track_table', args: { table: 'tank' } });
-  await server.ok('/v1/metadata', { type: 'set_custom_types', args: { objects: [{ name: 'Fill', fields: [{ name: 'litres', type: 'Int' }] }] } });
+  server = await serveDatabase('fidwebhookenv', 'CREATE TABLE tank (id serial PRIMARY KEY, litres int);', { track: ['tank'], metadata: [
+    { type: 'set_custom_types', args: { objects: [{ name: 'Fill', fields: [{ name: 'litres', type: 'Int' }] }] } }] });
 });
 afterAll(async () => {
   await server?.close();
-  await db?.drop();
   await new Promise((ok) => handler?.close(ok));
   delete process.env[BASE];
   delete process.env[GONE];
@@ -50,7 +45,7 @@ const exported = async (): Promise<{ resource_version: number; metadata: any }> 
   server.ok('/v1/metadata', { type: 'export_metadata', version: 2, args: {} });
 
 async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: db.url });
+  const c = new pg.Client({ connectionString: server.db.url });
   await c.connect();
   try { return (await c.query(text, params)).rows as T[]; } finally { await c.end(); }
 }
