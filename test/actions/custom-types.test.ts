@@ -3,27 +3,20 @@
 // leaves the metadata as it was, and types an action uses cannot be taken away.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('custom types', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
+  let server: ServedDatabase;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> =>
-    postJson(`http://127.0.0.1:${server.port}`, path, body, headers);
+    server.post(path, body, headers);
   const md = (type: string, args: unknown): Promise<{ status: number; body: any }> => post('/v1/metadata', { type, args });
   const exported = async (): Promise<any> => (await md('export_metadata', {})).body;
 
   beforeAll(async () => {
-    db = await createTestDatabase('actions_ct', `CREATE TABLE "user" (id uuid PRIMARY KEY, name text NOT NULL);`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveDatabase('actions_ct', `CREATE TABLE "user" (id uuid PRIMARY KEY, name text NOT NULL);`);
     expect((await md('pg_track_table', { table: 'user' })).status).toBe(200);
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('accepts database scalars and relationships, and replaces the whole set', async () => {
     const ok = await md('set_custom_types', {

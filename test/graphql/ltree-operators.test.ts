@@ -4,15 +4,14 @@
 // not a label path is parse-failed at the operand, before the database sees it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('ltree operators', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
+  let server: ServedDatabase;
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> =>
-    (await postJson(`http://127.0.0.1:${server.port}`, path, body, headers)).body;
+    (await server.post(path, body, headers)).body;
   const names = async (where: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
     const vars = Object.keys(variables).map((k) => `$${k}: [ltree!]`).join(', ');
     const r = await post('/v1/graphql', { query: `query ${vars ? `(${vars})` : ''} { dept(where: ${where}, order_by: {name: asc}) { name } }`, variables }, headers);
@@ -20,8 +19,8 @@ describe('ltree operators', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('ltreeops');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveDatabase('ltreeops');
+    db = server.db;
     const setup = await post('/v1/query', { type: 'bulk', args: [
       { type: 'run_sql', args: { sql: `CREATE EXTENSION IF NOT EXISTS ltree;
         CREATE TABLE dept (name text PRIMARY KEY, at ltree NOT NULL);
@@ -32,10 +31,7 @@ describe('ltree operators', () => {
     ] });
     expect(setup).toHaveLength(3);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('selects ancestors and descendants of a path or of any path of a list', async () => {
     expect(await names('{at: {_ancestor: "Co.Eng.Web"}}')).toEqual(['co', 'eng', 'web']);

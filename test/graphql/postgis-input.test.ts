@@ -4,20 +4,19 @@
 // the three ST_Intersects forms.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('PostGIS values in GraphQL arguments', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = async (path: string, body: unknown): Promise<any> => (await postJson(`http://127.0.0.1:${server.port}`, path, body)).body;
+  let server: ServedDatabase;
+  const post = async (path: string, body: unknown): Promise<any> => (await server.post(path, body)).body;
   const gql = (query: string, variables: Record<string, unknown> = {}) => post('/v1/graphql', { query, variables });
   const parseFailed = (message: string, path: string) => ({ errors: [{ message, extensions: { code: 'parse-failed', path } }] });
 
   beforeAll(async () => {
-    db = await createTestDatabase('postgisin');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveDatabase('postgisin');
+    db = server.db;
     const setup = await post('/v1/query', { type: 'bulk', args: [
       { type: 'run_sql', args: { sql: `CREATE EXTENSION IF NOT EXISTS postgis; CREATE EXTENSION IF NOT EXISTS postgis_raster;
         CREATE TABLE field (id serial PRIMARY KEY, name text, outline geometry(Polygon, 4326), gate geography(Point));
@@ -29,10 +28,7 @@ describe('PostGIS values in GraphQL arguments', () => {
     ] });
     expect(setup).toHaveLength(3);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   const square = { type: 'Polygon', coordinates: [[[0, 0], [0, 2], [2, 2], [2, 0], [0, 0]]], crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::4326' } } };
 

@@ -4,20 +4,19 @@
 // gathering the source's root fields under one field, on queries and mutations alike.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('source customization', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = async (path: string, body: unknown): Promise<any> => (await postJson(`http://127.0.0.1:${server.port}`, path, body)).body;
+  let server: ServedDatabase;
+  const post = async (path: string, body: unknown): Promise<any> => (await server.post(path, body)).body;
   const gql = (query: string) => post('/v1/graphql', { query });
 
   beforeAll(async () => {
-    db = await createTestDatabase('srccust', `CREATE TABLE plant (id int PRIMARY KEY, name text NOT NULL, height int);
+    server = await serveDatabase('srccust', `CREATE TABLE plant (id int PRIMARY KEY, name text NOT NULL, height int);
       INSERT INTO plant VALUES (1, 'fern', 30), (2, 'moss', 2);`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    db = server.db;
     // The same database twice: plainly as `default`, and customized as `garden`.
     const setup = await post('/v1/metadata', { type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'plant' } },
@@ -27,10 +26,7 @@ describe('source customization', () => {
     ] });
     expect(setup).toEqual([{ message: 'success' }, { message: 'success' }, { message: 'success' }]);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('answers queries under the namespace, with the customized root field and type names', async () => {
     expect(await gql(`{ greenhouse { __typename gh_plant_x(order_by: {id: asc}) { __typename name }

@@ -3,18 +3,11 @@
 // first: the second edit fails with Hasura's 500 `unexpected` and leaves the metadata as it was.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('actions against generated root fields', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = async (body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}/v1/metadata`, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' },
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: ServedDatabase;
+  const post = (body: unknown): Promise<{ status: number; body: any }> => server.post('/v1/metadata', body);
   const action = (name: string, type?: 'query') => ({ type: 'create_action', args: { name, definition: {
     ...(type ? { type } : {}), kind: 'synchronous', arguments: [{ name: 'code', type: 'String!' }], output_type: 'Ticket', handler: 'http://127.0.0.1:9/none' } } });
   const clash = (name: string, root: string) => ({ status: 500, body: { path: '$.args', code: 'unexpected', error: `found duplicate fields in selection set${root}: ${name}` } });
@@ -24,13 +17,9 @@ describe('actions against generated root fields', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('actclash', 'CREATE TABLE ticket (id serial PRIMARY KEY, code text); CREATE TABLE gate (id serial PRIMARY KEY);');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveDatabase('actclash', 'CREATE TABLE ticket (id serial PRIMARY KEY, code text); CREATE TABLE gate (id serial PRIMARY KEY);');
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
   beforeEach(async () => {
     await post({ type: 'clear_metadata', args: {} });
     expect((await post({ type: 'set_custom_types', args: { objects: [{ name: 'Ticket', fields: [{ name: 'id', type: 'Int!' }] }] } })).status).toBe(200);

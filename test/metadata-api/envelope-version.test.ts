@@ -4,24 +4,20 @@
 // version changes nothing.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('the version of a management operation', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
+  let server: ServedDatabase;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const tracked = async () => (await post('/v1/metadata', { type: 'export_metadata', args: {} })).body.sources[0].tables.map((t: any) => t.table.name);
 
   beforeAll(async () => {
-    db = await createTestDatabase('envversion', 'CREATE TABLE lamp (id serial PRIMARY KEY); CREATE TABLE desk (id serial PRIMARY KEY);');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveDatabase('envversion', 'CREATE TABLE lamp (id serial PRIMARY KEY); CREATE TABLE desk (id serial PRIMARY KEY);');
+    db = server.db;
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('refuses a version other than 1 or 2 on either API, whatever the operation', async () => {
     for (const [path, type] of [['/v1/metadata', 'pg_track_table'], ['/v1/metadata', 'export_metadata'], ['/v1/query', 'track_table']] as const) {

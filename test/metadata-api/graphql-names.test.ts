@@ -5,27 +5,23 @@
 // out of `<t>_constraint`.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('names that are not GraphQL names', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
+  let server: ServedDatabase;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const TABLE = 'Inconsistent object: cannot include "order-line" in the GraphQL schema because "order-line" is not a valid GraphQL identifier';
   const COLUMN = 'Inconsistent object: cannot include "unit.price" in the GraphQL schema because  it is not a valid GraphQL identifier';
 
   beforeAll(async () => {
-    db = await createTestDatabase('gqlnames', `CREATE TABLE "order-line" (id int PRIMARY KEY, qty int);
+    server = await serveDatabase('gqlnames', `CREATE TABLE "order-line" (id int PRIMARY KEY, qty int);
       CREATE TABLE price (id int PRIMARY KEY, "unit.price" numeric);
       CREATE TABLE sku (id int PRIMARY KEY, code text CONSTRAINT "sku-code" UNIQUE, alt text CONSTRAINT sku_alt UNIQUE);`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    db = server.db;
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('refuses to track a table whose name or one of whose columns is not a GraphQL name', async () => {
     const table = await post('/v1/metadata', { type: 'pg_track_table', args: { table: 'order-line' } });

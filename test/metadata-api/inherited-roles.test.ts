@@ -5,25 +5,24 @@
 // read on those parents' rows and is null elsewhere, and filters and orders by it only there.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('inherited roles', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
+  let server: ServedDatabase;
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> =>
-    (await postJson(`http://127.0.0.1:${server.port}`, path, body, headers)).body;
+    (await server.post(path, body, headers)).body;
   const staff = (query: string, user = '1') => post('/v1/graphql', { query }, { 'x-svc-role': 'staff', 'x-svc-user-id': user });
   const perm = (type: string, table: string, role: string, permission: unknown) => ({ type: `pg_create_${type}_permission`, args: { table, role, permission } });
 
   beforeAll(async () => {
-    db = await createTestDatabase('inhroles', `CREATE TABLE ticket (id serial PRIMARY KEY, title text, owner int, flagged boolean DEFAULT false);
+    server = await serveDatabase('inhroles', `CREATE TABLE ticket (id serial PRIMARY KEY, title text, owner int, flagged boolean DEFAULT false);
       INSERT INTO ticket (title, owner, flagged) VALUES ('mine', 1, false), ('theirs', 2, false), ('flagged', 2, true);
       CREATE TABLE note (id serial PRIMARY KEY, body text); INSERT INTO note (body) VALUES ('n1');
       CREATE TABLE shift (id serial PRIMARY KEY, worker int, pay int, memo text);
       INSERT INTO shift (worker, pay, memo) VALUES (1, 100, 'a'), (2, 200, 'b'), (1, 300, 'c');`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    db = server.db;
     const setup = await post('/v1/metadata', { type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'ticket' } },
       { type: 'pg_track_table', args: { table: 'note' } },
@@ -42,10 +41,7 @@ describe('inherited roles', () => {
     ] });
     expect(setup).toHaveLength(14);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('selects the rows any parent may see when the parents grant the same columns', async () => {
     expect(await staff('{ ticket(order_by: {id: asc}) { title } }')).toEqual({ data: { ticket: [{ title: 'mine' }, { title: 'flagged' }] } });

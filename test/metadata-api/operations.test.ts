@@ -3,14 +3,14 @@
 // cascades, reload, clear, and the answers of the deprecated API's own shapes.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('metadata and query API operations', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
+  let server: ServedDatabase;
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+    const res = await fetch(`${server.url}${path}`, {
       method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers },
     });
     return { status: res.status, body: await res.json() };
@@ -19,13 +19,10 @@ describe('metadata and query API operations', () => {
   const version = async () => (await post('/v1/metadata', { type: 'export_metadata', version: 2, args: {} })).body.resource_version as number;
 
   beforeAll(async () => {
-    db = await createTestDatabase('mdops');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveDatabase('mdops');
+    db = server.db;
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('reads the envelope strictly: a non-object body and a missing type are parse-failed at $', async () => {
     expect(await post('/v1/query', '"type: count"')).toEqual({ status: 400, body: { path: '$', error: 'parsing Object failed, expected Object, but encountered String', code: 'parse-failed' } });

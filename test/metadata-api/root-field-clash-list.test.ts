@@ -3,26 +3,20 @@
 // the order of its HashSet of names, not one message per field joined together.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('several clashing root fields', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const md = (type: string, args: unknown) => server.post('/v1/metadata', { type, args });
 
   beforeAll(async () => {
-    db = await createTestDatabase('rootclashlist', `
+    server = await serveDatabase('rootclashlist', `
       CREATE TABLE post (id int PRIMARY KEY, title text);
       CREATE TABLE note (id int PRIMARY KEY, body text);
       CREATE FUNCTION unaliased_function() RETURNS SETOF post AS $$ SELECT * FROM post $$ LANGUAGE sql STABLE;
       CREATE FUNCTION unaliased_function2() RETURNS SETOF post AS $$ SELECT * FROM post $$ LANGUAGE sql STABLE;`);
-    server = await serveCatalog(db.url);
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
   beforeEach(async () => {
     expect((await md('clear_metadata', {})).status).toBe(200);
     expect((await md('pg_track_table', { table: 'post' })).status).toBe(200);

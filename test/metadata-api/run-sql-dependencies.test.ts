@@ -5,14 +5,13 @@
 // refused even with cascade (Hasura: `procAlteredCols`).
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('run_sql and the metadata that depends on the catalog', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => postJson(`http://127.0.0.1:${server.port}`, path, body);
+  let server: ServedDatabase;
+  const post = (path: string, body: unknown): Promise<{ status: number; body: any }> => server.post(path, body);
   const sql = (text: string, more: Record<string, unknown> = {}) => post('/v1/query', { type: 'run_sql', args: { sql: text, ...more } });
   const exported = async () => (await post('/v1/metadata', { type: 'export_metadata', args: {} })).body;
   const entry = async (name: string) => (await exported()).sources[0].tables.find((t: any) => t.table.name === name);
@@ -20,13 +19,10 @@ describe('run_sql and the metadata that depends on the catalog', () => {
     (await db.query(`SELECT data_type FROM information_schema.columns WHERE table_name = '${table}' AND column_name = '${column}'`))[0]?.['data_type'];
 
   beforeAll(async () => {
-    db = await createTestDatabase('rsqldeps');
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveDatabase('rsqldeps');
+    db = server.db;
   });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   // Every test starts from the same shelves and books, tracked with relationships, a computed
   // field and permissions.

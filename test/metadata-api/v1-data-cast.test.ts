@@ -3,31 +3,22 @@
 // refused at the `$cast` key. Shown on select, count and delete.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('$cast in v1 boolean expressions', () => {
-  let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = async (body: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}/v1/query`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: ServedDatabase;
+  const post = (body: unknown): Promise<{ status: number; body: any }> => server.post('/v1/query', body);
   const near = { $cast: { geography: { $st_d_within: { distance: 200000, from: { type: 'Point', coordinates: [2.35, 48.85] } } } } };
 
   beforeAll(async () => {
-    db = await createTestDatabase('v1cast', `CREATE EXTENSION IF NOT EXISTS postgis;
+    server = await serveDatabase('v1cast', `CREATE EXTENSION IF NOT EXISTS postgis;
       CREATE TABLE stop (id int PRIMARY KEY, name text, at geometry(Point, 4326), tags jsonb);
       INSERT INTO stop VALUES (1, 'Paris', ST_SetSRID(ST_MakePoint(2.35, 48.85), 4326), '{"zone": 1}'),
         (2, 'Orleans', ST_SetSRID(ST_MakePoint(1.9, 47.9), 4326), '{"zone": 2}'),
         (3, 'Lyon', ST_SetSRID(ST_MakePoint(4.83, 45.76), 4326), '"plain"');`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
     expect((await post({ type: 'track_table', args: { table: 'stop' } })).status).toBe(200);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('filters a geometry column by a geography distance, on select and count', async () => {
     expect((await post({ type: 'select', args: { table: 'stop', columns: ['name'], where: { at: near }, order_by: ['id'] } })).body)

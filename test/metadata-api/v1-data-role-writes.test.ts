@@ -4,25 +4,20 @@
 // leaves nothing written.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 describe('v1 insert, update and delete as a role', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
-  const post = async (body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}/v1/query`, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers },
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  let server: ServedDatabase;
+  const post = (body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> => server.post('/v1/query', body, headers);
   const asCook = (type: string, args: unknown, user = '1') => post({ type, args }, { 'x-svc-role': 'cook', 'x-svc-user-id': user });
   const rows = () => db.query('SELECT id, dish, spice, kitchen FROM recipe ORDER BY id');
 
   beforeAll(async () => {
-    db = await createTestDatabase('v1writes', `CREATE TABLE recipe (id int PRIMARY KEY, dish text UNIQUE, spice int DEFAULT 0, kitchen int);
+    server = await serveDatabase('v1writes', `CREATE TABLE recipe (id int PRIMARY KEY, dish text UNIQUE, spice int DEFAULT 0, kitchen int);
       INSERT INTO recipe VALUES (1, 'soup', 1, 1), (2, 'stew', 2, 2);`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    db = server.db;
     const perm = (type: string, permission: unknown) => ({ type: `create_${type}_permission`, args: { table: 'recipe', role: 'cook', permission } });
     const setup = await post({ type: 'bulk', args: [
       { type: 'track_table', args: { table: 'recipe' } },
@@ -33,10 +28,7 @@ describe('v1 insert, update and delete as a role', () => {
     ] });
     expect(setup.status).toBe(200);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('inserts with the preset, refuses other and preset columns, and writes nothing when the check fails', async () => {
     expect(await asCook('insert', { table: 'recipe', objects: [{ id: 3, dish: 'curry', spice: 4 }], returning: ['kitchen'] }))

@@ -3,27 +3,26 @@
 // connections, and the role's permissions on every row (a node the role may not see is null).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { postJson } from '../helpers/http.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
 describe('the Relay API', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
+  let server: ServedDatabase;
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> =>
-    (await postJson(`http://127.0.0.1:${server.port}`, path, body, headers)).body;
+    (await server.post(path, body, headers)).body;
   const relay = (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) => post('/v1beta1/relay', { query, variables }, headers);
   const reader = { 'x-svc-role': 'reader', 'x-svc-user-id': '10' };
 
   beforeAll(async () => {
-    db = await createTestDatabase('relayapi', `CREATE TABLE shelf (code int PRIMARY KEY, label text, owner int);
+    server = await serveDatabase('relayapi', `CREATE TABLE shelf (code int PRIMARY KEY, label text, owner int);
       INSERT INTO shelf VALUES (10, 'ten', 10), (20, 'twenty', 10), (30, 'thirty', 99), (40, 'forty', 10);
       CREATE TABLE book (isbn text PRIMARY KEY, title text, shelf int REFERENCES shelf);
       INSERT INTO book VALUES ('b1', 'One', 10), ('b2', 'Two', 10), ('b3', 'Three', 30);
       CREATE FUNCTION shelves_like(pattern text) RETURNS SETOF shelf LANGUAGE sql STABLE AS $$ SELECT * FROM shelf WHERE label LIKE pattern $$;`);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    db = server.db;
     const setup = await post('/v1/metadata', { type: 'bulk', args: [
       { type: 'pg_track_table', args: { table: 'shelf' } },
       { type: 'pg_track_table', args: { table: 'book' } },
@@ -35,10 +34,7 @@ describe('the Relay API', () => {
     ] });
     expect(setup).toHaveLength(6);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('answers a connection in primary-key order with Hasura\'s ids and cursors, nested connections included', async () => {
     const r = await relay('{ shelf_connection { pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id label books_connection { edges { node { id title } } } } } } }', {}, reader);

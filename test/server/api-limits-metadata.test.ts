@@ -2,15 +2,15 @@
 // metadata API of `kiln serve` (catalog mode): a change is enforced as soon as it is answered, a
 // refused change alters nothing, and rate-limit counts survive the engine swap of a metadata change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../compiler/cli/serve.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 import { LIMITS_SCHEMA, limitsMetadata, nested } from './limits-helpers.js';
 
 describe('API limits through the metadata API', () => {
   let db: TestDatabase;
-  let server: { port: number; close(): Promise<void> };
+  let server: ServedDatabase;
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> => {
-    const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+    const res = await fetch(`${server.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
     return { status: res.status, body: await res.json() };
   };
   const meta = (type: string, args: unknown) => post('/v1/metadata', { type, args });
@@ -18,17 +18,14 @@ describe('API limits through the metadata API', () => {
   const exported = async () => (await post('/v1/metadata', { type: 'export_metadata', version: 2, args: {} })).body as { resource_version: number; metadata: any };
 
   beforeAll(async () => {
-    db = await createTestDatabase('apilimitsmd', LIMITS_SCHEMA);
-    server = await serveCommand({ databaseUrl: db.url, dataDir: '.kiln/unused', port: 0, host: '127.0.0.1', pgConnections: 4, stringifyNumericTypes: false, console: false });
+    server = await serveDatabase('apilimitsmd', LIMITS_SCHEMA);
+    db = server.db;
     const md = limitsMetadata() as { sources: { configuration: unknown }[] };
     md.sources[0]!.configuration = { connection_info: { database_url: db.url } };
     expect((await meta('replace_metadata', md)).status).toBe(200);
   }, 60_000);
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('enforces set_api_limits as soon as it answers, and remove_api_limits lifts them', async () => {
     expect((await asUser(nested(2))).body.errors).toBeUndefined();

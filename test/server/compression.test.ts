@@ -6,8 +6,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptsGzip } from '../../runtime/server/http-io.js';
-import { serveCatalog, type CatalogServer } from '../helpers/catalog-server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
 
 interface Raw { status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }
 
@@ -26,22 +25,17 @@ function post(url: string, path: string, body: unknown, headers: Record<string, 
 }
 
 describe('response compression', () => {
-  let db: TestDatabase;
-  let server: CatalogServer;
+  let server: ServedDatabase;
   const QUERY = { query: '{ note(order_by: {id: asc}, limit: 2) { id body } }' };
   const EXPECTED = { data: { note: [{ id: 1, body: 'note 1' }, { id: 2, body: 'note 2' }] } };
 
   beforeAll(async () => {
-    db = await createTestDatabase('srvgzip', `CREATE TABLE note (id int PRIMARY KEY, body text NOT NULL);
+    server = await serveDatabase('srvgzip', `CREATE TABLE note (id int PRIMARY KEY, body text NOT NULL);
       INSERT INTO note SELECT i, 'note ' || i FROM generate_series(1, 5000) AS i;`);
-    server = await serveCatalog(db.url);
     await server.ok('/v1/metadata', { type: 'pg_track_table', args: { table: 'note' } });
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => server?.close());
 
   it('gzips a GraphQL answer for gzip (and for gzip beside br), with the length of what is sent', async () => {
     for (const encoding of ['gzip', 'gzip, br', 'br;q=1, gzip;q=0.5']) {
