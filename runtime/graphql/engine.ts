@@ -20,6 +20,7 @@ import { RateLimiter, type ClientInfo } from './rate-limit.js';
 import { RequestLimits } from './request-limits.js';
 import { planLiveQuery, type LivePlan, type StreamCursor } from './live.js';
 import { lazySchema, schemaWeight } from './lazy-schema.js';
+import { notNullColumnMarker } from './column-nulls.js';
 import { hasuraDirectives } from './hasura-directives.js';
 import { explainOperation, type Explanation } from './explain.js';
 import type { FieldSel } from './fields.js';
@@ -198,7 +199,9 @@ export class Engine {
       const remote = this.opts.remote && this.opts.remote.roleKey(role) !== '' ? this.opts.remote : null;
       const source = remote ? sdlFromText(remote.sdlFor(role, sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL))
         : file !== undefined ? this.sdlSourceOf(file) : sdlFromText(sdl ?? this.opts.sdl[role] ?? EMPTY_ROLE_SDL);
-      s = lazySchema(source, undefined, hasuraDirectives);
+      // The inputs' NOT NULL columns are marked as their types are built (column-nulls.ts): a
+      // schema is shared only by roles whose SDL, and so whose written tables, are the same.
+      s = lazySchema(source, undefined, hasuraDirectives, notNullColumnMarker(this.opts.model, role));
       this.schemas.set(key, s, { size: Math.max(1, schemaWeight(s)) });
     }
     return s;

@@ -67,8 +67,12 @@ export type DirectivesOf = (custom: readonly GraphQLDirective[]) => GraphQLDirec
 
 const specifiedAfter: DirectivesOf = (custom) => [...custom, ...specifiedDirectives.filter((s) => custom.every((d) => d.name !== s.name))];
 
-/** A GraphQLSchema built from SDL a type at a time; the same schema buildSchema gives (with `directivesOf`'s directives). */
-export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION, directivesOf: DirectivesOf = specifiedAfter): GraphQLSchema {
+/**
+ * A GraphQLSchema built from SDL a type at a time; the same schema buildSchema gives (with
+ * `directivesOf`'s directives). `onType` is told of each type when it is built (an eager schema's
+ * all at once): column-nulls.ts marks the input fields that take no null so.
+ */
+export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION, directivesOf: DirectivesOf = specifiedAfter, onType?: (type: GraphQLNamedType) => void): GraphQLSchema {
   const { index } = source;
   if (index.eager) {
     let eager = buildSchema(source.text(), { noLocation: true, assumeValidSDL: true });
@@ -76,6 +80,7 @@ export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION
       const custom = eager.getDirectives().filter((d) => !specifiedDirectives.includes(d));
       eager = new GraphQLSchema({ ...eager.toConfig(), directives: directivesOf(custom), assumeValid: true });
     }
+    if (onType) for (const t of Object.values(eager.getTypeMap())) onType(t);
     weights.set(eager, () => index.bytes);
     return eager;
   }
@@ -99,6 +104,7 @@ export function lazySchema(source: SdlSource, largeDefinition = LARGE_DEFINITION
     }
     // Keyed by the built type's own name: `name` is often a slice of the text that named it.
     built.set(t.name, t);
+    onType?.(t);
     return t;
   };
   // One list and one non-null wrapper per inner type (graphql-js compares wrapped types by structure).

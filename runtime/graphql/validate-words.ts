@@ -8,6 +8,7 @@ import {
   type GraphQLField, type GraphQLInputObjectType, type GraphQLInputType, type GraphQLObjectType, type ValueNode,
 } from 'graphql';
 import { ApiError, type ErrorCode } from '../errors/index.js';
+import { isNotNullColumn } from './column-nulls.js';
 
 /** A request path: keys and list indexes. */
 export type Path = (string | number)[];
@@ -61,9 +62,12 @@ export function ownScalarField(fields: { readonly [name: string]: unknown }, nam
  * each) and `_delete_at_path` (a list each), the fields of a `_cast` object, the `nband` of
  * `_st_intersects_geom_nband`'s operand `st_intersects_geom_nband_input` (the Int column parser)
  * and a stream cursor's `ordering`. `_delete_key`'s columns read a nullable text, and
- * `st_d_within_geography_input`'s `use_spheroid` a nullable Boolean.
+ * `st_d_within_geography_input`'s `use_spheroid` a nullable Boolean. So are the NOT NULL
+ * columns of an insert input and of `_set`, `_inc`, `_append` and `_prepend`, each read by the
+ * column parser with the column's nullability (column-nulls.ts).
  */
 export function refusesNull(parent: GraphQLInputObjectType, field: string): boolean {
+  if (isNotNullColumn(parent, field)) return true;
   const fields = parent.getFields();
   if ('_and' in fields && '_not' in fields) return true;
   if (field === 'on_conflict' && /_(arr|obj)_rel_insert_input$/.test(parent.name)) return true;
