@@ -78,6 +78,7 @@ export function refusesNull(parent: GraphQLInputObjectType, field: string): bool
   if (isCastExp(parent)) return true;
   if (field === 'nband' && parent.name.startsWith('st_intersects_geom') && 'geommin' in fields) return true;
   if (field === 'ordering' && isStreamCursor(parent)) return true;
+  if (isUpdatesOperator(parent, field)) return true;
   return !v1NullCollapse && '_is_null' in fields && field !== '_has_key';
 }
 
@@ -115,6 +116,19 @@ function isStreamCursor(parent: GraphQLInputObjectType): boolean {
   const fields = parent.getFields();
   const ordering = fields['ordering']?.type;
   return 'initial_value' in fields && ordering !== undefined && isEnumType(ordering) && ordering.name === 'cursor_ordering';
+}
+
+/**
+ * An update operator (`_set`, `_inc`, ...) of an entry of update_many's `updates`, `<t>_updates`:
+ * read with `fieldOptional` over `P.object` of its `<t>_<op>_input`, as an update's own operator
+ * arguments are (Schema/Update.hs updateOperator; Schema/Update/Batch.hs updateTableMany reads
+ * each entry with the same parseUpdateOperators), so it takes no null; known by its `where`.
+ */
+function isUpdatesOperator(parent: GraphQLInputObjectType, field: string): boolean {
+  if (!UPDATE_OPERATORS.has(field) || !parent.name.endsWith('_updates')) return false;
+  const fields = parent.getFields();
+  const type = fields[field]?.type;
+  return 'where' in fields && type !== undefined && isInputObjectType(type) && type.name.endsWith(`${field}_input`);
 }
 
 /**
