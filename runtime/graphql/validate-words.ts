@@ -127,8 +127,12 @@ function isStreamCursor(parent: GraphQLInputObjectType): boolean {
 function isUpdatesOperator(parent: GraphQLInputObjectType, field: string): boolean {
   if (!UPDATE_OPERATORS.has(field) || !parent.name.endsWith('_updates')) return false;
   const fields = parent.getFields();
-  const type = fields[field]?.type;
-  return 'where' in fields && type !== undefined && isInputObjectType(type) && type.name.endsWith(`${field}_input`);
+  return 'where' in fields && isOperatorInput(fields[field]?.type, field);
+}
+
+/** Whether `type` is the input object `<t>_<op>_input` of the update operator `op`. */
+function isOperatorInput(type: GraphQLInputType | undefined, op: string): boolean {
+  return type !== undefined && isInputObjectType(type) && type.name.endsWith(`${op}_input`);
 }
 
 /**
@@ -175,7 +179,8 @@ export function argumentRefusesNull(parent: GraphQLObjectType, field: GraphQLFie
   if (field.name === 'count' && (arg === 'columns' || arg === 'distinct')) return parent.name.endsWith('_aggregate_fields');
   if (UPDATE_OPERATORS.has(arg) || arg === 'on_conflict') {
     const type = field.args.find((a) => a.name === arg)?.type;
-    return type !== undefined && isInputObjectType(type) && type.name.endsWith(arg === 'on_conflict' ? '_on_conflict' : `${arg}_input`);
+    if (arg !== 'on_conflict') return isOperatorInput(type, arg);
+    return type !== undefined && isInputObjectType(type) && type.name.endsWith('_on_conflict');
   }
   if (arg !== 'path') return false;
   const named = getNamedType(field.type);
