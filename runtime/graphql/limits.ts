@@ -69,8 +69,10 @@ export function apiLimitsFor(model: BundleModel, role: string): ApiLimitsModel |
  */
 export function checkRoleLimits(model: BundleModel, cost: OperationCost, role: string): void {
   if (role === 'admin') return;
+  // Hasura refuses __schema and __type for such a role as a feature switched off (not-supported),
+  // naming the role (tests-py graphql_introspection/disable_introspection); __typename stays allowed.
   if (cost.introspects && model.introspectionDisabledFor?.includes(role)) {
-    throw new ApiError('validation-failed', 'introspection is disabled for this role', 400, []);
+    throw new ApiError('not-supported', `introspection is disabled for role: ${JSON.stringify(role)}`, 400, []);
   }
   const limits = apiLimitsFor(model, role);
   if (!limits) return;

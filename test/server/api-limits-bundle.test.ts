@@ -58,7 +58,7 @@ it('compiles api_limits and introspection options into the bundle, and the serve
     expect((await ask(nested(2), 'user')).errors).toBeUndefined();
     expect((await ask(nested(3), 'user')).errors?.[0]?.message).toBe('The depth limit has been exceeded for this query');
     expect((await ask(nested(2), 'editor')).errors?.[0]?.message).toBe('The depth limit has been exceeded for this query');
-    expect((await ask('{ __schema { queryType { name } } }', 'user')).errors?.[0]?.message).toBe('introspection is disabled for this role');
+    expect((await ask('{ __schema { queryType { name } } }', 'user')).errors?.[0]?.message).toBe('introspection is disabled for role: "user"');
   } finally {
     await server.close();
   }

@@ -63,7 +63,7 @@ describe('API limits through the metadata API', () => {
   it('enforces set_graphql_schema_introspection_options per role, and a refused call changes nothing', async () => {
     const introspect = '{ __schema { queryType { name } } }';
     expect((await meta('set_graphql_schema_introspection_options', { disabled_for_roles: ['user'] })).status).toBe(200);
-    expect((await asUser(introspect)).body.errors[0]).toEqual({ message: 'introspection is disabled for this role', extensions: { path: '$', code: 'validation-failed' } });
+    expect((await asUser(introspect)).body.errors[0]).toEqual({ message: 'introspection is disabled for role: "user"', extensions: { path: '$', code: 'not-supported' } });
     expect((await post('/v1/graphql', { query: introspect })).body.data).toEqual({ __schema: { queryType: { name: 'query_root' } } });
     const before = await exported();
     expect((await meta('set_graphql_schema_introspection_options', { disabled_for_roles: 'user' })).status).toBe(400);
