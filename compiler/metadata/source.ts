@@ -152,7 +152,9 @@ export const readSource: Read<Source> = (v, path, is) => {
   const o = readObject(v, path, is);
   if (o === undefined) return undefined;
   const name = required(o, 'name', path, is, readName);
-  const kind = required(o, 'kind', path, is, readKind);
+  // A source without `kind` (or with a null one) is a Postgres source, as Hasura v2 reads it
+  // (Metadata.hs parseSourceMetadata: `o .:? "kind" .!= Postgres Vanilla`).
+  const kind = has(o, 'kind') ? readKind(o['kind'], [...path, 'kind'], is) : 'postgres';
   const schema = kind === undefined ? 'public' : DEFAULT_SCHEMA[kind];
   const label = name ?? '';
   const body = {

@@ -24,7 +24,6 @@ const cases: [string, unknown, string, string, string][] = [
   ['an unsupported version', { version: 7, sources: [] }, 'parse-failed', '$.version', 'unsupported metadata version: 7 (expected 1, 2 or 3)'],
   ['sources given as an object', { version: 3, sources: {} }, 'parse-failed', '$.sources', 'parsing [] failed, expected Array, but encountered Object'],
   ['a source without a name', { version: 3, sources: [{ kind: 'postgres', tables: [] }] }, 'parse-failed', '$.sources[0]', "the key 'name' was not present"],
-  ['a source without a kind', { version: 3, sources: [{ name: 'x', tables: [] }] }, 'parse-failed', '$.sources[0]', "the key 'kind' was not present"],
   ['an unknown source kind', { version: 3, sources: [{ name: 'x', kind: 'oracle', tables: [] }] }, 'parse-failed', '$.sources[0].kind',
     'backend kind "oracle" was not recognized as a valid backend name'],
   ['two sources with one name', { version: 3, sources: [{ name: 'db', kind: 'postgres', tables: [] }, { name: 'db', kind: 'mssql', tables: [] }] },
