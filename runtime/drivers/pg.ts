@@ -241,6 +241,23 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
   const choices = new PlanChoices();
   // Checkouts that found the pool full, and how long they waited (for /v1/metrics).
   const waited = { count: 0, seconds: 0 };
+  // The pool's mean statement time, ms, from its sending to its answer (over the statements the
+  // lane could have taken and the pool ran): what each checkout ahead adds to a new one's wait.
+  let poolMean = 0;
+  let poolTimed = 0;
+  const poolRan = (laneName: string, ms: number): void => {
+    lane!.observe(laneName, ms);
+    poolMean = poolTimed++ === 0 ? ms : poolMean + (ms - poolMean) / 16;
+  };
+
+  /**
+   * How long a statement sent to the pool now would wait for a connection, ms: 0 while one is idle
+   * or may be opened; else the checkouts ahead of it, each a mean statement time over the pool's size.
+   */
+  function poolWait(): number {
+    if (pool.idleCount > 0 || pool.totalCount < settings.max) return 0;
+    return ((pool.waitingCount + 1) * poolMean) / settings.max;
+  }
 
   async function connect(p: pg.Pool): Promise<pg.PoolClient> {
     // Only a checkout that must queue is timed: the common case costs one comparison.
@@ -351,7 +368,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
    * deeper; `seen` learns its time there).
    */
   function viaLane(text: string, params: readonly unknown[], name: string, laneName: string, write: boolean, seen: (ms: number) => void): Promise<string> | undefined {
-    const c = lane!.connectionFor(laneName, write);
+    const c = lane!.connectionFor(laneName, write, poolWait());
     if (c === null) return undefined;
     return new Promise((resolve, reject) => {
       lane!.send(c, text, params, laneName, (e, rows, lost) => {
@@ -381,7 +398,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
       // A statement sent alone with the session's own settings may go to the pipeline lane; when
       // the lane cannot take it now, it runs on the pool and its time there is what the lane learns of it.
       const laneName = lane !== null && name !== undefined && callOpts?.alone === true && timeoutMs === undefined ? statementName(text) : undefined;
-      const seen = laneName === undefined ? undefined : (ms: number) => lane!.observe(laneName, ms);
+      const seen = laneName === undefined ? undefined : (ms: number) => poolRan(laneName, ms);
       const write = callOpts?.write === true;
       if (valueSensitive !== true || name === undefined) {
         return (laneName !== undefined && viaLane(text, params, name!, laneName, write, seen!)) || textOnce(text, params, name, false, timeoutMs, seen);

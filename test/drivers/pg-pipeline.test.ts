@@ -248,8 +248,9 @@ describe('pg driver: the pipeline lane', () => {
     expect((await db.query<{ n: number }>('SELECT n FROM guarded WHERE id = 1'))[0]!.n).toBe(last.n);
   });
 
-  it('queues a mutation\'s statement past the wait bound, up to its depth; a read of the same time goes to the pool', async () => {
-    const d = driver(1, 4);
+  it('queues a mutation\'s statement past the wait bound, up to its depth; a read of the same time goes to the pool while it has a connection free', async () => {
+    // A pool that can open a connection for every read sent below: none waits for one there.
+    const d = driver(1, MAX_DEPTH + 2);
     await warm(d, 1);
     // Each run takes at least half a millisecond in PostgreSQL, so a read has at most a few before it.
     const app = 'json_build_object(\'n\', n, \'app\', current_setting(\'application_name\'))::text';
@@ -275,6 +276,32 @@ describe('pg driver: the pipeline lane', () => {
     expect(reads.map((a) => (JSON.parse(a) as { n: number }).n)).toEqual(ns);
     expect(onLane(reads)).toBeGreaterThan(0);
     expect(onLane(reads)).toBeLessThan(count / 2);
+  });
+
+  it('queues a read past the budget when the pool has no connection free, up to the wait it would have there', async () => {
+    // Lane of 1, pool of 2.
+    const d = driver(1, 3);
+    await warm(d, 1);
+    // 20 ms each: longer than the budget, so while the pool has a connection free it never goes behind another.
+    const slowish = 'SELECT json_build_object(\'n\', $1::int, \'app\', current_setting(\'application_name\'))::text FROM pg_sleep(0.02)';
+    expect(QUEUE_BUDGET_MS).toBeLessThan(20);
+    const app = (t: string): string => (JSON.parse(t) as { app: string }).app;
+    // Timed on both: sent three at a time, one goes to the idle lane connection and the others to the
+    // pool, which learns its mean statement time from them.
+    for (let i = 0; i < 4; i++) {
+      const three = await Promise.all([1, 2, 3].map((n) => d.queryText(slowish, [n], 'slowish', false, ALONE)));
+      expect(three.filter((t) => app(t) === LANE_APPLICATION_NAME).length).toBeLessThanOrEqual(1);
+    }
+    // The pool's two connections held for half a second, and ten more checkouts waiting behind them.
+    const hold = Array.from({ length: 12 }, () => d.queryText('SELECT pg_sleep(0.5)::text', [], 'hold'));
+    await until('the pool busy', async () => (await sessions()).filter((s) => s.name !== LANE_APPLICATION_NAME && s.query.includes('pg_sleep(0.5)') && s.state === 'active').length === 2);
+    const started = performance.now();
+    const two = await Promise.all([4, 5].map((n) => d.queryText(slowish, [n], 'slowish', false, ALONE)));
+    const ms = performance.now() - started;
+    // Both on the lane, one behind the other: on the pool the second would have waited seconds.
+    expect(two.map(app)).toEqual([LANE_APPLICATION_NAME, LANE_APPLICATION_NAME]);
+    expect(ms).toBeLessThan(500);
+    expect(await Promise.all(hold)).toEqual(Array.from({ length: 12 }, () => ''));
   });
 
   it('has no lane when it is off or the pool is too small to give it half', async () => {
