@@ -26,7 +26,8 @@
 // lane connection's), in three alternating rounds of 4 s next to the ideal server at 64
 // connections: Q1 1.31 of it against 0.99 with the fixed budget, Q2 1.23 against 0.92, Q4 1.14
 // against 0.90, Q3, Q5 and Q6 1.05-1.32 against 0.98-1.17, p99 at most 1.83 × the ideal's; at 16
-// connections the two were alike within the machine's noise (0.86-1.11 against 0.87-1.18).
+// connections the two were alike within the machine's noise (Q1-Q6 0.86-1.11 against 0.87-1.18;
+// Q7, the insert, 0.64 and 1.12 against 0.76 and 0.91 in two such runs).
 //
 // What a time estimate cannot foresee is a lock: a write waiting on a row another transaction
 // holds, or a read waiting behind DDL, would hold up everything queued after it for as long as the
