@@ -1,6 +1,6 @@
 import { Kind, type FieldNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { ApiError } from '../errors/index.js';
-import type { ScalarOutput } from '../sql/index.js';
+import { scalarOutputOf, type ScalarOutput } from '../sql/index.js';
 import type { PlanContext } from './context.js';
 import { astToJs, type Input } from './input.js';
 
@@ -65,14 +65,11 @@ export function argsOf(node: FieldNode): Map<string, Input> {
   return new Map((node.arguments ?? []).map((a) => [a.name.value, { kind: 'ast', node: a.value }]));
 }
 
-const STRINGIFIED = new Set(['bigint', 'numeric', 'float8', 'money']);
-
 /**
  * How a scalar of GraphQL type `scalar` is written into the response: numbers beyond JSON doubles
  * as strings when configured; PostGIS values as GeoJSON with 15 digits and the long CRS name
  * (`urn:ogc:def:crs:EPSG::4326`), as Hasura v2 prints them (corpus: graphql_query/computed_fields/locations).
  */
 export function scalarOutput(c: { readonly scalar: string }, ctx: PlanContext): ScalarOutput {
-  if (c.scalar === 'geometry' || c.scalar === 'geography') return 'geojson';
-  return ctx.stringifyNumeric && STRINGIFIED.has(c.scalar) ? 'string' : 'json';
+  return scalarOutputOf(c.scalar, ctx.stringifyNumeric);
 }

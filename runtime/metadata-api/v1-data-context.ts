@@ -4,7 +4,7 @@
 import type { BundleModel, ColumnModel, RelationshipModel, Session, TableModel } from '../bundle/index.js';
 import { ApiError, type ErrorCode, type JsonPath } from '../errors/index.js';
 import type { PlanContext } from '../graphql/index.js';
-import { binaryNumericText, type Alias, type Cond, type Dialect, type Expr, type JsonValue, type Source } from '../sql/index.js';
+import { binaryNumericText, scalarOutputOf, type Alias, type Cond, type Dialect, type Expr, type JsonValue, type Source } from '../sql/index.js';
 import { readTableName } from './v1-data-args.js';
 
 /** One operation being planned. Paths in it are relative to `args`; errors about meaning get `base` in front. */
@@ -143,11 +143,8 @@ export function valueFor(c: ColumnModel, v: unknown): Expr {
   return paramOf(v, c.type);
 }
 
-// Scalars printed as strings when numbers are stringified (as the GraphQL side does).
-const STRINGIFIED = new Set(['bigint', 'numeric', 'float8', 'money']);
-
 /** Column `c` of alias `a` as the answer shows it. */
 export function columnJson(ctx: DataContext, c: ColumnModel, a: Alias): JsonValue {
-  const output = isGeo(c) ? 'geojson' : ctx.stringifyNumeric && STRINGIFIED.has(c.scalar) ? 'string' : 'json';
+  const output = isGeo(c) ? 'geojson' : scalarOutputOf(c.scalar, ctx.stringifyNumeric);
   return { kind: 'scalar', expr: columnRef(a, c), output };
 }

@@ -24,6 +24,8 @@ export { dialectNamed } from './dialects/registry.js';
 export { makeSourceTemplate, makeTemplate, templateSql, templateText, type TemplateFill } from './template.js';
 /** The text of a decimal as Hasura sends it: Haskell's `show` (mutations) or a binary numeric (queries, v1 DML). */
 export { binaryNumericText, plainDecimalText, scientificText } from './numeric-text.js';
+/** How a column's value is written into the engine's JSON (GeoJSON, stringified numbers). */
+export { scalarOutputOf } from './scalar-output.js';
 /** The change feed's DDL and catalog queries on PostgreSQL (live queries refetched on a commit's notification). */
 export {
   CHANGE_CHANNEL, CHANGE_TRIGGER, FUNCTION_PRESENT, FUNCTION_SIGNATURE, INSTALL_FUNCTION, LOCK_TIMEOUT, TABLE_STATES, createTrigger,

@@ -7,10 +7,19 @@
 // the function body through a dollar quote whose tag does not occur in it.
 
 import { assert } from '../errors/index.js';
-import { compileSql, ident, postgres } from '../sql/index.js';
+import { compileSql, ident, postgres, scalarOutputOf } from '../sql/index.js';
 import type { ColumnSpec, EventTriggerDef, OperationSpec } from './definitions.js';
 
 export type CaptureOp = 'INSERT' | 'UPDATE' | 'DELETE';
+
+/**
+ * A payload column whose JSON is not what row_to_json writes: a number sent as a string
+ * (stringified numbers) or a PostGIS value as GeoJSON, as the engine writes the column everywhere.
+ */
+export interface RenderedColumn {
+  readonly name: string;
+  readonly output: 'string' | 'geojson';
+}
 
 /** One database trigger: what one operation of one event trigger captures. */
 export interface Capture {
@@ -19,6 +28,23 @@ export interface Capture {
   readonly table: { readonly schema: string; readonly name: string };
   readonly spec: OperationSpec;
   readonly replication: boolean;
+  /** The payload's columns written otherwise than row_to_json does (absent or empty: none). */
+  readonly rendered?: readonly RenderedColumn[];
+}
+
+/** A table's columns as the served model has them (name and GraphQL scalar), for the payload's values. */
+export type TableColumns = (table: { readonly schema: string; readonly name: string }) => readonly { readonly name: string; readonly scalar: string }[] | undefined;
+
+/** The payload columns of `spec` that are not sent as row_to_json writes them. */
+function renderedColumns(spec: OperationSpec, columns: TableColumns, table: Capture['table'], stringifyNumeric: boolean): RenderedColumn[] {
+  const payload = spec.payload ?? '*';
+  const out: RenderedColumn[] = [];
+  for (const c of columns(table) ?? []) {
+    if (payload !== '*' && !payload.includes(c.name)) continue;
+    const output = scalarOutputOf(c.scalar, stringifyNumeric);
+    if (output !== 'json') out.push({ name: c.name, output });
+  }
+  return out;
 }
 
 // The metadata API accepts only these names (compiler/ops/extra/event-triggers.ts); a name built
@@ -41,14 +67,19 @@ export function parseCaptureName(name: string): { trigger: string; op: CaptureOp
   return trigger.length > 0 ? { trigger, op } : null;
 }
 
-/** The captures of event triggers: one per operation each defines. */
-export function capturesOf(defs: readonly EventTriggerDef[]): Capture[] {
+/**
+ * The captures of event triggers: one per operation each defines. Given the tables' columns, each
+ * knows which payload values it must write as the engine writes them (`rendered`).
+ */
+export function capturesOf(defs: readonly EventTriggerDef[], columns?: TableColumns, stringifyNumeric = false): Capture[] {
   const out: Capture[] = [];
   for (const d of defs) {
     const specs: [CaptureOp, OperationSpec | undefined][] = [
       ['INSERT', d.definition.insert], ['UPDATE', d.definition.update], ['DELETE', d.definition.delete]];
     for (const [op, spec] of specs) {
-      if (spec) out.push({ trigger: d.name, op, table: d.table, spec, replication: d.trigger_on_replication });
+      if (!spec) continue;
+      const rendered = columns ? renderedColumns(spec, columns, d.table, stringifyNumeric) : [];
+      out.push({ trigger: d.name, op, table: d.table, spec, replication: d.trigger_on_replication, ...(rendered.length > 0 ? { rendered } : {}) });
     }
   }
   return out;
@@ -56,7 +87,7 @@ export function capturesOf(defs: readonly EventTriggerDef[]): Capture[] {
 
 /** What decides a capture's DDL: equal fingerprints need no new DDL. */
 export function fingerprint(c: Capture): string {
-  return JSON.stringify([c.table.schema, c.table.name, c.spec.columns, c.spec.payload ?? '*', c.replication]);
+  return JSON.stringify([c.table.schema, c.table.name, c.spec.columns, c.spec.payload ?? '*', c.replication, c.rendered ?? []]);
 }
 
 /** A quoted identifier (schema-qualified when given several parts), by the dialect's quoting. */
@@ -96,21 +127,43 @@ function compared(row: 'NEW' | 'OLD', columns: ColumnSpec): string {
   return columns === '*' ? `to_jsonb(${row})` : `jsonb_build_array(${columns.map((c) => `${row}.${id(c)}`).join(', ')})`;
 }
 
-/** The body of the capture's function. */
-function functionBody(c: Capture): string {
+/**
+ * Statements that rewrite the rendered columns in `v` (the jsonb of `row`): numbers as their text,
+ * PostGIS values as GeoJSON with 15 digits and the long CRS name (select.ts writes query answers
+ * so). A column the row no longer has (dropped after the trigger was written) or that is no longer
+ * spatial is left as row_to_json wrote it, never an error that would fail the change.
+ */
+function renderStatements(v: '_old' | '_new', row: 'NEW' | 'OLD', rendered: readonly RenderedColumn[]): string {
+  return rendered.map((c) => {
+    const key = literal(c.name);
+    const present = `jsonb_typeof(${v} -> ${key}) <> 'null'`;
+    if (c.output === 'string') return `\n  IF ${present} THEN ${v} := jsonb_set(${v}, ARRAY[${key}], to_jsonb(${v} ->> ${key})); END IF;`;
+    // The field is read only once the row is known to have it, and only while it is still spatial.
+    return `\n  IF ${present} THEN\n    IF pg_typeof(${row}.${id(c.name)})::text ~ '(^|[.])(geometry|geography)$' THEN`
+      + `\n      ${v} := jsonb_set(${v}, ARRAY[${key}], st_asgeojson(${row}.${id(c.name)}, 15, 4)::jsonb);\n    END IF;\n  END IF;`;
+  }).join('');
+}
+
+/** The body of the capture's function (what pg_proc.prosrc holds once it is installed). */
+export function functionBody(c: Capture): string {
   const payload = c.spec.payload ?? '*';
   const oldJson = c.op === 'INSERT' ? 'NULL' : rowJson('OLD', payload);
   const newJson = c.op === 'DELETE' ? 'NULL' : rowJson('NEW', payload);
-  const insert = `PERFORM svc_catalog.insert_event_log(TG_TABLE_SCHEMA::text, TG_TABLE_NAME::text, ${literal(c.trigger)}, TG_OP::text,
-      json_build_object('old', ${oldJson}, 'new', ${newJson}));`;
-  if (c.op !== 'UPDATE') return `\nBEGIN\n  ${insert}\n  RETURN NULL;\nEND;\n`;
-  const o = compared('OLD', c.spec.columns);
-  const n = compared('NEW', c.spec.columns);
+  const rendered = c.rendered ?? [];
+  // With values to rewrite, the rows are jsonb variables first (the event log keeps jsonb anyway).
+  const declare = rendered.length === 0 ? '' : `\nDECLARE\n  _old jsonb;\n  _new jsonb;`;
+  const prepare = rendered.length === 0 ? '' : `\n  _old := (${oldJson})::jsonb;\n  _new := (${newJson})::jsonb;`
+    + (c.op === 'INSERT' ? '' : renderStatements('_old', 'OLD', rendered))
+    + (c.op === 'DELETE' ? '' : renderStatements('_new', 'NEW', rendered));
+  const [o, n] = rendered.length === 0 ? [oldJson, newJson] : ['_old', '_new'];
+  const insert = `${prepare}
+  PERFORM svc_catalog.insert_event_log(TG_TABLE_SCHEMA::text, TG_TABLE_NAME::text, ${literal(c.trigger)}, TG_OP::text,
+      json_build_object('old', ${o}, 'new', ${n}));`;
+  if (c.op !== 'UPDATE') return `${declare}\nBEGIN${insert}\n  RETURN NULL;\nEND;\n`;
   // An update that leaves the compared values as they were is no event.
-  return `
+  return `${declare}
 BEGIN
-  IF ${o} IS DISTINCT FROM ${n} THEN
-    ${insert}
+  IF ${compared('OLD', c.spec.columns)} IS DISTINCT FROM ${compared('NEW', c.spec.columns)} THEN${insert}
   END IF;
   RETURN NULL;
 END;
@@ -166,11 +219,11 @@ BEGIN
 END;
 $svc$`;
 
-/** What the source database has of ours: capture triggers (with their tables) and capture functions. */
+/** What the source database has of ours: capture triggers (with their tables) and capture functions (with their bodies). */
 export const INSTALLED_CAPTURES = `SELECT 'trigger', t.tgname::text, n.nspname::text, c.relname::text
   FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
  WHERE NOT t.tgisinternal AND t.tgname LIKE 'notify\\_svc\\_%'
 UNION ALL
-SELECT 'function', p.proname::text, NULL, NULL
+SELECT 'function', p.proname::text, p.prosrc, NULL
   FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
  WHERE n.nspname = 'svc_catalog' AND p.proname LIKE 'notify\\_svc\\_%'`;

@@ -8,8 +8,8 @@ import type { BundleModel, Json } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ensureSourceEventCatalog } from './catalog.js';
 import {
-  captureName, capturesOf, dropFunction, dropTrigger, fingerprint, INSERT_EVENT_LOG, installCapture, INSTALLED_CAPTURES,
-  parseCaptureName, type Capture,
+  captureName, capturesOf, dropFunction, dropTrigger, fingerprint, functionBody, INSERT_EVENT_LOG, installCapture, INSTALLED_CAPTURES,
+  parseCaptureName, type Capture, type TableColumns,
 } from './capture.js';
 import { eventTriggersOfSource, type EventTriggerDef } from './definitions.js';
 
@@ -43,22 +43,29 @@ function signature(defs: readonly EventTriggerDef[]): string {
   return JSON.stringify([defs.map((d) => d.name).sort(), capturesOf(defs).map((c) => [c.trigger, c.op, fingerprint(c)]).sort()]);
 }
 
+/** The served model's columns of a table of `source` (the payload values are written as the engine writes them). */
+function columnsOf(model: BundleModel, source: string): TableColumns {
+  return (t) => model.tables[`${source}:${t.schema}.${t.name}`]?.columns;
+}
+
 function installable(model: BundleModel, source: string): (c: Capture) => boolean {
   return (c) => model.tables[`${source}:${c.table.schema}.${c.table.name}`]?.eventTriggers?.includes(c.trigger) === true;
 }
 
 interface Installed {
   readonly triggers: Map<string, { readonly schema: string; readonly name: string }>;
-  readonly functions: Set<string>;
+  /** Capture functions by name, with their bodies. */
+  readonly functions: Map<string, string>;
 }
 
 async function readInstalled(db: Runner): Promise<Installed> {
   const { rows } = await db.query(INSTALLED_CAPTURES);
   const triggers = new Map<string, { schema: string; name: string }>();
-  const functions = new Set<string>();
-  for (const [kind, name, schema, table] of rows as [string, string, string | null, string | null][]) {
-    if (kind === 'function') functions.add(name);
-    else triggers.set(name, { schema: schema!, name: table! });
+  const functions = new Map<string, string>();
+  // The third column is a trigger's schema, or a function's body.
+  for (const [kind, name, third, table] of rows as [string, string, string | null, string | null][]) {
+    if (kind === 'function') functions.set(name, third ?? '');
+    else triggers.set(name, { schema: third!, name: table! });
   }
   return { triggers, functions };
 }
@@ -72,7 +79,8 @@ export function inTransaction<T>(db: Runner | Driver, fn: (tx: Runner) => Promis
 export async function syncEventTriggers(db: Runner | Driver, input: SyncInput): Promise<SyncReport> {
   const next = eventTriggersOfSource(input.after, input.source);
   const prior = input.before === null ? null : eventTriggersOfSource(input.before, input.source);
-  const wanted = capturesOf(next).filter(installable(input.model, input.source));
+  const wanted = capturesOf(next, columnsOf(input.model, input.source), input.model.options.stringifyNumeric)
+    .filter(installable(input.model, input.source));
   if (prior === null && next.length === 0 && !input.recreate) return NOTHING;
   if (prior !== null && !input.recreate && signature(prior) === signature(next)) return NOTHING;
   return inTransaction(db, (tx) => apply(tx, input, wanted, prior));
@@ -88,7 +96,8 @@ async function apply(tx: Runner, input: SyncInput, wanted: readonly Capture[], p
   await tx.query('SELECT pg_advisory_xact_lock($1)', [CAPTURE_DDL_LOCK]);
   await tx.query(INSERT_EVENT_LOG);
   const installed = await readInstalled(tx);
-  const before = new Map(capturesOf(prior ?? []).map((c) => [captureName(c.trigger, c.op), fingerprint(c)]));
+  const priorCaptures = capturesOf(prior ?? [], columnsOf(input.model, input.source), input.model.options.stringifyNumeric);
+  const before = new Map(priorCaptures.map((c) => [captureName(c.trigger, c.op), fingerprint(c)]));
   const wantedByName = new Map(wanted.map((c) => [captureName(c.trigger, c.op), c]));
   const created: string[] = [];
   const dropped: string[] = [];
@@ -102,7 +111,7 @@ async function apply(tx: Runner, input: SyncInput, wanted: readonly Capture[], p
       await tx.query(dropTrigger(name, table));
       if (!c) dropped.push(name);
     }
-    for (const name of installed.functions) {
+    for (const name of installed.functions.keys()) {
       if (wantedByName.has(name) || !parseCaptureName(name)) continue;
       await tx.query(dropFunction(name));
       if (!dropped.includes(name)) dropped.push(name);
@@ -110,7 +119,9 @@ async function apply(tx: Runner, input: SyncInput, wanted: readonly Capture[], p
   }
   for (const [name, c] of wantedByName) {
     const table = installed.triggers.get(name);
-    const present = table !== undefined && table.schema === c.table.schema && table.name === c.table.name && installed.functions.has(name);
+    // A function written by another version or with other settings (its body differs) is written again.
+    const present = table !== undefined && table.schema === c.table.schema && table.name === c.table.name
+      && installed.functions.get(name) === functionBody(c);
     // At start only what is missing; on a change also what the change altered; on recreate all.
     const changed = prior !== null && before.get(name) !== fingerprint(c);
     if (present && !changed && !input.recreate) continue;
