@@ -50,6 +50,7 @@ export async function runV1Data(type: string, args: unknown, path: JsonPath, ctx
   };
   const statement = plan(type, args, data);
   if (statement.kind === 'answer') return statement.body as Json;
+  if (type === 'insert' || type === 'update' || type === 'delete') await recordSession(ctx.runner, dialect, ctx.session);
   const { text, params } = compileSql(statement.sql, data.dialect);
   const body = await ctx.runner.queryText(text, params.map((p) => bind(p, ctx.session)));
   if (!statement.failure) return JSON.parse(body) as Json;
@@ -58,6 +59,19 @@ export async function runV1Data(type: string, args: unknown, path: JsonPath, ctx
   const colon = body.indexOf(':');
   if (body.slice(0, colon) !== '0') throw statement.failure;
   return JSON.parse(body.slice(colon + 1)) as Json;
+}
+
+/**
+ * A write records who made it, as a GraphQL mutation does, so an event it captures carries the
+ * session (`{"x-svc-role": "admin"}` for the admin). Hasura runs every v1 data operation in a
+ * transaction that sets `hasura.user` first (RQL/DML: runTxWithCtx -> withUserInfo -> setHeadersTx);
+ * tests-py test_events.py expects those session variables of changes made with v1 `insert`,
+ * `update` and `delete`. The setting is local to the operation's transaction.
+ */
+async function recordSession(runner: V1DataContext['runner'], dialect: Dialect, session: Session | undefined): Promise<void> {
+  if (session === undefined || !dialect.can.transactions) return;
+  const set = compileSql(dialect.render.recordSession(), dialect);
+  await runner.queryText(set.text, bindParams(set.params, {}, session));
 }
 
 function accessOf(model: BundleModel, dialect: Dialect, stringifyNumeric: boolean, session: Session | undefined): Access {
