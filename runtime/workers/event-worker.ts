@@ -1,7 +1,8 @@
 // Delivery of event triggers (reference/events.md §3–§5). Per source database a fetch loop claims
 // up to a batch of due events in one statement (FOR UPDATE SKIP LOCKED, so instances sharing the
 // database never claim the same event), hands each to a slot of the shared HTTP pool, and
-// records what happened in batches (event-outcomes.ts). Polling pauses while every slot is busy.
+// records what happened in batches (event-outcomes.ts). The next batch is fetched while one waits
+// for the pool; past those two batches, polling pauses until the pool takes them.
 // Shutdown: stop claiming, let calls in flight finish within the grace period, then put back
 // (unlock) whatever was claimed and not done.
 
@@ -182,35 +183,66 @@ class SourceLoop {
     this.lastError = message;
   }
 
+  /** Claims up to a batch of due events of the served triggers; each claim is renewed until its outcome is written. */
+  private async fetch(defs: ReadonlyMap<string, EventTriggerDef>): Promise<EventRow[]> {
+    const { settings } = this.o;
+    await this.unsettled.settle();
+    const res = await this.unsettled.claim((token) =>
+      this.driver.query(CLAIM, [[...defs.keys()], settings.fetchBatchSize, settings.lockTimeoutSec, token]));
+    this.lastError = '';
+    const rows = res.rows.map(rowOf);
+    for (const row of rows) this.claims.hold(row.id);
+    return rows;
+  }
+
+  /**
+   * Fetch, dispatch, repeat. As Hasura's processEventQueue does (popEventsBatch under withAsync),
+   * the next batch is fetched while this one waits for the pool, so a backlog keeps two batches
+   * claimed ahead of the webhook calls; fetching pauses after that until the pool takes them.
+   */
   private async run(): Promise<void> {
     const { settings, pool } = this.o;
     let ready = false;
+    let next: Promise<EventRow[] | null> | null = null;
     while (!this.fetching.aborted && this.wanted()) {
       try {
         if (!ready) await ensureSourceEventCatalog(this.driver);
         ready = true;
-        await pool.slots.untilFree(this.fetching);
-        const defs = this.triggers();
-        if (this.fetching.aborted || !defs || defs.size === 0) break;
-        await this.unsettled.settle();
-        const res = await this.unsettled.claim((token) =>
-          this.driver.query(CLAIM, [[...defs.keys()], settings.fetchBatchSize, settings.lockTimeoutSec, token]));
-        this.lastError = '';
-        if (res.rows.length === 0) {
+        let rows: EventRow[];
+        if (next !== null) {
+          const prefetched = next;
+          next = null;
+          rows = (await prefetched) ?? [];
+        } else {
+          await pool.slots.untilFree(this.fetching);
+          const defs = this.triggers();
+          if (this.fetching.aborted || !defs || defs.size === 0) break;
+          rows = await this.fetch(defs);
+        }
+        if (rows.length === 0) {
           await sleep(settings.fetchIntervalMs, this.fetching);
           continue;
         }
-        await this.dispatch(res.rows.map(rowOf));
+        const defs = this.triggers();
+        if (defs && defs.size > 0 && !this.fetching.aborted) {
+          next = this.fetch(defs).catch((e: unknown) => {
+            this.problem('cannot fetch events', e);
+            return null;
+          });
+        }
+        await this.dispatch(rows);
       } catch (e) {
         this.problem(ready ? 'cannot fetch events' : 'cannot create svc_catalog.event_log', e);
         await sleep(settings.fetchIntervalMs, this.fetching);
       }
     }
+    // A batch fetched ahead and never started goes back at once.
+    const left = next === null ? null : await next;
+    for (const row of left ?? []) this.recorder.add({ kind: 'unlock', id: row.id });
   }
 
   /** Starts each claimed event as a slot frees; on shutdown the ones not started are put back. */
   private async dispatch(rows: readonly EventRow[]): Promise<void> {
-    for (const row of rows) this.claims.hold(row.id);
     for (const [i, row] of rows.entries()) {
       if (!await this.o.pool.slots.acquire(this.fetching)) {
         for (const r of rows.slice(i)) this.recorder.add({ kind: 'unlock', id: r.id });
