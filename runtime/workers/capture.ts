@@ -150,6 +150,8 @@ export function functionBody(c: Capture): string {
   const oldJson = c.op === 'INSERT' ? 'NULL' : rowJson('OLD', payload);
   const newJson = c.op === 'DELETE' ? 'NULL' : rowJson('NEW', payload);
   const rendered = c.rendered ?? [];
+  // The event names the trigger's table, as literals: on a partitioned table PostgreSQL runs the
+  // trigger on the partition, whose name TG_TABLE_NAME would give (Hasura writes the names in too).
   // With values to rewrite, the rows are jsonb variables first (the event log keeps jsonb anyway).
   const declare = rendered.length === 0 ? '' : `\nDECLARE\n  _old jsonb;\n  _new jsonb;`;
   const prepare = rendered.length === 0 ? '' : `\n  _old := (${oldJson})::jsonb;\n  _new := (${newJson})::jsonb;`
@@ -157,7 +159,7 @@ export function functionBody(c: Capture): string {
     + (c.op === 'DELETE' ? '' : renderStatements('_new', 'NEW', rendered));
   const [o, n] = rendered.length === 0 ? [oldJson, newJson] : ['_old', '_new'];
   const insert = `${prepare}
-  PERFORM svc_catalog.insert_event_log(TG_TABLE_SCHEMA::text, TG_TABLE_NAME::text, ${literal(c.trigger)}, TG_OP::text,
+  PERFORM svc_catalog.insert_event_log(${literal(c.table.schema)}, ${literal(c.table.name)}, ${literal(c.trigger)}, TG_OP::text,
       json_build_object('old', ${o}, 'new', ${n}));`;
   if (c.op !== 'UPDATE') return `${declare}\nBEGIN${insert}\n  RETURN NULL;\nEND;\n`;
   // An update that leaves the compared values as they were is no event.
@@ -223,6 +225,8 @@ $svc$`;
 export const INSTALLED_CAPTURES = `SELECT 'trigger', t.tgname::text, n.nspname::text, c.relname::text
   FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
  WHERE NOT t.tgisinternal AND t.tgname LIKE 'notify\\_svc\\_%'
+   -- not the clones PostgreSQL keeps on a partitioned table's partitions (tgparentid, PostgreSQL 13+)
+   AND coalesce((to_jsonb(t) ->> 'tgparentid')::oid, 0) = 0
 UNION ALL
 SELECT 'function', p.proname::text, p.prosrc, NULL
   FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
