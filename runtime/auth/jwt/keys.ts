@@ -15,12 +15,25 @@ const ASYMMETRIC: Readonly<Record<string, { readonly keyType: string; readonly c
 };
 
 /**
+ * The `alg` values a fixed key verifies. Hasura's `type` only says how to read `key` (an HMAC
+ * secret, or an RSA or Ed25519 public key: Server/Auth/JWT.hs parseKey, JWT/Internal.hs); the
+ * key it builds names no algorithm, so jose checks a token with whatever algorithm of that key's
+ * family the token names. An EC key fits the one algorithm of its curve.
+ */
+function algorithmsOf(type: JwtKeyType): string[] {
+  if (type.startsWith('HS')) return ['HS256', 'HS384', 'HS512'];
+  if (type.startsWith('RS')) return ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+  // Hasura names the EdDSA algorithm by its curve; tokens say `EdDSA` (or `Ed25519`, RFC 9864).
+  if (type === 'Ed25519') return ['EdDSA', 'Ed25519'];
+  return [type];
+}
+
+/**
  * Imports the `key` of a JWT secret: the HMAC secret itself (its UTF-8 bytes), or a public key
  * as PEM (SPKI, PKCS#1 RSA) or an X509 certificate, checked against `type`.
  */
 export function importStaticKey(type: JwtKeyType, key: string, where = 'JWT secret'): StaticKey {
-  // Hasura names the EdDSA algorithm by its curve; tokens say `EdDSA` (or `Ed25519`, RFC 9864).
-  const algorithms = type === 'Ed25519' ? ['EdDSA', 'Ed25519'] : [type];
+  const algorithms = algorithmsOf(type);
   if (type.startsWith('HS')) return { key: createSecretKey(Buffer.from(key, 'utf8')), algorithms };
   let publicKey: KeyObject;
   try {

@@ -100,7 +100,7 @@ export class JwtVerifier {
       }
       return await verifyWithSet(token, this.keys.set.getKey, opts);
     } catch (e) {
-      throw verifyError(e, token);
+      throw verifyError(e, token, this.keys.kind === 'static');
     }
   }
 }
@@ -169,8 +169,23 @@ function verifyHmac(token: string, secret: KeyObject, algorithms: readonly strin
   return claims;
 }
 
-function verifyError(e: unknown, token: string): ApiError {
+/** The `alg` of a token's header, unverified; undefined when it does not decode. */
+function algOf(token: string): unknown {
+  try {
+    return (JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as { alg?: unknown }).alg;
+  } catch {
+    return undefined;
+  }
+}
+
+function verifyError(e: unknown, token: string, fixedKey: boolean): ApiError {
   const err = e as { code?: unknown; claim?: unknown; message?: unknown };
+  // A fixed key is tried whatever algorithm the token names (Hasura keeps it as a one-key set whose
+  // key names no algorithm), and every signature must verify (hs-jose verifyJWSWithPayload,
+  // AllValidated): another family's algorithm fails the check; `none` is no signature at all.
+  if (fixedKey && err.code === 'ERR_JOSE_ALG_NOT_ALLOWED') {
+    return invalidJwt(algOf(token) === 'none' ? 'JWSError JWSNoSignatures' : 'JWSError JWSInvalidSignature');
+  }
   switch (err.code) {
     case 'ERR_JWT_EXPIRED': return invalidJwt('JWTExpired');
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED': return invalidJwt('JWSError JWSInvalidSignature');
