@@ -41,14 +41,15 @@ describe('JWT secret validation', () => {
   it('refuses claims_namespace with claims_namespace_path, bad paths, formats, audiences, skews and headers', () => {
     const base = { type: 'HS256', key: K32 };
     expect(refused({ ...base, claims_namespace: 'a', claims_namespace_path: '$.a' })).toMatch(/at most one of "claims_namespace" and "claims_namespace_path"/);
-    expect(refused({ ...base, claims_namespace_path: 'a.b' })).toMatch(/invalid JSON path "a.b": it must start with "\$"/);
+    expect(refused({ ...base, claims_namespace_path: '$..b' })).toMatch(/invalid JSON path "\$\.\.b"/);
     expect(refused({ ...base, claims_format: 'xml' })).toMatch(/"claims_format" must be "json" or "stringified_json"/);
     expect(refused({ ...base, audience: 5 })).toMatch(/"audience" must be a string or a list of strings/);
     expect(refused({ ...base, allowed_skew: -1 })).toMatch(/"allowed_skew" must be a non-negative integer/);
     expect(refused({ ...base, header: { type: 'Cookie' } })).toMatch(/"header" of type Cookie needs a "name"/);
     expect(refused({ ...base, header: { type: 'Query' } })).toMatch(/"header"."type" must be Authorization, Cookie or CustomHeader/);
     expect(refused({ ...base, claims_map: { 'x-svc-user-id': 5 } })).toMatch(/must be a string literal or \{"path"/);
-    expect(refused({ ...base, claims_map: { 'x-svc-user-id': ['a'] } })).toMatch(/a list of strings only for x-svc-allowed-roles/);
+    expect(refused({ ...base, claims_map: { 'x-svc-user-id': ['a'] } })).toMatch(/must be a string literal or \{"path"/);
+    expect(refused({ ...base, claims_map: { 'x-svc-allowed-roles': 'a', 'x-svc-default-role': 'a' } })).toMatch(/must be a list of roles or \{"path"/);
   });
 
   it('checks that an asymmetric key is PEM and fits its type', async () => {
@@ -68,7 +69,7 @@ describe('JWT secret validation', () => {
       format: 'json', audience: null, issuer: null, allowedSkew: 0, location: { kind: 'authorization' },
     });
     expect(DEFAULT_CLAIMS_NAMESPACE).toBe('https://svc.io/jwt/claims');
-    expect(parseJwtConfig({ type: 'HS256', key: K32, audience: 'a', claims_namespace: 'x', claims_map: { 'x-svc-default-role': 'u' } }).claims.kind).toBe('map');
+    expect(parseJwtConfig({ type: 'HS256', key: K32, audience: 'a', claims_namespace: 'x', claims_map: { 'x-svc-allowed-roles': ['u'], 'x-svc-default-role': 'u' } }).claims.kind).toBe('map');
   });
 
   it('reads a list of secrets', () => {

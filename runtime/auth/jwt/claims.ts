@@ -76,7 +76,8 @@ function mappedClaims(payload: Record<string, unknown>, entries: readonly (reado
     if (found !== undefined) out.set(name, found);
     else if (value.default !== null) out.set(name, value.default);
     else if (name === ALLOWED_ROLES || name === DEFAULT_ROLE) throw missingRoleClaim(name);
-    else throw invalidClaims(`JWT claim from claims_map, ${name} not found at path '${value.text}'`);
+    // Hasura's words (Server/Auth/JWT.hs parseClaimsMap): the claim's name, not the path.
+    else throw invalidClaims(`JWT claim from claims_map, ${name} not found`);
   }
   return out;
 }

@@ -18,7 +18,7 @@ export type TokenLocation =
 /** One `claims_map` value: a literal, or a JSON path into the payload with an optional default. */
 export type ClaimsMapValue =
   | { readonly kind: 'literal'; readonly value: string | readonly string[] }
-  | { readonly kind: 'path'; readonly path: JsonPathSegments; readonly text: string; readonly default: string | null };
+  | { readonly kind: 'path'; readonly path: JsonPathSegments; readonly text: string; readonly default: string | readonly string[] | null };
 
 /** Where the service claims are: a key of the payload, a JSON path, or built by `claims_map`. */
 export type ClaimsSource =
@@ -141,26 +141,38 @@ function pathOf(text: string, where: string): JsonPathSegments {
   }
 }
 
+const ALLOWED_ROLES = 'x-svc-allowed-roles';
+const DEFAULT_ROLE = 'x-svc-default-role';
+
+// x-svc-allowed-roles is a list of roles, every other claim a string (Hasura's JWTCustomClaimsMap).
+function fitsClaim(name: string, v: unknown): v is string | string[] {
+  return name === ALLOWED_ROLES ? Array.isArray(v) && v.every((x) => typeof x === 'string') : typeof v === 'string';
+}
+
+/**
+ * claims_map as Hasura reads it (Server/Auth/JWT.hs, JWTCustomClaimsMap): each session variable a
+ * literal or `{path, default}`, the allowed roles (and their default) a list, the others a string;
+ * x-svc-allowed-roles and x-svc-default-role must both be there.
+ */
 function claimsMap(map: unknown, where: string): (readonly [string, ClaimsMapValue])[] {
   if (!isObject(map)) throw configError(where, '"claims_map" must be an object');
   const out: (readonly [string, ClaimsMapValue])[] = [];
   for (const [rawName, v] of Object.entries(map)) {
     const name = rawName.toLowerCase();
     const at = `"claims_map"."${rawName}"`;
-    if (typeof v === 'string') {
-      out.push([name, { kind: 'literal', value: v }]);
-    } else if (Array.isArray(v)) {
-      if (name !== 'x-svc-allowed-roles' || !v.every((x) => typeof x === 'string')) {
-        throw configError(where, `${at}: a literal is a string (a list of strings only for x-svc-allowed-roles)`);
-      }
-      out.push([name, { kind: 'literal', value: v as string[] }]);
-    } else if (isObject(v) && typeof v['path'] === 'string') {
+    const kind = name === ALLOWED_ROLES ? 'a list of roles' : 'a string literal';
+    if (isObject(v) && typeof v['path'] === 'string') {
       const def = v['default'];
-      if (def !== undefined && def !== null && typeof def !== 'string') throw configError(where, `${at}.default must be a string`);
-      out.push([name, { kind: 'path', path: pathOf(v['path'], where), text: v['path'], default: (def as string | undefined) ?? null }]);
+      if (def !== undefined && def !== null && !fitsClaim(name, def)) throw configError(where, `${at}.default must be ${name === ALLOWED_ROLES ? 'a list of roles' : 'a string'}`);
+      out.push([name, { kind: 'path', path: pathOf(v['path'], where), text: v['path'], default: (def as string | string[] | undefined) ?? null }]);
+    } else if (fitsClaim(name, v)) {
+      out.push([name, { kind: 'literal', value: v }]);
     } else {
-      throw configError(where, `${at} must be a string literal or {"path": "<JSON path>", "default": "<value>"}`);
+      throw configError(where, `${at} must be ${kind} or {"path": "<JSON path>", "default": <value>}`);
     }
+  }
+  for (const required of [ALLOWED_ROLES, DEFAULT_ROLE]) {
+    if (!out.some(([name]) => name === required)) throw configError(where, `"claims_map": ${required} is expected but not found`);
   }
   return out;
 }

@@ -3,34 +3,36 @@ import { ApiError } from '../../errors/index.js';
 /** A parsed JSON path (`$.a.b`, `$.a['b%']`, `$["x"][0]`): object keys and array indexes. */
 export type JsonPathSegments = readonly (string | number)[];
 
-const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*/;
+// A key name: a letter or `_`, then letters, digits, `_` and `-` (Hasura's Data.Parser.JSONPath `name`).
+const NAME = /^[\p{L}_][\p{L}0-9_-]*/u;
 
 /**
- * Parses the JSON paths of `claims_namespace_path` and `claims_map` (reference/auth.md §2):
- * `$` alone is the payload root; `.name`, `['any key']`, `["any key"]` and `[3]` follow.
+ * Parses the JSON paths of `claims_namespace_path` and `claims_map` as Hasura does
+ * (Data/Parser/JSONPath.hs, parseJSONPath): `$` alone is the payload root; otherwise an
+ * optional `$`, then one or more elements, each `name` or `[3]`, `['any key']`, `["any key"]`,
+ * with or without a `.` before it (`$.a.b`, `$.a['b%']`, `$.['x'].y`, `a.b`).
  * Throws `invalid-configuration` naming the path when it does not parse.
  */
 export function parseJsonPath(text: string): JsonPathSegments {
   const fail = (why: string): never => {
     throw new ApiError('invalid-configuration', `invalid JSON path "${text}": ${why}`);
   };
-  if (!text.startsWith('$')) fail('it must start with "$"');
+  if (text === '$') return [];
   const out: (string | number)[] = [];
-  let i = 1;
+  let i = text.startsWith('$') ? 1 : 0;
+  if (i >= text.length) fail('it has no element');
   while (i < text.length) {
-    const c = text[i];
-    if (c === '.') {
-      const m = NAME.exec(text.slice(i + 1));
-      if (!m) fail(`expected a key name at position ${i + 1}`);
-      out.push(m![0]);
-      i += 1 + m![0].length;
-    } else if (c === '[') {
+    if (text[i] === '.') i++;
+    if (text[i] === '[') {
       const close = readBracket(text, i + 1, fail);
       out.push(close.segment);
       i = close.next;
-    } else {
-      fail(`unexpected "${c}" at position ${i}`);
+      continue;
     }
+    const m = NAME.exec(text.slice(i));
+    if (!m) fail(`expected a key name (a letter or "_", then letters, digits, "_" or "-") or a bracket at position ${i}`);
+    out.push(m![0]);
+    i += m![0].length;
   }
   return out;
 }
