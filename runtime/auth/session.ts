@@ -11,6 +11,11 @@ export type NormalizedHeaders = Readonly<Record<string, string>>;
 /** What an authenticator sees: the headers and, when the body parsed, the GraphQL request. */
 export interface AuthRequest {
   readonly headers: NormalizedHeaders;
+  /**
+   * The headers with their names as the client wrote them (Hasura's auth webhook is sent them so,
+   * Server/Auth/WebHook.hs `hdrsToText`).
+   */
+  readonly sent?: Readonly<Record<string, string>>;
   readonly request?: GraphQLRequest | readonly GraphQLRequest[];
 }
 
@@ -151,12 +156,16 @@ export async function resolveSession(
   headers: RequestHeaders,
   opts: AuthOptions,
   request?: AuthRequest['request'],
+  sent?: AuthRequest['sent'],
 ): Promise<Session> {
   const decided = sessionAtOnce(headers, opts);
   if (decided) return decided;
   const normalized = normalizeHeaders(headers);
+  // Without the names as sent (an HTTP route passes them), the headers given (a WebSocket's
+  // connection_init payload keeps the client's names).
+  const asSent = sent ?? stringValued(headers);
   for (const authenticator of opts.authenticators ?? []) {
-    const session = await authenticator.authenticate({ headers: normalized, ...(request ? { request } : {}) });
+    const session = await authenticator.authenticate({ headers: normalized, sent: asSent, ...(request ? { request } : {}) });
     if (session) return session;
   }
 
@@ -169,6 +178,15 @@ export async function resolveSession(
     if (error) throw error;
   }
   throw new ApiError('access-denied', SECRET_MISSING, 401);
+}
+
+/** The headers as they were given, each with one string value (repeated ones joined as HTTP does). */
+function stringValued(headers: RequestHeaders): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return out;
 }
 
 /**
@@ -190,8 +208,9 @@ export function sessionAtOnce(headers: RequestHeaders, opts: AuthOptions): Sessi
  * the unauthorized role), so that a request is refused before its body is read; null when an
  * authenticator must see the body first (the auth webhook in POST mode, no admin secret sent).
  */
-export async function resolveSessionBeforeBody(headers: RequestHeaders, opts: AuthOptions): Promise<Session | null> {
+export async function resolveSessionBeforeBody(headers: RequestHeaders, opts: AuthOptions,
+  sent?: AuthRequest['sent']): Promise<Session | null> {
   const needsBody = hasSecret(opts) && sentSecret(normalizeHeaders(headers)) === undefined
     && (opts.authenticators ?? []).some((a) => a.needsRequest === true);
-  return needsBody ? null : resolveSession(headers, opts);
+  return needsBody ? null : resolveSession(headers, opts, undefined, sent);
 }

@@ -5,12 +5,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ADMIN_ROLE, resolveSession, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
-import { sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { headersAsSent, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 
 /** Answers `answer()` as JSON to an admin; anyone else gets `access-denied`. */
 export async function handleAdminRead(req: IncomingMessage, res: ServerResponse, auth: AuthOptions, answer: () => unknown): Promise<void> {
   try {
-    const session = await resolveSession(req.headers, auth);
+    const session = await resolveSession(req.headers, auth, undefined, headersAsSent(req));
     if (session.role !== ADMIN_ROLE) throw new ApiError('access-denied', 'restricted access : admin only', 400);
     sendJsonText(res, 200, JSON.stringify(answer()));
   } catch (e) {

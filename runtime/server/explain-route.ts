@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ADMIN_ROLE, ROLE_HEADER, resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import { ApiError, jsonKind } from '../errors/index.js';
-import { checkDeclaredLength, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { checkDeclaredLength, headersAsSent, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import type { GraphQLEngine } from './options.js';
 import { toGraphQLBody } from './request-shape.js';
 
@@ -22,7 +22,7 @@ export async function handleExplainPost(req: IncomingMessage, res: ServerRespons
   try {
     // Authenticated (admin only) from the headers before the body is read.
     checkDeclaredLength(req, ctx.maxBodyBytes);
-    const caller = await resolveSession(req.headers, ctx.auth);
+    const caller = await resolveSession(req.headers, ctx.auth, undefined, headersAsSent(req));
     for (const [name, values] of Object.entries(sessionResponseHeaders(caller))) res.setHeader(name, [...values]);
     // Hasura's onlyAdmin: the caller's role, whatever role the body asks to plan as.
     if (caller.role !== ADMIN_ROLE) throw new ApiError('access-denied', 'You have to be an admin to access this endpoint', 400);

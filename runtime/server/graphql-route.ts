@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { normalizeHeaders, resolveSession, resolveSessionBeforeBody, sessionAtOnce, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
-import { checkDeclaredLength, graphqlErrorText, parseJsonText, readBody, sendJsonText, unexpectedError, type ParsedJson } from './http-io.js';
+import { checkDeclaredLength, graphqlErrorText, headersAsSent, parseJsonText, readBody, sendJsonText, unexpectedError, type ParsedJson } from './http-io.js';
 import type { GraphQLEngine } from './options.js';
 import { memoizeBody, memoizedBody, toGraphQLBody, type GraphQLBody } from './request-shape.js';
 import { operationTypeOf, recordOf, type RequestRecord } from './request-log.js';
@@ -52,7 +52,7 @@ const answered = (text: string): Answer => ({ text, status: 200 });
 async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext): Promise<{ body: GraphQLBody; session: Session }> {
   checkDeclaredLength(req, ctx.maxBodyBytes);
   // Decided from the headers at once in the common case (no secret configured, or one sent).
-  const early = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSessionBeforeBody(req.headers, ctx.auth);
+  const early = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSessionBeforeBody(req.headers, ctx.auth, headersAsSent(req));
   const raw = await readBody(req, ctx.maxBodyBytes);
   const text = raw.toString('utf8');
   let body = memoizedBody(text);
@@ -69,7 +69,7 @@ async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext): Promise<
     }
   }
   const forAuth = body === undefined ? undefined : body.kind === 'single' ? body.request : body.requests;
-  const session = early ?? await resolveSession(req.headers, ctx.auth, forAuth);
+  const session = early ?? await resolveSession(req.headers, ctx.auth, forAuth, headersAsSent(req));
   if (parsed !== undefined && !parsed.ok) throw parsed.error;
   if (body === undefined) throw shapeError;
   return { body, session };

@@ -202,6 +202,18 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/**
+ * A request's headers with their names as the client wrote them (Node lower-cases `headers`;
+ * `rawHeaders` keeps them): the auth webhook is sent these. A repeated name keeps its last value,
+ * as Hasura's header map does.
+ */
+export function headersAsSent(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) out[raw[i]!] = raw[i + 1]!;
+  return out;
+}
+
 /** The outcome of parsing a body as JSON: the value, or the `invalid-json` error. */
 export type ParsedJson = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ApiError };
 

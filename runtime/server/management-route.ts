@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveSession, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
-import { checkDeclaredLength, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { checkDeclaredLength, headersAsSent, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import type { ManagementHandler } from './options.js';
 import { recordOf } from './request-log.js';
 
@@ -25,7 +25,7 @@ export async function handleManagementPost(req: IncomingMessage, res: ServerResp
   try {
     // Authenticated from the headers first: an unauthenticated request is refused unread.
     checkDeclaredLength(req, ctx.maxBodyBytes);
-    const session = await resolveSession(req.headers, ctx.auth);
+    const session = await resolveSession(req.headers, ctx.auth, undefined, headersAsSent(req));
     const record = recordOf(req);
     if (record) record.session = session;
     const raw = await readBody(req, ctx.maxBodyBytes);

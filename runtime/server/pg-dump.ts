@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ADMIN_ROLE, resolveSession, type AuthOptions } from '../auth/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError, jsonKind } from '../errors/index.js';
-import { checkDeclaredLength, headWith, parseJsonBody, readBody, send, sendManagementError, unexpectedError } from './http-io.js';
+import { checkDeclaredLength, headersAsSent, headWith, parseJsonBody, readBody, send, sendManagementError, unexpectedError } from './http-io.js';
 
 /** What the route needs from the server. */
 export interface PgDumpRouteContext {
@@ -152,7 +152,7 @@ function target(connectionString: string): { readonly dsn: string; readonly env:
 export async function handlePgDump(req: IncomingMessage, res: ServerResponse, ctx: PgDumpRouteContext): Promise<void> {
   try {
     checkDeclaredLength(req, ctx.maxBodyBytes);
-    const session = await resolveSession(req.headers, ctx.auth);
+    const session = await resolveSession(req.headers, ctx.auth, undefined, headersAsSent(req));
     if (session.role !== ADMIN_ROLE) throw new ApiError('access-denied', 'restricted access : admin only', 400);
     const parsed = parseJsonBody(await readBody(req, ctx.maxBodyBytes));
     if (!parsed.ok) throw parsed.error;

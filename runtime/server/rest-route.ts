@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveSession, sessionAtOnce, sessionResponseHeaders, type AuthOptions } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
-import { checkDeclaredLength, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { checkDeclaredLength, headersAsSent, parseJsonBody, readBody, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
 import type { GraphQLEngine } from './options.js';
 
 /** Where REST endpoints live. */
@@ -41,7 +41,7 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, ctx:
     if (!stored || !ctx.engine.executeStored) throw new ApiError('not-found', 'Endpoint not found', 404);
     // Authenticated before the body is read (a POST auth webhook is sent the stored query, not the
     // body), so the auth error wins over a malformed body, as on /v1/graphql.
-    const session = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSession(req.headers, ctx.auth, { query: stored.query });
+    const session = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSession(req.headers, ctx.auth, { query: stored.query }, headersAsSent(req));
     const cookies = sessionResponseHeaders(session);
     for (const name in cookies) res.setHeader(name, [...cookies[name]!]);
     const raw = await readBody(req, ctx.maxBodyBytes);

@@ -94,7 +94,7 @@ function expiryOf(cacheControl: string | null, expires: string | null, nowMs: nu
 
 /**
  * The auth webhook (reference/auth.md §3): GET with the client's headers (minus the usual
- * ones), or POST `{headers, request}`; 200 gives the session variables (`X-Svc-Role` required),
+ * ones), or POST `{headers, request}` (names as sent, `request` null when there is none); 200 gives the session variables (`X-Svc-Role` required),
  * 401 denies, anything else is a 500. Answers carrying `Cache-Control: max-age` or `Expires`
  * are reused for the same headers (and request, in POST mode) until then.
  */
@@ -104,15 +104,18 @@ export function createWebhookAuthenticator(opts: WebhookOptions): WebhookAuthent
   const timeoutMs = opts.timeoutMs ?? 30_000;
 
   function requestInit(req: AuthRequest): { key: string; init: RequestInit } {
-    const names = Object.keys(req.headers).sort();
     if (mode === 'GET') {
+      const names = Object.keys(req.headers).sort();
       const forwarded: Record<string, string> = {};
       for (const name of names) if (!NOT_FORWARDED.has(name)) forwarded[name] = req.headers[name]!;
       return { key: JSON.stringify(forwarded), init: { method: 'GET', headers: forwarded } };
     }
+    // Hasura's body (Server/Auth/WebHook.hs): every header with its name as the client wrote it, and
+    // `request` always, null when the body was no GraphQL request or the endpoint is not GraphQL's.
+    const given = req.sent ?? req.headers;
     const headers: Record<string, string> = {};
-    for (const name of names) headers[name] = req.headers[name]!;
-    const body = JSON.stringify(req.request === undefined ? { headers } : { headers, request: req.request });
+    for (const name of Object.keys(given).sort()) headers[name] = given[name]!;
+    const body = JSON.stringify({ headers, request: req.request ?? null });
     return { key: body, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body } };
   }
 
