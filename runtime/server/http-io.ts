@@ -231,27 +231,3 @@ export function parseJsonText(text: string): ParsedJson {
     return { ok: false, error: new ApiError('invalid-json', 'Error in $: Failed reading: not a valid json value') };
   }
 }
-
-
-/**
- * CORS as Hasura does by default: any origin may call, credentials included. Applied to every
- * response; a preflight (OPTIONS) is answered 204 here.
- */
-export function applyCors(req: IncomingMessage, res: ServerResponse): boolean {
-  const origin = req.headers.origin;
-  if (origin) {
-    res.setHeader('access-control-allow-origin', origin);
-    res.setHeader('access-control-allow-credentials', 'true');
-    res.setHeader('vary', 'Origin');
-  }
-  if (req.method !== 'OPTIONS') return false;
-  const requested = req.headers['access-control-request-headers'];
-  res.writeHead(204, headWith(res, {
-    'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-    'access-control-allow-headers': typeof requested === 'string' ? requested : 'content-type',
-    'access-control-max-age': '1728000',
-    'content-length': '0',
-  }));
-  res.end();
-  return true;
-}

@@ -11,3 +11,5 @@ export { ServerMetrics, type MetricFeeds, type OperationType } from './metrics.j
 export { logSettingsFromEnv, DEFAULT_LOG_TYPES, type LogSettings, type LogLevel } from './request-log.js';
 /** Wraps the engine's drivers so query-log lines carry the SQL of the request that ran it. */
 export { queryLogDrivers } from './query-log.js';
+/** CORS: SVC_GRAPHQL_CORS_DOMAIN read as Hasura reads it, and the policy createServer takes. */
+export { parseCorsDomain, CORS_ALLOW_ALL, type CorsPolicy } from './cors.js';

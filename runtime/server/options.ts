@@ -4,6 +4,7 @@ import type { Driver } from '../drivers/index.js';
 import type { SubscriptionOptions } from '../subscriptions/index.js';
 import type { ServerMetrics } from './metrics.js';
 import type { LogSettings } from './request-log.js';
+import type { CorsPolicy } from './cors.js';
 import type { Tracing } from '../tracing/index.js';
 
 /** What the server needs of the GraphQL engine: one request in, the whole response JSON text out. */
@@ -96,6 +97,8 @@ export interface ServerOptions {
   readonly tracing?: Tracing;
   /** GET /v1alpha1/config's answer (API group `config`); without it the path is not served. */
   readonly config?: () => Readonly<Record<string, unknown>>;
+  /** Which origins get CORS headers (SVC_GRAPHQL_CORS_DOMAIN, --disable-cors); default: every origin. */
+  readonly cors?: CorsPolicy;
   /** The databases of the sources served now: /healthz probes them, /v1/metrics reads their pools. */
   readonly sources?: () => ReadonlyMap<string, Driver>;
 }

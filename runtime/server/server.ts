@@ -8,7 +8,8 @@ import { CONSOLE_ASSETS_PATH, createConsoleSite, type ConsoleSite } from './cons
 import { handleGraphQLGet, handleGraphQLPost, type GraphQLRouteContext } from './graphql-route.js';
 import { handleAdminRead } from './admin-read.js';
 import { handleExplainPost } from './explain-route.js';
-import { applyCors, headWith, responseBytes, send, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { headWith, responseBytes, send, sendJsonText, sendManagementError, unexpectedError } from './http-io.js';
+import { applyCors, CORS_ALLOW_ALL } from './cors.js';
 import { handleManagementPost, type ManagementPath, type ManagementRouteContext } from './management-route.js';
 import { handleRest, REST_PREFIX, type RestRouteContext } from './rest-route.js';
 import { handleSwagger } from './rest-swagger.js';
@@ -128,6 +129,7 @@ export function createServer(opts: ServerOptions): KilnServer {
     unauthorizedRole: opts.unauthorizedRole ?? null,
     authenticators: opts.authenticators ?? [],
   };
+  const cors = opts.cors ?? CORS_ALLOW_ALL;
   const metrics = opts.metrics ?? new ServerMetrics();
   const routes = buildRoutes(opts, auth, metrics);
   const logging = opts.logging;
@@ -150,7 +152,7 @@ export function createServer(opts: ServerOptions): KilnServer {
     if (routes.has(path)) record.endpoint = path;
     else if (path.startsWith(REST_PREFIX)) record.endpoint = REST_PREFIX;
     else if (path === '/console' || path.startsWith('/console/')) record.endpoint = '/console';
-    if (applyCors(req, res)) return;
+    if (applyCors(req, res, cors)) return;
     if (serveConsole && (path === '/console' || path.startsWith('/console/'))) return serveConsole(req, res, path);
     if (serveConsole && path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(302, headWith(res, { location: '/console', 'content-length': '0' }));

@@ -28,6 +28,8 @@ export function addServeFlags(cmd: Command, env: Env = process.env): Command {
       env.SVC_GRAPHQL_INFER_FUNCTION_PERMISSIONS ?? 'true')
     .option('--v1-boolean-null-collapse <true|false>', 'true: a null comparison operand (_eq: null) is no condition, as in Hasura v1, instead of an error (env SVC_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE, default false)',
       env.SVC_GRAPHQL_V1_BOOLEAN_NULL_COLLAPSE ?? 'false')
+    .option('--cors-domain <domains>', 'origins answered with CORS headers: * (the default) or a comma-separated list, http(s)://*.domain admitting one label in front (env SVC_GRAPHQL_CORS_DOMAIN)', env.SVC_GRAPHQL_CORS_DOMAIN)
+    .option('--disable-cors', 'answer no origin with CORS headers (env SVC_GRAPHQL_DISABLE_CORS)', env.SVC_GRAPHQL_DISABLE_CORS === 'true')
     .option('--enable-allowlist', 'non-admin roles may run only the queries of allow-listed query collections (env SVC_GRAPHQL_ENABLE_ALLOWLIST)', env.SVC_GRAPHQL_ENABLE_ALLOWLIST === 'true')
     .addOption(new Option('--events-http-pool-size <n>', 'event, cron and scheduled webhook calls in flight at once (env SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE)').default(env.SVC_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? '100'))
     .addOption(new Option('--events-fetch-batch-size <n>', 'events claimed per fetch (env SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE)').default(env.SVC_GRAPHQL_EVENTS_FETCH_BATCH_SIZE ?? '100'))

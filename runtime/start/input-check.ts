@@ -7,7 +7,7 @@
 
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApiGroup } from '../server/index.js';
+import { parseCorsDomain, type ApiGroup } from '../server/index.js';
 import { StartError } from './start-error.js';
 
 /** A flag's name as the user sees it: `--port` (or `SVC_GRAPHQL_SERVER_PORT`); a setting without a flag by its variable alone. */
@@ -115,6 +115,7 @@ export interface RawServeInput {
   readonly maxRequestBodyBytes?: unknown;
   readonly inferFunctionPermissions?: unknown;
   readonly v1BooleanNullCollapse?: unknown;
+  readonly corsDomain?: string;
 }
 
 /** `kiln serve`: every flag checked, numbers turned into numbers. */
@@ -132,6 +133,13 @@ export function checkServeInput<T extends RawServeInput>(o: T): Omit<T, 'inferFu
       new URL(o.authHook);
     } catch {
       bad(`--auth-hook (or SVC_GRAPHQL_AUTH_HOOK) is not a URL: ${o.authHook}`);
+    }
+  }
+  if (o.corsDomain !== undefined) {
+    try {
+      parseCorsDomain(o.corsDomain);
+    } catch (e) {
+      bad(`--cors-domain (or SVC_GRAPHQL_CORS_DOMAIN): ${(e as Error).message}`);
     }
   }
   for (const raw of (o.enabledApis ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '')) {

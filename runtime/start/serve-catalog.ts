@@ -19,7 +19,7 @@ import { Databases } from './databases.js';
 import { openBigQuerySource } from './bigquery-source.js';
 import { ReadReplicas } from './read-replicas.js';
 import { startDeliveryWorkers } from './serve-workers.js';
-import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
+import { baseUrl, corsPolicy, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
 import { detailOf, redact, StartError } from './start-error.js';
 import { KILN_VERSION } from './version.js';
 import { observability } from './observability.js';
@@ -118,7 +118,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       executeStored: (q, n, variables, session) => engine!.executeStored(q, n, variables, session),
       admitRequest: (session, client, operations, batched) => engine!.admitRequest(session, client, operations, batched) },
     version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
-    enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
+    enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes, cors: corsPolicy(o),
     adminSecrets: auth.adminSecrets, authenticators: auth.authenticators, config: serverConfig(o, auth, subscriptionSettings),
     management: (call) => api.handle(call),
     health: () => api.health(),

@@ -15,7 +15,7 @@ import { Databases, type SourceUrl } from './databases.js';
 import { openBigQuerySource } from './bigquery-source.js';
 import { ReadReplicas } from './read-replicas.js';
 import { prepareBundleEvents, startDeliveryWorkers } from './serve-workers.js';
-import { baseUrl, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
+import { baseUrl, corsPolicy, enabledApiList, requestLimits, sourceDefaults, stderrLog, type Log, type RunningServer, type ServeSettings } from './settings.js';
 import { detailOf, StartError } from './start-error.js';
 import { KILN_VERSION } from './version.js';
 import { observability, type Observability } from './observability.js';
@@ -82,7 +82,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     const subscriptionSettings = subscriptionSettingsFromEnv(process.env);
     const server = createServer({
       engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,
-      enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes,
+      enabledApis: enabledApiList(o.enabledApis), consoleEnabled: o.console, maxBodyBytes: o.maxRequestBodyBytes, cors: corsPolicy(o),
       adminSecrets: auth.adminSecrets, authenticators: auth.authenticators, // A bundle was compiled with its own inference setting: the config tells that one.
       config: serverConfig({ ...o, inferFunctionPermissions: model.options.inferFunctionPermissions ?? true }, auth, subscriptionSettings),
       // The change feed runs on a source's primary; a source read from replicas polls (a replica may lag the notification).

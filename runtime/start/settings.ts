@@ -2,6 +2,7 @@
 // and the SVC_GRAPHQL_* environment, and what a started server hands back.
 
 import { RateLimiter, queryCapsFromEnv, type QueryCaps } from '../graphql/index.js';
+import { CORS_ALLOW_ALL, parseCorsDomain, type CorsPolicy } from '../server/index.js';
 import type { AuthFlags } from './auth-config.js';
 import { StartError } from './start-error.js';
 import { intInput } from './input-check.js';
@@ -28,6 +29,10 @@ export interface ServeSettings extends AuthFlags, WorkerFlags {
   readonly enableAllowlist?: boolean;
   /** SVC_GRAPHQL_MAX_REQUEST_BODY_BYTES: the largest request body accepted (default 16 MiB). */
   readonly maxRequestBodyBytes?: number;
+  /** --cors-domain / SVC_GRAPHQL_CORS_DOMAIN: `*` (the default) or the origins answered with CORS headers. */
+  readonly corsDomain?: string;
+  /** --disable-cors / SVC_GRAPHQL_DISABLE_CORS: no CORS header for any origin. */
+  readonly disableCors?: boolean;
 }
 
 /** A listening server. */
@@ -46,6 +51,17 @@ export const stderrLog: Log = (line) => { process.stderr.write(`${line}\n`); };
 /** The API groups of --enabled-apis, or undefined for the default. */
 export function enabledApiList(value: string | undefined): string[] | undefined {
   return value ? value.split(',').map((s) => s.trim()) : undefined;
+}
+
+/** The CORS policy of the settings: none when disabled, else the domains (unset: every origin). */
+export function corsPolicy(o: { readonly corsDomain?: string; readonly disableCors?: boolean }): CorsPolicy {
+  if (o.disableCors) return { kind: 'disabled' };
+  if (o.corsDomain === undefined) return CORS_ALLOW_ALL;
+  try {
+    return parseCorsDomain(o.corsDomain);
+  } catch (e) {
+    throw new StartError(`--cors-domain (or SVC_GRAPHQL_CORS_DOMAIN): ${(e as Error).message}`, 2);
+  }
 }
 
 /** The address printed in the start-up line (0.0.0.0 is reached on 127.0.0.1). */
