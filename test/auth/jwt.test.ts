@@ -218,7 +218,7 @@ describe('where the claims are', () => {
     const token = await sign({ myapp: JSON.stringify(baseClaims({ 'x-svc-user-id': '2' })) });
     expect((await custom.gql(AUTHORS, bearer(token))).data).toEqual({ author: [{ id: 2, name: 'Bob' }] });
     expect(await custom.gql(AUTHORS, bearer(await sign({ myapp: '{not json' }))))
-      .toEqual(gqlError("expecting stringified json at: 'myapp', but found: {not json", 'jwt-invalid-claims'));
+      .toEqual(gqlError("expecting stringified json at: 'claims_namespace myapp', but found: {not json", 'jwt-invalid-claims'));
     expect(await custom.gql(AUTHORS, bearer(await sign({ myapp: baseClaims() }))))
       .toEqual(gqlError('expecting a string when claims_format is stringified_json', 'jwt-invalid-claims'));
   });

@@ -36,7 +36,8 @@ export function claimsOf(payload: Record<string, unknown>, cfg: JwtConfig): Toke
 function namespacedClaims(payload: Record<string, unknown>, cfg: JwtConfig): Map<string, unknown> {
   const src = cfg.claims as Exclude<ClaimsSource, { kind: 'map' }>;
   const raw = src.kind === 'namespace' ? (Object.hasOwn(payload, src.namespace) ? payload[src.namespace] : undefined) : readJsonPath(payload, src.path);
-  const where = src.kind === 'namespace' ? src.namespace : src.text;
+  // Hasura names the setting with the place (Server/Auth/JWT.hs parseObjectFromString).
+  const where = src.kind === 'namespace' ? `claims_namespace ${src.namespace}` : `claims_namespace_path ${src.text}`;
   if (raw === undefined) {
     throw invalidClaims(src.kind === 'namespace' ? `claims key: '${src.namespace}' not found` : `claims not found at claims_namespace_path: '${src.text}'`);
   }
