@@ -250,18 +250,21 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
     poolMean = poolTimed++ === 0 ? ms : poolMean + (ms - poolMean) / 16;
   };
 
+  /** Whether a checkout from `p` now gets a connection without waiting (an idle one, or room to open one). */
+  const hasFree = (p: pg.Pool): boolean => p.idleCount > 0 || p.totalCount < settings.max;
+
   /**
    * How long a statement sent to the pool now would wait for a connection, ms: 0 while one is idle
    * or may be opened; else the checkouts ahead of it, each a mean statement time over the pool's size.
    */
   function poolWait(): number {
-    if (pool.idleCount > 0 || pool.totalCount < settings.max) return 0;
+    if (hasFree(pool)) return 0;
     return ((pool.waitingCount + 1) * poolMean) / settings.max;
   }
 
   async function connect(p: pg.Pool): Promise<pg.PoolClient> {
     // Only a checkout that must queue is timed: the common case costs one comparison.
-    if (p.idleCount > 0 || p.totalCount < settings.max) return p.connect();
+    if (hasFree(p)) return p.connect();
     const start = performance.now();
     try {
       return await p.connect();
@@ -313,7 +316,7 @@ export function createPgDriver(opts: PgDriverOptions): Driver {
     timeoutMs: number | undefined, timed?: (ms: number) => void): Promise<string> {
     const p = custom ? (customPool ??= createPool(settings, '-c plan_cache_mode=force_custom_plan')) : pool;
     // Only a checkout that must queue is timed: the common case costs one comparison.
-    const start = p.idleCount > 0 || p.totalCount < settings.max ? -1 : performance.now();
+    const start = hasFree(p) ? -1 : performance.now();
     return new Promise((resolve, reject) => {
       p.connect((connectError, client, _done) => {
         if (start >= 0) {
