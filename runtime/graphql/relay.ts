@@ -132,7 +132,9 @@ function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Re
     if (name.endsWith('_connection')) throw new ApiError('validation-failed', `field "${name}" not found in type: '${typeName}'`, 400, [...path, 'selectionSet', name]);
     // The key is readable for ids and cursors only: a key column the role may not read is no field.
     const column = t.columns.find((c) => c.field === name);
-    if (column && !rw.model.select[rw.role]?.[t.id]?.columns.includes(column.name)) {
+    // Remote relationships are no fields of the Relay schema (Hasura's Schema/Select.hs serves them
+    // on its own schema only, hasura/graphql-engine#5144).
+    if ((column && !rw.model.select[rw.role]?.[t.id]?.columns.includes(column.name)) || (!column && t.remoteRelationships?.some((r) => r.name === name))) {
       throw new ApiError('validation-failed', `field "${name}" not found in type: '${typeName}'`, 400, [...path, 'selectionSet', name]);
     }
     out.push({ ...f, alias: nameNode(key) });
