@@ -55,7 +55,7 @@ async function checkOne(b: BundleDir, def: RemoteDefinition, file: string | unde
   for (const t of Object.values(b.model.tables)) {
     for (const rel of t.remoteRelationships ?? []) {
       if (rel.kind !== 'remote_schema' || rel.remoteSchema !== def.name) continue;
-      const problem = remoteRelationshipProblem(rel, view);
+      const problem = remoteRelationshipProblem(rel, view, t);
       if (problem !== null) problems.push(`${label}: remote relationship ${rel.name} of table ${tableLabel(b.model, t.id)}: ${problem}`);
     }
   }

@@ -90,7 +90,7 @@ export function serveRemotes(metadata: Json, snapshots: RemoteIntrospections, ad
   }
   for (const t of Object.values(model.tables)) {
     for (const rel of t.remoteRelationships ?? []) {
-      const problem = remoteRelationshipProblem(rel, rel.kind === 'remote_schema' ? views.find((v) => v.def.name === rel.remoteSchema) : undefined);
+      const problem = remoteRelationshipProblem(rel, rel.kind === 'remote_schema' ? views.find((v) => v.def.name === rel.remoteSchema) : undefined, t);
       if (problem === null) continue;
       inconsistencies.push({ type: 'remote_relationship', name: `remote_relationship ${rel.name} in table ${t.schema === 'public' ? t.name : `${t.schema}.${t.name}`} in source ${t.source}`,
         definition: { name: rel.name, source: t.source, table: { schema: t.schema, name: t.name } }, reason: `Inconsistent object: ${problem}` });

@@ -4,8 +4,9 @@
 // `remote_field` are not the client's to give; the remote field's other arguments stay.
 
 import {
-  getNamedType, isListType, isNonNullType, Kind, parse, print, type DocumentNode, type FieldDefinitionNode, type GraphQLField,
-  type GraphQLSchema, type GraphQLType, type InputValueDefinitionNode, type ObjectTypeDefinitionNode,
+  getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, Kind, parse, print, type DocumentNode,
+  type FieldDefinitionNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, type GraphQLType,
+  type InputValueDefinitionNode, type ObjectTypeDefinitionNode,
 } from 'graphql';
 import { typeNameOf, type BundleModel, type Json, type RemoteRelationshipModel, type TableModel } from '../bundle/index.js';
 import { joinFieldsOf, type SchemaJoin } from './schema-joins.js';
@@ -49,13 +50,109 @@ function typeText(t: GraphQLType, rename: (n: string) => string): string {
   return rename(t.name);
 }
 
-/** Why a remote relationship to a remote schema cannot be served (null: it can). */
-export function remoteRelationshipProblem(rel: RemoteRelationshipModel, view: RemoteView | undefined): string | null {
+/**
+ * Why a remote relationship to a remote schema cannot be served (null: it can). With the table,
+ * its `remote_field` is judged against the remote's schema as Hasura judges it
+ * (RQL/DDL/RemoteRelationship/Validate.hs): each field of the path is on its parent type, each
+ * argument given is one of the field's, an input object's keys are its fields, a list holds at
+ * most one element, and a `$field` names a join field whose GraphQL scalar is the argument's
+ * (or a singleton for a list of it; `ID` takes ID, Int, String, bigint, smallint, uuid); a literal
+ * is an Int, Float, String or Boolean of the argument's type; null and enum values are refused.
+ */
+export function remoteRelationshipProblem(rel: RemoteRelationshipModel, view: RemoteView | undefined, table?: TableModel): string | null {
   if (rel.kind !== 'remote_schema') return null;
   if (!view) return `remote schema ${JSON.stringify(rel.remoteSchema)} is not consistent`;
   const path = remoteFieldPath(rel.remoteField);
   if (path.length === 0) return 'remote_field is empty';
+  if (table) return remoteFieldProblem(view.schema, path, joinScalars(table, rel.lhsColumns));
   if (!leafField(view.schema, rel.remoteField)) return `field ${JSON.stringify(path.map((p) => p.name).join('.'))} does not exist in remote schema ${JSON.stringify(rel.remoteSchema)}`;
+  return null;
+}
+
+// The GraphQL scalar of each join field: a column's, or a scalar computed field's return.
+function joinScalars(t: TableModel, lhs: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of lhs) {
+    const column = t.columns.find((c) => c.name === f);
+    const cf = column ? undefined : t.computedFields.find((c) => c.name === f);
+    const scalar = column?.scalar ?? (cf?.returns.kind === 'scalar' ? cf.returns.scalar : undefined);
+    if (scalar !== undefined) out.set(f, scalar);
+  }
+  return out;
+}
+
+const q = (s: string): string => JSON.stringify(s);
+
+// A type as `(base name, list depth)`.
+function baseAndDepth(t: GraphQLType): [string, number] {
+  let depth = 0;
+  let x: GraphQLType = t;
+  for (;;) {
+    if (isNonNullType(x)) x = x.ofType;
+    else if (isListType(x)) { depth++; x = x.ofType; }
+    else return [x.name, depth];
+  }
+}
+
+function coercible(actual: string, expected: GraphQLType): string | null {
+  const [base] = baseAndDepth(expected);
+  if (base === 'ID') return ['ID', 'Int', 'String', 'bigint', 'smallint', 'uuid'].includes(actual) ? null
+    : `Only ID, Int, uuid or String scalar types can be joined to the ID type, but received ${q(actual)}`;
+  // A singleton goes to a list of any depth; the base types must be the same.
+  return actual === base ? null : `expected type ${q(base)} but got ${q(actual)}`;
+}
+
+function valueProblem(v: Json, expected: GraphQLType, schema: GraphQLSchema, joins: ReadonlyMap<string, string>): string | null {
+  if (typeof v === 'string' && v.startsWith('$')) {
+    const scalar = joins.get(v.slice(1));
+    return scalar === undefined ? `variable ${q(v.slice(1))} is not found` : coercible(scalar, expected);
+  }
+  if (v === null) return 'null is not allowed here';
+  if (typeof v === 'number') return coercible(Number.isInteger(v) ? 'Int' : 'Float', expected);
+  if (typeof v === 'boolean') return coercible('Boolean', expected);
+  if (typeof v === 'string') {
+    // Kiln's leniency (Hasura refuses enum values here): a string naming a value of an enum argument.
+    const named = schema.getType(baseAndDepth(expected)[0]);
+    if (isEnumType(named) && named.getValue(v)) return null;
+    return coercible('String', expected);
+  }
+  if (Array.isArray(v)) {
+    if (v.length > 1) return 'multiple elements in list value is not supported';
+    const inner = isNonNullType(expected) ? expected.ofType : expected;
+    if (!isListType(inner)) return `type ${q(baseAndDepth(expected)[0])}is not a list type`;
+    for (const x of v) { const p = valueProblem(x, inner.ofType, schema, joins); if (p) return p; }
+    return null;
+  }
+  const named = getNamedType(expected);
+  const type = schema.getType(named.name);
+  if (!type) return `type with name ${q(named.name)} not found`;
+  for (const [k, x] of Object.entries(v)) {
+    if (!isInputObjectType(type)) return `type ${q(k)}not an input object type`;
+    const field = type.getFields()[k];
+    if (!field) return `argument with name ${q(k)} not found in remote schema`;
+    const p = valueProblem(x, field.type, schema, joins);
+    if (p) return p;
+  }
+  return null;
+}
+
+function remoteFieldProblem(schema: GraphQLSchema, path: ReturnType<typeof remoteFieldPath>, joins: ReadonlyMap<string, string>): string | null {
+  const root = schema.getQueryType();
+  if (!root) return 'field with name "query_root" not found in remote schema';
+  let parent: GraphQLObjectType = root;
+  for (const step of path) {
+    const field: GraphQLField<unknown, unknown> | undefined = parent.getFields()[step.name];
+    if (!field) return `remote field with name ${q(step.name)} and type ${q(parent.name)} not found`;
+    for (const [k, v] of Object.entries(step.args)) {
+      const a = field.args.find((x) => x.name === k);
+      if (!a) return `argument with name ${q(k)} not found in remote schema`;
+      const p = valueProblem(v, a.type, schema, joins);
+      if (p) return p;
+    }
+    // The next step is on the field's object type (Hasura looks no further than objects).
+    const named = getNamedType(field.type);
+    if (isObjectType(named)) parent = named;
+  }
   return null;
 }
 

@@ -83,7 +83,7 @@ describe('kiln check --remote', () => {
       expect(report.problems).toEqual([
         'remote schema "forum": Query.messages was removed. (the bundle serves it)',
         'remote schema "forum": Profile.bio changed type from String to Int. (the bundle serves it)',
-        'remote schema "forum": remote relationship messages of table public.users: field "messages" does not exist in remote schema "forum"',
+        'remote schema "forum": remote relationship messages of table public.users: remote field with name "messages" and type "Query" not found',
         'remote schema "forum": the permission of role user no longer fits: validation for the given role-based schema failed for the following reasons:\n'
           + ' • field "messages" does not exist in the "Object": "Query"\n'
           + ' • expected type of "bio"("Object field") to be Int but recieved String\n',
