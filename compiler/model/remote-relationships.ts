@@ -64,8 +64,18 @@ function resolveOne(name: string, def: Json | undefined, t: TableModel, tables: 
     const remote = v['remote_schema'];
     if (typeof remote !== 'string' || !remotes.has(remote)) return `remote schema with name ${JSON.stringify(remote)} does not exist`;
     const lhs = Array.isArray(v['lhs_fields']) ? v['lhs_fields'] : [];
-    const missing = lhs.find((c) => !hasColumn(c));
-    if (missing !== undefined) return `column ${JSON.stringify(missing)} does not exist in table ${JSON.stringify(t.name)}`;
+    // Join fields are columns or scalar computed fields taking no argument but the row and the
+    // session (Hasura's RQL/DDL/RemoteRelationship/Validate.hs, in its words).
+    for (const f of lhs) {
+      if (hasColumn(f)) continue;
+      const cf = typeof f === 'string' ? t.computedFields.find((c) => c.name === f) : undefined;
+      if (!cf) return `field with name ${JSON.stringify(f)} not found in table ${JSON.stringify(qualifiedText(t))}`;
+      if (cf.returns.kind !== 'scalar') {
+        const target = tables.get(cf.returns.table);
+        return `computed field ${JSON.stringify(f)} returns set of ${JSON.stringify(target ? qualifiedText(target) : cf.returns.table)}, is not supported`;
+      }
+      if (cf.args.length > 0) return `computed field ${JSON.stringify(f)} is associated with SQL function ${JSON.stringify(cf.function.schema === 'public' ? cf.function.name : `${cf.function.schema}.${cf.function.name}`)} has input arguments other than table row type and hasura session`;
+    }
     if (!isObj(v['remote_field'])) return 'remote_field must be an object';
     return { kind: 'remote_schema', name, remoteSchema: remote, lhsColumns: lhs as string[], remoteField: v['remote_field'] };
   }

@@ -6,6 +6,7 @@ import type { RemoteRelationshipModel, TableModel } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import type { Alias, JsonValue } from '../sql/index.js';
 import type { PlanContext } from './context.js';
+import { computedCall } from './call.js';
 import { scalarOutput, type FieldSel } from './fields.js';
 
 /** The key that marks a placeholder object in the SQL's JSON. */
@@ -32,8 +33,12 @@ export function remoteJoinPlaceholder(t: TableModel, a: Alias, rel: RemoteRelati
     fields: [
       { key: JOIN_MARK, value: { kind: 'name', name: `j${id}` } },
       ...columns.map((c) => {
-        const col = t.columns.find((x) => x.name === c)!;
-        return { key: c, value: { kind: 'scalar', expr: { kind: 'column', row: a, column: c }, output: scalarOutput(col, ctx) } as const };
+        const col = t.columns.find((x) => x.name === c);
+        if (col) return { key: c, value: { kind: 'scalar', expr: { kind: 'column', row: a, column: c }, output: scalarOutput(col, ctx) } as const };
+        // A scalar computed field as join field: its call on the row (the session too, if it takes it).
+        const cf = t.computedFields.find((x) => x.name === c)!;
+        const output = scalarOutput(cf.returns.kind === 'scalar' ? cf.returns : { scalar: 'String' }, ctx);
+        return { key: c, value: { kind: 'scalar', expr: computedCall(cf, a, undefined, ctx, path), output } as const };
       }),
     ],
   };

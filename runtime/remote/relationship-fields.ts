@@ -189,7 +189,7 @@ export function addRelationshipFields(sdl: string, role: string, model: BundleMo
     if (!perm) continue;
     for (const rel of t.remoteRelationships!) {
       const lhs = rel.kind === 'source' ? rel.mapping.map(([c]) => c) : rel.lhsColumns;
-      if (!lhs.every((c) => perm.columns.includes(c))) continue;
+      if (!lhs.every((c) => perm.columns.includes(c) || perm.computedFields.includes(c))) continue;
       const view = rel.kind === 'remote_schema' ? views.find((v) => v.def.name === rel.remoteSchema) : undefined;
       const text = fieldText(rel, doc, model, view, queryRoot);
       if (text === null) continue;
