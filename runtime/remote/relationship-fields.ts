@@ -171,7 +171,8 @@ function fieldText(rel: RemoteRelationshipModel, doc: DocumentNode, model: Bundl
   if (!leaf) return null;
   const bound = new Set(Object.keys(remoteFieldPath(rel.remoteField).at(-1)!.args));
   const rename = (n: string): string => view.renaming.typeToClient(n);
-  const args = leaf.args.filter((a) => !bound.has(a.name)).map((a) => `${a.name}: ${typeText(a.type, rename)}`);
+  // A table's relationship takes its arguments in name order, as the table's other fields do.
+  const args = leaf.args.filter((a) => !bound.has(a.name)).map((a) => `${a.name}: ${typeText(a.type, rename)}`).sort();
   // The remote field's own nullability is not kept: a row whose join value is null gets null.
   const type = typeText(isNonNullType(leaf.type) ? leaf.type.ofType : leaf.type, rename);
   return `${rel.name}${args.length ? `(${args.join(', ')})` : ''}: ${type}`;
@@ -198,8 +199,10 @@ export function addRelationshipFields(sdl: string, role: string, model: BundleMo
     }
   }
   if (added.size === 0) return sdl;
+  // A table's fields are in name order (compiler/schema/object-type.ts), the relationships' among them.
+  const byName = (a: FieldDefinitionNode, b: FieldDefinitionNode): number => (a.name.value < b.name.value ? -1 : a.name.value > b.name.value ? 1 : 0);
   return print({ ...doc, definitions: doc.definitions.map((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION && added.has(d.name.value)
-    ? { ...d, fields: [...(d.fields ?? []), ...added.get(d.name.value)!] } : d)) });
+    ? { ...d, fields: [...(d.fields ?? []), ...added.get(d.name.value)!].sort(byName) } : d)) });
 }
 
 /** The remote relationship of a table by its field name. */
