@@ -5,7 +5,7 @@
 // Rows whose keys hold a null get null without a call.
 
 import {
-  astFromValue, getNamedType, Kind, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode,
+  astFromValue, getNamedType, isInputObjectType, isListType, isNonNullType, Kind, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode,
   type GraphQLInputType, type OperationDefinitionNode, type SelectionSetNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import type { BundleModel, Json, Session } from '../bundle/index.js';
@@ -170,6 +170,49 @@ function literal(v: unknown, type: GraphQLInputType | null): ValueNode {
   return { kind: Kind.STRING, value: String(v) };
 }
 
+// A value of the client's with its variables written as literals of the remote's types (undefined:
+// a variable not given, whose argument or key is left out).
+function inlined(v: ValueNode, type: GraphQLInputType | null, variables: { readonly [k: string]: unknown }): ValueNode | undefined {
+  if (v.kind === Kind.VARIABLE) return variables[v.name.value] === undefined ? undefined : literal(variables[v.name.value], type);
+  const inner = type && isNonNullType(type) ? type.ofType : type;
+  if (v.kind === Kind.LIST) return { ...v, values: v.values.map((x) => inlined(x, inner && isListType(inner) ? inner.ofType : null, variables) ?? { kind: Kind.NULL }) };
+  if (v.kind === Kind.OBJECT) {
+    const fields = inner && isInputObjectType(inner) ? inner.getFields() : {};
+    return { ...v, fields: v.fields.flatMap((f) => {
+      const value = inlined(f.value, fields[f.name.value]?.type ?? null, variables);
+      return value === undefined ? [] : [{ ...f, value }];
+    }) };
+  }
+  return v;
+}
+
+// Two values of one argument: objects merged key by key, the relationship's value winning elsewhere.
+function merged(rel: ValueNode, client: ValueNode): ValueNode {
+  if (rel.kind !== Kind.OBJECT || client.kind !== Kind.OBJECT) return rel;
+  const fields = rel.fields.map((f) => {
+    const other = client.fields.find((c) => c.name.value === f.name.value);
+    return other ? { ...f, value: merged(f.value, other.value) } : f;
+  });
+  return { ...rel, fields: [...fields, ...client.fields.filter((c) => !rel.fields.some((f) => f.name.value === c.name.value))] };
+}
+
+/**
+ * The leaf field's arguments: the relationship's with the client's merged in, as Hasura merges
+ * them (an input object the relationship binds in part takes the client's other keys).
+ */
+function mergeArguments(rel: readonly ArgumentNode[], client: readonly ArgumentNode[], typeOf: (n: string) => GraphQLInputType | null,
+  variables: { readonly [k: string]: unknown }): ArgumentNode[] {
+  const out = [...rel];
+  for (const c of client) {
+    const value = inlined(c.value, typeOf(c.name.value), variables);
+    if (value === undefined) continue;
+    const i = out.findIndex((a) => a.name.value === c.name.value);
+    if (i < 0) out.push({ ...c, value });
+    else out[i] = { ...out[i]!, value: merged(out[i]!.value, value) };
+  }
+  return out;
+}
+
 // `$column` strings in a remote_field argument tree replaced by the row's values.
 function substitute(v: Json, keys: Row): unknown {
   if (typeof v === 'string' && v.startsWith('$') && v.slice(1) in keys) return keys[v.slice(1)];
@@ -218,15 +261,16 @@ async function joinRemote(rel: ToRemoteSchema, node: FieldNode, callId: string, 
     let inner: FieldNode | null = null;
     for (let s = steps.length - 1; s >= 0; s--) {
       const step = steps[s]!;
-      const args: ArgumentNode[] = Object.entries(step.args).map(([k, v]) => arg(k, literal(substitute(v as Json, keys), typesOf[s]!(k))));
+      let args: ArgumentNode[] = Object.entries(step.args).map(([k, v]) => arg(k, literal(substitute(v as Json, keys), typesOf[s]!(k))));
       const isLeaf = s === steps.length - 1;
-      if (isLeaf) args.push(...(node.arguments ?? []));
+      if (isLeaf) args = mergeArguments(args, node.arguments ?? [], typesOf[s]!, env.variables);
       const selectionSet: SelectionSetNode | undefined = isLeaf ? selection : { kind: Kind.SELECTION_SET, selections: [inner!] };
       inner = { kind: Kind.FIELD, name: name(step.name), arguments: args, ...(selectionSet ? { selectionSet } : {}), ...(s === 0 ? { alias: name(alias) } : {}) };
     }
     fields.push(inner!);
   }
-  const used = usedDefinitions([...(node.arguments ?? []), ...(selection ? [selection] : [])], env, stripped?.fragments);
+  // The client's arguments are written into the call with their variables' values.
+  const used = usedDefinitions(selection ? [selection] : [], env, stripped?.fragments);
   const op: OperationDefinitionNode = { kind: Kind.OPERATION_DEFINITION, operation: 'query' as OperationDefinitionNode['operation'],
     variableDefinitions: used.vars, selectionSet: { kind: Kind.SELECTION_SET, selections: fields } };
   // A customized remote: the client's selection (its names) written in the remote's names.

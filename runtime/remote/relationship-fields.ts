@@ -5,7 +5,7 @@
 
 import {
   getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, Kind, parse, print, type DocumentNode,
-  type FieldDefinitionNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, type GraphQLType,
+  type FieldDefinitionNode, type GraphQLField, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema, type GraphQLType,
   type InputValueDefinitionNode, type ObjectTypeDefinitionNode,
 } from 'graphql';
 import { typeNameOf, type BundleModel, type Json, type RemoteRelationshipModel, type TableModel } from '../bundle/index.js';
@@ -156,7 +156,52 @@ function remoteFieldProblem(schema: GraphQLSchema, path: ReturnType<typeof remot
   return null;
 }
 
-function fieldText(rel: RemoteRelationshipModel, doc: DocumentNode, model: BundleModel, view: RemoteView | undefined, queryRoot: ObjectTypeDefinitionNode | undefined): string | null {
+/**
+ * The suffix of the input types a table's remote relationship makes of the remote's (Hasura's
+ * renameTypeForRelationship: `_remote_rel_` then the table, `schema_name` outside public, then the
+ * relationship's name).
+ */
+export function strippedTypeSuffix(t: TableModel, rel: string): string {
+  return `_remote_rel_${t.schema === 'public' ? t.name : `${t.schema}_${t.name}`}${rel}`;
+}
+
+type Stripping = { readonly suffix: string; readonly rename: (n: string) => string; readonly types: Map<string, string> };
+
+/**
+ * The arguments (or input fields) `defs` leave to the client once `template` binds some, as
+ * Hasura's stripInMap (RQL/DDL/RemoteRelationship/Validate.hs): one not bound stays as it is;
+ * one bound to a scalar, a variable or an empty list goes; one bound to an input object stays with
+ * a new input type holding the fields the object does not bind (`<Type><suffix>`, added to
+ * `types`), one bound to a one-element list keeps what its element leaves.
+ */
+function strippedArgs(defs: readonly { readonly name: string; readonly type: GraphQLInputType }[], template: Obj, st: Stripping): string[] {
+  const out: string[] = [];
+  for (const d of defs) {
+    if (!(d.name in template)) { out.push(`${d.name}: ${typeText(d.type, st.rename)}`); continue; }
+    const t = strippedType(d.type, template[d.name]!, st);
+    if (t !== null) out.push(`${d.name}: ${t}`);
+  }
+  return out;
+}
+
+function strippedType(type: GraphQLInputType, v: Json, st: Stripping): string | null {
+  const bang = isNonNullType(type) ? '!' : '';
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (Array.isArray(v)) {
+    if (v.length !== 1 || !isListType(inner)) return null;
+    const t = strippedType(inner.ofType, v[0]!, st);
+    return t === null ? null : `[${t}]${bang}`;
+  }
+  if (!isObj(v) || !isInputObjectType(inner)) return null;
+  const name = `${st.rename(inner.name)}${st.suffix}`;
+  const fields = strippedArgs(Object.values(inner.getFields()), v, st);
+  if (fields.length === 0) return null;
+  st.types.set(name, `input ${name} { ${fields.join(' ')} }`);
+  return `${name}${bang}`;
+}
+
+function fieldText(rel: RemoteRelationshipModel, doc: DocumentNode, model: BundleModel, view: RemoteView | undefined, queryRoot: ObjectTypeDefinitionNode | undefined,
+  owner?: { readonly table: TableModel; readonly types: Map<string, string> }): string | null {
   if (rel.kind === 'source') {
     const target = model.tables[rel.target];
     const type = target ? typeNameOf(target) : null;
@@ -169,10 +214,12 @@ function fieldText(rel: RemoteRelationshipModel, doc: DocumentNode, model: Bundl
   if (!view) return null;
   const leaf = leafField(view.schema, rel.remoteField);
   if (!leaf) return null;
-  const bound = new Set(Object.keys(remoteFieldPath(rel.remoteField).at(-1)!.args));
+  const template = remoteFieldPath(rel.remoteField).at(-1)!.args;
   const rename = (n: string): string => view.renaming.typeToClient(n);
   // A table's relationship takes its arguments in name order, as the table's other fields do.
-  const args = leaf.args.filter((a) => !bound.has(a.name)).map((a) => `${a.name}: ${typeText(a.type, rename)}`).sort();
+  const args = owner
+    ? strippedArgs(leaf.args, template, { suffix: strippedTypeSuffix(owner.table, rel.name), rename, types: owner.types }).sort()
+    : leaf.args.filter((a) => !(a.name in template)).map((a) => `${a.name}: ${typeText(a.type, rename)}`);
   // The remote field's own nullability is not kept: a row whose join value is null gets null.
   const type = typeText(isNonNullType(leaf.type) ? leaf.type.ofType : leaf.type, rename);
   return `${rel.name}${args.length ? `(${args.join(', ')})` : ''}: ${type}`;
@@ -184,6 +231,7 @@ export function addRelationshipFields(sdl: string, role: string, model: BundleMo
   if (tables.length === 0) return sdl;
   const doc = parse(sdl, { noLocation: true });
   const added = new Map<string, FieldDefinitionNode[]>();
+  const types = new Map<string, string>();
   const queryRoot = doc.definitions.find((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'query_root');
   for (const t of tables) {
     const perm = model.select[role]?.[t.id];
@@ -192,17 +240,18 @@ export function addRelationshipFields(sdl: string, role: string, model: BundleMo
       const lhs = rel.kind === 'source' ? rel.mapping.map(([c]) => c) : rel.lhsColumns;
       if (!lhs.every((c) => perm.columns.includes(c) || perm.computedFields.includes(c))) continue;
       const view = rel.kind === 'remote_schema' ? views.find((v) => v.def.name === rel.remoteSchema) : undefined;
-      const text = fieldText(rel, doc, model, view, queryRoot);
+      const text = fieldText(rel, doc, model, view, queryRoot, { table: t, types });
       if (text === null) continue;
       const field = (parse(`type X { ${text} }`, { noLocation: true }).definitions[0] as ObjectTypeDefinitionNode).fields![0]!;
       added.set(typeNameOf(t), [...(added.get(typeNameOf(t)) ?? []), field]);
     }
   }
   if (added.size === 0) return sdl;
+  const inputs = types.size === 0 ? [] : parse([...types.values()].join('\n'), { noLocation: true }).definitions;
   // A table's fields are in name order (compiler/schema/object-type.ts), the relationships' among them.
   const byName = (a: FieldDefinitionNode, b: FieldDefinitionNode): number => (a.name.value < b.name.value ? -1 : a.name.value > b.name.value ? 1 : 0);
-  return print({ ...doc, definitions: doc.definitions.map((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION && added.has(d.name.value)
-    ? { ...d, fields: [...(d.fields ?? []), ...added.get(d.name.value)!].sort(byName) } : d)) });
+  return print({ ...doc, definitions: [...doc.definitions.map((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION && added.has(d.name.value)
+    ? { ...d, fields: [...(d.fields ?? []), ...added.get(d.name.value)!].sort(byName) } : d)), ...inputs] });
 }
 
 /** The remote relationship of a table by its field name. */
