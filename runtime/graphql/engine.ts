@@ -29,7 +29,7 @@ import { checkUnexpectedVariables, coerceVariables } from './variable-values.js'
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import type { ClientHeaders, RemoteServing } from '../remote/index.js';
 import { runWithRemotes, splitFor } from './remote-run.js';
-import { resolveJoins } from './remote-joins.js';
+import { REMOTE_JOIN_ERRORS, resolveJoins } from './remote-joins.js';
 import type { ActionHook } from './action-hook.js';
 
 /** A subscription planned for multiplexing: the plan, its coerced variables, the drivers to run it on. */
@@ -460,8 +460,16 @@ export class Engine {
     }
     if (!joins) return `{"data":${JSON.stringify(data)}}`;
     // Remote relationships: their placeholders replaced, one request per relationship field (remote-joins.ts).
-    const errors = await resolveJoins(data, joins, { model: this.opts.model, remote: this.opts.remote, document: prepared.document,
-      operation: prepared.operation, variables, session, headers, runQuery: (query, vars) => this.runInternal(query, vars, session, headers) });
+    let errors: unknown[];
+    try {
+      errors = await resolveJoins(data, joins, { model: this.opts.model, remote: this.opts.remote, document: prepared.document,
+        operation: prepared.operation, variables, session, headers, runQuery: (query, vars) => this.runInternal(query, vars, session, headers) });
+    } catch (e) {
+      // A remote's errors fail the request; the admin sees them under `internal` (Hasura's default for admin).
+      if (!(e instanceof ApiError) || e.message !== REMOTE_JOIN_ERRORS) throw e;
+      const body = graphqlErrorBody(e);
+      return JSON.stringify({ errors: [{ ...body, extensions: { ...body.extensions, ...(session.role === 'admin' ? { internal: e.internal } : {}) } }] });
+    }
     return JSON.stringify(errors.length > 0 ? { data, errors } : { data });
   }
 

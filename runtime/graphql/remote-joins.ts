@@ -11,8 +11,9 @@ import {
 import type { BundleModel, Json, Session } from '../bundle/index.js';
 import {
   applyPresets, callRemote, leafField, presetValues, relationshipToRemoteNames, remoteFieldPath, typenamesToClient, type ClientHeaders, type RemoteServing,
-  stripSchemaJoinsIn, type SchemaJoinSite,
+  stripSchemaJoinsIn, hasuraPrint, type SchemaJoinSite,
 } from '../remote/index.js';
+import { ApiError } from '../errors/index.js';
 import { JOIN_MARK, type RemoteJoinSite } from './remote-join-site.js';
 
 /** What replacing placeholders needs from the engine and the request. */
@@ -49,7 +50,7 @@ export async function resolveJoins(data: Row, sites: readonly RemoteJoinSite[], 
     }
     if (live.length === 0) return;
     if (site.relationship.kind === 'source') await joinSource(site, live, env);
-    else errors.push(...await joinRemote(site.relationship, site.field.node, `join:${site.id}`, live, env));
+    else errors.push(...await joinRemote(site.relationship, site.field.node, `join:${site.id}`, live, env, true));
   }));
   return errors;
 }
@@ -224,7 +225,13 @@ function substitute(v: Json, keys: Row): unknown {
 type ToRemoteSchema = Extract<RemoteJoinSite['relationship'], { kind: 'remote_schema' }>;
 
 // One call of the remote for every hole: `node` is the client's field, `callId` names the call in traces.
-async function joinRemote(rel: ToRemoteSchema, node: FieldNode, callId: string, holes: readonly Hole[], env: JoinEnv): Promise<unknown[]> {
+/** The message of a table's remote join whose remote answered errors (Hasura's RemoteJoin/RemoteSchema.hs). */
+export const REMOTE_JOIN_ERRORS = 'Errors from remote server';
+
+// `failOnErrors`: a table's relationship, whose remote's errors fail the whole request as Hasura's
+// executeRemoteSchemaCall fails it: 'Errors from remote server', code unexpected, path $, the
+// remote's errors as its internal detail.
+async function joinRemote(rel: ToRemoteSchema, node: FieldNode, callId: string, holes: readonly Hole[], env: JoinEnv, failOnErrors = false): Promise<unknown[]> {
   const view = env.remote?.viewsFor(env.session.role).find((v) => v.def.name === rel.remoteSchema);
   if (!view) { for (const h of holes) h.parent[h.key] = null; return []; }
   const steps = remoteFieldPath(rel.remoteField);
@@ -285,9 +292,11 @@ async function joinRemote(rel: ToRemoteSchema, node: FieldNode, callId: string, 
     doc = withPresets.doc;
     values = presetValues(withPresets, view.schema, view.presets, values, env.session);
   }
-  const body = print(doc);
+  // Written as Hasura writes it, so the remote's error locations are the ones Hasura's call gets.
+  const body = hasuraPrint(doc);
   const answer = await callRemote(view.def, { kind: 'http', id: callId, target: { kind: 'remote_schema', name: view.def.name }, body, variables: {} },
     values, env.session, env.headers, null);
+  if (failOnErrors && answer.errors.length > 0) throw new ApiError('unexpected', REMOTE_JOIN_ERRORS, 400, [], { errors: answer.errors });
   const nested = stripped?.sites.length ? await resolveSchemaJoins(answer.data as Row | null, stripped.sites, env) : [];
   for (const [alias, group] of aliases) {
     let value: unknown = answer.data?.[alias] ?? null;

@@ -33,3 +33,6 @@ export { bundledIntrospections, remoteSdl, snapshotFromSdl } from './bundled.js'
 export { relationshipToRemoteNames, typenamesToClient } from './rename.js';
 /** Relationships from a remote's types to tables: their fields taken out of a call, their rows joined after. */
 export { stripSchemaJoins, stripSchemaJoinsIn, type SchemaJoin, type SchemaJoinSite } from './schema-joins.js';
+
+// A remote call written as Hasura writes it.
+export { hasuraPrint } from './hasura-print.js';
