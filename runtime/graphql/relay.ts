@@ -25,6 +25,8 @@ type Shape =
   | { readonly kind: 'node_id'; readonly key: string; readonly table: TableModel }
   /** `single`: the answer is a list of at most one row (a node read by its key). */
   | { readonly kind: 'object'; readonly key: string; readonly fields: readonly Shape[]; readonly single?: boolean }
+  /** An array relationship read as a plain list: each row a node. */
+  | { readonly kind: 'list'; readonly key: string; readonly fields: readonly Shape[] }
   /** `keys`: the order's columns a cursor carries; `previous`/`following`: the aliases of the rows read beyond the cursors. */
   | { readonly kind: 'connection'; readonly key: string; readonly table: TableModel; readonly page: Page; readonly keys: readonly string[];
     readonly previous: string | null; readonly following: string | null; readonly fields: readonly ConnectionField[] };
@@ -126,6 +128,16 @@ function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Re
         out.push(...c.fields);
         shape.push(c.shape);
       }
+      continue;
+    }
+    // An array relationship asked as a plain list keeps its arguments; its rows are nodes too (their
+    // `id` the global id), as in Hasura's Relay schema, where the target type is the Node one.
+    const list = t.relationships.find((r) => r.kind === 'array' && r.name === name);
+    const listTarget = list ? rw.model.tables[list.target] : undefined;
+    if (list && listTarget && visible(rw, listTarget)) {
+      const inner = rewriteNode(listTarget, f.selectionSet?.selections ?? [], rw, [...path, 'selectionSet', name]);
+      out.push(fieldNode(list.name, key, f.arguments ?? [], inner.selections));
+      shape.push({ kind: 'list', key, fields: inner.shape });
       continue;
     }
     // A connection field is an array relationship's, to a table the role reads: no other is a field.
@@ -355,6 +367,9 @@ function objectOf(row: { readonly [k: string]: Json }, shape: readonly Shape[], 
         out[s.key] = one === null || one === undefined ? null : objectOf(one as { [k: string]: Json }, s.fields, '');
         break;
       }
+      case 'list':
+        out[s.key] = raw === null || raw === undefined ? null : (raw as { [k: string]: Json }[]).map((r) => objectOf(r, s.fields, ''));
+        break;
       case 'connection': {
         const some = (alias: string | null): boolean => alias !== null && ((row[`${prefix}${alias}`] ?? []) as Json[]).length > 0;
         out[s.key] = connectionOf((raw ?? []) as { [k: string]: Json }[], s, some(s.previous), some(s.following));
