@@ -6,7 +6,7 @@ export { ApiError, formatPath, graphqlErrorBody, managementErrorBody, assert, ty
 export { jsonKind } from './json-kind.js';
 /** The one reader of operation arguments (compiler edits, run_sql, v1 data, event operations), in aeson's wording. */
 export {
-  ArgsReader, parseFailed, mismatch, isObject, has, present, required, optional, asObject, asArray, asNonEmpty, asString, asName,
+  ArgsReader, parseFailed, mismatch, isObject, has, present, required, requiredField, optional, asObject, asArray, asNonEmpty, asString, asName,
   asBool, asInt, asNat, asGraphqlName, isGraphqlName, type JsonValue, type JsonObject,
 } from './json-args.js';
 /** The refusal of an unknown key (its path, a "did you mean" by edit distance) and the distance itself. */

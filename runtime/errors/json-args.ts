@@ -2,7 +2,8 @@
 // own (run_sql, the v1 data operations, event and scheduled-event operations). Hasura parses
 // arguments with aeson, which stops at the first problem: so does this reader, throwing a
 // `parse-failed` ApiError in aeson's wording at the path of the value ("the key 'name' was not
-// present", "parsing Int failed, expected Number, but encountered String"). aeson's `.:?` reads
+// present" from a parser Hasura derives, `key "name" not found` from a hand-written `.:`,
+// "parsing Int failed, expected Number, but encountered String"). aeson's `.:?` reads
 // an explicit null as absent; `.:` into a plain value keeps it (see `present` and `value`).
 
 import { ApiError, type JsonPath } from './api-error.js';
@@ -104,6 +105,17 @@ export function asGraphqlName(v: unknown, path: JsonPath): string {
 /** A key that must be there (not null); a missing one is reported at the object's path, as aeson does. */
 export function required<T>(o: { readonly [k: string]: unknown }, key: string, path: JsonPath, read: (v: unknown, p: JsonPath) => T): T {
   if (!has(o, key)) throw parseFailed(path, `the key '${key}' was not present`);
+  return read(o[key], [...path, key]);
+}
+
+/**
+ * A key a hand-written Hasura parser reads with aeson's `.:` (`withObject ... o .: "where"`, as the
+ * v1 data operations' do): when it is absent aeson fails in its own words, `key "where" not found`,
+ * at the object's path. A record parser Hasura derives with Template Haskell words the same miss
+ * "the key 'where' was not present" (`required`). A null value is the reader's to judge.
+ */
+export function requiredField<T>(o: { readonly [k: string]: unknown }, key: string, path: JsonPath, read: (v: unknown, p: JsonPath) => T): T {
+  if (!present(o, key)) throw parseFailed(path, `key ${JSON.stringify(key)} not found`);
   return read(o[key], [...path, key]);
 }
 

@@ -2,7 +2,7 @@
 // beyond the shared argument reader (runtime/errors, aeson's wording): the loose object type
 // their readers pass around, and a table name as /v1/query takes it.
 
-import { asString, isObject, mismatch, optional, required, type JsonPath } from '../errors/index.js';
+import { asString, isObject, mismatch, optional, requiredField, type JsonPath } from '../errors/index.js';
 
 export type Obj = { readonly [key: string]: unknown };
 
@@ -15,7 +15,7 @@ export interface TableName {
 export function readTableName(v: unknown, path: JsonPath): TableName {
   if (typeof v === 'string') return { schema: 'public', name: v };
   if (!isObject(v)) throw mismatch(path, 'QualifiedTable', 'String or Object', v);
-  const name = required(v, 'name', path, asString);
+  const name = requiredField(v, 'name', path, asString);
   const schema = optional(v, 'schema', path, asString) ?? 'public';
   return { schema, name };
 }

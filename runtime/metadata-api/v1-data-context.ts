@@ -2,7 +2,7 @@
 // database name, how a request value is bound and how a column is printed in the answer.
 
 import type { BundleModel, ColumnModel, RelationshipModel, Session, TableModel } from '../bundle/index.js';
-import { ApiError, type ErrorCode, type JsonPath } from '../errors/index.js';
+import { ApiError, parseFailed, type ErrorCode, type JsonPath } from '../errors/index.js';
 import type { PlanContext } from '../graphql/index.js';
 import { binaryNumericText, scalarOutputOf, type Alias, type Cond, type Dialect, type Expr, type JsonValue, type Source } from '../sql/index.js';
 import { readTableName } from './v1-data-args.js';
@@ -38,6 +38,8 @@ export function fail(ctx: DataContext, code: ErrorCode, message: string, at: Jso
 
 /** The tracked table named by `table` (a name in schema public, or `{schema, name}`). */
 export function tableArg(ctx: DataContext, value: unknown, at: JsonPath): TableModel {
+  // Hasura reads the key with `.:` (DMLQuery, `_exists`): a missing one is aeson's `key "table" not found`.
+  if (value === undefined) throw parseFailed(at.slice(0, -1), `key ${JSON.stringify(String(at[at.length - 1]))} not found`);
   const name = readTableName(value, at);
   const t = ctx.model.tables[`${ctx.source}:${name.schema}.${name.name}`];
   if (!t) throw fail(ctx, 'not-exists', `table ${JSON.stringify(shownName(name))} does not exist`, at);

@@ -4,7 +4,7 @@
 // For a role, every table reached is read through the role's select permission on it.
 
 import type { SelectPermissionModel, TableModel } from '../bundle/index.js';
-import { asArray, asInt, asObject, asString, isObject, type JsonPath, optional, parseFailed, required } from '../errors/index.js';
+import { asArray, asInt, asObject, asString, isObject, type JsonPath, optional, parseFailed, required, requiredField } from '../errors/index.js';
 import { Alias, type Cond, type Expr, type JsonField, type JsonValue, type ListSelect, type OrderDir, type OrderItem, type Permission } from '../sql/index.js';
 import { type Obj } from './v1-data-args.js';
 import { permissionFilter, relationshipPermission, requireSessionVariables, tablePermission } from './v1-data-access.js';
@@ -105,7 +105,7 @@ function rowShape(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alia
 }
 
 function relationshipField(ctx: DataContext, t: TableModel, o: Obj, at: JsonPath, a: Alias): JsonField {
-  const name = required(o, 'name', at, asString);
+  const name = requiredField(o, 'name', at, asString);
   const alias = optional(o, 'alias', at, asString) ?? name;
   const rel = relationshipOf(t, name);
   if (!rel) throw fail(ctx, 'not-exists', `relationship ${JSON.stringify(name)} does not exist`, [...at, 'name']);
@@ -134,7 +134,7 @@ function orderItem(ctx: DataContext, t: TableModel, v: unknown, at: JsonPath): O
     return orderColumn(ctx, t, m[2]!, m[1] === '-' ? 'desc' : 'asc', null, at);
   }
   const o = asObject(v, at, 'OrderByItem');
-  const column = required(o, 'column', at, asString);
+  const column = requiredField(o, 'column', at, asString);
   const type = optional(o, 'type', at, asString) ?? 'asc';
   if (type !== 'asc' && type !== 'desc') throw parseFailed([...at, 'type'], `expecting "asc" or "desc" for type, found ${JSON.stringify(type)}`);
   const nulls = optional(o, 'nulls', at, asString);

@@ -3,9 +3,9 @@
 // A role writes through its permission (v1-data-write-perms.ts): its columns, presets, filter and check.
 
 import type { BoolIr, ColumnModel, TableModel } from '../bundle/index.js';
-import { type ApiError, asArray, asObject, asString, optional, parseFailed, required } from '../errors/index.js';
+import { type ApiError, asArray, asObject, asString, optional, parseFailed, required, requiredField } from '../errors/index.js';
 import { Alias, type Assignment, type Conflict, type Guard, type MutationJson, type MutationStatement, type WriteBody, type WriteExpr } from '../sql/index.js';
-import { type Obj } from './v1-data-args.js';
+import { readTableName, type Obj } from './v1-data-args.js';
 import {
   columnJson, columnRef, fail, requireColumn, selectableColumn, starColumns, tableArg, valueFor, type DataContext,
 } from './v1-data-context.js';
@@ -23,14 +23,16 @@ export type WriteStatement = { readonly kind: 'write'; readonly statement: Mutat
 /** `{table, objects, returning?, on_conflict?}`: objects with different keys each get DEFAULT for the ones they lack. */
 export function insertStatement(ctx: DataContext, args: unknown): WriteStatement {
   const o = asObject(args, [], 'InsertQuery');
+  // Hasura parses the whole object before it looks anything up (DML/Types.hs, InsertQuery: `table`
+  // and `objects` with `.:`, then `on_conflict`): so are they here (corpus:
+  // article_on_conflict_no_action_specified); then `returning`, before the objects' columns
+  // (corpus: v1/insert/onconflict, missing constraint).
+  parsedTable(o);
+  const raw0 = requiredField(o, 'objects', [], (v) => v);
+  const conflictArgs = has(o, 'on_conflict') ? readOnConflict(o['on_conflict']) : null;
   const t = tableArg(ctx, o['table'], ['table']);
   const perm = writePermission(ctx, 'insert', t);
-  // `on_conflict`'s shape is part of parsing the arguments, so it is checked first (corpus:
-  // article_on_conflict_no_action_specified); then `returning`, before the objects (corpus:
-  // v1/insert/onconflict, missing constraint).
-  const conflictArgs = has(o, 'on_conflict') ? readOnConflict(o['on_conflict']) : null;
   const returning = returningColumns(ctx, t, o);
-  const raw0 = required(o, 'objects', [], (v) => v);
   const objects = (Array.isArray(raw0) ? raw0 : [raw0]).map((x, i) => asObject(x, ['objects', i]));
   if (objects.length === 0) return { kind: 'answer', body: { affected_rows: 0, ...(returning ? { returning: [] } : {}) } };
   // Every key of every object, in table order; each must be a column.
@@ -59,10 +61,13 @@ export function insertStatement(ctx: DataContext, args: unknown): WriteStatement
 /** `{table, where, $set, $inc, $mul, $default, returning?}` (`values` is an old name of `$set`). */
 export function updateStatement(ctx: DataContext, args: unknown): WriteStatement {
   const o = asObject(args, [], 'UpdateQuery');
+  // Parsed before anything is looked up, in Hasura's order (DML/Types.hs: `table`, then `where`, with `.:`).
+  parsedTable(o);
+  const whereArg = requiredField(o, 'where', [], (v) => v);
   const t = tableArg(ctx, o['table'], ['table']);
   const perm = writePermission(ctx, 'update', t);
   const a = new Alias(t.name);
-  const where = whereCond(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
+  const where = whereCond(ctx, whereArg, t, a, ['where']);
   const sets: Assignment[] = [];
   const setKey = has(o, '$set') ? '$set' : 'values';
   const writable = (key: string) => entries(ctx, t, o, key).map((e) => { checkWritable(ctx, 'update', perm, e[2], [key]); return e; });
@@ -87,10 +92,13 @@ export function updateStatement(ctx: DataContext, args: unknown): WriteStatement
 /** `{table, where, returning?}`. */
 export function deleteStatement(ctx: DataContext, args: unknown): WriteStatement {
   const o = asObject(args, [], 'DeleteQuery');
+  // Parsed before anything is looked up, in Hasura's order (DML/Types.hs: `table`, then `where`, with `.:`).
+  parsedTable(o);
+  const whereArg = requiredField(o, 'where', [], (v) => v);
   const t = tableArg(ctx, o['table'], ['table']);
   const perm = writePermission(ctx, 'delete', t);
   const a = new Alias(t.name);
-  const where = whereCond(ctx, required(o, 'where', [], (v) => v), t, a, ['where']);
+  const where = whereCond(ctx, whereArg, t, a, ['where']);
   const returning = returningColumns(ctx, t, o);
   const permission = permissionRows(ctx, perm?.filter, t, 'deleteFilter', a) ?? { kind: 'true' };
   return answer(ctx, t, { kind: 'delete', table: { schema: t.schema, name: t.name }, row: a, permission, selector: where }, returning, undefined, 'updateCheck');
@@ -174,4 +182,10 @@ function answer(ctx: DataContext, t: TableModel, body: WriteBody, returning: rea
   }
   const statement: MutationStatement = { writes: [{ name: w, body }], guards, result: { kind: 'response', fields } };
   return guards.length ? { kind: 'write', statement, failure: checkFailed(ctx) } : { kind: 'write', statement };
+}
+
+// The table name's shape (`.:` into a QualifiedTable), read as Hasura's parser reads it, before the
+// table is looked up.
+function parsedTable(o: Obj): void {
+  requiredField(o, 'table', [], readTableName);
 }

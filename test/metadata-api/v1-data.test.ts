@@ -149,7 +149,7 @@ describe('insert', () => {
       .toEqual({ path: '$.on_conflict', error: "the key 'action' was not present", code: 'parse-failed' });
     expect(await errorBody(run('insert', { table: 'article', objects: [{ id: 1 }], on_conflict: { constraint_on: ['name'], action: 'update' } })))
       .toEqual({ path: '$.args.on_conflict.constraint_on[0]', error: 'column "name" does not exist', code: 'not-exists' });
-    expect(await errorBody(run('insert', { table: 'author' }))).toEqual({ path: '$', error: "the key 'objects' was not present", code: 'parse-failed' });
+    expect(await errorBody(run('insert', { table: 'author' }))).toEqual({ path: '$', error: 'key "objects" not found', code: 'parse-failed' });
     // The database's own errors come through the driver's mapping.
     const dup = await errorBody(run('insert', { table: 'author', objects: [{ id: 1, name: 'dup' }] }));
     expect([dup.code, dup.error]).toEqual(['constraint-violation', 'Uniqueness violation. duplicate key value violates unique constraint "author_pkey"']);
@@ -257,7 +257,7 @@ describe('update and delete', () => {
     expect(await errorBody(run('update', { table: 'author', where: {} })))
       .toEqual({ path: '$.args', error: 'atleast one of $set, $inc, $mul has to be present', code: 'unexpected-payload' });
     expect(await errorBody(run('update', { table: 'author', $set: { name: 'x' } })))
-      .toEqual({ path: '$', error: "the key 'where' was not present", code: 'parse-failed' });
+      .toEqual({ path: '$', error: 'key "where" not found', code: 'parse-failed' });
   });
 
   it('deletes the rows the where selects', async () => {
