@@ -96,9 +96,12 @@ export class Connection {
     }
     switch (m.kind) {
       case 'init': {
-        if (this.phase !== 'waiting') return this.init(m.payload);
-        this.initialising = this.init(m.payload).finally(() => { this.initialising = null; });
-        return this.initialising;
+        // Inits run one after the other; a start waits for the last one sent before it.
+        const previous = this.initialising;
+        const run = (previous ?? Promise.resolve()).catch(() => undefined).then(() => this.init(m.payload));
+        const current: Promise<void> = run.finally(() => { if (this.initialising === current) this.initialising = null; });
+        this.initialising = current;
+        return current;
       }
       case 'ping': return this.send(m.payload === undefined ? '{"type":"pong"}' : JSON.stringify({ type: 'pong', payload: m.payload }));
       case 'pong': return;
@@ -119,18 +122,23 @@ export class Connection {
     }
   }
 
+  /**
+   * `connection_init`. The first resolves the session from the payload's headers (else the
+   * handshake's); a later one, in either protocol, resolves it again from the payload's headers
+   * alone and replaces it for the operations started after it, answering `connection_ack` (and a
+   * keep-alive) each time, as Hasura does (Transport/WebSocket.hs onConnInit).
+   */
   private async init(payload: unknown): Promise<void> {
-    if (this.phase !== 'waiting') {
-      if (this.protocol === 'transport') this.close(CLOSE.tooManyInits, 'Too many initialisation requests');
-      return;
-    }
+    if (this.phase === 'closed') return;
+    const first = this.phase === 'waiting';
     this.phase = 'initialising';
     if (this.initTimer) clearTimeout(this.initTimer);
     this.initTimer = null;
-    // Headers of the init payload; without them, those of the HTTP upgrade request.
-    const headers = initHeaders(payload) ?? this.handshake;
+    // Headers of the init payload; without them, those of the HTTP upgrade request (first init only).
+    const headers = initHeaders(payload) ?? (first ? this.handshake : {});
+    let session: Session;
     try {
-      this.session = await resolveSession(headers, this.ctx.auth);
+      session = await resolveSession(headers, this.ctx.auth);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       this.wsLog?.rejected(e);
@@ -140,11 +148,14 @@ export class Connection {
     }
     if (this.phase !== 'initialising') return;
     this.phase = 'ready';
-    this.wsLog?.accepted(this.session);
-    this.closeAtExpiry(this.session);
+    this.session = session;
+    this.wsLog?.accepted(session);
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
+    this.expiryTimer = null;
+    this.closeAtExpiry(session);
     this.send(this.messages.ack());
     if (this.protocol === 'legacy') this.send(this.messages.keepAlive());
-    this.keepAlive = setInterval(() => this.send(this.messages.keepAlive()), this.ctx.settings.keepAliveMs);
+    this.keepAlive ??= setInterval(() => this.send(this.messages.keepAlive()), this.ctx.settings.keepAliveMs);
   }
 
   /** A session that expires (JWT `exp`, webhook Expires) ends the connection then (reference/auth.md). */
