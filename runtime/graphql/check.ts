@@ -4,6 +4,7 @@ import {
   type SelectionSetNode, type GraphQLObjectType, type StringValueNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
+import { hiddenDirective } from './hasura-directives.js';
 import { isSelectOffset, parseLiteral } from './validate.js';
 import { argumentRefusesNull, isBigIntDigits, ownScalarField, refusesNull } from './validate-words.js';
 
@@ -79,7 +80,7 @@ const LOCATION_WORDS: { readonly [l: string]: string } = {
 function checkDirectives(directives: readonly DirectiveNode[] | undefined, location: DirectiveLocation, walk: Walk, path: Path): void {
   if (!directives?.length) return;
   for (const d of directives) {
-    const def = walk.schema.getDirective(d.name.value);
+    const def = walk.schema.getDirective(d.name.value) ?? hiddenDirective(d.name.value);
     if (!def) throw new ApiError('validation-failed', `directive "${d.name.value}" is not defined in the schema`, 400, path);
     if (!def.locations.includes(location)) {
       throw new ApiError('validation-failed', `directive "${d.name.value}" is not allowed on ${LOCATION_WORDS[location] ?? location}`, 400, path);

@@ -78,7 +78,7 @@ async function explainSubscription(input: PlanInput, session: Session, driverFor
   // Planned as runtime/subscriptions plans it: parameters read as columns of the cohort relation.
   const plan = planLiveQuery({ ...input, structural: new Set() });
   if (plan.kind === 'static') throw new ApiError('not-supported', 'a subscription that reads no table has no SQL to explain', 400, []);
-  if (plan.kind === 'multi') throw new ApiError('not-supported', 'a subscription may read only one source', 400, []);
+  if (plan.kind === 'multi') throw new ApiError('not-supported', 'all fields of a subscription must be from the same source', 400, []);
   const driver = driverFor(plan.source);
   const statement = plan.statement;
   const slots = bindParams(statement.slots, input.variables, session).map((v) => driver.dialect.cohortValue(v));

@@ -21,6 +21,21 @@ const HASURA_DIRECTIVES: readonly GraphQLDirective[] = [
   }),
 ];
 
+/**
+ * Directives Hasura accepts without advertising them (Parser/Directives.hs, dAdvertised False):
+ * `@_multiple_top_level_fields` lets a subscription select several root fields, a testing tool of
+ * Hasura's (Execute.hs); introspection does not list it.
+ */
+export const MULTIPLE_ROOT_FIELDS = '_multiple_top_level_fields';
+const HIDDEN_DIRECTIVES: readonly GraphQLDirective[] = [
+  new GraphQLDirective({ name: MULTIPLE_ROOT_FIELDS, description: 'INTERNAL TESTING TOOL DO NOT USE', locations: [DirectiveLocation.SUBSCRIPTION] }),
+];
+
+/** A directive Hasura accepts in documents but does not list in the schema, by name. */
+export function hiddenDirective(name: string): GraphQLDirective | undefined {
+  return HIDDEN_DIRECTIVES.find((d) => d.name === name);
+}
+
 /** A role schema's directives: those its SDL defines (a remote schema's), then Hasura's. */
 export function hasuraDirectives(custom: readonly GraphQLDirective[]): GraphQLDirective[] {
   return [...custom, ...HASURA_DIRECTIVES.filter((h) => custom.every((d) => d.name !== h.name))];

@@ -101,7 +101,10 @@ export function planQueryIr(input: PlanInput): QueryIr {
   const introspection = introspectionValues(input, fields);
   // Each root field's value, and the source whose database computes it (null: known at plan time).
   const entries: { key: string; source: string | null; value: JsonValue }[] = [];
+  // Per entry: whether it is a namespace field (source customization).
+  const namespaced: boolean[] = [];
   for (const f of fields) {
+    namespaced.push(false);
     const path = ['selectionSet', f.name];
     if (f.name === '__typename') { entries.push({ key: f.key, source: null, value: { kind: 'name', name: rootType } }); continue; }
     if (f.name === '__schema' || f.name === '__type') {
@@ -116,12 +119,20 @@ export function planQueryIr(input: PlanInput): QueryIr {
     }
     const namespace = root ? undefined : input.model.sources.find((s) => s.namespace?.field === f.name);
     if (namespace?.namespace) {
+      namespaced[namespaced.length - 1] = true;
       entries.push({ key: f.key, source: namespace.name, value: namespaceIr(namespace.namespace.field, namespace.namespace.queryType, f, roots ?? {}, ctxFor(namespace.name), path) });
       continue;
     }
     if (!root) throw new ApiError('validation-failed', `field "${f.name}" not found in type: '${rootType}'`, 400, path);
     const source = tableOf(ctx, root.table).source;
     entries.push({ key: f.key, source, value: rootFieldIr(root, f, ctxFor(source), path, f.name) });
+  }
+  // A subscription's response can be wrapped in one namespace only: root fields (allowed several
+  // by @_multiple_top_level_fields) under two namespace fields, or under one and none, are refused
+  // (Hasura's buildSubscriptionPlan).
+  if (input.operation.operation === 'subscription') {
+    const wrappers = new Set(entries.flatMap((e, i) => (e.source === null ? [] : [namespaced[i] ? e.key : null])));
+    if (wrappers.size > 1) throw new ApiError('validation-failed', 'subscriptions must select one top level field', 400, []);
   }
   const sources = [...new Set(entries.flatMap((e) => (e.source === null ? [] : [e.source])))];
   if (sources.length === 0) {

@@ -9,6 +9,7 @@ import {
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { hasuraChecks, type VariableSites } from './check.js';
+import { MULTIPLE_ROOT_FIELDS } from './hasura-directives.js';
 import { operationVariables, parseSelection, resolveDefinitions } from './validate.js';
 import type { Plan } from './plan.js';
 import type { MutationPlan } from './mutation-plan.js';
@@ -51,7 +52,10 @@ export function prepareOperation(schema: GraphQLSchema, parsed: DocumentNode, op
   parseSelection(schema, document, operation);
   const errors = validate(schema, document, RULES);
   if (errors.length) throw new ApiError('validation-failed', errors[0]!.message, 400, []);
-  if (operation.operation === 'subscription') singleSubscriptionField(operation, fragments);
+  // `@_multiple_top_level_fields` lifts the one-root-field rule (Hasura's Execute.hs).
+  if (operation.operation === 'subscription' && !operation.directives?.some((d) => d.name.value === MULTIPLE_ROOT_FIELDS)) {
+    singleSubscriptionField(operation, fragments);
+  }
   const used = new Set(operationVariables(operation, fragments));
   return { document, operation, structural: new Set(), plans: new Map(), sites, used };
 }

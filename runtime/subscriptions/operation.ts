@@ -86,7 +86,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
       if (lastSent !== plan.body) sink.next(plan.body);
       return DONE;
     }
-    if (plan.kind === 'multi') throw new ApiError('not-supported', 'a subscription may read only one source', 400, []);
+    if (plan.kind === 'multi') throw new ApiError('not-supported', 'all fields of a subscription must be from the same source', 400, []);
     const driver = planned.driverFor(plan.source);
     if (!driver.dialect.can.multiplexing) throw new ApiError('not-supported', `subscriptions on a ${driver.dialect.name} source are not supported`, 400, []);
     const subscriber: SubscriberSink = { push: (payload) => sink.next(payload), replan: () => sink.replan() };
