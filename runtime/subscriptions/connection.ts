@@ -50,7 +50,11 @@ export class Connection {
     private readonly ctx: ConnectionContext) {
     this.messages = serverMessages(protocol);
     this.wsLog = ctx.wsLog ? new ConnectionLog(ctx.wsLog) : null;
-    this.initTimer = setTimeout(() => this.close(CLOSE.initTimeout, 'Connection initialisation timeout'), ctx.settings.initTimeoutMs);
+    // graphql-transport-ws closes a socket that sends no connection_init in time; Hasura applies
+    // the timeout to that protocol only, an Apollo (graphql-ws) socket may wait (Server.hs).
+    this.initTimer = protocol === 'transport'
+      ? setTimeout(() => this.close(CLOSE.initTimeout, 'Connection initialisation timeout'), ctx.settings.initTimeoutMs)
+      : null;
     socket.on('message', (data, isBinary) => {
       if (isBinary) return this.invalid('Invalid message received: binary frame');
       this.onMessage(data.toString()).catch((e: unknown) => this.ctx.log(`kiln: websocket message failed: ${e instanceof Error ? e.stack : String(e)}`));

@@ -4,7 +4,7 @@
 export interface SubscriptionSettings {
   /** `ka` (graphql-ws) / `ping` (graphql-transport-ws) interval: SVC_GRAPHQL_WEBSOCKET_KEEPALIVE (seconds). */
   readonly keepAliveMs: number;
-  /** Close a socket that sent no `connection_init`: SVC_GRAPHQL_WEBSOCKET_CONNECTION_INIT_TIMEOUT (seconds). */
+  /** Close a graphql-transport-ws socket that sent no `connection_init`: SVC_GRAPHQL_WEBSOCKET_CONNECTION_INIT_TIMEOUT (seconds). */
   readonly initTimeoutMs: number;
   readonly liveRefetchMs: number;
   readonly liveBatchSize: number;
