@@ -9,7 +9,7 @@ import type { Session } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { ApiError } from '../errors/index.js';
 import {
-  formatSql, multiplexParams, paramHeader,
+  formatSql, multiplexParams, paramHeader, type MultiplexedSql,
 } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { tableOf, type PlanContext } from './context.js';
@@ -88,8 +88,21 @@ async function explainSubscription(input: PlanInput, session: Session, driverFor
   return {
     sql: withParams(statement.text, notes),
     plan: await postgresPlan(driver, statement.text, params),
-    variables: { synthetic: [], query: input.variables, session: session.variables },
+    variables: { synthetic: [], query: input.variables, session: sessionRead(statement.slots, session) },
   };
+}
+
+// The session variables a live query reads, as Hasura lists them (filterVariablesFromQuery): only
+// those its permissions or arguments use; all of them when a function takes the whole session.
+function sessionRead(slots: MultiplexedSql['slots'], session: Session): { [k: string]: string } {
+  const out: { [k: string]: string } = {};
+  for (const slot of slots) {
+    if (slot.source.kind !== 'session') continue;
+    if (slot.source.name === '*') return { ...session.variables };
+    const v = session.variables[slot.source.name];
+    if (v !== undefined) out[slot.source.name] = v;
+  }
+  return out;
 }
 
 // EXPLAIN is PostgreSQL's (every driver is one today); the keyword is a constant before a

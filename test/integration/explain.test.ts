@@ -110,7 +110,7 @@ describe('explain of a query', () => {
     expect(body.sql).toContain('unnest(');
     expect(body.sql).toMatch(/^-- \$2 = session x-svc-user-id :: int4 = \["2"\] \(one text value per cohort\)$/m);
     expect(body.plan.join('\n')).toMatch(/on article/);
-    expect(body.variables).toEqual({ synthetic: [], query: {}, session: { 'x-svc-role': 'user', 'x-svc-user-id': '2' } });
+    expect(body.variables).toEqual({ synthetic: [], query: {}, session: { 'x-svc-user-id': '2' } });
   });
 });
 
