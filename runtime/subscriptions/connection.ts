@@ -9,7 +9,7 @@ import type { GraphQLRequest, Session } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import type { Multiplexer } from './multiplexer.js';
 import { startOperation, type RunningOperation, type SubscriptionEngine } from './operation.js';
-import { CLOSE, closeReason, decodeClientMessage, initHeaders, serverMessages, type ClientMessage, type Protocol } from './protocol.js';
+import { CLOSE, closeReason, decodeClientMessage, initHeaders, serverMessages, type ClientMessage, type ErrorStyle, type Protocol } from './protocol.js';
 import type { SubscriptionSettings } from './settings.js';
 import { ConnectionLog, type WebsocketLog } from './websocket-log.js';
 
@@ -24,6 +24,8 @@ export interface ConnectionContext {
   readonly clientIp?: string | null;
   /** websocket-log lines; absent when that log type is off. */
   readonly wsLog?: WebsocketLog;
+  /** How errors are worded: GraphQL errors (/v1/graphql, the default) or Hasura's legacy ones (/v1alpha1/graphql). */
+  readonly errorStyle?: ErrorStyle;
 }
 
 interface OperationState {
@@ -48,7 +50,7 @@ export class Connection {
 
   constructor(private readonly socket: WebSocket, private readonly protocol: Protocol, private readonly handshake: IncomingHttpHeaders,
     private readonly ctx: ConnectionContext) {
-    this.messages = serverMessages(protocol);
+    this.messages = serverMessages(protocol, ctx.errorStyle ?? 'graphql');
     this.wsLog = ctx.wsLog ? new ConnectionLog(ctx.wsLog) : null;
     // graphql-transport-ws closes a socket that sends no connection_init in time; Hasura applies
     // the timeout to that protocol only, an Apollo (graphql-ws) socket may wait (Server.hs).
@@ -181,11 +183,11 @@ export class Connection {
   private async start(id: string, request: GraphQLRequest): Promise<void> {
     if (this.phase !== 'ready' || !this.session) {
       if (this.protocol === 'transport') return this.close(CLOSE.unauthorized, 'Unauthorized');
-      return this.send(this.messages.error(id, new ApiError('start-failed', 'start received before the connection is initialised')));
+      return this.refuseStart(id, 'start received before the connection is initialised');
     }
     if (this.operations.has(id)) {
       if (this.protocol === 'transport') return this.close(CLOSE.duplicateId, `Subscriber for ${id} already exists`);
-      return this.send(this.messages.error(id, new ApiError('start-failed', `an operation already exists with this id: ${id}`)));
+      return this.refuseStart(id, `an operation already exists with this id: ${id}`);
     }
     // Every start counts toward the role's rate limit (a replan after a metadata change does not).
     const requestId = this.wsLog?.started(this.session, id, request) ?? null;
@@ -194,7 +196,8 @@ export class Connection {
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       this.wsLog?.failed(this.session, id, request, requestId, e);
-      return this.send(this.messages.error(id, e));
+      this.send(this.messages.error(id, e));
+      return this.send(this.messages.complete(id));
     }
     const state: OperationState = { running: null, stopped: false, lastSent: undefined, requestId };
     this.operations.set(id, state);
@@ -220,6 +223,12 @@ export class Connection {
           finish();
           this.wsLog?.failed(session, id, request, state.requestId, e);
           this.send(this.messages.error(id, e));
+          this.send(this.messages.complete(id));
+        },
+        failed: (e) => {
+          if (!live()) return;
+          this.wsLog?.failed(session, id, request, state.requestId, e);
+          this.send(this.messages.failed(id, e));
         },
         complete: () => {
           if (!live()) return;
@@ -249,6 +258,12 @@ export class Connection {
     // The operation may have been stopped (or the socket closed) while it was being planned.
     if (live()) state.running = running;
     else running.stop();
+  }
+
+  /** A start the connection refuses (Hasura's sendStartErr): the error alone, then complete. */
+  private refuseStart(id: string, message: string): void {
+    this.send(this.messages.startError(id, new ApiError('start-failed', message)));
+    this.send(this.messages.complete(id));
   }
 
   private stopOperation(op: OperationState): void {

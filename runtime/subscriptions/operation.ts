@@ -15,6 +15,8 @@ import { pollActionResult } from './action-poll.js';
 export interface SubscriptionEngine {
   /** Runs a query or mutation; answers the whole response text. */
   execute(req: GraphQLRequest, session: Session): Promise<string>;
+  /** Runs a query or mutation; a request that fails as a whole throws its ApiError. Optional. */
+  executeOrThrow?(req: GraphQLRequest, session: Session): Promise<string>;
   /**
    * Plans a subscription as a multiplexed live query (a stream: with its `cursor`); null for other
    * operations. `admitted`: the allow-list already judged the document the client sent (this one may be its rewrite).
@@ -40,6 +42,8 @@ export interface OperationSink {
   next(payload: string): void;
   /** The operation was refused before it ran. */
   error(e: ApiError): void;
+  /** The operation failed while it ran (the database refused it); `complete` follows. */
+  failed(e: ApiError): void;
   complete(): void;
   /** Plan again with the current engine (the metadata changed). */
   replan(): void;
@@ -59,6 +63,10 @@ export interface RunningOperation {
 
 const DONE: RunningOperation = { stop: () => undefined };
 
+// The codes of errors a database raises while a statement runs (drivers/database-error.ts):
+// Hasura reports them as a failed execution, the others as refusals before it.
+const DATABASE_FAILURES: ReadonlySet<string> = new Set(['constraint-violation', 'constraint-error', 'data-exception', 'postgres-error']);
+
 /** Starts an operation for a session; refusals go to `sink.error`. `lastSent` avoids a repeat after a replan. */
 export async function startOperation(ctx: OperationContext, req: GraphQLRequest, sink: OperationSink,
   lastSent?: string): Promise<RunningOperation> {
@@ -66,8 +74,23 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
   const engine = ctx.engine();
   const op = operationOf(req);
   if (op && op.operation.operation !== 'subscription') {
-    sink.next(await engine.execute(req, session));
-    sink.complete();
+    if (!engine.executeOrThrow) {
+      sink.next(await engine.execute(req, session));
+      sink.complete();
+      return DONE;
+    }
+    // Hasura's onStart: a refusal before the run is an `error` message, a failure of the run a
+    // result with `data` null; `complete` follows either.
+    try {
+      sink.next(await engine.executeOrThrow(req, session));
+      sink.complete();
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (DATABASE_FAILURES.has(e.code)) {
+        sink.failed(e);
+        sink.complete();
+      } else sink.error(e);
+    }
     return DONE;
   }
   try {

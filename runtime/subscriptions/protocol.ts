@@ -2,7 +2,7 @@
 // into one union, server messages written in each protocol's words. Payload texts the engine
 // built (`{"data":...}`) are spliced in unparsed.
 
-import { ApiError, graphqlErrorBody } from '../errors/index.js';
+import { ApiError, graphqlErrorBody, managementErrorBody } from '../errors/index.js';
 import type { GraphQLRequest } from '../bundle/index.js';
 
 /** `transport`: graphql-transport-ws (the graphql-ws library); `legacy`: graphql-ws (subscriptions-transport-ws). */
@@ -101,28 +101,39 @@ export interface ServerMessages {
   data(id: string, payloadText: string): string;
   /** An operation refused before it ran (validation, permissions). */
   error(id: string, e: ApiError): string;
+  /** A start refused by the connection (not initialised, id in use): the error alone. */
+  startError(id: string, e: ApiError): string;
+  /** An operation that failed while it ran (the database refused it): a result with `data` null. */
+  failed(id: string, e: ApiError): string;
   complete(id: string): string;
 }
 
-const legacyMessages: ServerMessages = {
-  ack: () => '{"type":"connection_ack"}',
-  keepAlive: () => '{"type":"ka"}',
-  data: (id, payload) => `{"type":"data","id":${JSON.stringify(id)},"payload":${payload}}`,
-  error: (id, e) => JSON.stringify({ type: 'error', id, payload: { errors: [graphqlErrorBody(e)] } }),
-  complete: (id) => JSON.stringify({ type: 'complete', id }),
-};
+/**
+ * How errors are worded on the socket's path: GraphQL errors on /v1/graphql, Hasura's
+ * `{path, error, code}` on /v1alpha1/graphql (Transport/WebSocket.hs ERTLegacy / encodeQErr).
+ */
+export type ErrorStyle = 'graphql' | 'legacy';
 
-const transportMessages: ServerMessages = {
-  ack: () => '{"type":"connection_ack"}',
-  keepAlive: () => '{"type":"ping","payload":{"message":"keepalive"}}',
-  data: (id, payload) => `{"type":"next","id":${JSON.stringify(id)},"payload":${payload}}`,
-  error: (id, e) => JSON.stringify({ type: 'error', id, payload: [graphqlErrorBody(e)] }),
-  complete: (id) => JSON.stringify({ type: 'complete', id }),
-};
+/** The error style of a WebSocket path. */
+export function errorStyleOf(path: string): ErrorStyle {
+  return path === '/v1alpha1/graphql' ? 'legacy' : 'graphql';
+}
 
-/** The server messages of a protocol. */
-export function serverMessages(protocol: Protocol): ServerMessages {
-  return protocol === 'transport' ? transportMessages : legacyMessages;
+/** The server messages of a protocol, errors in the path's style (Hasura's onStart). */
+export function serverMessages(protocol: Protocol, style: ErrorStyle = 'graphql'): ServerMessages {
+  const body = (e: ApiError): unknown => (style === 'legacy' ? managementErrorBody(e) : graphqlErrorBody(e));
+  // A refusal before the run: the legacy style sends the error alone; GraphQL errors are listed.
+  const refused = (e: ApiError): unknown => (style === 'legacy' ? body(e) : protocol === 'transport' ? [body(e)] : { errors: [body(e)] });
+  const data = protocol === 'transport' ? 'next' : 'data';
+  return {
+    ack: () => '{"type":"connection_ack"}',
+    keepAlive: () => (protocol === 'transport' ? '{"type":"ping","payload":{"message":"keepalive"}}' : '{"type":"ka"}'),
+    data: (id, payload) => `{"type":"${data}","id":${JSON.stringify(id)},"payload":${payload}}`,
+    error: (id, e) => JSON.stringify({ type: 'error', id, payload: refused(e) }),
+    startError: (id, e) => JSON.stringify({ type: 'error', id, payload: body(e) }),
+    failed: (id, e) => JSON.stringify({ type: data, id, payload: { data: null, errors: [body(e)] } }),
+    complete: (id) => JSON.stringify({ type: 'complete', id }),
+  };
 }
 
 /** The body of a GraphQL error response for an error met while a subscription ran. */

@@ -11,7 +11,7 @@ import { ChangeFeed } from './change-feed.js';
 import { Connection } from './connection.js';
 import { Multiplexer, type MultiplexerStats } from './multiplexer.js';
 import type { SubscriptionEngine } from './operation.js';
-import { CLOSE, LEGACY_PROTOCOL, TRANSPORT_PROTOCOL, chooseProtocol, errorsPayload } from './protocol.js';
+import { CLOSE, LEGACY_PROTOCOL, TRANSPORT_PROTOCOL, chooseProtocol, errorStyleOf, errorsPayload } from './protocol.js';
 import { DEFAULT_SUBSCRIPTION_SETTINGS, type SubscriptionSettings } from './settings.js';
 import type { WebsocketLog } from './websocket-log.js';
 
@@ -73,7 +73,8 @@ export function createSubscriptionService(opts: SubscriptionOptions, auth: AuthO
   const accept = (ws: WebSocket, req: IncomingMessage): void => {
     const offered = new Set((req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean));
     const c = new Connection(ws, chooseProtocol(offered), req.headers, { engine: opts.engine, auth, multiplexer, settings, log,
-      clientIp: req.socket.remoteAddress ?? null, ...(opts.wsLog ? { wsLog: opts.wsLog } : {}) });
+      clientIp: req.socket.remoteAddress ?? null, errorStyle: errorStyleOf(new URL(req.url ?? '/', 'http://localhost').pathname),
+      ...(opts.wsLog ? { wsLog: opts.wsLog } : {}) });
     connections.add(c);
     ws.on('close', () => connections.delete(c));
   };

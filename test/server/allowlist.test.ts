@@ -100,7 +100,7 @@ describe('allow-list on', () => {
       c.send({ type: 'subscribe', id: 's2', payload: { query: 'subscription { author_stream(batch_size: 5, cursor: {initial_value: {id: 0}}) { id } }' } });
       expect(await c.next((m) => m.id === 's2')).toEqual({ type: 'error', id: 's2', payload: NOT_ALLOWED.errors });
       c.send({ type: 'subscribe', id: 'q', payload: { query: AD_HOC } });
-      expect(await c.next((m) => m.id === 'q')).toEqual({ type: 'next', id: 'q', payload: NOT_ALLOWED });
+      expect(await c.next((m) => m.id === 'q')).toEqual({ type: 'error', id: 'q', payload: NOT_ALLOWED.errors });
     } finally {
       c.close();
     }
