@@ -227,6 +227,8 @@ export function createServer(opts: ServerOptions): KilnServer {
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    // With CORS disabled, the upgrade request's cookie is not read (Hasura's onConn, Transport/WebSocket.hs).
+    if (cors.kind === 'disabled') delete req.headers.cookie;
     if (subscriptions && (path === '/v1/graphql' || path === '/v1alpha1/graphql')) subscriptions.handleUpgrade(req, socket, head);
     else socket.destroy();
   });

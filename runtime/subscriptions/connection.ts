@@ -140,8 +140,10 @@ export class Connection {
     this.phase = 'initialising';
     if (this.initTimer) clearTimeout(this.initTimer);
     this.initTimer = null;
-    // Headers of the init payload; without them, those of the HTTP upgrade request (first init only).
-    const headers = initHeaders(payload) ?? (first ? this.handshake : {});
+    // The init payload's headers; the first init adds those of the HTTP upgrade request (a cookie,
+    // say) under them, as Hasura's onConnInit does (mkHeaders: payload headers, then the client's).
+    const given = initHeaders(payload) ?? {};
+    const headers = first ? { ...handshakeHeaders(this.handshake, given), ...given } : given;
     let session: Session;
     try {
       session = await resolveSession(headers, this.ctx.auth);
@@ -271,4 +273,17 @@ export class Connection {
     op.running?.stop();
     op.running = null;
   }
+}
+
+// The upgrade request's headers a session may be resolved from: not the WebSocket handshake's own,
+// nor one the init payload also names (in any letter case).
+const HANDSHAKE_ONLY = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'upgrade', 'connection']);
+function handshakeHeaders(handshake: IncomingHttpHeaders, given: Record<string, string>): Record<string, string> {
+  const named = new Set(Object.keys(given).map((k) => k.toLowerCase()));
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(handshake)) {
+    if (typeof v !== 'string' || HANDSHAKE_ONLY.has(k) || named.has(k)) continue;
+    out[k] = v;
+  }
+  return out;
 }

@@ -72,8 +72,8 @@ export class Client {
     });
   }
 
-  static async open(url: string, protocol: 'graphql-transport-ws' | 'graphql-ws'): Promise<Client> {
-    const ws = new WebSocket(url, protocol);
+  static async open(url: string, protocol: 'graphql-transport-ws' | 'graphql-ws', headers?: Record<string, string>): Promise<Client> {
+    const ws = new WebSocket(url, protocol, headers ? { headers } : {});
     const c = new Client(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
