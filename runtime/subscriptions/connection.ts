@@ -129,8 +129,8 @@ export class Connection {
   }
 
   /**
-   * `connection_init`. The first resolves the session from the payload's headers (else the
-   * handshake's); a later one, in either protocol, resolves it again from the payload's headers
+   * `connection_init`. The first resolves the session from the payload's headers over the upgrade
+   * request's; a later one, in either protocol, resolves it again from the payload's headers
    * alone and replaces it for the operations started after it, answering `connection_ack` (and a
    * keep-alive) each time, as Hasura does (Transport/WebSocket.hs onConnInit).
    */
