@@ -3,6 +3,8 @@
 // environment at call time, the client's headers when the action forwards them, and the action's
 // timeout. The answer is bounded in size: a handler cannot make the engine hold more than that.
 
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { renderUrlTemplate, type ActionModel, type Json } from '../bundle/index.js';
 import { ApiError, unsetVariableReason } from '../errors/index.js';
 import { outgoingCall } from '../tracing/index.js';
@@ -70,40 +72,75 @@ export class HttpFailure extends Error {
   }
 }
 
-/** Sends one request; answers the response, or throws HttpFailure. */
+/**
+ * Sends one request; answers the response, or throws HttpFailure. The answer's headers keep the
+ * names and the order the handler sent them in (node:http's rawHeaders): Hasura reports them so in
+ * an error's `internal.response.headers` ("Content-Type", not "content-type").
+ */
 export async function callHandler(req: HandlerRequest, timeoutSeconds: number, maxBytes = MAX_RESPONSE_BYTES): Promise<HandlerResponse> {
   const signal = AbortSignal.timeout(Math.max(1, Math.round(timeoutSeconds * 1000)));
-  let res: Response;
   // In a traced request: a client span, whose traceparent the handler receives.
   const traced = outgoingCall(`${req.method} action handler`, req.method, req.url);
   const sent = [...req.headers].map(([k, v]) => [k, v] as [string, string]);
   if (traced) for (const [k, v] of Object.entries(traced.headers)) sent.push([k, v]);
+  let url: URL;
   try {
-    res = await fetch(req.url, { method: req.method, headers: sent, ...(req.body !== undefined ? { body: req.body } : {}), signal, redirect: 'manual' });
-    traced?.span.set('http.response.status_code', res.status);
+    url = new URL(req.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
   } catch (e) {
     traced?.span.fail((e as Error).message);
+    traced?.span.end();
+    throw new HttpFailure('connection', (e as Error).message);
+  }
+  try {
+    const res = await exchange(url, req, sent, signal, maxBytes);
+    traced?.span.set('http.response.status_code', res.status);
+    return res;
+  } catch (e) {
+    traced?.span.fail((e as Error).message);
+    if (e instanceof HttpFailure) throw e;
     throw failureOf(e, signal);
   } finally {
     traced?.span.end();
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    if (res.body) {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        size += chunk.byteLength;
-        if (size > maxBytes) throw new HttpFailure('too_large', `the response is larger than ${maxBytes} bytes`);
-        chunks.push(chunk);
-      }
-    }
-  } catch (e) {
-    if (e instanceof HttpFailure) throw e;
-    throw failureOf(e, signal);
+}
+
+// One HTTP exchange on node:http(s): the body read up to maxBytes, the raw header pairs kept.
+function exchange(url: URL, req: HandlerRequest, headers: readonly (readonly [string, string])[], signal: AbortSignal, maxBytes: number): Promise<HandlerResponse> {
+  const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
+  // Names as given (the first spelling of a repeated one), repeated values as a list.
+  const flat: { [name: string]: string[] } = {};
+  const spelled = new Map<string, string>();
+  for (const [k, v] of headers) {
+    const name = spelled.get(k.toLowerCase()) ?? k;
+    spelled.set(k.toLowerCase(), name);
+    (flat[name] ??= []).push(v);
   }
-  const headers: [string, string][] = [];
-  res.headers.forEach((value, name) => headers.push([name, value]));
-  return { status: res.status, headers, text: Buffer.concat(chunks).toString('utf8') };
+  if (body !== undefined && !spelled.has('content-length')) flat['Content-Length'] = [String(body.length)];
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<HandlerResponse>((resolve, reject) => {
+    const out = send(url, { method: req.method, headers: flat, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > maxBytes) {
+          res.destroy();
+          reject(new HttpFailure('too_large', `the response is larger than ${maxBytes} bytes`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('error', reject);
+      res.on('end', () => {
+        const pairs: [string, string][] = [];
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        resolve({ status: res.statusCode ?? 0, headers: pairs, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    out.on('error', reject);
+    out.end(body);
+  });
 }
 
 function failureOf(e: unknown, signal: AbortSignal): HttpFailure {
