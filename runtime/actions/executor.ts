@@ -145,9 +145,9 @@ export class ActionExecutor implements ActionHook {
   }
 
   // An output cut to the field's selection, its relationships read under the role's permission.
-  private async shaped(body: Json, type: string, f: FieldSel, ctx: PlanContext, internal: Json, req: ActionRequest): Promise<Json> {
+  private async shaped(body: Json, type: string, f: FieldSel, ctx: PlanContext, internal: Json, req: ActionRequest, missingAsNull = false): Promise<Json> {
     const pending: PendingRelationship[] = [];
-    const out = shapeOutput(body, type, f, { objects: this.objects, enums: this.enums, plan: ctx, internal, pending });
+    const out = shapeOutput(body, type, f, { objects: this.objects, enums: this.enums, plan: ctx, internal, pending, missingAsNull });
     await fillRelationships(pending, ctx, req.session, req.readerFor);
     return out;
   }
@@ -175,11 +175,16 @@ export class ActionExecutor implements ActionHook {
         case 'id': out[sub.key] = call.id; break;
         case 'created_at': out[sub.key] = call.createdAt; break;
         case 'errors': out[sub.key] = call.errors; break;
-        case 'output': out[sub.key] = call.status === 'completed' ? await this.shaped(call.output, action.outputType, sub, ctx, { webhook_response: call.output }, req) : null; break;
+        case 'output': out[sub.key] = call.status === 'completed' ? await this.shaped(call.output, action.outputType, sub, ctx, { webhook_response: call.output }, req, this.hasRelationships(action.outputType)) : null; break;
         default: throw new ApiError('validation-failed', `field "${sub.name}" not found in type: '${action.name}'`, 400, ['selectionSet', f.key, sub.key]);
       }
     }
     return out;
+  }
+
+  // Whether an output type's object has relationships to tables (Hasura then reads an asynchronous output with SQL).
+  private hasRelationships(type: string): boolean {
+    return (this.objects.get(type.replace(/[[\]!]/g, ''))?.relationships.length ?? 0) > 0;
   }
 
   private requireCatalog(): Pick<Driver, 'query'> {

@@ -28,6 +28,12 @@ export interface ShapeContext {
   /** The `internal` of a failure (request and response). */
   readonly internal: Json;
   readonly pending: PendingRelationship[];
+  /**
+   * A field the answer leaves out reads null (Hasura reads an asynchronous output with
+   * relationships through jsonb_to_recordset). Otherwise it is left out of the output, as
+   * Hasura's makeActionResponseNoRelations builds it (test_actions.py test_query_action_recursive_output).
+   */
+  readonly missingAsNull?: boolean;
 }
 
 /** The selected output of one action field (`field` is the root field, `type` its output type text). */
@@ -126,6 +132,7 @@ function shapeObject(value: { readonly [k: string]: Json }, object: CustomObject
     if (sub.name === '__typename') { out[sub.key] = object.name; continue; }
     const f = object.fields.find((x) => x.name === sub.name);
     if (f) {
+      if (value[sub.name] === undefined && !ctx.missingAsNull && !f.type.endsWith('!')) continue;
       out[sub.key] = shape(value[sub.name], parseType(f.type), sub, ctx, false);
       continue;
     }

@@ -2,7 +2,11 @@
 // makeActionResponseNoRelations (Execute/Action.hs, March 2022) do, against tests-py
 // test_actions.py (queries/actions/sync):
 // - the answer's headers in an error's internal.response keep the names and order the handler sent
-//   ("Content-Type", "Set-Cookie": test_expecting_object_response_got_null and its neighbours).
+//   ("Content-Type", "Set-Cookie": test_expecting_object_response_got_null and its neighbours);
+// - a field the answer leaves out is left out of the output, at any depth and in list elements
+//   (test_query_action_recursive_output: {"id": 4} answers {"id": 4}, not {"id": 4, "these": null}),
+//   except for an asynchronous output with relationships, which Hasura reads with SQL
+//   (jsonb_to_recordset), where it is null.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
@@ -14,17 +18,42 @@ let server: ServedDatabase;
 beforeAll(async () => {
   handler = await startHandler();
   handler.route('/nothing', () => ({ body: null, headers: { 'X-Handler-Trace': 'abc' } }));
-  server = await serveDatabase('fidactanswer', 'SELECT 1;', {
+  handler.route('/tree', () => ({ body: { id: 1, kids: [{ id: 2, kids: [{ id: 3 }] }, { id: 4 }] } }));
+  handler.route('/owner', () => ({ body: { id: 1 } }));
+  process.env['SVC_GRAPHQL_ASYNC_ACTIONS_FETCH_INTERVAL'] = '100';
+  server = await serveDatabase('fidactanswer', 'CREATE TABLE person (id int PRIMARY KEY, name text); INSERT INTO person VALUES (1, \'ann\');', {
+    track: ['person'],
     metadata: [
-      { type: 'set_custom_types', args: { objects: [{ name: 'Point', fields: [{ name: 'id', type: 'Int!' }] }] } },
+      { type: 'set_custom_types', args: { objects: [
+        { name: 'Point', fields: [{ name: 'id', type: 'Int!' }] },
+        { name: 'Tree', fields: [{ name: 'id', type: 'Int!' }, { name: 'label', type: 'String' }, { name: 'kids', type: '[Tree]' }] },
+        { name: 'Owned', fields: [{ name: 'id', type: 'Int!' }, { name: 'note', type: 'String' }],
+          relationships: [{ name: 'person', type: 'object', remote_table: 'person', field_mapping: { id: 'id' } }] },
+      ] } },
       { type: 'create_action', args: { name: 'place', definition: { kind: 'synchronous', handler: `${handler.base}/nothing`, output_type: 'Point!' } } },
+      { type: 'create_action', args: { name: 'tree', definition: { type: 'query', handler: `${handler.base}/tree`, output_type: 'Tree' } } },
+      { type: 'create_action', args: { name: 'tree_later', definition: { kind: 'asynchronous', handler: `${handler.base}/tree`, output_type: 'Tree' } } },
+      { type: 'create_action', args: { name: 'owned', definition: { type: 'query', handler: `${handler.base}/owner`, output_type: 'Owned' } } },
+      { type: 'create_action', args: { name: 'owned_later', definition: { kind: 'asynchronous', handler: `${handler.base}/owner`, output_type: 'Owned' } } },
     ],
   });
 });
 afterAll(async () => {
   await server?.close();
   await handler?.close();
+  delete process.env['SVC_GRAPHQL_ASYNC_ACTIONS_FETCH_INTERVAL'];
 });
+
+// Calls asynchronous `action` and reads `selection` of its output once delivered.
+async function delivered(action: string, selection: string): Promise<any> {
+  const id = (await server.gql(`mutation { ${action} }`)).data[action] as string;
+  for (let i = 0; i < 100; i++) {
+    const r = await server.gql(`{ ${action}(id: "${id}") { output ${selection} } }`);
+    if (r.errors || r.data[action].output) return r;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`${action} was not delivered`);
+}
 
 describe('a handler answer in an action error', () => {
   it('lists the answer\'s headers with the names as the handler spelled them', async () => {
@@ -34,5 +63,21 @@ describe('a handler answer in an action error', () => {
     expect(names).toContain('X-Handler-Trace');
     expect(names).not.toContain('x-handler-trace');
     expect(names.indexOf('content-type')).toBeLessThan(names.indexOf('X-Handler-Trace'));
+  });
+});
+
+describe('fields an answer leaves out', () => {
+  const tree = '{ id label kids { id label kids { id kids { id } } } }';
+  const expected = { id: 1, kids: [{ id: 2, kids: [{ id: 3 }] }, { id: 4 }] };
+
+  it('are left out of a synchronous output, at every depth', async () => {
+    expect(await server.gql(`{ tree ${tree} }`)).toEqual({ data: { tree: expected } });
+    expect(await server.gql('{ owned { id note person { name } } }')).toEqual({ data: { owned: { id: 1, person: { name: 'ann' } } } });
+  });
+
+  it('are left out of an asynchronous output without relationships, and null in one with them', async () => {
+    expect(await delivered('tree_later', tree)).toEqual({ data: { tree_later: { output: expected } } });
+    expect(await delivered('owned_later', '{ id note person { name } }'))
+      .toEqual({ data: { owned_later: { output: { id: 1, note: null, person: { name: 'ann' } } } } });
   });
 });
