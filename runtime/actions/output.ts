@@ -73,6 +73,10 @@ function jsonKind(v: Json): string {
   }
 }
 
+// Hasura's sentence (callWebhook, March 2022) for an answer of the wrong kind as a whole: an array
+// where no list is due, an object where a list or a built-in scalar is.
+const CHECK_TYPE = (kind: 'array' | 'object'): string => `got ${kind} for the action webhook response, might want to check the action return type defined!`;
+
 function typeText(node: TypeNode): string {
   switch (node.kind) {
     case Kind.NON_NULL_TYPE: return `${typeText(node.type)}!`;
@@ -96,12 +100,20 @@ function shape(value: Json | undefined, type: TypeNode, field: FieldSel, ctx: Sh
   }
   if (value === null || value === undefined) return null;
   if (type.kind === Kind.LIST_TYPE) {
-    if (!Array.isArray(value)) throw new ActionFailure(top ? 'expecting array for the action webhook response' : `expecting array for field ${JSON.stringify(field.name)}`, 'unexpected', ctx.internal);
+    if (!Array.isArray(value)) {
+      if (!top) throw new ActionFailure(`expecting array for field ${JSON.stringify(field.name)}`, 'unexpected', ctx.internal);
+      if (typeof value === 'object') throw new ActionFailure(CHECK_TYPE('object'), 'unexpected', ctx.internal);
+      throw mismatch(value, typeText(type), field, top, ctx);
+    }
     return value.map((v) => shape(v, type.type, field, ctx, top));
   }
   const name = type.name.value;
   const object = ctx.objects.get(name);
   if (!object) {
+    // The answer as a whole: an array, or an object where a built-in scalar is due, is "got ...,
+    // might want to check the action return type defined!" (Hasura's callWebhook of March 2022).
+    if (top && Array.isArray(value)) throw new ActionFailure(CHECK_TYPE('array'), 'unexpected', ctx.internal);
+    if (top && typeof value === 'object' && name in BUILT_IN && name !== 'ID') throw new ActionFailure(CHECK_TYPE('object'), 'unexpected', ctx.internal);
     const fits = BUILT_IN[name];
     if (fits && !fits(value)) throw mismatch(value, name, field, top, ctx);
     const values = ctx.enums.get(name);
@@ -112,7 +124,7 @@ function shape(value: Json | undefined, type: TypeNode, field: FieldSel, ctx: Sh
     return value;
   }
   if (Array.isArray(value)) {
-    if (top) throw new ActionFailure('expecting object for action webhook response but got array', 'unexpected', ctx.internal);
+    if (top) throw new ActionFailure(CHECK_TYPE('array'), 'unexpected', ctx.internal);
     throw mismatch(value, typeText(type), field, top, ctx);
   }
   if (typeof value !== 'object') throw mismatch(value, typeText(type), field, top, ctx);

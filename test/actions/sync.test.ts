@@ -147,7 +147,7 @@ describe('synchronous actions', () => {
   it('checks a 2xx answer against the output type', async () => {
     const message = async (kind: string) => (await probe(kind)).body.errors[0].message;
     expect(await message('scalar')).toBe('got scalar String for the action webhook response, expecting UserOut');
-    expect(await message('array')).toBe('expecting object for action webhook response but got array');
+    expect(await message('array')).toBe('got array for the action webhook response, might want to check the action return type defined!');
     expect(await message('missing')).toBe('field "id" expected in webhook response, but not found');
     expect(await message('nullid')).toBe('expecting not null value for field "id"');
     expect(await message('nested')).toBe('field "tag" expected in webhook response, but not found');
@@ -188,7 +188,7 @@ describe('synchronous actions', () => {
     expect(await run('ok')).toEqual({ data: { count_it: 7 } });
     expect((await run('text')).errors[0].message).toBe('got scalar String for the action webhook response, expecting Int');
     expect((await run('float')).errors[0].message).toBe('got scalar Number for the action webhook response, expecting Int');
-    expect((await run('object')).errors[0].message).toBe('got object for the action webhook response, expecting Int');
+    expect((await run('object')).errors[0].message).toBe('got object for the action webhook response, might want to check the action return type defined!');
     expect((await run('none')).errors[0].message).toBe('got null for the action webhook response');
     expect((await md('drop_action', { name: 'count_it' })).status).toBe(200);
   });

@@ -6,7 +6,12 @@
 // - a field the answer leaves out is left out of the output, at any depth and in list elements
 //   (test_query_action_recursive_output: {"id": 4} answers {"id": 4}, not {"id": 4, "these": null}),
 //   except for an asynchronous output with relationships, which Hasura reads with SQL
-//   (jsonb_to_recordset), where it is null.
+//   (jsonb_to_recordset), where it is null;
+// - an answer of the wrong kind as a whole: an array where no list is due, an object where a list
+//   or a built-in scalar is, is "got array|object for the action webhook response, might want to
+//   check the action return type defined!" (test_expecting_object_response_got_array,
+//   test_expecting_array_response_got_object, test_expecting_scalar_string_output_type_got_object);
+//   a scalar where a list is due is "got scalar String for the action webhook response, expecting [Point]".
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
@@ -20,6 +25,9 @@ beforeAll(async () => {
   handler.route('/nothing', () => ({ body: null, headers: { 'X-Handler-Trace': 'abc' } }));
   handler.route('/tree', () => ({ body: { id: 1, kids: [{ id: 2, kids: [{ id: 3 }] }, { id: 4 }] } }));
   handler.route('/owner', () => ({ body: { id: 1 } }));
+  handler.route('/array', () => ({ body: [{ id: 1 }] }));
+  handler.route('/object', () => ({ body: { id: 1 } }));
+  handler.route('/word', () => ({ body: 'some-string' }));
   process.env['SVC_GRAPHQL_ASYNC_ACTIONS_FETCH_INTERVAL'] = '100';
   server = await serveDatabase('fidactanswer', 'CREATE TABLE person (id int PRIMARY KEY, name text); INSERT INTO person VALUES (1, \'ann\');', {
     track: ['person'],
@@ -31,6 +39,11 @@ beforeAll(async () => {
           relationships: [{ name: 'person', type: 'object', remote_table: 'person', field_mapping: { id: 'id' } }] },
       ] } },
       { type: 'create_action', args: { name: 'place', definition: { kind: 'synchronous', handler: `${handler.base}/nothing`, output_type: 'Point!' } } },
+      { type: 'create_action', args: { name: 'one_got_many', definition: { handler: `${handler.base}/array`, output_type: 'Point' } } },
+      { type: 'create_action', args: { name: 'word_got_many', definition: { handler: `${handler.base}/array`, output_type: 'String' } } },
+      { type: 'create_action', args: { name: 'many_got_one', definition: { handler: `${handler.base}/object`, output_type: '[Point]' } } },
+      { type: 'create_action', args: { name: 'word_got_one', definition: { handler: `${handler.base}/object`, output_type: 'String!' } } },
+      { type: 'create_action', args: { name: 'many_got_word', definition: { handler: `${handler.base}/word`, output_type: '[Point]!' } } },
       { type: 'create_action', args: { name: 'tree', definition: { type: 'query', handler: `${handler.base}/tree`, output_type: 'Tree' } } },
       { type: 'create_action', args: { name: 'tree_later', definition: { kind: 'asynchronous', handler: `${handler.base}/tree`, output_type: 'Tree' } } },
       { type: 'create_action', args: { name: 'owned', definition: { type: 'query', handler: `${handler.base}/owner`, output_type: 'Owned' } } },
@@ -79,5 +92,21 @@ describe('fields an answer leaves out', () => {
     expect(await delivered('tree_later', tree)).toEqual({ data: { tree_later: { output: expected } } });
     expect(await delivered('owned_later', '{ id note person { name } }'))
       .toEqual({ data: { owned_later: { output: { id: 1, note: null, person: { name: 'ann' } } } } });
+  });
+});
+
+describe('an answer of the wrong kind as a whole', () => {
+  const check = (kind: string) => `got ${kind} for the action webhook response, might want to check the action return type defined!`;
+  const message = async (q: string) => (await server.gql(q)).errors[0].message;
+
+  it('is an array where no list is due, or an object where a list or a built-in scalar is', async () => {
+    expect(await message('mutation { one_got_many { id } }')).toBe(check('array'));
+    expect(await message('mutation { word_got_many }')).toBe(check('array'));
+    expect(await message('mutation { many_got_one { id } }')).toBe(check('object'));
+    expect(await message('mutation { word_got_one }')).toBe(check('object'));
+  });
+
+  it('names the list type when a scalar comes where a list is due', async () => {
+    expect(await message('mutation { many_got_word { id } }')).toBe('got scalar String for the action webhook response, expecting [Point]');
   });
 });
