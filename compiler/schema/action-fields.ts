@@ -9,7 +9,8 @@ import {
   type GraphQLEnumValueConfig, type GraphQLFieldConfig, type GraphQLInputType, type GraphQLNamedType, type GraphQLOutputType, type TypeNode,
 } from 'graphql';
 import type { ActionModel, CustomObjectModel, CustomRelationshipModel } from '../../runtime/bundle/index.js';
-import { canSelect, describe, hasObjectType, named, sortByKey, tableOf, type SchemaContext } from './context.js';
+import { canAggregate, canSelect, describe, hasObjectType, named, sortByKey, tableOf, type SchemaContext } from './context.js';
+import { aggregateType } from './aggregate.js';
 import { objectType, rowsType } from './object-type.js';
 import { scalarType } from './scalars.js';
 import { selectArgs } from './select-args.js';
@@ -115,5 +116,10 @@ function relationshipField(ctx: SchemaContext, r: CustomRelationshipModel): [str
   const t = tableOf(ctx, r.target);
   if (!hasObjectType(ctx, t)) return [];
   if (r.kind === 'object') return [[r.name, { type: objectType(ctx, t) }]];
-  return [[r.name, { type: rowsType(ctx, t), args: selectArgs(ctx, t) }]];
+  const fields: [string, Field][] = [[r.name, { type: rowsType(ctx, t), args: selectArgs(ctx, t) }]];
+  // Hasura's remoteSourceField: an array relationship also has its aggregate when the role may aggregate the table.
+  if (canAggregate(ctx, r.target)) {
+    fields.push([`${r.name}_aggregate`, { type: new GraphQLNonNull(aggregateType(ctx, t, () => objectType(ctx, t))), args: selectArgs(ctx, t) }]);
+  }
+  return fields;
 }

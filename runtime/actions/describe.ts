@@ -50,7 +50,7 @@ function collect(type: TypeNode, f: FieldSel, ctx: PlanContext, objects: Readonl
   for (const sub of collectFields(f.node.selectionSet, object.name, ctx)) {
     const field = object.fields.find((x) => x.name === sub.name);
     if (field) { collect(parseType(field.type), sub, ctx, objects, out); continue; }
-    const rel = object.relationships.find((r) => r.name === sub.name);
+    const rel = object.relationships.find((r) => r.name === sub.name || (r.kind === 'array' && `${r.name}_aggregate` === sub.name));
     if (rel) out.push({ target: {}, key: sub.key, relationship: rel, field: sub, values: rel.mapping.map(([from, column]) => [column, `<${from}>`]) });
   }
 }

@@ -148,9 +148,9 @@ function shapeObject(value: { readonly [k: string]: Json }, object: CustomObject
       out[sub.key] = shape(value[sub.name], parseType(f.type), sub, ctx, false);
       continue;
     }
-    const rel = object.relationships.find((r) => r.name === sub.name);
+    const rel = object.relationships.find((r) => r.name === sub.name || (r.kind === 'array' && `${r.name}_aggregate` === sub.name));
     if (!rel) throw new ActionFailure(`field ${JSON.stringify(sub.name)} not found in type: '${object.name}'`, 'validation-failed');
-    out[sub.key] = rel.kind === 'array' ? [] : null;
+    out[sub.key] = rel.kind === 'array' && rel.name === sub.name ? [] : null;
     ctx.pending.push({ target: out, key: sub.key, relationship: rel, field: sub, values: rel.mapping.map(([from, column]) => [column, value[from] ?? null]) });
   }
   return out;

@@ -11,7 +11,7 @@
 
 import type { Json, Session } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
-import { argsOf, bindParams, listSelect, objectSelect, tableSource, type JoinCond, type PlanContext } from '../graphql/index.js';
+import { argsOf, bindParams, listSelect, objectSelect, relationshipAggregateSelect, tableSource, type JoinCond, type PlanContext } from '../graphql/index.js';
 import { compileSql, multiplexParams, multiplexValue, subscriberCohort, type CompiledSql, type JsonField, type MultiplexedSql } from '../sql/index.js';
 import type { PendingRelationship } from './output.js';
 
@@ -58,7 +58,9 @@ function relationshipField(p: PendingRelationship, key: string, ctx: PlanContext
   }))];
   const select = p.relationship.kind === 'object'
     ? objectSelect(t, tableSource(t), p.field, ctx, path, on)
-    : listSelect(t, tableSource(t), argsOf(p.field.node), p.field, ctx, path, on);
+    : p.field.name !== p.relationship.name
+      ? relationshipAggregateSelect(t, tableSource(t), p.field, ctx, path, on)
+      : listSelect(t, tableSource(t), argsOf(p.field.node), p.field, ctx, path, on);
   return { key, value: select };
 }
 
@@ -99,7 +101,7 @@ export async function fillRelationships(pending: readonly PendingRelationship[],
   }));
 }
 
-const empty = (p: PendingRelationship): Json => (p.relationship.kind === 'array' ? [] : null);
+const empty = (p: PendingRelationship): Json => (p.relationship.kind === 'array' && p.field.name === p.relationship.name ? [] : null);
 
 // One cohort per output object (objects with equal keys share one): its key values for every site
 // it asks for; a key left null (another selection's site, or a null field) matches no row.

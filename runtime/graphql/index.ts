@@ -36,7 +36,7 @@ export type { ActionHook, ActionRequest } from './action-hook.js';
 export { onlyFields, type Prepared } from './prepare.js';
 export { collectFields, type FieldSel } from './fields.js';
 /** Row selections as IR (object and list), a table as a row source, a join condition: what action relationships plan with. */
-export { listSelect, objectSelect } from './select.js';
+export { listSelect, objectSelect, relationshipAggregateSelect } from './select.js';
 export { argsOf } from './fields.js';
 export { tableSource } from './context.js';
 export type { JoinCond } from './rows.js';

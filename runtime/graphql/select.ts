@@ -4,7 +4,7 @@
 import type { ColumnModel, ComputedFieldModel, TableModel } from '../bundle/index.js';
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
-import { Alias, type JsonObject, type JsonValue, type ListSelect, type ObjectSelect, type Source } from '../sql/index.js';
+import { Alias, type AggregateSelect, type JsonObject, type JsonValue, type ListSelect, type ObjectSelect, type Source } from '../sql/index.js';
 import { aggregateSelect } from './aggregate.js';
 import { joinConds, guardedField, selectFilter } from './bool.js';
 import { computedCall } from './call.js';
@@ -101,4 +101,9 @@ export function listSelect(t: TableModel, from: Source, args: ReadonlyMap<string
   const b = new Alias(t.name);
   const shape = rowShape(t, b, collectFields(f.node.selectionSet, typeNameOf(t), ctx), ctx, [...path, 'selectionSet'], readsTable(from));
   return { kind: 'list', shape, rows: rowSet(t, from, args, b, ctx, path, joins, false, parent) };
+}
+
+/** The aggregate of an array relationship from an action's output (`<name>_aggregate`), as a table relationship's is planned. */
+export function relationshipAggregateSelect(t: TableModel, from: Source, f: FieldSel, ctx: PlanContext, path: Path, joins: readonly JoinCond[]): AggregateSelect {
+  return aggregateSelect(t, from, argsOf(f.node), f, ctx, path, joins, rowShape);
 }
