@@ -15,6 +15,33 @@ const listOf = (v: Json | undefined): Obj[] => (Array.isArray(v) ? v.filter(isOb
 const text = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const q = (s: string): string => JSON.stringify(s);
 
+/**
+ * An action as Hasura shows it in an inconsistency's definition: its CreateAction as parsed
+ * (`{name, definition, comment}`, the definition with every default: headers [], timeout,
+ * forward_client_headers, type and, for a mutation, kind; each argument with its description;
+ * tests-py test_actions.py TestCreateActionNestedTypeWithRelation).
+ */
+function asDefined(a: Obj): Json {
+  const def = isObj(a['definition']) ? a['definition'] : {};
+  const type = def['type'] === 'query' ? 'query' : 'mutation';
+  return {
+    name: a['name'] ?? null,
+    definition: {
+      arguments: listOf(def['arguments']).map((x) => ({ name: x['name'] ?? null, type: x['type'] ?? null, description: x['description'] ?? null })),
+      output_type: def['output_type'] ?? null,
+      headers: Array.isArray(def['headers']) ? def['headers'] : [],
+      forward_client_headers: def['forward_client_headers'] === true,
+      handler: def['handler'] ?? null,
+      timeout: typeof def['timeout'] === 'number' ? def['timeout'] : DEFAULT_ACTION_TIMEOUT,
+      type,
+      ...(type === 'mutation' ? { kind: def['kind'] === 'asynchronous' ? 'asynchronous' : 'synchronous' } : {}),
+      ...(def['request_transform'] !== undefined ? { request_transform: def['request_transform'] } : {}),
+      ...(def['response_transform'] !== undefined ? { response_transform: def['response_transform'] } : {}),
+    },
+    comment: a['comment'] ?? null,
+  };
+}
+
 /** Hasura's timeout of a handler call when the definition names none (seconds). */
 export const DEFAULT_ACTION_TIMEOUT = 30;
 
@@ -36,7 +63,7 @@ export function resolveActions(md: { readonly actions?: readonly Json[]; readonl
     const name = text(a['name']);
     const def = isObj(a['definition']) ? a['definition'] : {};
     // Hasura resolves an action under the context `in action "a"; ` (buildAction's addActionContext, a semicolon).
-    const fail = (reason: string): void => issues.add({ type: 'action', name: `action ${name}`, definition: a, reason: `in action ${q(name)}; ${reason}` });
+    const fail = (reason: string): void => issues.add({ type: 'action', name: `action ${name}`, definition: asDefined(a), reason: `in action ${q(name)}; ${reason}` });
     const args = listOf(def['arguments']).map((x) => ({ name: text(x['name']), type: text(x['type']), description: typeof x['description'] === 'string' ? x['description'] : null }));
     const badArg = args.find((x) => !inputs.has(baseOf(x.type)) && !dbScalars.has(baseOf(x.type)));
     if (badArg) { fail(`the type: ${q(baseOf(badArg.type))} is not defined in custom types or it is not a scalar/enum/input_object`); continue; }

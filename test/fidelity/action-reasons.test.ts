@@ -1,7 +1,9 @@
 // An action that cannot be resolved against the custom types is reported under Hasura's context
 // `in action "a"; ` (with a semicolon, as buildAction writes it): an argument type that is not an
 // input type, an output type that is not an object or scalar, an asynchronous action returning a
-// scalar; in create_action, update_action and a set_custom_types that strands an action.
+// scalar; in create_action, update_action and a set_custom_types that strands an action. The
+// inconsistency's definition is the action as Hasura parsed it (ToJSON of CreateAction: name,
+// definition with its defaults, comment; tests-py test_actions.py TestCreateActionNestedTypeWithRelation).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
@@ -32,6 +34,17 @@ describe('action reasons', () => {
     expect((await md('create_action', { name: 'pack', definition: { kind: 'asynchronous', handler: hook, output_type: 'Int', arguments: [] } })).body.error)
       .toMatch(/^Inconsistent object: in action "pack"; /);
     expect(await actionNames()).toEqual([]);
+  });
+
+  it('shows the refused action with the defaults of its definition, as parsed', async () => {
+    const r = await md('create_action', { name: 'pack', definition: { kind: 'asynchronous', handler: hook, output_type: 'Dims', arguments: [{ name: 'd', type: 'Dims' }] } });
+    expect(r.body.internal[0].definition).toEqual({ name: 'pack', comment: null, definition: {
+      kind: 'asynchronous', type: 'mutation', output_type: 'Dims', arguments: [{ name: 'd', type: 'Dims', description: null }],
+      headers: [], handler: hook, timeout: 30, forward_client_headers: false } });
+    const q = await md('create_action', { name: 'look', comment: 'c', definition: { type: 'query', handler: hook, output_type: 'Dims', timeout: 5,
+      headers: [{ name: 'x-a', value: 'b' }] } });
+    expect(q.body.internal[0].definition).toEqual({ name: 'look', comment: 'c', definition: {
+      type: 'query', output_type: 'Dims', arguments: [], headers: [{ name: 'x-a', value: 'b' }], handler: hook, timeout: 5, forward_client_headers: false } });
   });
 
   it('an asynchronous action\'s output type may not have relationships beside object fields; a synchronous action\'s nested objects may', async () => {
