@@ -69,7 +69,10 @@ export async function invokeAction(action: ActionModel, payload: ActionPayload, 
     res = await callHandler({ url: sent.url, method: sent.method, headers: sent.headers, ...(bodyText !== undefined ? { body: bodyText } : {}) }, action.timeout);
   } catch (e) {
     if (!(e instanceof HttpFailure)) throw e;
-    throw new ActionFailure('http exception when calling webhook', 'unexpected', { type: e.kind, message: e.message, request: requestInfo });
+    // Hasura's ActionInternalError: the HttpException as `error` (its type and message), the request, no response.
+    const error: Json = e.kind === 'too_large' ? { type: 'http_exception', message: e.message }
+      : { type: 'http_exception', message: e.kind === 'timeout' ? 'Response timeout' : 'Connection failure' };
+    throw new ActionFailure('http exception when calling webhook', 'unexpected', { error, request: requestInfo, response: null });
   }
   const received = parseBody(res.text);
   const body = received === undefined ? undefined : responseTransformed(action, received, res.status, transform ? requestJson(sent) : null, payload.session_variables);

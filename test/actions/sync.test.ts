@@ -224,7 +224,7 @@ describe('synchronous actions', () => {
     const started = Date.now();
     const r = await probe('slow');
     expect(Date.now() - started).toBeLessThan(2400);
-    expect(r.body.errors[0]).toMatchObject({ message: 'http exception when calling webhook', extensions: { code: 'unexpected', internal: { type: 'timeout' } } });
+    expect(r.body.errors[0]).toMatchObject({ message: 'http exception when calling webhook', extensions: { code: 'unexpected', internal: { error: { type: 'http_exception', message: 'Response timeout' } } } });
   });
 
   it('applies the action\'s request and response transforms', async () => {

@@ -11,7 +11,11 @@
 //   or a built-in scalar is, is "got array|object for the action webhook response, might want to
 //   check the action return type defined!" (test_expecting_object_response_got_array,
 //   test_expecting_array_response_got_object, test_expecting_scalar_string_output_type_got_object);
-//   a scalar where a list is due is "got scalar String for the action webhook response, expecting [Point]".
+//   a scalar where a list is due is "got scalar String for the action webhook response, expecting [Point]";
+// - a call that gets no answer is "http exception when calling webhook" with the HttpException as
+//   internal.error ({type: "http_exception", message: "Response timeout" | "Connection failure"})
+//   beside the request, as ActionInternalError holds it (TestActionTimeout test_action_timeout_fail
+//   reads errors.internal.error.message).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
@@ -28,6 +32,7 @@ beforeAll(async () => {
   handler.route('/array', () => ({ body: [{ id: 1 }] }));
   handler.route('/object', () => ({ body: { id: 1 } }));
   handler.route('/word', () => ({ body: 'some-string' }));
+  handler.route('/slow', () => ({ body: { id: 1 }, delayMs: 2500 }));
   process.env['SVC_GRAPHQL_ASYNC_ACTIONS_FETCH_INTERVAL'] = '100';
   server = await serveDatabase('fidactanswer', 'CREATE TABLE person (id int PRIMARY KEY, name text); INSERT INTO person VALUES (1, \'ann\');', {
     track: ['person'],
@@ -43,6 +48,8 @@ beforeAll(async () => {
       { type: 'create_action', args: { name: 'word_got_many', definition: { handler: `${handler.base}/array`, output_type: 'String' } } },
       { type: 'create_action', args: { name: 'many_got_one', definition: { handler: `${handler.base}/object`, output_type: '[Point]' } } },
       { type: 'create_action', args: { name: 'word_got_one', definition: { handler: `${handler.base}/object`, output_type: 'String!' } } },
+      { type: 'create_action', args: { name: 'slow', definition: { handler: `${handler.base}/slow`, output_type: 'Point', timeout: 1 } } },
+      { type: 'create_action', args: { name: 'nobody', definition: { handler: 'http://127.0.0.1:9/none', output_type: 'Point' } } },
       { type: 'create_action', args: { name: 'many_got_word', definition: { handler: `${handler.base}/word`, output_type: '[Point]!' } } },
       { type: 'create_action', args: { name: 'tree', definition: { type: 'query', handler: `${handler.base}/tree`, output_type: 'Tree' } } },
       { type: 'create_action', args: { name: 'tree_later', definition: { kind: 'asynchronous', handler: `${handler.base}/tree`, output_type: 'Tree' } } },
@@ -108,5 +115,16 @@ describe('an answer of the wrong kind as a whole', () => {
 
   it('names the list type when a scalar comes where a list is due', async () => {
     expect(await message('mutation { many_got_word { id } }')).toBe('got scalar String for the action webhook response, expecting [Point]');
+  });
+});
+
+describe('a call that gets no answer', () => {
+  it('holds the HttpException as internal.error, beside the request', async () => {
+    const slow = (await server.gql('mutation { slow { id } }')).errors[0];
+    expect(slow.message).toBe('http exception when calling webhook');
+    expect(slow.extensions.internal.error).toEqual({ type: 'http_exception', message: 'Response timeout' });
+    expect(slow.extensions.internal.request.url).toBe(`${handler.base}/slow`);
+    const nobody = (await server.gql('mutation { nobody { id } }')).errors[0];
+    expect(nobody.extensions.internal.error).toEqual({ type: 'http_exception', message: 'Connection failure' });
   });
 });
