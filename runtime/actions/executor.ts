@@ -141,6 +141,8 @@ export class ActionExecutor implements ActionHook {
   private async callSync(action: ActionModel, f: FieldSel, root: GraphQLObjectType, ctx: PlanContext, req: ActionRequest): Promise<Json> {
     const payload = { action: { name: action.name }, input: inputOf(f, root, req), session_variables: sessionVariables(req.session), request_query: req.request.query };
     const answer = await invokeAction(action, payload, req.headers, this.env);
+    // Hasura sends a synchronous handler's Set-Cookie on to the client (mkSetCookieHeaders, issue 4021).
+    if (answer.cookies.length > 0) req.responseCookies?.push(...answer.cookies);
     return this.shaped(answer.body, action.outputType, f, ctx, answer.internal, req);
   }
 

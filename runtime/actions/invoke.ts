@@ -43,10 +43,11 @@ export interface ActionPayload {
   readonly request_query?: string;
 }
 
-/** A 2xx answer: the body, and the exchange for the errors of the output check. */
+/** A 2xx answer: the body, the exchange for the errors of the output check, the answer's Set-Cookie values. */
 export interface Answer {
   readonly body: Json;
   readonly internal: Json;
+  readonly cookies: readonly string[];
 }
 
 /** Calls the handler of `action`; answers its 2xx body or throws the ActionFailure the client sees. */
@@ -79,7 +80,9 @@ export async function invokeAction(action: ActionModel, payload: ActionPayload, 
   const responseInfo: Json = { status: res.status, body: body === undefined ? res.text : body, headers: res.headers.map(([name, value]) => ({ name, value })) };
   const internal: Json = { error: 'unexpected response', response: responseInfo, request: requestInfo };
   if (body === undefined) throw new ActionFailure('not a valid json response from webhook', 'unexpected', internal);
-  if (res.status >= 200 && res.status < 300) return { body, internal };
+  if (res.status >= 200 && res.status < 300) {
+    return { body, internal, cookies: res.headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value) };
+  }
   if (res.status >= 400 && res.status < 500) throw clientError(body, internal);
   throw new ActionFailure('internal error', 'unexpected', { error: `expecting 2xx or 4xx status code, but found ${res.status}`, request: requestInfo, response: responseInfo });
 }

@@ -18,6 +18,8 @@ export interface ActionRequest {
   readonly dialect: Dialect;
   /** The client's request headers (lower-case names), for `forward_client_headers`. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Where the Set-Cookie values of synchronous handlers' answers go (the HTTP response sends them). */
+  readonly responseCookies?: string[] | undefined;
   /** The driver of a source as the session's role reads it (its time limit applied). */
   readonly readerFor: (source: string) => Driver;
   /** Runs the operation with only these root selections (no action among them): the response text `{"data":...}`. */

@@ -94,6 +94,8 @@ export interface RequestContext {
   readonly headers?: ClientHeaders;
   /** The request came over HTTP (POST /v1/graphql, /v1alpha1/graphql, /v1beta1/relay), where a subscription is refused. */
   readonly overHttp?: boolean;
+  /** Where synchronous action handlers' Set-Cookie values go, for the HTTP response (Hasura's mkSetCookieHeaders). */
+  readonly responseCookies?: string[];
 }
 
 /** Request-time work since the engine was made: parses, validations and plans (what caches and stored plans save). */
@@ -408,7 +410,7 @@ export class Engine {
     }
     const actions = this.opts.actions;
     if (actions?.claims(prepared, session.role)) {
-      return actions.run({ prepared, variables, request: req, session, headers: ctx?.headers ?? {}, schema: this.schemaFor(session.role), dialect: this.dialect(),
+      return actions.run({ prepared, variables, request: req, session, headers: ctx?.headers ?? {}, responseCookies: ctx?.responseCookies, schema: this.schemaFor(session.role), dialect: this.dialect(),
         readerFor: (source) => this.driverAs(source, session.role, true), runOthers: (p) => this.runPrepared(p, req, session, ctx) });
     }
     // Remote schema root fields: the rest runs as below, the remote calls beside it (remote-run.ts).

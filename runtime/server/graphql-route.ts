@@ -20,6 +20,8 @@ export interface GraphQLRouteContext {
 interface Answer {
   readonly text: string;
   readonly status: number;
+  /** Set-Cookie values of synchronous action handlers, sent on with the response. */
+  readonly cookies?: readonly string[];
 }
 
 function errorAnswer(e: unknown): Answer {
@@ -31,18 +33,24 @@ function run(ctx: GraphQLRouteContext, request: GraphQLRequest, session: Session
   headers: ReturnType<typeof normalizeHeaders>, legacy = false): Promise<Answer> {
   // One `then` on the engine's promise rather than an async function around it.
   let text: Promise<string>;
+  const cookies: string[] = [];
   try {
-    const opts = { headers, overHttp: true };
+    const opts = { headers, overHttp: true, responseCookies: cookies };
     text = ctx.relay && ctx.engine.executeRelay ? ctx.engine.executeRelay(request, session, opts)
       : legacy && ctx.engine.executeOrThrow ? ctx.engine.executeOrThrow(request, session, opts)
         : ctx.engine.execute(request, session, opts);
   } catch (e) {
     return Promise.resolve(errorAnswer(e));
   }
-  return text.then(answered, errorAnswer);
+  return text.then((t) => (cookies.length > 0 ? { text: t, status: 200, cookies } : { text: t, status: 200 }), errorAnswer);
 }
 
-const answered = (text: string): Answer => ({ text, status: 200 });
+// A synchronous action handler's Set-Cookie values, added to those the response already has.
+function sendCookies(res: ServerResponse, cookies: readonly string[] | undefined): void {
+  if (!cookies || cookies.length === 0) return;
+  const had = res.getHeader('set-cookie');
+  res.setHeader('Set-Cookie', [...(Array.isArray(had) ? had : had === undefined ? [] : [String(had)]), ...cookies]);
+}
 
 /**
  * Session resolution and body parse; the auth error wins over a malformed body, as in Hasura. The
@@ -114,15 +122,17 @@ export async function handleGraphQLPost(req: IncomingMessage, res: ServerRespons
   if (body.kind === 'single') {
     const answer = await run(ctx, body.request, session, headers, legacy);
     if (record && isErrorText(answer.text)) noteFailure(record, record.operationType, answer.text);
+    sendCookies(res, answer.cookies);
     sendJsonText(res, statusOf(answer), answer.text);
     return;
   }
   // In order, one after another: a later mutation may depend on an earlier one.
   const texts: string[] = [];
   for (const request of body.requests) {
-    const text = (await run(ctx, request, session, headers)).text;
-    if (record && isErrorText(text) && !record.failed) noteFailure(record, record.operationType, text);
-    texts.push(text);
+    const answer = await run(ctx, request, session, headers);
+    if (record && isErrorText(answer.text) && !record.failed) noteFailure(record, record.operationType, answer.text);
+    sendCookies(res, answer.cookies);
+    texts.push(answer.text);
   }
   sendJsonText(res, 200, `[${texts.join(',')}]`);
 }

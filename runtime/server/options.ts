@@ -45,6 +45,8 @@ export interface RequestContext {
   readonly headers: NormalizedHeaders;
   /** The request came over HTTP, where a subscription is refused (the engine's RequestContext). */
   readonly overHttp?: boolean;
+  /** Where the engine puts the Set-Cookie values of synchronous action handlers, for the response. */
+  readonly responseCookies?: string[];
 }
 
 /** A management API answer: the status and the body text (JSON). */
