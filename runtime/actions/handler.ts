@@ -60,9 +60,24 @@ export function handlerHeaders(action: ActionModel, env: Environment, client: Re
   return [...configured, ...forwarded];
 }
 
-/** The client headers an action may forward (hop-by-hop, body and admin-secret headers left out). */
+/**
+ * The client headers an action forwards, as Hasura's mkClientHeadersForward makes them: the
+ * client's Host and User-Agent as X-Forwarded-Host and X-Forwarded-User-Agent, then its other
+ * headers but those describing the request itself (commonClientHeadersIgnored, hop-by-hop ones) and
+ * the session's (x-svc-*, the admin secret among them).
+ */
 export function forwardable(client: Readonly<Record<string, string>>): { [name: string]: string } {
-  return Object.fromEntries(Object.entries(client).filter(([n]) => !NOT_FORWARDED.has(n.toLowerCase())));
+  const out: { [name: string]: string } = {};
+  for (const [n, v] of Object.entries(client)) {
+    const lower = n.toLowerCase();
+    if (lower === 'host') out['X-Forwarded-Host'] = v;
+    else if (lower === 'user-agent') out['X-Forwarded-User-Agent'] = v;
+  }
+  for (const [n, v] of Object.entries(client)) {
+    const lower = n.toLowerCase();
+    if (!NOT_FORWARDED.has(lower) && !lower.startsWith('x-svc-')) out[n] = v;
+  }
+  return out;
 }
 
 /** The failure of the HTTP exchange itself (no answer): refused, reset, timed out. */

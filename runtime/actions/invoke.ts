@@ -9,7 +9,7 @@ import {
   type HttpRequest, type RequestTransformation, type ResponseTransformation,
 } from '../transforms/index.js';
 import { ActionFailure } from './failure.js';
-import { callHandler, handlerHeaders, handlerUrl, HttpFailure, parseBody, type Environment } from './handler.js';
+import { callHandler, forwardable, handlerHeaders, handlerUrl, HttpFailure, parseBody, type Environment } from './handler.js';
 
 // Transforms parsed once per stored definition (the model is immutable; a new one parses again).
 const requestTransforms = new WeakMap<object, RequestTransformation | Error>();
@@ -52,9 +52,12 @@ export interface Answer {
 
 /** Calls the handler of `action`; answers its 2xx body or throws the ActionFailure the client sees. */
 export async function invokeAction(action: ActionModel, payload: ActionPayload, clientHeaders: Readonly<Record<string, string>>, env: Environment): Promise<Answer> {
-  const configured = action.headers.map((h) => ({ name: h.name, value: h.kind === 'value' ? h.value : env[h.env] ?? '' }));
   const url = handlerUrl(action.handler, env);
   const headers: [string, string][] = [['content-type', 'application/json'], ...handlerHeaders(action, env, clientHeaders)];
+  // Hasura's ActionRequestInfo headers: the configured ones as configured (an environment
+  // variable by its name, never its value), then the forwarded client headers.
+  const configured: Json[] = [...action.headers.map((h): Json => (h.kind === 'value' ? { name: h.name, value: h.value } : { name: h.name, value_from_env: h.env })),
+    ...(action.forwardClientHeaders ? Object.entries(forwardable(clientHeaders)).map(([name, value]): Json => ({ name, value })) : [])];
   const original: HttpRequest = { url, method: 'POST', headers, body: { kind: 'json', value: payload as unknown as Json } };
   const transform = parsedOnce(requestTransforms, action.requestTransform, 'request_transform', parseRequestTransform);
   let sent = original;
