@@ -20,6 +20,8 @@ export interface ActionWorkerOptions {
   /** Calls claimed per fetch (and so in flight at most). */
   readonly batchSize?: number;
   readonly env?: Environment;
+  /** The User-Agent of handler calls (`svc-graphql-engine/<version>`). */
+  readonly userAgent?: string;
   readonly log: (line: string) => void;
 }
 
@@ -67,7 +69,7 @@ async function deliver(call: LoggedCall, o: ActionWorkerOptions): Promise<void> 
   try {
     if (!action) throw new ActionFailure(`action "${call.action}" is not an asynchronous action any more`, 'not-exists');
     const answer = await invokeAction(action, { action: { name: action.name }, input: call.input, session_variables: call.sessionVariables },
-      action.forwardClientHeaders ? call.requestHeaders : {}, o.env ?? process.env);
+      action.forwardClientHeaders ? call.requestHeaders : {}, o.env ?? process.env, o.userAgent);
     // An answer that does not fit the output type is the call's error, as Hasura stores it.
     checkAnswer(answer.body, action.outputType, action.name, { ...typesOf(o.actions()), internal: answer.internal });
     await completeCall(o.catalog, call.id, answer.body);

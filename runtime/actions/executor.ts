@@ -23,6 +23,8 @@ export interface ActionExecutorOptions {
   readonly stringifyNumeric?: boolean;
   /** The metadata database, where asynchronous calls are logged (absent: asynchronous actions answer not-supported). */
   readonly catalog?: Pick<Driver, 'query'>;
+  /** The User-Agent of handler calls (`svc-graphql-engine/<version>`). */
+  readonly userAgent?: string;
 }
 
 type RootKind = OperationDefinitionNode['operation'];
@@ -140,7 +142,7 @@ export class ActionExecutor implements ActionHook {
   /** One synchronous action field: the handler's answer, shaped, with its relationships read. */
   private async callSync(action: ActionModel, f: FieldSel, root: GraphQLObjectType, ctx: PlanContext, req: ActionRequest): Promise<Json> {
     const payload = { action: { name: action.name }, input: inputOf(f, root, req), session_variables: sessionVariables(req.session), request_query: req.request.query };
-    const answer = await invokeAction(action, payload, req.headers, this.env);
+    const answer = await invokeAction(action, payload, req.headers, this.env, this.opts.userAgent);
     // Hasura sends a synchronous handler's Set-Cookie on to the client (mkSetCookieHeaders, issue 4021).
     if (answer.cookies.length > 0) req.responseCookies?.push(...answer.cookies);
     return this.shaped(answer.body, action.outputType, f, ctx, answer.internal, req);

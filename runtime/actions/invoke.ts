@@ -51,9 +51,12 @@ export interface Answer {
 }
 
 /** Calls the handler of `action`; answers its 2xx body or throws the ActionFailure the client sees. */
-export async function invokeAction(action: ActionModel, payload: ActionPayload, clientHeaders: Readonly<Record<string, string>>, env: Environment): Promise<Answer> {
+export async function invokeAction(action: ActionModel, payload: ActionPayload, clientHeaders: Readonly<Record<string, string>>, env: Environment,
+  userAgent?: string): Promise<Answer> {
   const url = handlerUrl(action.handler, env);
-  const headers: [string, string][] = [['content-type', 'application/json'], ...handlerHeaders(action, env, clientHeaders)];
+  // Hasura's default headers (Content-Type, and User-Agent naming the engine and its version) come first.
+  const headers: [string, string][] = [['Content-Type', 'application/json'], ...(userAgent ? [['User-Agent', userAgent] as [string, string]] : []),
+    ...handlerHeaders(action, env, clientHeaders)];
   // Hasura's ActionRequestInfo headers: the configured ones as configured (an environment
   // variable by its name, never its value), then the forwarded client headers.
   const configured: Json[] = [...action.headers.map((h): Json => (h.kind === 'value' ? { name: h.name, value: h.value } : { name: h.name, value_from_env: h.env })),

@@ -3,7 +3,9 @@
 // X-Forwarded-User-Agent, then the client's other headers except those describing the request
 // itself (commonClientHeadersIgnored) and the session's (x-svc-*). An error's
 // internal.request.headers lists the configured headers as configured (value_from_env by the
-// variable's name) and then the forwarded ones (callWebhook's ActionRequestInfo).
+// variable's name) and then the forwarded ones (callWebhook's ActionRequestInfo). Every call names
+// the engine in its own User-Agent, as Hasura's default headers do ("hasura-graphql-engine/<version>";
+// test_actions.py TestActionsSync test_mirror_headers), here svc-graphql-engine/<version>.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
@@ -45,7 +47,8 @@ describe('forwarded client headers', () => {
     expect(got['x-api-key']).toBe('s3cret');
     expect(got['x-svc-role']).toBeUndefined();
     expect(got['x-svc-user-id']).toBeUndefined();
-    expect(got['user-agent']).not.toBe('probe/1.0');
+    expect(got['user-agent']).toMatch(/^svc-graphql-engine\/\d/);
+    expect(got['content-type']).toBe('application/json');
   });
 
   it('are listed in an error\'s internal.request.headers after the configured ones, an environment value by its name', async () => {
