@@ -14,6 +14,12 @@ import type { SubscriptionSettings } from './settings.js';
 import { ConnectionLog, type WebsocketLog } from './websocket-log.js';
 
 /** What a connection shares with the rest of the service. */
+/**
+ * The connection_init messages one socket may have waiting at once. A client re-initialises now and
+ * then (Hasura acknowledges every init); a burst past this is a flood, closed with 4429.
+ */
+export const MAX_PENDING_INITS = 8;
+
 export interface ConnectionContext {
   readonly engine: () => SubscriptionEngine;
   readonly auth: AuthOptions;
@@ -46,6 +52,8 @@ export class Connection {
   private keepAlive: NodeJS.Timeout | null = null;
   private expiryTimer: NodeJS.Timeout | null = null;
   private initialising: Promise<void> | null = null;
+  /** connection_init messages queued or running. */
+  private pendingInits = 0;
   private readonly wsLog: ConnectionLog | null;
 
   constructor(private readonly socket: WebSocket, private readonly protocol: Protocol, private readonly handshake: IncomingHttpHeaders,
@@ -102,10 +110,17 @@ export class Connection {
     }
     switch (m.kind) {
       case 'init': {
-        // Inits run one after the other; a start waits for the last one sent before it.
+        // Inits run one after the other; a start waits for the last one sent before it. Each one
+        // queued holds a session resolution (an auth webhook call, say): past MAX_PENDING_INITS at
+        // once the client is flooding, and the socket is closed rather than the queue grown.
+        if (this.pendingInits >= MAX_PENDING_INITS) return this.close(CLOSE.tooManyInits, 'Too many initialisation requests');
+        this.pendingInits++;
         const previous = this.initialising;
         const run = (previous ?? Promise.resolve()).catch(() => undefined).then(() => this.init(m.payload));
-        const current: Promise<void> = run.finally(() => { if (this.initialising === current) this.initialising = null; });
+        const current: Promise<void> = run.finally(() => {
+          this.pendingInits--;
+          if (this.initialising === current) this.initialising = null;
+        });
         this.initialising = current;
         return current;
       }

@@ -34,6 +34,7 @@ export const CLOSE = {
   forbidden: 4403,
   initTimeout: 4408,
   duplicateId: 4409,
+  tooManyInits: 4429,
 } as const;
 
 /** Decodes a client message; ApiError `invalid-json`/`bad-request`-like problems as `parse-failed`. */

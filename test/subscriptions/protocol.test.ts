@@ -2,6 +2,7 @@
 // protocol's shape, keep-alives, queries over the socket, close codes, shutdown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { MAX_PENDING_INITS } from '../../runtime/subscriptions/index.js';
 import { Client, startSubsServer, type SubsServer } from './helpers.js';
 
 const SETUP = `CREATE TABLE note (id int PRIMARY KEY, owner int NOT NULL, body text NOT NULL);
@@ -135,6 +136,28 @@ describe('graphql-ws (legacy)', () => {
     c.send({ type: 'connection_init', payload: {} });
     expect(await c.next()).toEqual({ type: 'connection_error', payload: 'x-svc-admin-secret/x-svc-access-key required, but not found' });
   });
+});
+
+describe('connection_init floods', () => {
+  // Every init is answered (re-initialising is allowed), but a socket holds at most
+  // MAX_PENDING_INITS of them waiting at once: a burst past that closes it with 4429.
+  for (const protocol of ['graphql-transport-ws', 'graphql-ws'] as const) {
+    it(`${protocol}: a few inits back to back are each acknowledged`, async () => {
+      const c = await Client.open(kiln.wsUrl, protocol);
+      for (let i = 0; i < 3; i++) c.send({ type: 'connection_init', payload: { headers: ADMIN } });
+      for (let i = 0; i < 3; i++) await c.next((m) => m.type === 'connection_ack');
+      expect(c.closed).toBeNull();
+      c.close();
+    });
+
+    it(`${protocol}: a burst of inits past the bound closes the socket with 4429`, async () => {
+      const c = await Client.open(kiln.wsUrl, protocol);
+      // Sent in one synchronous burst: the server reads them before any init has resolved.
+      for (let i = 0; i < MAX_PENDING_INITS + 4; i++) c.send({ type: 'connection_init', payload: { headers: ADMIN } });
+      const closed = await c.waitClosed();
+      expect(closed).toEqual({ code: 4429, reason: 'Too many initialisation requests' });
+    });
+  }
 });
 
 describe('shutdown', () => {
