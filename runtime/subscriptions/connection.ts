@@ -20,6 +20,9 @@ import { ConnectionLog, type WebsocketLog } from './websocket-log.js';
  */
 export const MAX_PENDING_INITS = 8;
 
+/** Operations (subscriptions, and queries not answered yet) one socket may have running at once. */
+export const MAX_OPERATIONS = 1000;
+
 export interface ConnectionContext {
   readonly engine: () => SubscriptionEngine;
   readonly auth: AuthOptions;
@@ -205,6 +208,11 @@ export class Connection {
     if (this.operations.has(id)) {
       if (this.protocol === 'transport') return this.close(CLOSE.duplicateId, `Subscriber for ${id} already exists`);
       return this.refuseStart(id, `an operation already exists with this id: ${id}`);
+    }
+    // Each running operation holds a subscriber (and its cohort's share of a poll): a socket's are bounded.
+    if (this.operations.size >= MAX_OPERATIONS) {
+      this.send(this.messages.error(id, new ApiError('start-failed', `too many operations running on this connection (at most ${MAX_OPERATIONS}); stop one or open another connection`)));
+      return this.send(this.messages.complete(id));
     }
     // Every start counts toward the role's rate limit (a replan after a metadata change does not).
     const requestId = this.wsLog?.started(this.session, id, request) ?? null;

@@ -8,5 +8,5 @@ export { DEFAULT_SUBSCRIPTION_SETTINGS, subscriptionSettingsFromEnv, type Subscr
 export type { MultiplexerStats } from './multiplexer.js';
 /** websocket-log lines in Hasura's shape. */
 export type { WebsocketLog } from './websocket-log.js';
-/** How many connection_init messages one socket may have waiting at once (past it: 4429). */
-export { MAX_PENDING_INITS } from './connection.js';
+/** How many connection_init messages one socket may have waiting at once (past it: 4429), and operations running. */
+export { MAX_OPERATIONS, MAX_PENDING_INITS } from './connection.js';

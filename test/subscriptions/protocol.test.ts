@@ -2,7 +2,7 @@
 // protocol's shape, keep-alives, queries over the socket, close codes, shutdown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { MAX_PENDING_INITS } from '../../runtime/subscriptions/index.js';
+import { MAX_OPERATIONS, MAX_PENDING_INITS } from '../../runtime/subscriptions/index.js';
 import { Client, startSubsServer, type SubsServer } from './helpers.js';
 
 const SETUP = `CREATE TABLE note (id int PRIMARY KEY, owner int NOT NULL, body text NOT NULL);
@@ -158,6 +158,27 @@ describe('connection_init floods', () => {
       expect(closed).toEqual({ code: 4429, reason: 'Too many initialisation requests' });
     });
   }
+});
+
+describe('operations per socket', () => {
+  it(`a socket runs at most MAX_OPERATIONS operations at once; a start past it is refused alone`, async () => {
+    const c = await Client.open(kiln.wsUrl, 'graphql-transport-ws');
+    await c.init(ADMIN);
+    const query = 'subscription { note(order_by: {id: asc}) { id } }';
+    for (let i = 0; i < MAX_OPERATIONS; i++) c.send({ type: 'subscribe', id: `s${i}`, payload: { query } });
+    await c.next((m) => m.id === `s${MAX_OPERATIONS - 1}` && m.type === 'next', 10_000);
+    c.send({ type: 'subscribe', id: 'over', payload: { query } });
+    const refused = await c.next((m) => m.id === 'over');
+    expect(refused.type).toBe('error');
+    expect((refused.payload as { message: string }[])[0]!.message).toBe(`too many operations running on this connection (at most ${MAX_OPERATIONS}); stop one or open another connection`);
+    expect(await c.next((m) => m.id === 'over')).toEqual({ type: 'complete', id: 'over' });
+    // Stopping one makes room; the socket was never closed.
+    c.send({ type: 'complete', id: 's0' });
+    c.send({ type: 'subscribe', id: 'room', payload: { query } });
+    expect(await c.next((m) => m.id === 'room')).toEqual({ type: 'next', id: 'room', payload: { data: { note: [{ id: 1 }, { id: 2 }] } } });
+    expect(c.closed).toBeNull();
+    c.close();
+  });
 });
 
 describe('shutdown', () => {
