@@ -4,6 +4,7 @@
 
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import type { RemoteDefinition } from './definition.js';
+import { introspectionProblem } from './introspection-check.js';
 import { postGraphql, remoteHeaders, RemoteFailure } from './http.js';
 
 /** A remote's introspection: its schema, or why it could not be read. */
@@ -34,6 +35,8 @@ export function snapshotOf(def: RemoteDefinition, answer: unknown): RemoteSnapsh
   }
   try {
     const introspection = a.data as IntrospectionQuery;
+    const problem = introspectionProblem(introspection?.__schema);
+    if (problem !== null) return { kind: 'failed', def, reason: problem };
     const schema = buildClientSchema(introspection);
     if (!schema.getQueryType()) return { kind: 'failed', def, reason: 'invalid remote schema: query root type not found' };
     return { kind: 'ok', def, introspection, schema };
