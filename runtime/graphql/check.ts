@@ -1,7 +1,7 @@
 import {
-  DirectiveLocation, GraphQLInt, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType, isTypeSubTypeOf, print, typeFromAST,
+  DirectiveLocation, GraphQLInt, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, getNamedType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isUnionType, isTypeSubTypeOf, print, typeFromAST,
   type DirectiveNode, type FragmentDefinitionNode, type GraphQLDirective, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode,
-  type SelectionSetNode, type GraphQLObjectType, type StringValueNode, type ValueNode, type VariableDefinitionNode,
+  type SelectionSetNode, type GraphQLObjectType, type GraphQLInterfaceType, type GraphQLUnionType, type StringValueNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { hiddenDirective } from './hasura-directives.js';
@@ -9,6 +9,8 @@ import { isSelectOffset, parseLiteral } from './validate.js';
 import { argumentRefusesNull, isBigIntDigits, ownScalarField, refusesNull } from './validate-words.js';
 
 type Path = (string | number)[];
+/** A type with a selection set. */
+type Composite = GraphQLObjectType | GraphQLInterfaceType | GraphQLUnionType;
 
 /** Where each variable is first used: its request path (for errors about its value). */
 export type VariableUsages = ReadonlyMap<string, readonly (string | number)[]>;
@@ -117,23 +119,37 @@ function checkDirectiveArguments(d: DirectiveNode, def: GraphQLDirective, walk: 
   }
 }
 
-function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, path: Path, seen: Set<string>): void {
+// The type a fragment's selections are checked against, seen from `type`: its own selections, an
+// object's fragment on one of its interfaces (Hasura collects it into the object), an abstract
+// type's fragment on one of its possible types or on an abstract type sharing them; none when the
+// condition names no such type (Hasura's collectFields passes over it).
+function fragmentType(cond: string | undefined, type: Composite, schema: GraphQLSchema): Composite | null {
+  if (cond === undefined || cond === type.name) return type;
+  const t = schema.getType(cond);
+  if (!t || !(isObjectType(t) || isInterfaceType(t) || isUnionType(t))) return null;
+  if (isObjectType(type)) return isInterfaceType(t) && type.getInterfaces().includes(t) ? type : null;
+  if (isObjectType(t)) return schema.isSubType(type, t) ? t : null;
+  return schema.getPossibleTypes(type).some((o) => schema.isSubType(t, o)) ? t : null;
+}
+
+function checkSet(set: SelectionSetNode, type: Composite, walk: Walk, path: Path, seen: Set<string>): void {
   for (const sel of set.selections) {
     checkDirectives(sel.directives, sel.kind === Kind.FIELD ? DirectiveLocation.FIELD
       : sel.kind === Kind.INLINE_FRAGMENT ? DirectiveLocation.INLINE_FRAGMENT : DirectiveLocation.FRAGMENT_SPREAD, walk, path);
     if (sel.kind === Kind.INLINE_FRAGMENT) {
-      const t = sel.typeCondition ? undefined : type;
+      const t = fragmentType(sel.typeCondition?.name.value, type, walk.schema);
       if (t) checkSet(sel.selectionSet, t, walk, path, seen);
-      else if (sel.typeCondition?.name.value === type.name) checkSet(sel.selectionSet, type, walk, path, seen);
       continue;
     }
     if (sel.kind === Kind.FRAGMENT_SPREAD) {
       const frag = walk.fragments.get(sel.name.value);
-      if (frag && !seen.has(frag.name.value) && frag.typeCondition.name.value === type.name && !walk.checked.has(frag.name.value)) {
-        walk.checked.add(frag.name.value);
+      const t = frag ? fragmentType(frag.typeCondition.name.value, type, walk.schema) : null;
+      const key = frag && t ? `${frag.name.value} ${t.name}` : '';
+      if (frag && t && !seen.has(frag.name.value) && !walk.checked.has(key)) {
+        walk.checked.add(key);
         // A fragment definition's own directives are dropped unread, as Hasura's inliner does
         // (Execute/Inline.hs: they do not apply to the fields of its selection set).
-        checkSet(frag.selectionSet, type, walk, path, new Set([...seen, frag.name.value]));
+        checkSet(frag.selectionSet, t, walk, path, new Set([...seen, frag.name.value]));
       }
       continue;
     }
@@ -148,7 +164,7 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       if (unknown) throw new ApiError('validation-failed', `"${name}" has no argument named "${unknown.name.value}"`, 400, [...path, name]);
       continue;
     }
-    const field = type.getFields()[name];
+    const field = isUnionType(type) ? undefined : type.getFields()[name];
     // Hasura keys the path by the field's name, not its alias (Parser/Internal/Parser.hs).
     const here = [...path, name];
     if (!field) throw new ApiError('validation-failed', `field "${name}" not found in type: '${type.name}'`, 400, here);
@@ -171,7 +187,12 @@ function checkSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
       checkValue(arg.value, def.type, argPath, walk);
     }
     const named = getNamedType(field.type);
-    if (sel.selectionSet && isObjectType(named)) checkSet(sel.selectionSet, named, walk, [...here, 'selectionSet'], seen);
+    // An interface's or a union's selections are checked too: the fields beside its fragments
+    // against the abstract type, each fragment's against the type it names (tests-py
+    // remote_schemas/validation/field_validation.yaml, field_prefix_validation.yaml).
+    if (sel.selectionSet && (isObjectType(named) || isInterfaceType(named) || isUnionType(named))) {
+      checkSet(sel.selectionSet, named, walk, [...here, 'selectionSet'], seen);
+    }
   }
 }
 

@@ -175,7 +175,7 @@ const UPDATE_OPERATORS = new Set(['_set', '_inc', '_prepend', '_append', '_delet
  * (Schema/Mutation.hs mkConflictClause: `P.object`). The arguments of a table's select
  * (`where`, `limit`, `offset`, `order_by`, `distinct_on`) wrap theirs in `P.nullable` and take a null.
  */
-export function argumentRefusesNull(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>, arg: string): boolean {
+export function argumentRefusesNull(parent: { readonly name: string }, field: GraphQLField<unknown, unknown>, arg: string): boolean {
   if (field.name === 'count' && (arg === 'columns' || arg === 'distinct')) return parent.name.endsWith('_aggregate_fields');
   if (UPDATE_OPERATORS.has(arg) || arg === 'on_conflict') {
     const type = field.args.find((a) => a.name === arg)?.type;
