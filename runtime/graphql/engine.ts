@@ -420,7 +420,9 @@ export class Engine {
       return runWithRemotes(split, variables, session, headers, req.operationName ?? null,
         (local) => this.runPlanned(local, variables, session, headers),
         { model: this.opts.model, remote: this.opts.remote, document: prepared.document, operation: prepared.operation, variables, session, headers,
-          runQuery: (query, vars) => this.runInternal(query, vars, session, headers) });
+          runQuery: (query, vars) => this.runInternal(query, vars, session, headers) },
+        // A remote's Set-Cookie reaches the client over HTTP, as Hasura's runRemoteGQ keeps it (mkSetCookieHeaders).
+        ctx?.responseCookies);
     }
     return this.runPlanned(prepared, variables, session, ctx?.headers ?? null);
   }

@@ -35,9 +35,10 @@ export function splitFor(p: Prepared, remote: RemoteServing, role: string): Prep
 
 /** Runs the table part (through `runLocal`, which answers `{"data":...}`) and the remote calls at once; merges them. */
 export async function runWithRemotes(s: PreparedSplit, variables: { readonly [k: string]: unknown }, session: Session,
-  headers: ClientHeaders | null, operationName: string | null, runLocal: (p: Prepared) => Promise<string>, joinEnv: JoinEnv): Promise<string> {
+  headers: ClientHeaders | null, operationName: string | null, runLocal: (p: Prepared) => Promise<string>, joinEnv: JoinEnv,
+  cookies?: string[]): Promise<string> {
   const remote = async (): Promise<Awaited<ReturnType<typeof runRemoteParts>>> => {
-    const answers = await runRemoteParts(s.split, variables, session, headers, operationName);
+    const answers = await runRemoteParts(s.split, variables, session, headers, operationName, cookies);
     // Relationships from the remotes' types to tables and other remotes: joined into each answer,
     // with the other remotes' errors added to it.
     const joined = await Promise.all(s.split.remotes.map((p, i) => (p.joins ? resolveSchemaJoins(answers[i]!.data as Record<string, unknown> | null, p.joins, joinEnv) : [])));

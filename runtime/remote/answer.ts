@@ -7,14 +7,17 @@ import type { ClientHeaders } from './http.js';
 import { presetValues } from './presets.js';
 import type { RemotePart, SplitOperation } from './split.js';
 
-/** Runs every remote call of a split operation at once. */
+/**
+ * Runs every remote call of a split operation at once. The remotes' Set-Cookie values go to
+ * `cookies` (the HTTP response sends them on, as Hasura's mkSetCookieHeaders keeps them).
+ */
 export function runRemoteParts(split: SplitOperation, variables: { readonly [k: string]: unknown }, session: Session,
-  client: ClientHeaders | null, operationName: string | null): Promise<RemoteAnswer[]> {
+  client: ClientHeaders | null, operationName: string | null, cookies?: string[]): Promise<RemoteAnswer[]> {
   const valuesOf = (p: RemotePart): Record<string, unknown> => {
     const values = stepVariables(p.step, variables, session);
     return p.presets && p.view.presets ? presetValues(p.presets, p.view.schema, p.view.presets, values, session) : values;
   };
-  return Promise.all(split.remotes.map((p) => callRemote(p.view.def, p.step, valuesOf(p), session, client, operationName)
+  return Promise.all(split.remotes.map((p) => callRemote(p.view.def, p.step, valuesOf(p), session, client, operationName, cookies)
     .then((a) => (p.renamesTypenames ? clientTypenames(a, p) : a))
     .then((a) => (p.namespaces ? wrapNamespaces(a, p) : a))));
 }

@@ -27,14 +27,15 @@ export function stepVariables(step: HttpStep, variables: { readonly [k: string]:
 
 /**
  * Sends one step to its remote. An HTTP failure (unreachable, timeout, not JSON, not 2xx) is an
- * ApiError `remote-schema-error`; errors in a GraphQL answer are returned with it.
+ * ApiError `remote-schema-error`; errors in a GraphQL answer are returned with it. The answer's
+ * Set-Cookie values go to `cookies` when given.
  */
 export async function callRemote(def: RemoteDefinition, step: HttpStep, values: { readonly [k: string]: unknown }, session: Session,
-  client: ClientHeaders | null, operationName: string | null): Promise<RemoteAnswer> {
+  client: ClientHeaders | null, operationName: string | null, cookies?: string[]): Promise<RemoteAnswer> {
   const body = JSON.stringify({ query: step.body, variables: values, ...(operationName ? { operationName } : {}) });
   let answer: unknown;
   try {
-    answer = await postGraphql(def, remoteHeaders(def, session, client), body);
+    answer = await postGraphql(def, remoteHeaders(def, session, client), body, cookies);
   } catch (e) {
     if (e instanceof RemoteFailure) throw new ApiError('remote-schema-error', e.message, 400, []);
     throw e;

@@ -55,8 +55,11 @@ export function remoteHeaders(def: RemoteDefinition, session: Session | null, cl
   return out;
 }
 
-/** POSTs `body` and answers the parsed JSON of a 2xx answer; anything else is a RemoteFailure. */
-export async function postGraphql(def: RemoteDefinition, headers: Record<string, string>, body: string): Promise<unknown> {
+/**
+ * POSTs `body` and answers the parsed JSON of a 2xx answer; anything else is a RemoteFailure. The
+ * answer's Set-Cookie values go to `cookies` when given.
+ */
+export async function postGraphql(def: RemoteDefinition, headers: Record<string, string>, body: string, cookies?: string[]): Promise<unknown> {
   const url = remoteUrl(def);
   let res: Response;
   // In a traced request: a client span, whose traceparent the remote server receives.
@@ -79,6 +82,7 @@ export async function postGraphql(def: RemoteDefinition, headers: Record<string,
   if (res.status < 200 || res.status >= 300) {
     throw new RemoteFailure(`remote server at ${url} answered with status ${res.status}`);
   }
+  if (cookies) cookies.push(...res.headers.getSetCookie());
   try {
     return JSON.parse(text) as unknown;
   } catch {
