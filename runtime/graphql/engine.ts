@@ -1,4 +1,4 @@
-import { Kind, parse, print, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
+import { execute, Kind, parse, print, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { backendOnlyModel, contentHash, sdlFromFile, sdlFromText, type BundleModel, type SdlSource, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
@@ -25,6 +25,7 @@ import { hasuraDirectives } from './hasura-directives.js';
 import { explainOperation, type Explanation } from './explain.js';
 import type { FieldSel } from './fields.js';
 import { relayVariant, reshapeRelay, rewriteRelay } from './relay.js';
+import { relaySchemaSdl } from './relay-schema.js';
 import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import type { ClientHeaders, RemoteServing } from '../remote/index.js';
@@ -245,8 +246,9 @@ export class Engine {
     try {
       const engine = this.relayEngineFor(session.role);
       // Rewritten against the role's own permissions (the variant only makes keys readable to the rewrite).
-      const { request, shape } = rewriteRelay(this.opts.model, session.role, req);
-      return reshapeRelay(await engine.run(request, session, ctx), shape);
+      const { request, shape, introspection } = rewriteRelay(this.opts.model, session.role, req);
+      const values = introspection ? this.relayIntrospection(introspection, req, session) : {};
+      return reshapeRelay(request ? await engine.run(request, session, ctx) : '{"data":{}}', shape, values);
     } catch (e) {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
@@ -255,6 +257,33 @@ export class Engine {
 
   // Per role, an engine on the Relay variant of its model and schema (relayVariant), made on first use.
   private readonly relayEngines = new Map<string, Engine>();
+  // Relay schemas by role, made when a role first introspects the Relay API and weighed by their
+  // SDL as the ordinary schemas are (a Node interface makes them whole, not lazy).
+  private readonly relaySchemas = new LRUCache<string, GraphQLSchema>({ max: 8, maxSize: 4 * 1024 * 1024 });
+
+  /** The role's Relay schema (relay-schema.ts): built on first use, kept while the cache holds it. */
+  relaySchemaFor(role: string): GraphQLSchema {
+    let s = this.relaySchemas.get(role);
+    if (!s) {
+      const file = this.opts.sdlFiles?.[role];
+      const sdl = file !== undefined ? this.sdlSourceOf(file).text() : this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
+      s = lazySchema(sdlFromText(print(relaySchemaSdl(this.opts.model, role, sdl))), undefined, hasuraDirectives);
+      this.relaySchemas.set(role, s, { size: Math.max(1, schemaWeight(s)) });
+    }
+    return s;
+  }
+
+  // The values of a Relay request's `__schema` and `__type` fields, read from the role's Relay
+  // schema under the role's introspection option and limits, as on the ordinary schema.
+  private relayIntrospection(document: DocumentNode, req: GraphQLRequest, session: Session): { [key: string]: unknown } {
+    const schema = this.relaySchemaFor(session.role);
+    const prepared = this.limited(prepareOperation(schema, document, req.operationName ?? null), session);
+    const result = execute({ schema, document: prepared.document, operationName: req.operationName ?? undefined,
+      variableValues: (req.variables ?? {}) as Record<string, unknown>, rootValue: {}, fieldResolver: () => null });
+    if ('then' in result) throw new Error('assertion failed: introspection is synchronous');
+    if (result.errors?.length) throw new ApiError('validation-failed', result.errors[0]!.message, 400, []);
+    return (result.data ?? {}) as { [key: string]: unknown };
+  }
 
   private relayEngineFor(role: string): Engine {
     let e = this.relayEngines.get(role);

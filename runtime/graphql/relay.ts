@@ -4,7 +4,8 @@
 // and its answer reshaped: a node's `id` is the base64 of `[1, "<schema>", "<table>", <pk>...]`
 // and a cursor the base64 of the JSON object of the row's order columns (order_by's, then the key's), both in PostgreSQL's JSON
 // text (`, ` and ` : ` separators), as Hasura writes them.
-// Not built yet: the Relay schema for introspection, cursors with an `order_by` on a relationship, mutations.
+// `__schema` and `__type` are answered from the role's Relay schema (relay-schema.ts).
+// Not built yet: cursors with an `order_by` on a relationship, mutations.
 
 import { Kind, parse, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode,
   type SelectionNode, type ValueNode } from 'graphql';
@@ -22,6 +23,8 @@ type Json = unknown;
 type Shape =
   | { readonly kind: 'value'; readonly key: string }
   | { readonly kind: 'static'; readonly key: string; readonly value: Json }
+  /** `__schema` / `__type`: answered from the role's Relay schema (relay-schema.ts). */
+  | { readonly kind: 'introspection'; readonly key: string }
   | { readonly kind: 'node_id'; readonly key: string; readonly table: TableModel }
   /** `single`: the answer is a list of at most one row (a node read by its key). */
   | { readonly kind: 'object'; readonly key: string; readonly fields: readonly Shape[]; readonly single?: boolean }
@@ -300,8 +303,11 @@ function functionConnection(rw: Rewrite, name: string): { field: string; table: 
   return table && visible(rw, table) ? { field, table } : undefined;
 }
 
-/** A Relay request as an ordinary one on the role's schema, and how to reshape its answer. */
-export function rewriteRelay(model: BundleModel, role: string, req: GraphQLRequest): { request: GraphQLRequest; shape: Shape[] } {
+/**
+ * A Relay request as an ordinary one on the role's schema (null when it asks nothing of it), how
+ * to reshape its answer, and the operation of its introspection fields alone (null when none).
+ */
+export function rewriteRelay(model: BundleModel, role: string, req: GraphQLRequest): { request: GraphQLRequest | null; shape: Shape[]; introspection: DocumentNode | null } {
   let document: DocumentNode;
   try { document = parse(req.query); } catch (e) { throw new ApiError('validation-failed', e instanceof Error ? e.message : String(e), 400, []); }
   const op: OperationDefinitionNode = pickOperation(document, req.operationName ?? null);
@@ -311,9 +317,11 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
   const tables = Object.values(model.tables).filter((t) => visible(rw, t));
   const selections: SelectionNode[] = [];
   const shape: Shape[] = [];
+  const introspection: FieldNode[] = [];
   for (const f of fieldsOn(op.selectionSet.selections, 'query_root', rw)) {
     const key = keyOf(f);
     if (f.name.value === '__typename') { shape.push({ kind: 'static', key, value: 'query_root' }); continue; }
+    if (f.name.value === '__schema' || f.name.value === '__type') { introspection.push(f); shape.push({ kind: 'introspection', key }); continue; }
     if (f.name.value === 'node') {
       const idNode = f.arguments?.find((a) => a.name.value === 'id')?.value;
       if (!idNode) { shape.push({ kind: 'static', key, value: null }); continue; }
@@ -344,14 +352,17 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
   // Fragments stay for the fields passed through unchanged (their spreads on Relay types were inlined).
   const definitions = document.definitions.filter((d) => d === op || d.kind === Kind.FRAGMENT_DEFINITION).map((d) => (d === op ? rewritten : d));
   const variables = Object.fromEntries(Object.entries(req.variables ?? {}).filter(([k]) => used.has(k)));
-  return { request: { query: print({ ...document, definitions }), variables, operationName: req.operationName ?? null }, shape };
+  const request = selections.length === 0 ? null : { query: print({ ...document, definitions }), variables, operationName: req.operationName ?? null };
+  const introspecting: OperationDefinitionNode = { ...op, selectionSet: { kind: Kind.SELECTION_SET, selections: introspection } };
+  return { request, shape, introspection: introspection.length === 0 ? null
+    : { ...document, definitions: document.definitions.filter((d) => d === op || d.kind === Kind.FRAGMENT_DEFINITION).map((d) => (d === op ? introspecting : d)) } };
 }
 
-/** The Relay answer from the rewritten operation's answer text. */
-export function reshapeRelay(text: string, shape: readonly Shape[]): string {
+/** The Relay answer from the rewritten operation's answer text (and the introspection fields' values). */
+export function reshapeRelay(text: string, shape: readonly Shape[], introspection: { readonly [key: string]: Json } = {}): string {
   const body = JSON.parse(text) as { data?: { [k: string]: Json }; errors?: unknown };
   if (!body.data) return text;
-  return JSON.stringify({ ...body, data: objectOf(body.data, shape, '') });
+  return JSON.stringify({ ...body, data: objectOf({ ...body.data, ...introspection }, shape, '') });
 }
 
 function objectOf(row: { readonly [k: string]: Json }, shape: readonly Shape[], prefix: string): { [k: string]: Json } {
@@ -361,6 +372,7 @@ function objectOf(row: { readonly [k: string]: Json }, shape: readonly Shape[], 
     switch (s.kind) {
       case 'value': out[s.key] = raw ?? null; break;
       case 'static': out[s.key] = s.value; break;
+      case 'introspection': out[s.key] = raw ?? null; break;
       case 'node_id': out[s.key] = b64(pgJson([1, s.table.schema, s.table.name, ...s.table.primaryKey.map((_, i) => row[`${PK}${i}`])])); break;
       case 'object': {
         const one = s.single ? (raw as Json[] | undefined)?.[0] : raw;
