@@ -5,7 +5,7 @@
 // and a cursor the base64 of the JSON object of the row's order columns (order_by's, then the key's), both in PostgreSQL's JSON
 // text (`, ` and ` : ` separators), as Hasura writes them.
 // `__schema` and `__type` are answered from the role's Relay schema (relay-schema.ts).
-// Not built yet: cursors with an `order_by` on a relationship, mutations.
+// Not built yet: mutations.
 
 import { Kind, parse, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode,
   type SelectionNode, type ValueNode } from 'graphql';
@@ -13,7 +13,8 @@ import type { BundleModel, GraphQLRequest, TableModel } from '../bundle/index.js
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { pickOperation } from './prepare.js';
-import { allOf, decodeCursor, literal, nameNode, object, orderNode, pastCursor, type OrderKey } from './relay-cursor.js';
+import { allOf, decodeCursor, literal, nameNode, object, orderNode, pastCursor } from './relay-cursor.js';
+import { compareKeys, cursorObject, cursorValue, keyValue, orderKeys, type CursorKey } from './relay-order.js';
 import { readNodeId } from './relay-node-id.js';
 
 type Vars = { readonly [k: string]: unknown };
@@ -30,8 +31,11 @@ type Shape =
   | { readonly kind: 'object'; readonly key: string; readonly fields: readonly Shape[]; readonly single?: boolean }
   /** An array relationship read as a plain list: each row a node. */
   | { readonly kind: 'list'; readonly key: string; readonly fields: readonly Shape[] }
-  /** `keys`: the order's columns a cursor carries; `previous`/`following`: the aliases of the rows read beyond the cursors. */
-  | { readonly kind: 'connection'; readonly key: string; readonly table: TableModel; readonly page: Page; readonly keys: readonly string[];
+  /**
+   * `keys`: the order's keys a cursor carries; `cut`: the cursor the rows are cut at here (an order
+   * on a relationship or an aggregate); `previous`/`following`: the aliases of the rows read beyond the cursors.
+   */
+  | { readonly kind: 'connection'; readonly key: string; readonly table: TableModel; readonly page: Page; readonly keys: readonly CursorKey[]; readonly cut: Cut | null;
     readonly previous: string | null; readonly following: string | null; readonly fields: readonly ConnectionField[] };
 
 type ConnectionField =
@@ -43,6 +47,12 @@ type EdgeField =
   | { readonly kind: 'typename'; readonly key: string; readonly name: string }
   | { readonly kind: 'cursor'; readonly key: string }
   | { readonly kind: 'node'; readonly key: string; readonly fields: readonly Shape[] };
+
+/** A cursor's key values, and whether the rows wanted are before it (else after it). */
+interface Cut {
+  readonly values: readonly unknown[];
+  readonly before: boolean;
+}
 
 interface Page {
   readonly first: number | null;
@@ -181,29 +191,30 @@ function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: 
   // order); `last` reads it backwards and turns the page round. Cursors carry the order's columns.
   const userOrder = given.has('order_by') ? valueOf(given.get('order_by')!, rw.vars) : null;
   const items = userOrder === null ? [] : Array.isArray(userOrder) ? userOrder : [userOrder];
-  const keys: OrderKey[] = [];
-  let nested = false;
-  for (const item of items) {
-    for (const [name, dir] of Object.entries((item ?? {}) as { [k: string]: unknown })) {
-      const column = t.columns.find((c) => c.field === name);
-      if (typeof dir !== 'string' || !column) { nested ||= dir !== null; continue; }
-      if (!keys.some((k) => k.column === column.name)) keys.push({ column: column.name, field: name, dir, nullable: column.nullable });
-    }
+  const keys: CursorKey[] = [];
+  for (const k of orderKeys(rw.model, t, items)) {
+    if (k.field === null || !keys.some((e) => e.field !== null && e.path[0] === k.path[0])) keys.push(k);
   }
   const keyOrder: unknown[] = [];
   for (const c of t.primaryKey) {
-    if (keys.some((k) => k.column === c)) continue;
+    if (keys.some((k) => k.field !== null && k.path[0] === c)) continue;
     const column = t.columns.find((x) => x.name === c)!;
-    keys.push({ column: c, field: column.field, dir: 'asc', nullable: false });
+    keys.push(...orderKeys(rw.model, t, [{ [column.field]: 'asc' }]).map((k) => ({ ...k, nullable: false })));
     keyOrder.push({ [column.field]: 'asc' });
   }
   const order = arg('order_by', orderNode([...items, ...keyOrder], last !== null));
+  // A key on a relationship or an aggregate is no column of `where`: past such a cursor, the
+  // rows are read in order and cut where the cursor's keys fall (connectionOf).
+  const nested = keys.some((k) => k.field === null);
+  let cut: Cut | null = null;
   const bounds: ValueNode[] = [];
-  const cursorCond = (cursor: unknown, isBefore: boolean): ValueNode | null => {
-    if (nested) throw new ApiError('not-supported', 'cursors with an "order_by" on a relationship are not supported yet', 400, [...path, 'args']);
-    const decoded = decodeCursor(String(cursor), [...path, 'args', isBefore ? 'before' : 'after']);
-    if (keys.some((k) => !(k.column in decoded))) throw new ApiError('validation-failed', 'the cursor is invalid', 400, [...path, 'args', isBefore ? 'before' : 'after']);
-    return pastCursor(keys, keys.map((k) => decoded[k.column] ?? null), isBefore);
+  const cursorCond = (cursor: unknown, isBefore: boolean): ValueNode | null | undefined => {
+    const at = [...path, 'args', isBefore ? 'before' : 'after'];
+    const decoded = decodeCursor(String(cursor), at);
+    const values = keys.map((k) => cursorValue(decoded, k));
+    if (values.some((v) => v === undefined)) throw new ApiError('validation-failed', 'the cursor is invalid', 400, at);
+    if (nested) { cut = { values, before: isBefore }; return undefined; }
+    return pastCursor(keys.map((k) => ({ column: k.path[0]!, field: k.field!, dir: k.dir, nullable: k.nullable })), values, isBefore);
   };
   const afterCond = after !== null ? cursorCond(after, false) : undefined;
   const beforeCond = before !== null ? cursorCond(before, true) : undefined;
@@ -215,8 +226,8 @@ function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: 
   };
   const args: ArgumentNode[] = [...base, ...whereOf(bounds), order];
   const limit = first ?? last;
-  if (limit !== null) args.push(arg('limit', { kind: Kind.INT, value: String(limit + 1) }));
-  const keyFields = keys.map((k, i) => fieldNode(k.field, `${KEY}${i}`, [], null));
+  if (limit !== null && cut === null) args.push(arg('limit', { kind: Kind.INT, value: String(limit + 1) }));
+  const keyFields = keys.map((k, i) => k.select(`${KEY}${i}`));
   const fields: ConnectionField[] = [];
   let node: SelectionNode[] = [...pkFields(t), ...keyFields];
   const asked = new Set<string>();
@@ -251,7 +262,7 @@ function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: 
   };
   const previous = afterCond !== undefined && asked.has('hasPreviousPage') ? probe(`__relay_previous_${key}`, afterCond) : null;
   const following = beforeCond !== undefined && asked.has('hasNextPage') ? probe(`__relay_following_${key}`, beforeCond) : null;
-  return { fields: out, shape: { kind: 'connection', key, table: t, page: { first, last }, keys: keys.map((k) => k.column), previous, following, fields } };
+  return { fields: out, shape: { kind: 'connection', key, table: t, page: { first, last }, keys, cut, previous, following, fields } };
 }
 
 /**
@@ -392,12 +403,20 @@ function objectOf(row: { readonly [k: string]: Json }, shape: readonly Shape[], 
   return out;
 }
 
-function connectionOf(rows: readonly { [k: string]: Json }[], s: Extract<Shape, { kind: 'connection' }>, before: boolean, beyond: boolean): { [k: string]: Json } {
+function connectionOf(all: readonly { [k: string]: Json }[], s: Extract<Shape, { kind: 'connection' }>, before: boolean, beyond: boolean): { [k: string]: Json } {
+  const values = (r: { [k: string]: Json }): unknown[] => s.keys.map((k, i) => keyValue(r, `${KEY}${i}`, k));
+  let rows = all;
+  if (s.cut) {
+    const cut = s.cut;
+    rows = all.filter((r) => (c => (cut.before ? c < 0 : c > 0))(compareKeys(s.keys, values(r), cut.values)));
+    // Rows the cursor left out lie on its side of the page.
+    if (rows.length < all.length) { if (cut.before) beyond = true; else before = true; }
+  }
   const limit = s.page.first ?? s.page.last;
   const more = limit !== null && rows.length > limit;
   let page = more ? rows.slice(0, limit!) : [...rows];
   if (s.page.last !== null) page = page.reverse();
-  const cursor = (r: { [k: string]: Json }): string => b64(pgJson(Object.fromEntries(s.keys.map((c, i) => [c, r[`${KEY}${i}`]]))));
+  const cursor = (r: { [k: string]: Json }): string => b64(pgJson(cursorObject(s.keys, values(r))));
   const out: { [k: string]: Json } = {};
   for (const f of s.fields) {
     if (f.kind === 'typename') out[f.key] = f.name;
