@@ -4,7 +4,7 @@
 // returning rows of one), each answering `<table>Connection!`; a table with a key is an object
 // implementing the Node interface, its global `id: ID!` in place of any column so named, each array
 // relationship to such a table also given as `<rel>_connection`; remote relationships are not in
-// it. The subscription root has the query root's fields. The schema is made from the role's
+// it. The mutation root is the ordinary one; the subscription root has the query root's fields. The schema is made from the role's
 // ordinary SDL, so types, arguments and descriptions are the ordinary schema's; types no root
 // reaches (actions, remote schemas, the plain select fields' only types) are left out.
 
@@ -101,6 +101,13 @@ export function relaySchemaSdl(model: BundleModel, role: string, sdl: string): D
     operationTypes.push({ kind: Kind.OPERATION_TYPE_DEFINITION, operation: op as never, type: namedType(name) });
   };
   root('query', queryName ?? 'query_root');
+  // The mutation root is the ordinary one (tables, functions, actions), its rows the Relay types.
+  const mutationName = rootName('mutation');
+  const mutation = mutationName ? types.get(mutationName) : undefined;
+  if (mutationName && mutation?.kind === Kind.OBJECT_TYPE_DEFINITION) {
+    out.push(mutation);
+    operationTypes.push({ kind: Kind.OPERATION_TYPE_DEFINITION, operation: 'mutation' as never, type: namedType(mutationName) });
+  }
   if (subscriptionName && types.has(subscriptionName)) root('subscription', subscriptionName);
   out.unshift({ kind: Kind.SCHEMA_DEFINITION, operationTypes, directives: [] });
 
@@ -113,9 +120,10 @@ export function relaySchemaSdl(model: BundleModel, role: string, sdl: string): D
     made.set(name, nodeType(type, t, model, byId));
     for (const d of parse(tableTypes(t), { noLocation: true }).definitions) made.set((d as ObjectTypeDefinitionNode).name.value, d);
   }
-  const lookup = (name: string): DefinitionNode | undefined => made.get(name) ?? (name === queryName || name === subscriptionName ? undefined : types.get(name));
+  const isRoot = (name: string): boolean => name === queryName || name === mutationName || name === subscriptionName;
+  const lookup = (name: string): DefinitionNode | undefined => made.get(name) ?? (isRoot(name) ? undefined : types.get(name));
   // Only what the roots reach (and every node type, which `node` may answer) is kept.
-  const reached = new Set<string>([queryName ?? 'query_root', subscriptionName ?? '']);
+  const reached = new Set<string>([queryName ?? 'query_root', mutationName ?? '', subscriptionName ?? '']);
   const queue: string[] = ['Node', 'PageInfo', ...nodes.keys()].filter((n) => lookup(n) !== undefined);
   for (const r of out) if (r.kind === Kind.OBJECT_TYPE_DEFINITION) queue.push(...typesIn(r));
   const kept: DefinitionNode[] = [];

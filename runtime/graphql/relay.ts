@@ -5,7 +5,7 @@
 // and a cursor the base64 of the JSON object of the row's order columns (order_by's, then the key's), both in PostgreSQL's JSON
 // text (`, ` and ` : ` separators), as Hasura writes them.
 // `__schema` and `__type` are answered from the role's Relay schema (relay-schema.ts).
-// Not built yet: mutations.
+// Mutations are the ordinary ones, their rows read as nodes. Not built yet: subscriptions.
 
 import { Kind, parse, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode,
   type SelectionNode, type ValueNode } from 'graphql';
@@ -305,6 +305,38 @@ export function relayVariant(model: BundleModel, sdl: { readonly [role: string]:
   return { model: { ...rest, select: { ...model.select, [role]: select } }, sdl: `${text}\n${extensions.join('\n')}\n` };
 }
 
+// A mutation_root field, as Hasura's Relay schema has them (the ordinary mutations, their rows the
+// Relay types): the rows a write returns (`returning`, `_one`, `_by_pk`, a function's) are nodes.
+function rewriteMutation(f: FieldNode, rw: Rewrite): { selection: FieldNode; shape: Shape } {
+  const key = keyOf(f);
+  const root = rw.model.roots[rw.role]?.mutation?.[f.name.value];
+  const t = root ? rw.model.tables[root.table] : undefined;
+  const path = ['selectionSet', f.name.value];
+  if (!root || !t || !visible(rw, t)) return { selection: { ...f, alias: nameNode(key) }, shape: { kind: 'value', key } };
+  if (root.kind === 'insert_one' || root.kind === 'update_by_pk' || root.kind === 'delete_by_pk' || root.kind === 'function') {
+    const inner = rewriteNode(t, f.selectionSet?.selections ?? [], rw, path);
+    return { selection: fieldNode(f.name.value, key, f.arguments ?? [], inner.selections),
+      shape: root.kind === 'function' ? { kind: 'list', key, fields: inner.shape } : { kind: 'object', key, fields: inner.shape } };
+  }
+  const typeName = typeNameOf(t, '_mutation_response');
+  const out: SelectionNode[] = [];
+  const fields: Shape[] = [];
+  for (const c of fieldsOn(f.selectionSet?.selections ?? [], typeName, rw)) {
+    const ck = keyOf(c);
+    if (c.name.value === '__typename') { fields.push({ kind: 'static', key: ck, value: typeName }); continue; }
+    if (c.name.value === 'returning') {
+      const inner = rewriteNode(t, c.selectionSet?.selections ?? [], rw, [...path, 'selectionSet', 'returning']);
+      out.push(fieldNode('returning', ck, [], inner.selections));
+      fields.push({ kind: 'list', key: ck, fields: inner.shape });
+      continue;
+    }
+    out.push({ ...c, alias: nameNode(ck) });
+    fields.push({ kind: 'value', key: ck });
+  }
+  // update_many answers a response per update.
+  return { selection: fieldNode(f.name.value, key, f.arguments ?? [], out), shape: { kind: root.kind === 'update_many' ? 'list' : 'object', key, fields } };
+}
+
 // The function root field a `<function>_connection` reads, when the role may call it and its table has a key.
 function functionConnection(rw: Rewrite, name: string): { field: string; table: TableModel } | undefined {
   if (!name.endsWith('_connection')) return undefined;
@@ -322,16 +354,23 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
   let document: DocumentNode;
   try { document = parse(req.query); } catch (e) { throw new ApiError('validation-failed', e instanceof Error ? e.message : String(e), 400, []); }
   const op: OperationDefinitionNode = pickOperation(document, req.operationName ?? null);
-  if (op.operation !== 'query') throw new ApiError('not-supported', `${op.operation}s are not supported on the Relay API yet`, 400, []);
+  if (op.operation === 'subscription') throw new ApiError('not-supported', 'subscriptions are not supported on the Relay API yet', 400, []);
+  const rootName = op.operation === 'mutation' ? 'mutation_root' : 'query_root';
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   const rw: Rewrite = { model, role, vars: req.variables ?? {}, fragments };
   const tables = Object.values(model.tables).filter((t) => visible(rw, t));
   const selections: SelectionNode[] = [];
   const shape: Shape[] = [];
   const introspection: FieldNode[] = [];
-  for (const f of fieldsOn(op.selectionSet.selections, 'query_root', rw)) {
+  for (const f of fieldsOn(op.selectionSet.selections, rootName, rw)) {
     const key = keyOf(f);
-    if (f.name.value === '__typename') { shape.push({ kind: 'static', key, value: 'query_root' }); continue; }
+    if (f.name.value === '__typename') { shape.push({ kind: 'static', key, value: rootName }); continue; }
+    if (op.operation === 'mutation') {
+      const m = rewriteMutation(f, rw);
+      selections.push(m.selection);
+      shape.push(m.shape);
+      continue;
+    }
     if (f.name.value === '__schema' || f.name.value === '__type') { introspection.push(f); shape.push({ kind: 'introspection', key }); continue; }
     if (f.name.value === 'node') {
       const idNode = f.arguments?.find((a) => a.name.value === 'id')?.value;
@@ -391,7 +430,9 @@ function objectOf(row: { readonly [k: string]: Json }, shape: readonly Shape[], 
         break;
       }
       case 'list':
-        out[s.key] = raw === null || raw === undefined ? null : (raw as { [k: string]: Json }[]).map((r) => objectOf(r, s.fields, ''));
+        // (A function returning one row answers it alone.)
+        out[s.key] = raw === null || raw === undefined ? null : Array.isArray(raw) ? (raw as { [k: string]: Json }[]).map((r) => objectOf(r, s.fields, ''))
+          : objectOf(raw as { [k: string]: Json }, s.fields, '');
         break;
       case 'connection': {
         const some = (alias: string | null): boolean => alias !== null && ((row[`${prefix}${alias}`] ?? []) as Json[]).length > 0;
