@@ -155,6 +155,14 @@ export class ArgsReader {
     return this.value[key]!;
   }
 
+  /**
+   * A key a hand-written Hasura parser reads with aeson's `.:` (`requiredField`'s wording): absent,
+   * aeson's own `key "global" not found` at the object's path; null counts as given.
+   */
+  field(key: string): JsonValue {
+    return requiredField(this.value, key, this.path, (v) => v as JsonValue);
+  }
+
   /** A JSON value that must be given, null included (aeson's `.:` into a Value). */
   given(key: string): JsonValue {
     if (!present(this.value, key)) throw parseFailed(this.path, `the key '${key}' was not present`);

@@ -38,7 +38,7 @@ describe('allow-list', () => {
     const md = apply(base(), 'add_collection_to_allowlist', { collection: 'c' });
     const next = apply(md, 'update_scope_of_collection_in_allowlist', { collection: 'c', scope: { global: false, roles: ['user'] } });
     expect(next.allowlist).toEqual([{ collection: 'c', scope: { global: false, roles: ['user'] } }]);
-    expect(failure(md, 'update_scope_of_collection_in_allowlist', { collection: 'c' }).error).toBe("the key 'scope' was not present");
+    expect(failure(md, 'update_scope_of_collection_in_allowlist', { collection: 'c' }).error).toBe('key "scope" not found');
   });
 
   it('drops a listed collection', () => {

@@ -2,7 +2,7 @@
 // (Hasura.RQL.DDL.QueryCollection and Hasura.RQL.Types.Allowlist). Stored as
 // `{collection, scope: {global: true} | {global: false, roles: [...]}}`.
 
-import { ApiError, ArgsReader, asName, asNonEmpty, type JsonObject } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asBool, asName, asNonEmpty, type JsonObject } from '../../../runtime/errors/index.js';
 import type { Json } from '../../metadata/index.js';
 import type { OpHandler } from '../types.js';
 import { changed, findBy, listOf, removeBy, upsert, withList } from './document.js';
@@ -11,15 +11,18 @@ import { requireCollection } from './query-collections.js';
 const q = JSON.stringify;
 const GLOBAL: JsonObject = { global: true };
 
-/** AllowlistScope: `{global: true}` or `{global: false, roles: [role, ...]}` (non-empty, no duplicates). */
+/**
+ * AllowlistScope: `{global: true}` or `{global: false, roles: [role, ...]}` (non-empty, no
+ * duplicates). Hasura's parser is written by hand with `.:` (RQL/Types/Allowlist.hs), so a missing
+ * `global` or `roles` is aeson's `key "global" not found`, not the derived parsers' wording.
+ */
 export function readScope(r: ArgsReader): JsonObject {
-  const global = r.required('global');
-  if (typeof global !== 'boolean') r.bool('global', false);
-  if (global === true) {
+  const global = asBool(r.field('global'), r.at('global'));
+  if (global) {
     if (r.has('roles')) r.fail('roles are not allowed when global is true');
     return GLOBAL;
   }
-  const roles = asNonEmpty(r.required('roles'), r.at('roles')).map((x, i) => asName(x, [...r.at('roles'), i]));
+  const roles = asNonEmpty(r.field('roles'), r.at('roles')).map((x, i) => asName(x, [...r.at('roles'), i]));
   if (new Set(roles).size !== roles.length) r.fail('duplicate roles are not allowed');
   return { global: false, roles };
 }
@@ -44,10 +47,12 @@ export const addCollectionToAllowlist: OpHandler = (input) => {
   return { metadata: withList(input.metadata, 'allowlist', [...list, entry]), effect: { kind: 'rebuild' } };
 };
 
+// Hasura's parser of this operation (later than add's derived one) is written by hand with `.:`:
+// a missing `collection` or `scope` is aeson's `key "scope" not found`.
 export const updateScopeOfCollectionInAllowlist: OpHandler = (input) => {
   const r = ArgsReader.args(input);
-  const collection = r.name('collection');
-  const scope = readScope(r.object('scope'));
+  const collection = asName(r.field('collection'), r.at('collection'));
+  const scope = readScope(ArgsReader.object(r.field('scope'), r.at('scope')));
   requireCollection(input.metadata, collection, ['args', 'collection']);
   const list = listOf(input.metadata, 'allowlist');
   if (findBy(list, 'collection', collection) === undefined) {
