@@ -6,7 +6,7 @@ import type { Json } from '../../runtime/bundle/index.js';
 import type { Compiled, CompileOptions, MetadataCompiler, SourceInfo } from '../../runtime/metadata-api/index.js';
 import type { Introspection } from '../introspect/index.js';
 import { parseMetadata, roleCycleError, type Metadata } from '../metadata/index.js';
-import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog, requestProblem, sourceInfos } from '../ops/index.js';
+import { applyOperation, dependentLabel, dropObjects, emptyMetadata, knowsOperation, reconcileCatalog, requestProblem, sectionProblem, sourceInfos } from '../ops/index.js';
 import { withBigQueryDatasets } from './bigquery-names.js';
 import { readCatalog } from './catalog.js';
 import { existsSync } from 'node:fs';
@@ -42,7 +42,10 @@ export function metadataCompiler(engineVersion: string, worker: URL | null = bui
     empty: () => asJson(emptyMetadata()),
     parse(doc) {
       const r = parseMetadata(doc);
-      return { value: r.value === null ? null : asJson(r.value), errors: r.errors };
+      if (r.value === null) return { value: null, errors: r.errors };
+      // The sections kept as raw JSON are read as their operations read them (replace_metadata).
+      const problem = sectionProblem(r.value);
+      return problem ? { value: null, errors: [problem] } : { value: asJson(r.value), errors: r.errors };
     },
     refusal: (metadata) => roleCycleError(asMetadata(metadata).inherited_roles),
     apply(metadata, op, ctx) {

@@ -8,10 +8,15 @@ import { created, dropped, findBy, listOf, removeBy, withList } from './document
 
 const q = JSON.stringify;
 
-export const addInheritedRole: OpHandler = (input) => {
-  const r = ArgsReader.args(input);
+/** AddInheritedRole: `{role_name, role_set}`, the set a non-empty list of role names. */
+export function readInheritedRole(r: ArgsReader): { roleName: string; roleSet: string[] } {
   const roleName = r.name('role_name');
   const roleSet = asNonEmpty(r.required('role_set'), r.at('role_set')).map((x, i) => asName(x, [...r.at('role_set'), i]));
+  return { roleName, roleSet };
+}
+
+export const addInheritedRole: OpHandler = (input) => {
+  const { roleName, roleSet } = readInheritedRole(ArgsReader.args(input));
   if (roleSet.includes(roleName)) {
     throw new ApiError('invalid-params', 'an inherited role name cannot be in the role combination', 400, ['args']);
   }

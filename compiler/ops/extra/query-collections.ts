@@ -28,7 +28,8 @@ export function queriesOf(collection: JsonObject): readonly JsonObject[] {
   return Array.isArray(list) ? list.filter((x): x is JsonObject => x !== null && typeof x === 'object' && !Array.isArray(x)) : [];
 }
 
-function readQueries(r: ArgsReader): JsonObject[] {
+/** `definition.queries` of a collection: each `{name, query}`, the query parsed as GraphQL. */
+export function readQueries(r: ArgsReader): JsonObject[] {
   const def = r.object('definition');
   const list = asArray(def.required('queries'), def.at('queries'));
   return list.map((el, i) => {

@@ -23,7 +23,8 @@ function readMethods(r: ArgsReader): string[] {
   });
 }
 
-function readEndpoint(r: ArgsReader): JsonObject {
+/** CreateEndpoint: `{name, url, methods, definition: {query: {collection_name, query_name}}, comment}`. */
+export function readEndpoint(r: ArgsReader): JsonObject {
   const name = r.name('name');
   const url = r.name('url');
   const methods = readMethods(r);
