@@ -93,6 +93,7 @@ function offer(sink: SubscriberSink, state: { last: string | undefined }, payloa
 
 class StreamCohort implements Cohort {
   readonly id = newCohortId();
+  private moved = false;
 
   constructor(private readonly bind: (cursor: unknown) => readonly (string | null)[], private cursor: unknown,
     private readonly sink: SubscriberSink) {}
@@ -103,6 +104,7 @@ class StreamCohort implements Cohort {
 
   receive(text: string): void {
     const r = splitStreamResult(text);
+    this.moved = r.rows > 0;
     if (r.rows === 0) return;
     this.cursor = r.last;
     this.sink.push(`{"data":${r.data}}`);
@@ -110,6 +112,10 @@ class StreamCohort implements Cohort {
 
   fail(errorText: string): void {
     this.sink.push(errorText);
+  }
+
+  morePending(): boolean {
+    return this.moved;
   }
 
   replan(): void {

@@ -6,7 +6,8 @@
 //
 // When the source's change feed is healthy for the tables the plan reads (change-feed.ts), a poll
 // runs when a commit notified one of them, and otherwise only every safety interval (none when
-// it is 0): no statement runs while nothing changes. A burst of notifications costs at most one
+// it is 0): no statement runs while nothing changes. A stream whose last batch moved its cursor
+// is the exception: it polls on the interval until a batch comes back empty. A burst of notifications costs at most one
 // poll running and one waiting. Without the feed the poll runs every refetch interval, as
 // before. Either way a timer ticks every refetch interval to notice a replaced engine (no SQL).
 
@@ -26,6 +27,11 @@ export interface Cohort {
   fail(errorText: string): void;
   /** The plan is stale (the metadata changed): its subscribers plan again. */
   replan(): void;
+  /**
+   * True when its last result moved a stream cursor: rows after it may already be committed, and
+   * no change notification will announce them, so the next poll is due at the refetch interval.
+   */
+  morePending?(): boolean;
 }
 
 /** How a poller runs: its statement, where it runs, how often and how many cohorts per statement. */
@@ -149,11 +155,18 @@ export class Poller {
       this.replanAll();
       return;
     }
-    const every = this.fed ? this.spec.safetyMs : this.spec.refetchMs;
+    // A stream whose cursor just moved is fetched again on the interval, as Hasura polls every
+    // stream (its next batch may be committed already); the feed only saves polls that find nothing.
+    const every = this.fed && !this.morePending() ? this.spec.safetyMs : this.spec.refetchMs;
     // A timer may fire a little early; a poll within a tenth of the interval (at most 50 ms) is due.
     const due = every > 0 && Date.now() - this.lastPollStart >= every - Math.min(50, every / 10);
     if (due) this.poll();
     else this.arm(this.spec.refetchMs);
+  }
+
+  private morePending(): boolean {
+    for (const c of this.cohorts.values()) if (c.morePending?.()) return true;
+    return false;
   }
 
   private replanAll(): void {
