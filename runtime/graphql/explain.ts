@@ -82,13 +82,18 @@ async function explainSubscription(input: PlanInput, session: Session, driverFor
   const driver = driverFor(plan.source);
   const statement = plan.statement;
   const slots = bindParams(statement.slots, input.variables, session).map((v) => driver.dialect.cohortValue(v));
+  // Hasura's cohort variables (Execute/Subscription/Plan.hs resolveMultiplexedValue): every column
+  // value the request gives, literal or variable, is a synthetic variable, its text as PostgreSQL
+  // reads it, in the order of the statement; session values are listed apart (tests-py
+  // test_subscriptions.py TestSubscriptionMultiplexingPostgres: $id -> ['1'], $ids -> ['{1,2,3}']).
+  const synthetic = statement.slots.flatMap((slot, i) => (slot.source.kind === 'session' ? [] : [slots[i]]));
   const params = multiplexParams([{ id: 1, values: slots }], slots.length);
   const notes = [`-- $1 = cohort ids :: int4[] = ${JSON.stringify(params[0])}`,
     ...paramHeader({ params: statement.slots }, params.slice(1), 2).map((line) => `${line} (one text value per cohort)`)];
   return {
     sql: withParams(statement.text, notes),
     plan: await postgresPlan(driver, statement.text, params),
-    variables: { synthetic: [], query: input.variables, session: sessionRead(statement.slots, session) },
+    variables: { synthetic, query: {}, session: sessionRead(statement.slots, session) },
   };
 }
 

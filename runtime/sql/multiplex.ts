@@ -26,12 +26,18 @@ export function jsonCohortValue(v: unknown): string | null {
   return multiplexValue(v);
 }
 
+// An element is quoted only where PostgreSQL's array output quotes it (empty, NULL, a delimiter,
+// brace, quote, backslash or space in it), so a list reads as PostgreSQL prints it: {1,2,3}.
+function needsQuotes(text: string): boolean {
+  return text === '' || /^null$/i.test(text) || /[{}",\\\s]/.test(text);
+}
+
 function arrayLiteral(items: readonly unknown[]): string {
   const parts = items.map((x) => {
     if (x === null || x === undefined) return 'NULL';
     if (Array.isArray(x)) return arrayLiteral(x);
     const text = multiplexValue(x)!;
-    return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    return needsQuotes(text) ? `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : text;
   });
   return `{${parts.join(',')}}`;
 }
