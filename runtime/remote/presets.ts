@@ -3,10 +3,11 @@
 // or (a string starting `x-svc-`, unless `static: true`) the session variable of that name.
 
 import {
-  Kind, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type GraphQLSchema, type ObjectFieldNode,
+  Kind, isEnumType, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type GraphQLSchema, type ObjectFieldNode,
   type SelectionSetNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
 import type { Session } from '../bundle/index.js';
+import { ApiError } from '../errors/index.js';
 
 /** One preset: a literal, or a session variable (lower case) of the given GraphQL type. */
 export interface Preset {
@@ -159,7 +160,7 @@ function parseType(text: string): VariableDefinitionNode['type'] {
 /** The values of a call's preset variables, and its client variables with preset input fields merged in. */
 export function presetValues(w: WithPresets, schema: GraphQLSchema, presets: Presets, values: { readonly [k: string]: unknown }, session: Session): Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
-  const fromSession = (name: string, type: string): unknown => sessionValue(session.variables[name] ?? (name === 'x-svc-role' ? session.role : null), type);
+  const fromSession = (name: string, type: string): unknown => sessionValue(name, session.variables[name] ?? (name === 'x-svc-role' ? session.role : null), type, schema);
   for (const [name, sessionVar] of w.sessionVariables) out[name] = fromSession(sessionVar, w.sessionTypes.get(name) ?? 'String');
   const literal = (p: Preset): unknown => (p.session !== null ? fromSession(p.session, p.type) : valueFromLiteral(p.value));
   const mergeValue = (v: unknown, type: string): unknown => {
@@ -177,17 +178,26 @@ export function presetValues(w: WithPresets, schema: GraphQLSchema, presets: Pre
 }
 
 /**
- * A session variable's text as a value of the preset's type: session values are strings, so an
- * `Int`, `Float` or `Boolean` argument takes the number or boolean the text spells (text that
- * spells none is sent as it is, and the remote refuses it); other types take the text.
+ * A session variable's text as a value of the preset's type, as Hasura's resolveRemoteVariable
+ * reads it (GraphQL/Execute/Remote.hs): a session variable the request lacks is an error, and so is
+ * text that spells no value of an `Int`, `Float`, `Boolean` or enum argument; other types take the
+ * text.
  */
-export function sessionValue(raw: string | null, type: string): unknown {
-  if (raw === null) return null;
-  switch (type.replace(/!$/, '')) {
-    case 'Int': return /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
-    case 'Float': return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-    case 'Boolean': return raw === 'true' ? true : raw === 'false' ? false : raw;
-    default: return raw;
+export function sessionValue(name: string, raw: string | null, type: string, schema?: GraphQLSchema): unknown {
+  if (raw === null) throw new ApiError('not-found', `${JSON.stringify(name)} session variable expected, but not found`, 400, []);
+  const named = type.replace(/[[\]!]/g, '');
+  const refused = (what: string): ApiError => new ApiError('coercion-error', `${JSON.stringify(raw)} cannot be coerced into ${what}`, 400, []);
+  switch (named) {
+    case 'Int': if (!/^\s*-?\d+\s*$/.test(raw)) throw refused('an Int value'); return Number(raw.trim());
+    case 'Float': if (!/^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(raw)) throw refused('a Float value'); return Number(raw.trim());
+    case 'Boolean': if (raw !== 'true' && raw !== 'false') throw refused('a Boolean value'); return raw === 'true';
+    default: {
+      const t = schema?.getType(named);
+      if (!t || !isEnumType(t)) return raw;
+      if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(raw)) throw new ApiError('coercion-error', `${JSON.stringify(raw)} is not a valid GraphQL name`, 400, []);
+      if (!t.getValues().some((v) => v.name === raw)) throw new ApiError('coercion-error', `${JSON.stringify(raw)} is not one of the valid enum values`, 400, []);
+      return raw;
+    }
   }
 }
 
