@@ -10,7 +10,7 @@
 
 import {
   astFromValue, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType, isUnionType, Kind, print,
-  type ConstDirectiveNode, type DefinitionNode, type DocumentNode, type FieldDefinitionNode, type GraphQLArgument,
+  type ConstDirectiveNode, type ConstValueNode, type DefinitionNode, type DocumentNode, type FieldDefinitionNode, type GraphQLArgument,
   type GraphQLField, type GraphQLInputField, type GraphQLSchema, type InputValueDefinitionNode, type TypeNode,
 } from 'graphql';
 
@@ -60,7 +60,7 @@ function printedDefault(v: GraphQLArgument | GraphQLInputField): string | null {
 
 /** A field's (or an input object's) arguments against the remote's: Hasura's `validateArguments`. */
 function checkArguments(provided: readonly InputValueDefinitionNode[], upstream: readonly (GraphQLArgument | GraphQLInputField)[],
-  parentName: string, out: string[]): void {
+  parentName: string, types: PresetTypes, out: string[]): void {
   const dups = duplicates(provided.map((a) => a.name.value));
   if (dups.length > 0) out.push(`duplicate arguments: ${englishList(dups)}found in the field: ${dq(parentName)}`);
   const givenNonNull = new Set(provided.filter((a) => isNonNull(a.type)).map((a) => a.name.value));
@@ -78,11 +78,86 @@ function checkArguments(provided: readonly InputValueDefinitionNode[], upstream:
     if (mine !== theirs) {
       out.push(`expected default value of input value: ${dq(a.name.value)}of input object ${dq(parentName)} to be ${theirs ?? 'null'} but recieved ${mine ?? 'null'}`);
     }
+    const preset = (a.directives ?? []).filter((d) => d.name.value === 'preset');
+    if (preset.length === 1) presetDirective(preset[0]!, a.type, a.name.value, types, out);
+  }
+}
+
+// Hasura stops at the first problem of a preset (`refute` in parsePresetDirective): the reasons
+// found so far and this one are all it reports.
+class PresetRefused extends Error {}
+
+// The input types a preset may name: the role's document with the built-in scalars added, as
+// Hasura's resolveRoleBasedRemoteSchema reads them (lookupInputType).
+type PresetTypes = ReadonlyMap<string, PresetType>;
+type PresetType = { readonly kind: 'scalar' } | { readonly kind: 'enum'; readonly values: readonly string[] }
+  | { readonly kind: 'input'; readonly fields: readonly InputValueDefinitionNode[] };
+
+function presetTypesOf(doc: DocumentNode): PresetTypes {
+  const out = new Map<string, PresetType>();
+  for (const d of doc.definitions) {
+    if (d.kind === Kind.SCALAR_TYPE_DEFINITION) out.set(d.name.value, { kind: 'scalar' });
+    else if (d.kind === Kind.ENUM_TYPE_DEFINITION) out.set(d.name.value, { kind: 'enum', values: (d.values ?? []).map((v) => v.name.value) });
+    else if (d.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION) out.set(d.name.value, { kind: 'input', fields: d.fields ?? [] });
+  }
+  for (const b of BUILT_IN_SCALARS) if (!out.has(b)) out.set(b, { kind: 'scalar' });
+  return out;
+}
+
+const isSessionVariable = (s: string): boolean => s.toLowerCase().startsWith('x-svc-');
+
+// Hasura's parsePresetDirective: a `value` argument, `static` a Boolean when given.
+function presetDirective(d: ConstDirectiveNode, type: TypeNode, argName: string, types: PresetTypes, out: string[]): void {
+  const refuse = (why: string): never => { out.push(why); throw new PresetRefused(why); };
+  const args = d.arguments ?? [];
+  if (args.length === 0) refuse('no arguments found in the preset directive');
+  const value = args.find((x) => x.name.value === 'value')?.value;
+  if (!value) return refuse(`preset argument "value" not found at ${dq(argName)}`);
+  const stat = args.find((x) => x.name.value === 'static')?.value;
+  if (stat && stat.kind !== Kind.BOOLEAN) refuse('expected preset static value to be a Boolean value');
+  presetValue(type, argName, stat?.kind === Kind.BOOLEAN && stat.value, value, types, refuse);
+}
+
+// Hasura's parsePresetValue: the preset must be a value of the argument's type, read against the
+// role's document; a session variable stands for a scalar or an enum, never for a list.
+function presetValue(type: TypeNode, argName: string, isStatic: boolean, value: ConstValueNode, types: PresetTypes, refuse: (why: string) => never): void {
+  if (type.kind === Kind.NON_NULL_TYPE) { presetValue(type.type, argName, isStatic, value, types, refuse); return; }
+  if (type.kind === Kind.LIST_TYPE) {
+    if (value.kind === Kind.LIST) { for (const v of value.values) presetValue(type.type, argName, isStatic, v, types, refuse); return; }
+    if (value.kind === Kind.STRING && isSessionVariable(value.value)) {
+      refuse(`illegal preset value at ${dq(argName)}. Session arguments can only be set for singleton values`);
+    }
+    presetValue(type.type, argName, isStatic, value, types, refuse);
+    return;
+  }
+  const name = type.name.value;
+  const t = types.get(name);
+  const shown = dq(print(value));
+  if (!t) return refuse(`expected ${dq(name)} to be an input type, but it's an output type`);
+  if (t.kind === 'scalar') {
+    if (value.kind === Kind.ENUM || value.kind === Kind.LIST || value.kind === Kind.OBJECT) refuse(`expected preset value ${shown} of type ${dq(name)} to be a scalar value`);
+    return;
+  }
+  if (t.kind === 'enum') {
+    if (value.kind === Kind.ENUM) {
+      if (!t.values.includes(value.value)) refuse(`${dq(value.value)} not found in the enum: ${dq(name)}`);
+      return;
+    }
+    if (value.kind === Kind.STRING && isSessionVariable(value.value)) return;
+    refuse(`expected preset value ${shown} of type ${dq(name)} to be an enum value`);
+  }
+  if (t.kind === 'input') {
+    if (value.kind !== Kind.OBJECT) return refuse(`expected preset value ${shown} of type ${dq(name)} to be an input object value`);
+    for (const f of value.fields) {
+      const def = t.fields.find((x) => x.name.value === f.name.value);
+      if (!def) return refuse(`${dq(f.name.value)} does not exist in the input object ${dq(name)}`);
+      presetValue(def.type, f.name.value, isStatic, f.value, types, refuse);
+    }
   }
 }
 
 function checkFields(provided: readonly FieldDefinitionNode[], upstream: Record<string, GraphQLField<unknown, unknown>>,
-  kind: 'Object' | 'Interface', parentName: string, out: string[]): void {
+  kind: 'Object' | 'Interface', parentName: string, types: PresetTypes, out: string[]): void {
   const dups = duplicates(provided.map((f) => f.name.value));
   if (dups.length > 0) { out.push(`duplicate fields: ${englishList(dups)}found in the ${dq(kind)} ${dq(parentName)}`); return; }
   for (const f of provided) {
@@ -91,13 +166,22 @@ function checkFields(provided: readonly FieldDefinitionNode[], upstream: Record<
     checkDirectives(f, false, `${kind} field`, parentName, out);
     const given = print(f.type);
     if (given !== up.type.toString()) out.push(`expected type of ${dq(f.name.value)}(${dq(`${kind} field`)}) to be ${up.type.toString()} but recieved ${given}`);
-    checkArguments(f.arguments ?? [], up.args, f.name.value, out);
+    checkArguments(f.arguments ?? [], up.args, f.name.value, types, out);
   }
 }
 
 /** Hasura's reasons why the role's document is not a subset of the remote's schema (none: it is). */
 export function roleSchemaReasons(doc: DocumentNode, remote: GraphQLSchema): string[] {
   const out: string[] = [];
+  try {
+    checkDocument(doc, remote, presetTypesOf(doc), out);
+  } catch (e) {
+    if (!(e instanceof PresetRefused)) throw e;
+  }
+  return out;
+}
+
+function checkDocument(doc: DocumentNode, remote: GraphQLSchema, types: PresetTypes, out: string[]): void {
   const defs = doc.definitions;
   const of = <K extends DefinitionNode['kind']>(kind: K): Extract<DefinitionNode, { kind: K }>[] =>
     defs.filter((d): d is Extract<DefinitionNode, { kind: K }> => d.kind === kind);
@@ -129,7 +213,7 @@ export function roleSchemaReasons(doc: DocumentNode, remote: GraphQLSchema): str
     const up = remote.getType(i.name.value);
     if (!up || !isInterfaceType(up)) { out.push(`${dq('Interface')}: ${dq(i.name.value)} does not exist in the upstream remote schema`); continue; }
     checkDirectives(i, false, 'Interface', i.name.value, out);
-    checkFields(i.fields ?? [], up.getFields(), 'Interface', i.name.value, out);
+    checkFields(i.fields ?? [], up.getFields(), 'Interface', i.name.value, types, out);
   }
   for (const u of of(Kind.UNION_TYPE_DEFINITION)) {
     const up = remote.getType(u.name.value);
@@ -145,7 +229,7 @@ export function roleSchemaReasons(doc: DocumentNode, remote: GraphQLSchema): str
     const up = remote.getType(o.name.value);
     if (!up || !isInputObjectType(up)) { out.push(`${dq('Input object')}: ${dq(o.name.value)} does not exist in the upstream remote schema`); continue; }
     checkDirectives(o, false, 'Input object', o.name.value, out);
-    checkArguments(o.fields ?? [], Object.values(up.getFields()), o.name.value, out);
+    checkArguments(o.fields ?? [], Object.values(up.getFields()), o.name.value, types, out);
   }
   const declaredInterfaces = new Set(of(Kind.INTERFACE_TYPE_DEFINITION).map((i) => i.name.value));
   for (const o of of(Kind.OBJECT_TYPE_DEFINITION)) {
@@ -157,9 +241,8 @@ export function roleSchemaReasons(doc: DocumentNode, remote: GraphQLSchema): str
     if (custom.length > 0) {
       out.push(`custom interfaces are not supported. Object${dq(o.name.value)} implements the following custom interfaces: ${englishList(custom)}`);
     }
-    checkFields(o.fields ?? [], up.getFields(), 'Object', o.name.value, out);
+    checkFields(o.fields ?? [], up.getFields(), 'Object', o.name.value, types, out);
   }
-  return out;
 }
 
 /** Hasura's message for the reasons (`showErrors` of `resolveRoleBasedRemoteSchema`). */
