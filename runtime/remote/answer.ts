@@ -17,7 +17,10 @@ export function runRemoteParts(split: SplitOperation, variables: { readonly [k: 
     const values = stepVariables(p.step, variables, session);
     return p.presets && p.view.presets ? presetValues(p.presets, p.view.schema, p.view.presets, values, session) : values;
   };
-  return Promise.all(split.remotes.map((p) => callRemote(p.view.def, p.step, valuesOf(p), session, client, operationName, cookies)
+  // A namespace's `__typename` is the engine's to answer (Hasura's namespace parser): no call for it alone.
+  const call = (p: RemotePart): Promise<RemoteAnswer> => (p.noCall ? Promise.resolve({ data: {}, errors: [] })
+    : callRemote(p.view.def, p.step, valuesOf(p), session, client, operationName, cookies));
+  return Promise.all(split.remotes.map((p) => call(p)
     .then((a) => (p.renamesTypenames ? clientTypenames(a, p) : a))
     .then((a) => (p.namespaces ? wrapNamespaces(a, p) : a))));
 }

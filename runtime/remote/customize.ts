@@ -29,13 +29,17 @@ function affixed(name: string, a: NameAffixes | null | undefined, affixAllowed: 
 /** The types renamed as `c` says (the types are printed from the remote schema). */
 export function customizeTypes(types: readonly TypeDefinitionNode[], c: RemoteCustomization | null,
   roots: { readonly query: string | null; readonly mutation: string | null }): { types: readonly TypeDefinitionNode[]; renaming: Renaming } {
-  if (!c || (c.typeNames === null && Object.keys(c.fieldNames).length === 0)) return { types, renaming: IDENTITY };
+  if (!c || (c.typeNames === null && Object.keys(c.fieldNames).length === 0 && c.rootFieldsNamespace === null)) return { types, renaming: IDENTITY };
   const rootSet = new Set([roots.query, roots.mutation].filter((n): n is string => n !== null));
+  const affixes = c.typeNames !== null && (c.typeNames.prefix !== '' || c.typeNames.suffix !== '');
   const toClient = new Map<string, string>();
   for (const t of types) {
     const n = t.name.value;
     const plain = !BUILT_IN.has(n) && !n.startsWith('__') && (!rootSet.has(n) || c.rootFieldsNamespace !== null);
-    toClient.set(n, affixed(n, c.typeNames, plain));
+    // With a namespace, a root type neither mapped nor affixed is named after it: <namespace><Root>
+    // (Hasura's getCustomizer: the mapping, then prefix and suffix, then the namespace's default).
+    const namespaced = c.rootFieldsNamespace !== null && rootSet.has(n) && c.typeNames?.mapping[n] === undefined && !affixes;
+    toClient.set(n, namespaced ? `${c.rootFieldsNamespace}${n}` : affixed(n, c.typeNames, plain));
   }
   const toRemote = new Map([...toClient].map(([r, cl]) => [cl, r]));
   const fieldsBack = new Map<string, Map<string, string>>();

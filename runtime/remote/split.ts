@@ -33,6 +33,8 @@ export interface RemotePart {
   readonly presets?: WithPresets;
   /** Relationships from the remote's types to tables asked in this call, joined once it answers. */
   readonly joins?: readonly SchemaJoinSite[];
+  /** Nothing to ask the remote (namespace fields asking only `__typename`): no call is made. */
+  readonly noCall?: boolean;
 }
 
 /** One namespace field of a request, rebuilt from the remote's root fields. */
@@ -172,5 +174,5 @@ function remotePart(view: RemoteView, asked: readonly FieldNode[], keys: readonl
     ]),
   };
   return { view, step, keys, variables, renamesTypenames: !view.renaming.identity, typenameKeys, ...(namespaced ? { namespaces: namespaced.namespaces } : {}),
-    ...(presets ? { presets } : {}), ...(stripped.sites.length > 0 ? { joins: stripped.sites } : {}) };
+    ...(presets ? { presets } : {}), ...(stripped.sites.length > 0 ? { joins: stripped.sites } : {}), ...(fields.length === 0 ? { noCall: true } : {}) };
 }
