@@ -245,6 +245,7 @@ export class Engine {
   async executeRelay(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     try {
       const engine = this.relayEngineFor(session.role);
+      this.checkRelay(req, session, ctx);
       // Rewritten against the role's own permissions (the variant only makes keys readable to the rewrite).
       const { request, shape, introspection } = rewriteRelay(this.opts.model, session.role, req);
       const values = introspection ? this.relayIntrospection(introspection, req, session) : {};
@@ -271,6 +272,27 @@ export class Engine {
       this.relaySchemas.set(role, s, { size: Math.max(1, schemaWeight(s)) });
     }
     return s;
+  }
+
+  // Relay requests found valid on a role's Relay schema: (query text) -> (role, operation name) seen.
+  private readonly relayChecked = new LRUCache<string, Set<string>>({ max: 1000 });
+
+  // A Relay request is parsed on the role's Relay schema, as Hasura's parsers read it: a field, an
+  // argument or a selection the Relay schema does not have is refused with its error and path
+  // there (the rewrite onto the ordinary schema would word them on its own fields); a
+  // subscription over HTTP is refused after, as on /v1/graphql.
+  private checkRelay(req: GraphQLRequest, session: Session, ctx?: RequestContext): void {
+    const key = `${session.role}\u0000${req.operationName ?? ''}`;
+    const seen = this.relayChecked.get(req.query);
+    if (seen?.has(key)) return;
+    let document: DocumentNode;
+    try { document = parse(req.query); } catch { return; }
+    const prepared = prepareOperation(this.relaySchemaFor(session.role), document, req.operationName ?? null);
+    if (ctx?.overHttp && prepared.operation.operation === 'subscription') {
+      throw new ApiError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead', 400, []);
+    }
+    if (seen) seen.add(key);
+    else this.relayChecked.set(req.query, new Set([key]));
   }
 
   // The values of a Relay request's `__schema` and `__type` fields, read from the role's Relay
