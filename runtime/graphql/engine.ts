@@ -256,6 +256,17 @@ export class Engine {
     }
   }
 
+  /**
+   * A Relay subscription (over WebSocket) as a subscription of its rewrite on the role's Relay
+   * variant engine, and the reshaping of each result; throws the request's refusal.
+   */
+  relaySubscription(req: GraphQLRequest, session: Session): { engine: Engine; request: GraphQLRequest; reshape: (text: string) => string } {
+    this.checkRelay(req, session);
+    const { request, shape } = rewriteRelay(this.opts.model, session.role, req);
+    if (!request) throw new ApiError('not-supported', 'a subscription of introspection or __typename alone is not supported on the Relay API', 400, []);
+    return { engine: this.relayEngineFor(session.role), request, reshape: (text) => reshapeRelay(text, shape) };
+  }
+
   // Per role, an engine on the Relay variant of its model and schema (relayVariant), made on first use.
   private readonly relayEngines = new Map<string, Engine>();
   // Relay schemas by role, made when a role first introspects the Relay API and weighed by their

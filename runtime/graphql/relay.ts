@@ -5,7 +5,8 @@
 // and a cursor the base64 of the JSON object of the row's order columns (order_by's, then the key's), both in PostgreSQL's JSON
 // text (`, ` and ` : ` separators), as Hasura writes them.
 // `__schema` and `__type` are answered from the role's Relay schema (relay-schema.ts).
-// Mutations are the ordinary ones, their rows read as nodes. Not built yet: subscriptions.
+// Mutations are the ordinary ones, their rows read as nodes; subscriptions (over WebSocket) are
+// live queries of the rewrite, each result reshaped.
 
 import { Kind, parse, print, visit, type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode,
   type SelectionNode, type ValueNode } from 'graphql';
@@ -13,6 +14,7 @@ import type { BundleModel, GraphQLRequest, TableModel } from '../bundle/index.js
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { pickOperation } from './prepare.js';
+import { MULTIPLE_ROOT_FIELDS } from './hasura-directives.js';
 import { allOf, decodeCursor, literal, nameNode, object, orderNode, pastCursor } from './relay-cursor.js';
 import { compareKeys, cursorObject, cursorValue, keyValue, orderKeys, type CursorKey } from './relay-order.js';
 import { readNodeId } from './relay-node-id.js';
@@ -354,8 +356,7 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
   let document: DocumentNode;
   try { document = parse(req.query); } catch (e) { throw new ApiError('validation-failed', e instanceof Error ? e.message : String(e), 400, []); }
   const op: OperationDefinitionNode = pickOperation(document, req.operationName ?? null);
-  if (op.operation === 'subscription') throw new ApiError('not-supported', 'subscriptions are not supported on the Relay API yet', 400, []);
-  const rootName = op.operation === 'mutation' ? 'mutation_root' : 'query_root';
+  const rootName = op.operation === 'mutation' ? 'mutation_root' : op.operation === 'subscription' ? 'subscription_root' : 'query_root';
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   const rw: Rewrite = { model, role, vars: req.variables ?? {}, fragments };
   const tables = Object.values(model.tables).filter((t) => visible(rw, t));
@@ -397,8 +398,12 @@ export function rewriteRelay(model: BundleModel, role: string, req: GraphQLReque
   // definitions and values go too (a value for an unused variable is refused).
   const used = new Set<string>();
   visit({ kind: Kind.SELECTION_SET, selections }, { Variable: (v) => { used.add(v.name.value); } });
+  // A subscription's connection may read rows beyond its cursors beside it (the probes): the
+  // rewrite then has several root fields, which the client's document did not.
+  const probes = op.operation === 'subscription' && selections.length > 1
+    ? [{ kind: Kind.DIRECTIVE, name: nameNode(MULTIPLE_ROOT_FIELDS), arguments: [] } as const] : [];
   const rewritten: OperationDefinitionNode = { ...op, variableDefinitions: (op.variableDefinitions ?? []).filter((d) => used.has(d.variable.name.value)),
-    selectionSet: { kind: Kind.SELECTION_SET, selections } };
+    directives: [...(op.directives ?? []), ...probes], selectionSet: { kind: Kind.SELECTION_SET, selections } };
   // Fragments stay for the fields passed through unchanged (their spreads on Relay types were inlined).
   const definitions = document.definitions.filter((d) => d === op || d.kind === Kind.FRAGMENT_DEFINITION).map((d) => (d === op ? rewritten : d));
   const variables = Object.fromEntries(Object.entries(req.variables ?? {}).filter(([k]) => used.has(k)));

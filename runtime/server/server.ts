@@ -229,7 +229,9 @@ export function createServer(opts: ServerOptions): KilnServer {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     // With CORS disabled, the upgrade request's cookie is not read (Hasura's onConn, Transport/WebSocket.hs).
     if (cors.kind === 'disabled') delete req.headers.cookie;
-    if (subscriptions && (path === '/v1/graphql' || path === '/v1alpha1/graphql')) subscriptions.handleUpgrade(req, socket, head);
+    if (subscriptions && (path === '/v1/graphql' || path === '/v1alpha1/graphql' || (path === '/v1beta1/relay' && opts.engine.executeRelay))) {
+      subscriptions.handleUpgrade(req, socket, head);
+    }
     else socket.destroy();
   });
   // Longer than the idle timeout of common load balancers (60 s), so they close first.

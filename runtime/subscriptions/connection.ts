@@ -35,6 +35,8 @@ export interface ConnectionContext {
   readonly wsLog?: WebsocketLog;
   /** How errors are worded: GraphQL errors (/v1/graphql, the default) or Hasura's legacy ones (/v1alpha1/graphql). */
   readonly errorStyle?: ErrorStyle;
+  /** The socket is on the Relay API (/v1beta1/relay): its operations run there. */
+  readonly relay?: boolean;
 }
 
 interface OperationState {
@@ -237,7 +239,7 @@ export class Connection {
     };
     let running: RunningOperation;
     try {
-      running = await startOperation({ engine: this.ctx.engine, multiplexer: this.ctx.multiplexer, session }, request, {
+      running = await startOperation({ engine: this.ctx.engine, multiplexer: this.ctx.multiplexer, session, relay: this.ctx.relay === true }, request, {
         next: (payload) => {
           if (!live()) return;
           state.lastSent = payload;

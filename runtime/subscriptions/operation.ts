@@ -34,6 +34,13 @@ export interface SubscriptionEngine {
   checkVariables?(req: GraphQLRequest, session: Session): void;
   /** True for a subscription to an asynchronous action's result: polled, not multiplexed. Optional. */
   pollsSubscription?(req: GraphQLRequest, session: Session): boolean;
+  /** Runs a query or mutation of the Relay API; answers the whole response text. Optional: without it a Relay socket runs nothing. */
+  executeRelay?(req: GraphQLRequest, session: Session): Promise<string>;
+  /**
+   * A Relay subscription as one on the engine that runs it, and how each of its results is
+   * reshaped for the Relay API; throws its refusal. Optional.
+   */
+  relaySubscription?(req: GraphQLRequest, session: Session): { readonly engine: SubscriptionEngine; readonly request: GraphQLRequest; readonly reshape: (text: string) => string };
 }
 
 /** Where an operation's messages go. */
@@ -54,6 +61,8 @@ export interface OperationContext {
   readonly engine: () => SubscriptionEngine;
   readonly multiplexer: Multiplexer;
   readonly session: Session;
+  /** The operation is on the Relay API (a socket on /v1beta1/relay). */
+  readonly relay?: boolean;
 }
 
 /** A started operation: `stop` ends its subscription (no-op for queries). */
@@ -73,6 +82,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
   const { multiplexer, session } = ctx;
   const engine = ctx.engine();
   const op = operationOf(req);
+  if (ctx.relay) return startRelayOperation(ctx, engine, req, op, sink, lastSent);
   if (op && op.operation.operation !== 'subscription') {
     if (!engine.executeOrThrow) {
       sink.next(await engine.execute(req, session));
@@ -133,6 +143,34 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
     sink.error(e);
     return DONE;
   }
+}
+
+// An operation on the Relay API: a query or mutation runs once there; a subscription runs as its
+// rewrite onto the ordinary schema (runtime/graphql/relay.ts) does, each result reshaped. The
+// engine served now is looked up on every poll: when it changes, the rewrite is stale and replanned.
+async function startRelayOperation(ctx: OperationContext, engine: SubscriptionEngine, req: GraphQLRequest,
+  op: { document: DocumentNode; operation: OperationDefinitionNode } | null, sink: OperationSink, lastSent?: string): Promise<RunningOperation> {
+  if (!engine.executeRelay || !engine.relaySubscription) {
+    sink.error(new ApiError('not-supported', 'the Relay API is not served', 400, []));
+    return DONE;
+  }
+  if (!op || op.operation.operation !== 'subscription') {
+    sink.next(await engine.executeRelay(req, ctx.session));
+    sink.complete();
+    return DONE;
+  }
+  let relay: ReturnType<NonNullable<SubscriptionEngine['relaySubscription']>>;
+  try {
+    relay = engine.relaySubscription(req, ctx.session);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    sink.error(e);
+    return DONE;
+  }
+  const inner: OperationContext = { multiplexer: ctx.multiplexer, session: ctx.session, engine: () => (ctx.engine() === engine ? relay.engine : ctx.engine()) };
+  // (`lastSent` is the reshaped text: the rewrite's own results are not compared with it.)
+  void lastSent;
+  return startOperation(inner, relay.request, { ...sink, next: (payload) => sink.next(relay.reshape(payload)) });
 }
 
 // PostgreSQL reads these words as a date/time value relative to the clock ('now()' as a

@@ -74,6 +74,7 @@ export function createSubscriptionService(opts: SubscriptionOptions, auth: AuthO
     const offered = new Set((req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean));
     const c = new Connection(ws, chooseProtocol(offered), req.headers, { engine: opts.engine, auth, multiplexer, settings, log,
       clientIp: req.socket.remoteAddress ?? null, errorStyle: errorStyleOf(new URL(req.url ?? '/', 'http://localhost').pathname),
+      relay: new URL(req.url ?? '/', 'http://localhost').pathname === '/v1beta1/relay',
       ...(opts.wsLog ? { wsLog: opts.wsLog } : {}) });
     connections.add(c);
     ws.on('close', () => connections.delete(c));
