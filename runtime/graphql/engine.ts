@@ -69,6 +69,8 @@ export interface EngineOptions {
    * budget alone (introspection builds every type) is dropped after the request that built it.
    */
   readonly schemaCacheSdlChars?: number;
+  /** How many roles' Relay schemas and Relay engines are kept (least recently used dropped); default 8. */
+  readonly relayCacheSize?: number;
   /**
    * SVC_GRAPHQL_ENABLE_ALLOWLIST: a non-admin role may run only documents of an allow-listed
    * collection whose scope includes it (reference/endpoints.md "Allow-list").
@@ -145,6 +147,8 @@ export class Engine {
     this.limits = new RequestLimits(opts.model, opts.caps ?? DEFAULT_QUERY_CAPS, opts.rateLimiter ?? new RateLimiter());
     this.schemaBudget = opts.schemaCacheSdlChars ?? 4 * 1024 * 1024;
     this.schemas = new LRUCache({ max: opts.schemaCacheSize ?? 8, maxSize: this.schemaBudget });
+    this.relayEngines = new LRUCache({ max: opts.relayCacheSize ?? 8 });
+    this.relaySchemas = new LRUCache({ max: opts.relayCacheSize ?? 8, maxSize: this.schemaBudget });
     // Plans hold the parsed document and its planned SQL: bounded by count and by an estimate of size.
     this.cache = new LRUCache({ max: opts.planCacheSize ?? 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: preparedSize });
     this.keys = new LRUCache({ max: opts.planCacheSize ?? 2000 });
@@ -268,10 +272,11 @@ export class Engine {
   }
 
   // Per role, an engine on the Relay variant of its model and schema (relayVariant), made on first use.
-  private readonly relayEngines = new Map<string, Engine>();
+  // Bounded as the schemas are: each holds the role's Relay variant schema and plans.
+  private readonly relayEngines: LRUCache<string, Engine>;
   // Relay schemas by role, made when a role first introspects the Relay API and weighed by their
   // SDL as the ordinary schemas are (a Node interface makes them whole, not lazy).
-  private readonly relaySchemas = new LRUCache<string, GraphQLSchema>({ max: 8, maxSize: 4 * 1024 * 1024 });
+  private readonly relaySchemas: LRUCache<string, GraphQLSchema>;
 
   /** The role's Relay schema (relay-schema.ts): built on first use, kept while the cache holds it. */
   relaySchemaFor(role: string): GraphQLSchema {

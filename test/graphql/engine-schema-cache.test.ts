@@ -89,3 +89,28 @@ describe('engine schema cache budget', async () => {
     expect(schemaWeight(again)).toBe(roots);
   });
 });
+
+describe('engine Relay caches', async () => {
+  const bundle = await compileFixture('blog');
+  const noDb = () => { throw new Error('no database in this test'); };
+  const [a] = bundle.model.roles.filter((r) => r !== 'admin');
+
+  it('builds a role\'s Relay schema once and keeps it', () => {
+    const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb });
+    const relay = engine.relaySchemaFor(a!);
+    expect(engine.relaySchemaFor(a!)).toBe(relay);
+    expect(relay).not.toBe(engine.schemaFor(a!));
+    expect(relay.getType('Node')).toBeDefined();
+  });
+
+  it('keeps at most relayCacheSize roles\' Relay schemas and Relay engines', () => {
+    const engine = new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb, relayCacheSize: 1 });
+    const first = engine.relaySchemaFor(a!);
+    engine.relaySchemaFor('admin');
+    expect(engine.relaySchemaFor(a!)).not.toBe(first);
+    const engines = engine as unknown as { relayEngineFor(role: string): Engine; relayEngines: { size: number } };
+    for (const role of bundle.model.roles) engines.relayEngineFor(role);
+    expect(bundle.model.roles.length).toBeGreaterThan(1);
+    expect(engines.relayEngines.size).toBe(1);
+  });
+});
