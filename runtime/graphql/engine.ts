@@ -278,13 +278,17 @@ export class Engine {
   // SDL as the ordinary schemas are (a Node interface makes them whole, not lazy).
   private readonly relaySchemas: LRUCache<string, GraphQLSchema>;
 
+  // The whole SDL text of a role's ordinary schema (a bundle's file read), without remote schemas.
+  private roleSdlText(role: string): string {
+    const file = this.opts.sdlFiles?.[role];
+    return file !== undefined ? this.sdlSourceOf(file).text() : this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
+  }
+
   /** The role's Relay schema (relay-schema.ts): built on first use, kept while the cache holds it. */
   relaySchemaFor(role: string): GraphQLSchema {
     let s = this.relaySchemas.get(role);
     if (!s) {
-      const file = this.opts.sdlFiles?.[role];
-      const sdl = file !== undefined ? this.sdlSourceOf(file).text() : this.opts.sdl[role] ?? EMPTY_ROLE_SDL;
-      s = lazySchema(sdlFromText(print(relaySchemaSdl(this.opts.model, role, sdl))), undefined, hasuraDirectives);
+      s = lazySchema(sdlFromText(print(relaySchemaSdl(this.opts.model, role, this.roleSdlText(role)))), undefined, hasuraDirectives);
       this.relaySchemas.set(role, s, { size: Math.max(1, schemaWeight(s)) });
     }
     return s;
@@ -326,8 +330,10 @@ export class Engine {
   private relayEngineFor(role: string): Engine {
     let e = this.relayEngines.get(role);
     if (!e) {
-      const v = relayVariant(this.opts.model, this.opts.sdl, role);
-      e = v ? new Engine({ ...this.opts, model: v.model, sdl: { [role]: v.sdl }, sdlKey: undefined, planCacheSize: 200, schemaCacheSize: 1 }) : this;
+      // A bundle keeps each role's SDL in a file: the variant is made from its text, and served from
+      // that text (not from the file, which lacks the keys the variant adds).
+      const v = relayVariant(this.opts.model, { [role]: this.roleSdlText(role) }, role);
+      e = v ? new Engine({ ...this.opts, model: v.model, sdl: { [role]: v.sdl }, sdlKey: undefined, sdlFiles: undefined, planCacheSize: 200, schemaCacheSize: 1 }) : this;
       this.relayEngines.set(role, e);
     }
     return e;

@@ -114,3 +114,28 @@ describe('engine Relay caches', async () => {
     expect(engines.relayEngines.size).toBe(1);
   });
 });
+
+describe('engine Relay variant from a bundle\'s schema files', async () => {
+  const bundle = await compileFixture('blog');
+  const noDb = () => { throw new Error('no database in this test'); };
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+
+  it('makes the key of a table readable to the Relay rewrite when the role\'s SDL is read from a file', () => {
+    // The reader may not read author.id: its SDL has no such field, the Relay variant adds it.
+    const author = Object.values(bundle.model.tables).find((t) => t.name === 'author')!;
+    const perm = bundle.model.select['reader']![author.id]!;
+    const model = { ...bundle.model, rootTemplates: undefined, select: { ...bundle.model.select, reader: { ...bundle.model.select['reader'], [author.id]: { ...perm, columns: perm.columns.filter((c) => c !== 'id') } } } };
+    const sdl = bundle.sdl['reader']!.replace(/(\ntype author \{[\s\S]*?)\n {2}id: Int!/, '$1');
+    expect(sdl).not.toBe(bundle.sdl['reader']);
+    const dir = mkdtempSync(join(tmpdir(), 'kiln-relay-'));
+    writeFileSync(join(dir, 'reader.graphql'), sdl);
+    const engine = new Engine({ model: model as never, sdl: {}, sdlFiles: { reader: join(dir, 'reader.graphql') }, driverFor: noDb });
+    expect((engine.schemaFor('reader').getType('author') as import('graphql').GraphQLObjectType).getFields()['id']).toBeUndefined();
+    const variant = (engine as unknown as { relayEngineFor(role: string): Engine }).relayEngineFor('reader');
+    expect((variant.schemaFor('reader').getType('author') as import('graphql').GraphQLObjectType).getFields()['id']).toBeDefined();
+    // The Relay schema itself has the global id there, not the key column.
+    expect(String((engine.relaySchemaFor('reader').getType('author') as import('graphql').GraphQLObjectType).getFields()['id']!.type)).toBe('ID!');
+  });
+});
