@@ -124,12 +124,18 @@ async function joinSource(site: RemoteJoinSite, holes: readonly Hole[], env: Joi
   const keyFields: FieldNode[] = rel.mapping.map(([, to], i) => ({ kind: Kind.FIELD, alias: name(`${KEY_ALIAS}${i}`),
     name: name(target.columns.find((c) => c.name === to)!.field) }));
   const selection: SelectionSetNode = { kind: Kind.SELECTION_SET, selections: [...(node.selectionSet?.selections ?? []), ...keyFields] };
-  const rootField: FieldNode = { kind: Kind.FIELD, alias: name(ROWS_ALIAS), name: name(root), arguments: args, selectionSet: selection };
+  // A source with a root-field namespace (customization) names its select field `ns.field`: the
+  // query asks it inside the namespace field, and the rows come back under it.
+  const [field, ...outer] = root.split('.').reverse() as [string, ...string[]];
+  const rootField: FieldNode = { kind: Kind.FIELD, alias: name(ROWS_ALIAS), name: name(field), arguments: args, selectionSet: selection };
+  const top = outer.reduce<FieldNode>((inner, ns) => ({ kind: Kind.FIELD, name: name(ns),
+    selectionSet: { kind: Kind.SELECTION_SET, selections: [inner] } }), rootField);
   const used = usedDefinitions([rootField], env);
   const op: OperationDefinitionNode = { kind: Kind.OPERATION_DEFINITION, operation: 'query' as OperationDefinitionNode['operation'],
-    variableDefinitions: [...keyVars, ...used.vars], selectionSet: { kind: Kind.SELECTION_SET, selections: [rootField] } };
+    variableDefinitions: [...keyVars, ...used.vars], selectionSet: { kind: Kind.SELECTION_SET, selections: [top] } };
   const data = await env.runQuery(print({ kind: Kind.DOCUMENT, definitions: [op, ...used.fragments] }), values);
-  const rows = (data[ROWS_ALIAS] ?? []) as Row[];
+  const within = outer.reverse().reduce<Record<string, unknown> | undefined>((d, ns) => d?.[ns] as Record<string, unknown> | undefined, data);
+  const rows = (within?.[ROWS_ALIAS] ?? []) as Row[];
   const groups = new Map<string, Row[]>();
   for (const r of rows) {
     const t = JSON.stringify(rel.mapping.map((_m, i) => r[`${KEY_ALIAS}${i}`]));

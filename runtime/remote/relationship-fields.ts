@@ -6,7 +6,7 @@
 import {
   getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, Kind, parse, print, type DocumentNode,
   type FieldDefinitionNode, type GraphQLField, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema, type GraphQLType,
-  type InputValueDefinitionNode, type ObjectTypeDefinitionNode,
+  type InputValueDefinitionNode, type ObjectTypeDefinitionNode, type TypeNode,
 } from 'graphql';
 import { typeNameOf, type BundleModel, type Json, type RemoteRelationshipModel, type TableModel } from '../bundle/index.js';
 import { joinFieldsOf, type SchemaJoin } from './schema-joins.js';
@@ -200,6 +200,24 @@ function strippedType(type: GraphQLInputType, v: Json, st: Stripping): string | 
   return `${name}${bang}`;
 }
 
+// A table's select field: at the query root, or, for a source with a root-field namespace
+// (`ns.field`), among the fields of the namespace's type.
+function selectField(doc: DocumentNode, queryRoot: ObjectTypeDefinitionNode | undefined, path: string): FieldDefinitionNode | undefined {
+  let owner = queryRoot;
+  const names = path.split('.');
+  for (const ns of names.slice(0, -1)) {
+    const field = owner?.fields?.find((f) => f.name.value === ns);
+    if (!field) return undefined;
+    const typeName = namedType(field.type);
+    owner = doc.definitions.find((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === typeName);
+  }
+  return owner?.fields?.find((f) => f.name.value === names[names.length - 1]);
+}
+
+function namedType(t: TypeNode): string {
+  return t.kind === Kind.NAMED_TYPE ? t.name.value : namedType(t.type);
+}
+
 function fieldText(rel: RemoteRelationshipModel, doc: DocumentNode, model: BundleModel, view: RemoteView | undefined, queryRoot: ObjectTypeDefinitionNode | undefined,
   owner?: { readonly table: TableModel; readonly types: Map<string, string> }): string | null {
   if (rel.kind === 'source') {
@@ -207,7 +225,7 @@ function fieldText(rel: RemoteRelationshipModel, doc: DocumentNode, model: Bundl
     const type = target ? typeNameOf(target) : null;
     if (!type || !doc.definitions.some((d) => 'name' in d && d.name?.value === type && d.kind === Kind.OBJECT_TYPE_DEFINITION)) return null;
     if (rel.cardinality === 'object') return `${rel.name}: ${type}`;
-    const root = queryRoot?.fields?.find((f) => f.name.value === target!.rootFieldNames['select']);
+    const root = selectField(doc, queryRoot, target!.rootFieldNames['select']!);
     const args = (root?.arguments ?? []).map((a: InputValueDefinitionNode) => print({ ...a, description: undefined }));
     return `${rel.name}${args.length ? `(${args.join(', ')})` : ''}: [${type}!]!`;
   }
