@@ -10,7 +10,7 @@ import { backendOnlyModel, type BundleModel, type Json, type TemplatesModel } fr
 import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject, type ResolveReuse } from '../model/index.js';
-import { buildRoleSchema, buildRoleSchemas, collectionUse, printRoleSchema, printSchemas, validateCollections } from '../schema/index.js';
+import { buildRoleSchema, buildRoleSchemas, collectionUse, printRoleSchema, printSchemas, unresolvedEndpoints, validateCollections } from '../schema/index.js';
 import { compileMutationTemplates, compileRootTemplates, compileTemplates, RootTemplatePool } from '../sql/index.js';
 import { compilePersisted, type CompiledPersisted } from './persisted.js';
 
@@ -94,7 +94,7 @@ export function compileModel(input: BundleInput): CompiledModel {
   // Only stored queries need the admin schema (no collection: nothing to check, nothing built).
   const use = collectionUse(input.metadata);
   const queryIssues = use.collections.length > 0 && schemas['admin'] ? validateCollections(use, schemas['admin']) : [];
-  return { model, sdl, schemas, stored, inconsistencies: [...resolved.inconsistencies, ...queryIssues] };
+  return { model, sdl, schemas, stored, inconsistencies: [...resolved.inconsistencies, ...queryIssues, ...unresolvedEndpoints(input.metadata)] };
 }
 
 /**

@@ -8,7 +8,7 @@ export type InconsistentObject = MetadataInconsistency | InheritedRoleInconsiste
 export interface MetadataInconsistency {
   readonly type: 'query_collections' | 'table' | 'object_relation' | 'array_relation' | 'select_permission' | 'insert_permission' | 'update_permission'
     | 'delete_permission' | 'computed_field' | 'function' | 'source' | 'root_field' | 'event_trigger' | 'remote_relationship' | 'custom_types' | 'action'
-    | 'inherited_role';
+    | 'inherited_role' | 'rest_endpoint';
   readonly name: string;
   readonly definition: Json;
   readonly reason: string;

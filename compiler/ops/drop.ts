@@ -104,6 +104,14 @@ function dropOne(md: Metadata, o: InconsistentObject): Metadata {
         return { ...co, definition: { ...def, queries } };
       }) };
     }
+    case 'rest_endpoint': {
+      // `rest_endpoint <name>`: the endpoint leaves the document.
+      const name = o.name.slice('rest_endpoint '.length);
+      if (!md.rest_endpoints) return md;
+      const kept = md.rest_endpoints.filter((e) => asObject(e)['name'] !== name);
+      const { rest_endpoints: _all, ...rest } = md;
+      return kept.length > 0 ? { ...rest, rest_endpoints: kept } : rest as Metadata;
+    }
     default:
       return md;
   }

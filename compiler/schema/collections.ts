@@ -55,6 +55,45 @@ function hasuraWording(e: GraphQLError, schema: GraphQLSchema): string {
   return e.message;
 }
 
+/**
+ * REST endpoints whose stored query cannot be resolved: its collection or query is missing, or it
+ * is a subscription. Each is an inconsistent object, as Hasura's resolveEndpoint records it while
+ * building (`Inconsistent object: in endpoint e: collection with name c does not exist`), so
+ * dropping the collection or query an endpoint serves is a newly found inconsistency.
+ */
+export function unresolvedEndpoints(md: { readonly query_collections?: readonly Json[]; readonly rest_endpoints?: readonly Json[] }): InconsistentObject[] {
+  const out: InconsistentObject[] = [];
+  const collections = collectionUse(md).collections;
+  for (const e of list(md.rest_endpoints as Json)) {
+    const name = str(obj(e)?.['name']);
+    const ref = obj(obj(obj(e)?.['definition'])?.['query']);
+    const collection = str(ref?.['collection_name']);
+    const query = str(ref?.['query_name']);
+    if (name === null || collection === null || query === null) continue;
+    const why = unresolved(collections, collection, query);
+    if (why === undefined) continue;
+    // Shown as Hasura encodes the endpoint: its comment always there, null when it has none.
+    const definition = { ...obj(e), comment: obj(e)?.['comment'] ?? null } as Json;
+    out.push({ type: 'rest_endpoint', name: `rest_endpoint ${name}`, definition, reason: `Inconsistent object: in endpoint ${name}: ${why}` });
+  }
+  return out;
+}
+
+function unresolved(collections: CollectionUse['collections'], collection: string, query: string): string | undefined {
+  const c = collections.find((x) => x.name === collection);
+  if (c === undefined) return `collection with name ${collection} does not exist`;
+  const q = c.queries.find((x) => x.name === query);
+  if (q === undefined) return `query with name ${query} does not exist within collection ${collection}`;
+  let doc;
+  try {
+    doc = parse(q.query);
+  } catch {
+    return undefined; // the query's own inconsistency says what is wrong with it
+  }
+  return doc.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'subscription')
+    ? `query with name ${query} is a subscription` : undefined;
+}
+
 type Obj = { readonly [k: string]: Json | undefined };
 const obj = (v: Json | undefined): Obj | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : null);
 const list = (v: Json | undefined): readonly Json[] => (Array.isArray(v) ? v : []);
