@@ -10,6 +10,7 @@ import { relationsRead, type MultiplexedSql } from '../sql/index.js';
 import type { Multiplexer, Registration, SubscriberSink } from './multiplexer.js';
 import { CURSOR_VARIABLE, streamQuery } from './stream.js';
 import { pollActionResult } from './action-poll.js';
+import { checkCohortValues } from './cohort-values.js';
 
 /** What the WebSocket service needs of the GraphQL engine (runtime/graphql's Engine has it all). */
 export interface SubscriptionEngine {
@@ -127,6 +128,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
       bindParams(plan.statement.slots, variables, session).map((v) => driver.dialect.cohortValue(v));
     const withCursor = (cursor: unknown): (string | null)[] => bind({ ...planned.variables, [CURSOR_VARIABLE]: cursor });
     const values = stream ? withCursor(stream.initialCursor) : bind(planned.variables);
+    await checkCohortValues(driver, plan.statement, values, session);
     const relations = relationsRead(plan.query);
     const reg: Registration = {
       source: plan.source,
