@@ -40,3 +40,5 @@ export { listSelect, objectSelect, relationshipAggregateSelect } from './select.
 export { argsOf } from './fields.js';
 export { tableSource } from './context.js';
 export type { JoinCond } from './rows.js';
+/** Hasura's non-negative 32-bit integer rule and wording (`limit`, a stream's `batch_size`): a literal, a variable's value. */
+export { checkLimit, checkLimitValue } from './check.js';

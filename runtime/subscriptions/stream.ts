@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import type { BundleModel, GraphQLRequest } from '../bundle/index.js';
-import type { StreamCursor } from '../graphql/index.js';
+import { checkLimit, checkLimitValue, type StreamCursor } from '../graphql/index.js';
 import { typeNameOf } from '../bundle/index.js';
 
 /** The variable that carries a stream's cursor value. */
@@ -51,20 +51,16 @@ export function streamQuery(req: GraphQLRequest, doc: DocumentNode, op: Operatio
   const path = ['selectionSet', streamField.alias?.value ?? streamField.name.value, 'args'];
   const vars = (req.variables ?? {}) as Record<string, unknown>;
   const argNode = (n: string): ValueNode | undefined => streamField.arguments?.find((a) => a.name.value === n)?.value;
-  const cursorValue = valueFromASTUntyped(argNode('cursor')!, vars);
-  const cursors = Array.isArray(cursorValue) ? cursorValue : [cursorValue];
-  if (cursors.length !== 1 || typeof cursors[0] !== 'object' || cursors[0] === null) {
-    throw new ApiError('validation-failed', 'one cursor input is expected', 400, [...path, 'cursor']);
-  }
-  const cursor = cursors[0] as { initial_value?: Record<string, unknown>; ordering?: string | null };
-  const initial = Object.entries(cursor.initial_value ?? {});
-  if (initial.length !== 1) throw new ApiError('validation-failed', 'exactly one cursor column is expected', 400, [...path, 'cursor', 'initial_value']);
-  const [columnField, initialCursor] = initial[0]!;
-  if (initialCursor === null || initialCursor === undefined) {
-    throw new ApiError('validation-failed', `the initial value of the cursor column "${columnField}" must not be null`, 400, [...path, 'cursor', 'initial_value']);
-  }
+  checkBatchSize(argNode('batch_size')!, vars, [...path, 'batch_size']);
+  const { item, at } = cursorItem(argNode('cursor')!, vars, path);
+  const { field: columnField, value: initialCursor } = item;
   const column = table.columns.find((c) => c.field === columnField)!;
-  const desc = cursor.ordering === 'DESC';
+  if (initialCursor === null || initialCursor === undefined) {
+    // A NOT NULL column's value parser takes no null (Hasura builds it with the column's own nullability).
+    if (!column.nullable) throw new ApiError('validation-failed', `unexpected null value for type "${column.scalar}"`, 400, [...at, 'initial_value', columnField]);
+    throw new ApiError('validation-failed', `the initial value of the cursor column "${columnField}" must not be null`, 400, [...at, 'initial_value']);
+  }
+  const desc = item.ordering === 'DESC';
 
   const after = obj([field(column.field, obj([field(desc ? '_lt' : '_gt', { kind: Kind.VARIABLE, name: name(CURSOR_VARIABLE) })]))]);
   const where = whereNode(argNode('where'), vars, schema, typeNameOf(table, '_bool_exp'));
@@ -100,6 +96,34 @@ export function streamQuery(req: GraphQLRequest, doc: DocumentNode, op: Operatio
     initialCursor,
     cursor: { columns: [column.name], ordering: desc ? 'desc' : 'asc', batchSize: Number(valueFromASTUntyped(argNode('batch_size')!, vars)) },
   };
+}
+
+// Hasura's tableStreamArguments (Schema/SubscriptionStream.hs): every cursor input of the list
+// (null ones skipped) gives one item per column of its initial_value, and exactly one item is
+// taken: none is "one streaming column field is expected", more "multiple column cursors are not
+// supported yet", both at the field's arguments. `at`: the path of the item's cursor input (with
+// its index when the argument is a list, as Hasura's list parser keys it).
+function cursorItem(node: ValueNode, vars: Record<string, unknown>, path: readonly (string | number)[]):
+  { item: { field: string; value: unknown; ordering: string | null | undefined }; at: (string | number)[] } {
+  const value = valueFromASTUntyped(node, vars);
+  const listed = Array.isArray(value);
+  const inputs = (listed ? value : [value]) as ({ initial_value?: Record<string, unknown> | null; ordering?: string | null } | null)[];
+  const items: { item: { field: string; value: unknown; ordering: string | null | undefined }; at: (string | number)[] }[] = [];
+  inputs.forEach((input, i) => {
+    if (input === null || typeof input !== 'object') return;
+    for (const [field, v] of Object.entries(input.initial_value ?? {})) {
+      items.push({ item: { field, value: v, ordering: input.ordering }, at: listed ? [...path, 'cursor', i] : [...path, 'cursor'] });
+    }
+  });
+  if (items.length === 0) throw new ApiError('validation-failed', 'one streaming column field is expected', 400, [...path]);
+  if (items.length > 1) throw new ApiError('validation-failed', 'multiple column cursors are not supported yet', 400, [...path]);
+  return items[0]!;
+}
+
+// `batch_size` is Hasura's nonNegativeInt, worded as `limit` is (the rewrite passes it as one).
+function checkBatchSize(node: ValueNode, vars: Record<string, unknown>, path: readonly (string | number)[]): void {
+  if (node.kind === Kind.VARIABLE) checkLimitValue(vars[node.name.value], path);
+  else checkLimit(node, [...path]);
 }
 
 // A `where` given as a variable is written into the document: `_and` takes non-null items, and a
