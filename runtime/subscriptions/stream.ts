@@ -101,18 +101,17 @@ export function streamQuery(req: GraphQLRequest, doc: DocumentNode, op: Operatio
 // Hasura's tableStreamArguments (Schema/SubscriptionStream.hs): every cursor input of the list
 // (null ones skipped) gives one item per column of its initial_value, and exactly one item is
 // taken: none is "one streaming column field is expected", more "multiple column cursors are not
-// supported yet", both at the field's arguments. `at`: the path of the item's cursor input (with
-// its index when the argument is a list, as Hasura's list parser keys it).
+// supported yet", both at the field's arguments. `at`: the path of the item's cursor input, with
+// its index (a single input is a list of one, indexed 0 as Hasura's list parser keys it).
 function cursorItem(node: ValueNode, vars: Record<string, unknown>, path: readonly (string | number)[]):
   { item: { field: string; value: unknown; ordering: string | null | undefined }; at: (string | number)[] } {
   const value = valueFromASTUntyped(node, vars);
-  const listed = Array.isArray(value);
-  const inputs = (listed ? value : [value]) as ({ initial_value?: Record<string, unknown> | null; ordering?: string | null } | null)[];
+  const inputs = (Array.isArray(value) ? value : [value]) as ({ initial_value?: Record<string, unknown> | null; ordering?: string | null } | null)[];
   const items: { item: { field: string; value: unknown; ordering: string | null | undefined }; at: (string | number)[] }[] = [];
   inputs.forEach((input, i) => {
     if (input === null || typeof input !== 'object') return;
     for (const [field, v] of Object.entries(input.initial_value ?? {})) {
-      items.push({ item: { field, value: v, ordering: input.ordering }, at: listed ? [...path, 'cursor', i] : [...path, 'cursor'] });
+      items.push({ item: { field, value: v, ordering: input.ordering }, at: [...path, 'cursor', i] });
     }
   });
   if (items.length === 0) throw new ApiError('validation-failed', 'one streaming column field is expected', 400, [...path]);

@@ -3,8 +3,8 @@
 // per column of its initial_value, and exactly one item is taken: none is "one streaming column
 // field is expected", more "multiple column cursors are not supported yet", both at the field's
 // args; a NOT NULL column's value parser refuses null ('unexpected null value for type "Int"' at
-// the column, the list index kept); batch_size is a non-negative Int worded as limit is, at
-// args.batch_size. Kiln had wordings of its own ('one cursor input is expected', 'exactly one
+// the column, a single input indexed 0 as a list of one, as Hasura keys objects[0]); batch_size
+// is a non-negative Int worded as limit is, at args.batch_size. Kiln had wordings of its own ('one cursor input is expected', 'exactly one
 // cursor column is expected', 'must not be null') and, for a negative batch size, the path of the
 // query it rewrites the stream into ($.selectionSet.<table>.args.limit).
 
@@ -49,7 +49,7 @@ describe('a stream\'s cursor and batch size', () => {
 
   it('refuses a null initial value of a NOT NULL column where the column parser reads it', async () => {
     expect(await refusal('cursor: {initial_value: {id: null}}, batch_size: $b'))
-      .toEqual(err('unexpected null value for type "Int"', '$.selectionSet.s.args.cursor.initial_value.id'));
+      .toEqual(err('unexpected null value for type "Int"', '$.selectionSet.s.args.cursor[0].initial_value.id'));
     expect(await refusal('cursor: [null, {initial_value: {id: null}}], batch_size: $b'))
       .toEqual(err('unexpected null value for type "Int"', '$.selectionSet.s.args.cursor[1].initial_value.id'));
   });
