@@ -61,6 +61,15 @@ describe('a stream\'s cursor and batch size', () => {
       .toEqual(err('expected a non-negative 32-bit integer for type "Int", but found a number', '$.selectionSet.s.args.batch_size'));
   });
 
+  it('reads the initial value with the column\'s parser, as a comparison value is read', async () => {
+    // A string where an Int column's value goes: what `where: {id: {_eq: "1"}}` takes, and what it refuses.
+    c.send({ type: 'subscribe', id: 'str', payload: { query: 'subscription { s: t_stream(cursor: {initial_value: {id: "1"}}, batch_size: 5) { id } }' } });
+    expect((await c.next((x) => x.id === 'str')).payload).toEqual({ data: { s: [{ id: 2 }] } });
+    c.send({ type: 'subscribe', id: 'bad', payload: { query: 'subscription { s: t_stream(cursor: {initial_value: {id: "x"}}, batch_size: 5) { id } }' } });
+    expect((await c.next((x) => x.id === 'bad')).payload)
+      .toEqual([{ message: 'invalid input syntax for type integer: "x"', extensions: { path: '$', code: 'data-exception' } }]);
+  });
+
   it('still streams with one cursor column among null inputs', async () => {
     c.send({ type: 'subscribe', id: 'ok', payload: { query: 'subscription { s: t_stream(cursor: [null, {initial_value: {id: 0}}], batch_size: 5) { id } }' } });
     expect((await c.next((x) => x.id === 'ok')).payload).toEqual({ data: { s: [{ id: 1 }, { id: 2 }] } });
