@@ -6,7 +6,7 @@
 // request by runtime/graphql/variable-values.ts with the same rules.
 
 import {
-  GraphQLInt, Kind, TypeMetaFieldDef, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType, print,
+  GraphQLInt, Kind, TypeMetaFieldDef, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, print,
   type DirectiveNode, type DocumentNode, type GraphQLArgument, type FieldNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLObjectType,
   type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
@@ -163,6 +163,11 @@ function parseSet(set: SelectionSetNode, type: GraphQLObjectType, walk: Walk, pa
     if (isObjectType(named)) {
       if (!sel.selectionSet) throw new ApiError('validation-failed', `missing selection set for "${named.name}"`, 400, [...here, 'selectionSet']);
       parseSet(sel.selectionSet, named, walk, [...here, 'selectionSet'], seen);
+    }
+    // An interface's selection is parsed for each of its object types (Hasura's selectionSetInterface).
+    if (isInterfaceType(named)) {
+      if (!sel.selectionSet) throw new ApiError('validation-failed', `missing selection set for "${named.name}"`, 400, [...here, 'selectionSet']);
+      for (const t of walk.schema.getPossibleTypes(named)) parseSet(sel.selectionSet, t, walk, [...here, 'selectionSet'], seen);
     }
   }
 }

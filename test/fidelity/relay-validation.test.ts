@@ -1,7 +1,8 @@
 // A Relay request is read against the role's Relay schema, as Hasura's parsers of that schema read
 // it (GraphQL/Schema.hs buildRelayRoleContext; Schema/Select.hs tableConnectionArgs has no limit or
-// offset, PageInfo only its four fields): what the Relay schema lacks is refused in Hasura's words
-// at its place in the Relay document, and a subscription over HTTP is refused as on /v1/graphql.
+// offset, PageInfo only its four fields; Parser's selectionSetInterface reads node's selection for
+// each table type): what the Relay schema lacks is refused in Hasura's words at its place in the
+// Relay document, and a subscription over HTTP is refused as on /v1/graphql.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
@@ -31,6 +32,15 @@ describe('Relay requests read against the Relay schema', () => {
       .toEqual(refused('field "nope" not found in type: \'PageInfo\'', '$.selectionSet.author_connection.selectionSet.pageInfo.selectionSet.nope'));
     expect(await relay('{ author_connection(where: {nope: {_eq: 1}}) { edges { cursor } } }'))
       .toEqual(refused('field "nope" not found in type: \'author_bool_exp\'', '$.selectionSet.author_connection.args.where.nope'));
+  });
+
+  it('parse the selection of node for each table type, its fragments on that type', async () => {
+    const id = Buffer.from('[1, "public", "author", 1]').toString('base64');
+    expect(await relay(`{ node(id: "${id}") { id ... on author { nope } } }`))
+      .toEqual(refused('field "nope" not found in type: \'author\'', '$.selectionSet.node.selectionSet.nope'));
+    expect(await relay(`{ node(id: "${id}") { ... on article { title(x: 1) } } }`))
+      .toEqual(refused('"title" has no argument named "x"', '$.selectionSet.node.selectionSet.title'));
+    expect(await relay(`{ node(id: "${id}") { id ... on author { name } ... on article { title } } }`)).toEqual({ data: { node: { id, name: 'A1' } } });
   });
 
   it('refuse limit and offset, which connections do not take', async () => {
