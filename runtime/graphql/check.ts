@@ -48,6 +48,10 @@ interface Walk {
   // condition fixes the type), so each is walked once; walking every spread is exponential in the
   // number of fragments when they spread each other twice (issue 15's fragment bomb).
   readonly checked: Set<string>;
+  // The root a subscription's fields are reported against: Hasura parses a subscription with its
+  // query parser ("Parse as query to check correctness", Execute.hs getResolvedExecPlan), so a
+  // root field it does not know is "not found in type: 'query_root'".
+  readonly rootShown: { readonly type: GraphQLObjectType; readonly name: string } | null;
 }
 
 /**
@@ -62,7 +66,9 @@ export function hasuraChecks(schema: GraphQLSchema, op: OperationDefinitionNode,
     throw new ApiError('validation-failed', `no ${what} exist`, 400, []);
   }
   const variables = new Map((op.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
-  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map(), stringOffsets: new Set(), builtIns: new Set(), nullRefused: new Map(), checked: new Set() };
+  const queryRoot = schema.getQueryType();
+  const rootShown = op.operation === 'subscription' && queryRoot ? { type: root, name: queryRoot.name } : null;
+  const walk: Walk = { schema, fragments, variables, usages: new Map(), limits: new Map(), stringOffsets: new Set(), builtIns: new Set(), nullRefused: new Map(), checked: new Set(), rootShown };
   const opLocation = op.operation === 'query' ? DirectiveLocation.QUERY
     : op.operation === 'mutation' ? DirectiveLocation.MUTATION : DirectiveLocation.SUBSCRIPTION;
   checkDirectives(op.directives, opLocation, walk, []);
@@ -167,7 +173,8 @@ function checkSet(set: SelectionSetNode, type: Composite, walk: Walk, path: Path
     const field = isUnionType(type) ? undefined : type.getFields()[name];
     // Hasura keys the path by the field's name, not its alias (Parser/Internal/Parser.hs).
     const here = [...path, name];
-    if (!field) throw new ApiError('validation-failed', `field "${name}" not found in type: '${type.name}'`, 400, here);
+    const shown = walk.rootShown?.type === type ? walk.rootShown.name : type.name;
+    if (!field) throw new ApiError('validation-failed', `field "${name}" not found in type: '${shown}'`, 400, here);
     for (const arg of sel.arguments ?? []) {
       const def = field.args.find((a) => a.name === arg.name.value);
       // Hasura reports an unknown argument at the field, not under `args` (corpus: agg_perm).

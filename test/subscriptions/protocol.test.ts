@@ -49,7 +49,7 @@ describe('graphql-transport-ws', () => {
     await c.init(ADMIN);
     c.send({ type: 'subscribe', id: '1', payload: { query: 'subscription { nope { id } }' } });
     const err = await c.next((m) => m.id === '1');
-    expect(err).toEqual({ type: 'error', id: '1', payload: [{ message: 'field "nope" not found in type: \'subscription_root\'', extensions: { path: '$.selectionSet.nope', code: 'validation-failed' } }] });
+    expect(err).toEqual({ type: 'error', id: '1', payload: [{ message: 'field "nope" not found in type: \'query_root\'', extensions: { path: '$.selectionSet.nope', code: 'validation-failed' } }] });
     c.send({ type: 'subscribe', id: '2', payload: { query: 'subscription { note_by_pk(id: 1) { body } }' } });
     expect(await c.next((m) => m.id === '2')).toEqual({ type: 'next', id: '2', payload: { data: { note_by_pk: { body: 'one' } } } });
     c.close();
