@@ -120,6 +120,16 @@ export function relaySchemaSdl(model: BundleModel, role: string, sdl: string): D
     made.set(name, nodeType(type, t, model, byId));
     for (const d of parse(tableTypes(t), { noLocation: true }).definitions) made.set((d as ObjectTypeDefinitionNode).name.value, d);
   }
+  // A table without a key is no node, but its column named `id` is left out all the same (Hasura's
+  // fieldSelection drops a column field so named from every Relay object), and its remote relationships.
+  for (const t of Object.values(model.tables)) {
+    const name = typeNameOf(t);
+    const type = types.get(name);
+    if (nodes.has(name) || model.select[role]?.[t.id] === undefined || type?.kind !== Kind.OBJECT_TYPE_DEFINITION) continue;
+    const remote = new Set((t.remoteRelationships ?? []).map((r) => r.name));
+    const idColumn = t.columns.some((c) => c.field === 'id');
+    made.set(name, { ...type, fields: (type.fields ?? []).filter((f) => !remote.has(f.name.value) && !(idColumn && f.name.value === 'id')) });
+  }
   const isRoot = (name: string): boolean => name === queryName || name === mutationName || name === subscriptionName;
   const lookup = (name: string): DefinitionNode | undefined => made.get(name) ?? (isRoot(name) ? undefined : types.get(name));
   // Only what the roots reach (and every node type, which `node` may answer) is kept.

@@ -2,7 +2,8 @@
 // (GraphQL/Schema.hs buildRelayRoleContext, Schema/Relay.hs, Schema/Select.hs): per role, a query
 // root of `node(id: ID!): Node` and `<table>_connection` fields, tables with a key as Node objects
 // with a global `id: ID!`, `<table>Connection`/`<table>Edge`/PageInfo, array relationships also as
-// `<rel>_connection`; a role sees only the tables and columns it may read.
+// `<rel>_connection`, no column named id on any table (Select.hs fieldSelection); a role sees only
+// the tables and columns it may read.
 
 import { buildClientSchema, getIntrospectionQuery, isInterfaceType, isObjectType, printType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,15 @@ describe('the Relay schema', () => {
     // The view has no key: it is no node and has no connection.
     expect(isObjectType(schema.getType('article_view')) && (schema.getType('article_view') as GraphQLObjectType).getInterfaces()).toEqual([]);
     expect(schema.getType('article_viewConnection')).toBeUndefined();
+    // Its column named id is left out all the same (the Relay schema's `id` is the global id).
+    expect(fieldsOf(schema.getType('article_view'))).toEqual(['author_id', 'title']);
+  });
+
+  it('refuses a column named id on a table without a key, as the Relay schema has none', async () => {
+    expect(await relay('{ author_connection { edges { node { articles_view { id title } } } } }')).toEqual({ errors: [{ message: 'field "id" not found in type: \'article_view\'',
+      extensions: { code: 'validation-failed', path: '$.selectionSet.author_connection.selectionSet.edges.selectionSet.node.selectionSet.articles_view.selectionSet.id' } }] });
+    const r = await relay('{ author_connection(first: 1) { edges { node { articles_view { title } } } } }');
+    expect(r.data.author_connection.edges[0].node.articles_view).toEqual([{ title: 'T1' }, { title: 'T2' }]);
   });
 
   it('gives a role only the tables and columns it may read', async () => {
