@@ -14,6 +14,7 @@ import type { BundleModel, GraphQLRequest, TableModel } from '../bundle/index.js
 import { typeNameOf } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
 import { pickOperation } from './prepare.js';
+import { checkLimit, checkLimitValue } from './check.js';
 import { MULTIPLE_ROOT_FIELDS } from './hasura-directives.js';
 import { allOf, decodeCursor, literal, nameNode, object, orderNode, pastCursor } from './relay-cursor.js';
 import { compareKeys, cursorObject, cursorValue, keyValue, orderKeys, type CursorKey } from './relay-order.js';
@@ -173,11 +174,14 @@ function rewriteNode(t: TableModel, selections: readonly SelectionNode[], rw: Re
 function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: Rewrite, path: readonly string[]): { fields: FieldNode[]; shape: Shape } {
   const key = keyOf(f);
   const given = new Map((f.arguments ?? []).map((a) => [a.name.value, a.value]));
+  // `first` and `last` are read by Hasura's nonNegativeInt parser, as `limit` is (its words).
   const num = (n: string): number | null => {
-    const v = given.has(n) ? valueOf(given.get(n)!, rw.vars) : null;
-    if (v === null) return null;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new ApiError('validation-failed', `"${n}" must be a non-negative integer`, 400, [...path, 'args', n]);
-    return v;
+    const node = given.get(n);
+    if (node === undefined) return null;
+    const at = [...path, 'args', n];
+    if (node.kind === Kind.VARIABLE) checkLimitValue(rw.vars[node.name.value] ?? null, at);
+    else checkLimit(node, at);
+    return valueOf(node, rw.vars) as number | null;
   };
   const first = num('first');
   const last = num('last');

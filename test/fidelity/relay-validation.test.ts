@@ -50,6 +50,15 @@ describe('Relay requests read against the Relay schema', () => {
       .toEqual(refused('"articles_connection" has no argument named "offset"', '$.selectionSet.author_connection.selectionSet.edges.selectionSet.node.selectionSet.articles_connection'));
   });
 
+  it('read first and last as Hasura reads limit, a non-negative 32-bit integer', async () => {
+    expect(await relay('{ author_connection(first: -1) { edges { cursor } } }'))
+      .toEqual(refused('expected a non-negative 32-bit integer for type "Int", but found an integer', '$.selectionSet.author_connection.args.first'));
+    const r = (await server.post('/v1beta1/relay', { query: 'query ($n: Int) { author_connection(last: $n) { edges { cursor } } }', variables: { n: -2 } })).body;
+    expect(r).toEqual(refused('expected a non-negative 32-bit integer for type "Int", but found a number', '$.selectionSet.author_connection.args.last'));
+    expect((await relay('{ author_connection(first: 0) { edges { cursor } pageInfo { hasNextPage } } }')).data)
+      .toEqual({ author_connection: { edges: [], pageInfo: { hasNextPage: true } } });
+  });
+
   it('refuse a missing selection set and a missing node id', async () => {
     expect(await relay('{ author_connection { edges } }'))
       .toEqual(refused('missing selection set for "authorEdge"', '$.selectionSet.author_connection.selectionSet.edges.selectionSet'));
