@@ -248,16 +248,21 @@ export class Engine {
    */
   async executeRelay(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
     try {
-      const engine = this.relayEngineFor(session.role);
-      this.checkRelay(req, session, ctx);
-      // Rewritten against the role's own permissions (the variant only makes keys readable to the rewrite).
-      const { request, shape, introspection } = rewriteRelay(this.opts.model, session.role, req);
-      const values = introspection ? this.relayIntrospection(introspection, req, session) : {};
-      return reshapeRelay(request ? await engine.run(request, session, ctx) : '{"data":{}}', shape, values);
+      return await this.executeRelayOrThrow(req, session, ctx);
     } catch (e) {
       if (e instanceof ApiError) return JSON.stringify({ errors: [graphqlErrorBody(e)] });
       throw e;
     }
+  }
+
+  /** Runs one request of the Relay API; a request that fails as a whole throws its ApiError (a WebSocket's `error` message). */
+  async executeRelayOrThrow(req: GraphQLRequest, session: Session, ctx?: RequestContext): Promise<string> {
+    const engine = this.relayEngineFor(session.role);
+    this.checkRelay(req, session, ctx);
+    // Rewritten against the role's own permissions (the variant only makes keys readable to the rewrite).
+    const { request, shape, introspection } = rewriteRelay(this.opts.model, session.role, req);
+    const values = introspection ? this.relayIntrospection(introspection, req, session) : {};
+    return reshapeRelay(request ? await engine.run(request, session, ctx) : '{"data":{}}', shape, values);
   }
 
   /**

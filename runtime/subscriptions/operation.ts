@@ -37,6 +37,8 @@ export interface SubscriptionEngine {
   pollsSubscription?(req: GraphQLRequest, session: Session): boolean;
   /** Runs a query or mutation of the Relay API; answers the whole response text. Optional: without it a Relay socket runs nothing. */
   executeRelay?(req: GraphQLRequest, session: Session): Promise<string>;
+  /** The same, a request that fails as a whole throwing its ApiError. Optional. */
+  executeRelayOrThrow?(req: GraphQLRequest, session: Session): Promise<string>;
   /**
    * A Relay subscription as one on the engine that runs it, and how each of its results is
    * reshaped for the Relay API; throws its refusal. Optional.
@@ -157,8 +159,22 @@ async function startRelayOperation(ctx: OperationContext, engine: SubscriptionEn
     return DONE;
   }
   if (!op || op.operation.operation !== 'subscription') {
-    sink.next(await engine.executeRelay(req, ctx.session));
-    sink.complete();
+    if (!engine.executeRelayOrThrow) {
+      sink.next(await engine.executeRelay(req, ctx.session));
+      sink.complete();
+      return DONE;
+    }
+    // As on the ordinary path (Hasura's onStart): a refusal before the run is an `error` message.
+    try {
+      sink.next(await engine.executeRelayOrThrow(req, ctx.session));
+      sink.complete();
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (DATABASE_FAILURES.has(e.code)) {
+        sink.failed(e);
+        sink.complete();
+      } else sink.error(e);
+    }
     return DONE;
   }
   let relay: ReturnType<NonNullable<SubscriptionEngine['relaySubscription']>>;

@@ -56,4 +56,13 @@ describe('the Relay API over WebSocket', () => {
     await c.next((m) => m.id === 'q' && m.type === 'complete');
     c.close();
   });
+
+  it('refuses a query the Relay schema does not have with an error message, as on /v1/graphql', async () => {
+    const c = await Client.open(wsUrl, 'graphql-transport-ws');
+    await c.init({});
+    c.send({ id: 'e', type: 'subscribe', payload: { query: '{ author_connection { nope } }' } });
+    expect(await c.next((m) => m.id === 'e')).toEqual({ id: 'e', type: 'error', payload: [{ message: 'field "nope" not found in type: \'authorConnection\'',
+      extensions: { path: '$.selectionSet.author_connection.selectionSet.nope', code: 'validation-failed' } }] });
+    c.close();
+  });
 });
