@@ -17,7 +17,7 @@ export { dropObjects, dependentLabel } from './drop.js';
 export { emptyMetadata } from './sources.js';
 /** `/v1/query` `$and`/`$or`/`$not` to the stored `_and`/`_or`/`_not`. */
 export { normalizeConnectives } from './permissions.js';
-/** The first raw-section entry (collections, allow-list, endpoints, inherited roles, remote schemas) its operation's reader refuses. */
+/** The first raw-section entry (collections, allow-list, endpoints, inherited roles, cron triggers, remote schemas) its operation's reader refuses. */
 export { sectionProblem } from './extra/sections.js';
 
 function lookup(type: string, api: ApiKind): OpTable[string] | undefined {

@@ -73,6 +73,6 @@ describe('cron triggers', () => {
     for (const good of ['0 0 1 1 0', '1,2,3 */2 1-15 * 1-5/2', '59 23 31 12 7']) {
       expect(run(doc(), 'create_cron_trigger', { ...cron, schedule: good }).metadata).not.toBeNull();
     }
-    expect(failure(doc(), 'create_cron_trigger', { ...cron, include_in_metadata: undefined }).error).toBe("the key 'include_in_metadata' was not present");
+    expect(failure(doc(), 'create_cron_trigger', { ...cron, include_in_metadata: undefined }).error).toBe('key "include_in_metadata" not found');
   });
 });

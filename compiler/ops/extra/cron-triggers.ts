@@ -1,7 +1,7 @@
 // Cron trigger definitions: `create_cron_trigger` (with `replace`) and `delete_cron_trigger`
 // (Hasura.RQL.DDL.ScheduledTrigger, messages kept). Scheduling the events is the workers'.
 
-import { ApiError, ArgsReader, type JsonObject, parseFailed } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, asBool, asName, asString, type JsonObject, type JsonValue, parseFailed } from '../../../runtime/errors/index.js';
 import type { OpHandler } from '../types.js';
 import { compact } from './compact.js';
 import { created, dropped, findBy, listOf, removeBy, upsert, withList } from './document.js';
@@ -19,18 +19,28 @@ function readRetryConf(r: ArgsReader): JsonObject {
   };
 }
 
-export const createCronTrigger: OpHandler = (input) => {
-  const r = ArgsReader.args(input);
-  const name = r.name('name');
-  const webhook = r.string('webhook');
+/**
+ * The definition of a cron trigger, in the order Hasura's parsers read it: CreateCronTrigger and
+ * CronTriggerMetadata are written by hand with aeson's `.:` (RQL/Types/ScheduledTrigger.hs), so a
+ * missing `name`, `webhook`, `schedule` or `include_in_metadata` is `key "webhook" not found`.
+ */
+export function readCronDefinition(r: ArgsReader): { name: string; webhook: string; schedule: string; payload: JsonValue | undefined;
+  retryConf: JsonObject; headers: ReturnType<typeof readHeaders>; includeInMetadata: boolean } {
+  const name = asName(r.field('name'), r.at('name'));
+  const webhook = asString(r.field('webhook'), r.at('webhook'));
   const payload = r.raw('payload');
-  const retryConf = readRetryConf(r);
-  const headers = readHeaders(r);
-  const schedule = r.string('schedule');
+  const schedule = asString(r.field('schedule'), r.at('schedule'));
   const problem = cronProblem(schedule);
   if (problem !== undefined) throw parseFailed(r.at('schedule'), `invalid cron expression: ${problem}`);
-  r.required('include_in_metadata');
-  const includeInMetadata = r.bool('include_in_metadata', false);
+  const retryConf = readRetryConf(r);
+  const headers = readHeaders(r);
+  const includeInMetadata = asBool(r.field('include_in_metadata'), r.at('include_in_metadata'));
+  return { name, webhook, schedule, payload, retryConf, headers, includeInMetadata };
+}
+
+export const createCronTrigger: OpHandler = (input) => {
+  const r = ArgsReader.args(input);
+  const { name, webhook, schedule, payload, retryConf, headers, includeInMetadata } = readCronDefinition(r);
   const comment = r.comment();
   const replace = r.bool('replace', false);
   const list = listOf(input.metadata, 'cron_triggers');

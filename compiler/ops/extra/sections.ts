@@ -1,15 +1,17 @@
 // replace_metadata reads the sections Kiln keeps as raw JSON (query collections, the allow-list,
-// REST endpoints, inherited roles, remote schemas) with the readers of the operations that create
-// their entries, as Hasura parses the whole document with each entry's FromJSON before it builds
-// anything (RQL/Types/Metadata.hs: parseListAsMap over CreateCollection, the allow-list entry,
-// CreateEndpoint, AddInheritedRole, RemoteSchemaMetadata). A bad entry refuses the document with
-// `parse-failed` at its path under the metadata (`$.args.query_collections[0]`), and nothing
-// changes. What Hasura judges later, while it builds (a remote schema's URL rules, a stored query
-// against the schema), stays with the compile and its inconsistencies.
+// REST endpoints, inherited roles, cron triggers, remote schemas) with the readers of the
+// operations that create their entries, as Hasura parses the whole document with each entry's
+// FromJSON before it builds anything (RQL/Types/Metadata.hs: parseListAsMap over CreateCollection,
+// the allow-list entry, CreateEndpoint, AddInheritedRole, CronTriggerMetadata,
+// RemoteSchemaMetadata). A bad entry refuses the document with `parse-failed` at its path under
+// the metadata (`$.args.query_collections[0]`), and nothing changes. What Hasura judges later,
+// while it builds (a remote schema's URL rules, a stored query against the schema), stays with the
+// compile and its inconsistencies.
 
 import { ApiError, ArgsReader, type JsonPath } from '../../../runtime/errors/index.js';
 import type { Json, Metadata } from '../../metadata/index.js';
 import { readScope } from './allowlist.js';
+import { readCronDefinition } from './cron-triggers.js';
 import { readInheritedRole } from './inherited-roles.js';
 import { readQueries } from './query-collections.js';
 import { readEndpoint } from './rest-endpoints.js';
@@ -29,6 +31,10 @@ const READERS: ReadonlyArray<readonly [keyof Metadata, EntryReader]> = [
   }],
   ['rest_endpoints', (r) => { readEndpoint(r); }],
   ['inherited_roles', (r) => { readInheritedRole(r); }],
+  ['cron_triggers', (r) => {
+    readCronDefinition(r);
+    r.comment();
+  }],
   ['remote_schemas', (r) => {
     r.name('name');
     r.object('definition');
