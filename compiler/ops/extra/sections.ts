@@ -9,13 +9,14 @@
 // (a remote schema's URL rules, a stored query against the schema), stays with the compile and
 // its inconsistencies.
 
-import { ApiError, ArgsReader, asName, type JsonPath } from '../../../runtime/errors/index.js';
+import { ApiError, ArgsReader, type JsonPath } from '../../../runtime/errors/index.js';
 import type { Json, Metadata } from '../../metadata/index.js';
 import { readApiLimits } from '../../model/index.js';
 import { readScope } from './allowlist.js';
 import { readCronDefinition } from './cron-triggers.js';
 import { readInheritedRole } from './inherited-roles.js';
 import { readQueries } from './query-collections.js';
+import { readIntrospectionOptions } from './settings.js';
 import { readEndpoint } from './rest-endpoints.js';
 
 type EntryReader = (r: ArgsReader) => void;
@@ -45,9 +46,7 @@ const READERS: ReadonlyArray<readonly [keyof Metadata, EntryReader]> = [
 
 // The settings kept as one object each, read as their set_* operations read their args.
 const SETTINGS: ReadonlyArray<readonly [keyof Metadata, EntryReader]> = [
-  ['graphql_schema_introspection', (r) => {
-    (r.optArray('disabled_for_roles') ?? []).forEach((x, i) => asName(x, [...r.at('disabled_for_roles'), i]));
-  }],
+  ['graphql_schema_introspection', (r) => { readIntrospectionOptions(r); }],
   ['api_limits', (r) => { readApiLimits(r.value, r.path); }],
   ['metrics_config', (r) => {
     r.bool('analyze_query_variables');

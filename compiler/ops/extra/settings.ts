@@ -10,9 +10,17 @@ import { changed, withSetting } from './document.js';
 
 const q = JSON.stringify;
 
+/**
+ * SetGraphqlIntrospectionOptions is a newtype record Hasura derives with Template Haskell: its one
+ * key is required ("the key 'disabled_for_roles' was not present"), a null is not a list.
+ */
+export function readIntrospectionOptions(r: ArgsReader): string[] {
+  return asArray(r.given('disabled_for_roles'), r.at('disabled_for_roles')).map((x, i) => asName(x, [...r.at('disabled_for_roles'), i]));
+}
+
 export const setGraphqlSchemaIntrospectionOptions: OpHandler = (input) => {
   const r = ArgsReader.args(input);
-  const roles = (r.optArray('disabled_for_roles') ?? []).map((x, i) => asName(x, [...r.at('disabled_for_roles'), i]));
+  const roles = readIntrospectionOptions(r);
   const value = roles.length === 0 ? undefined : { disabled_for_roles: [...new Set(roles)] };
   return changed(withSetting(input.metadata, 'graphql_schema_introspection', value));
 };
