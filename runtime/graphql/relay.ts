@@ -23,6 +23,12 @@ import { readNodeId } from './relay-node-id.js';
 type Vars = { readonly [k: string]: unknown };
 type Json = unknown;
 
+
+/**
+ * The rows a connection ordered by a relationship or an aggregate is read through when a cursor
+ * cuts it (such a key is no column of `where`, so the page is cut here from the whole order).
+ */
+export const MAX_CURSOR_SCAN_ROWS = 10_000;
 /** How an answer of the rewritten operation becomes the Relay answer. */
 type Shape =
   | { readonly kind: 'value'; readonly key: string }
@@ -233,6 +239,9 @@ function rewriteConnection(t: TableModel, selectName: string, f: FieldNode, rw: 
   const args: ArgumentNode[] = [...base, ...whereOf(bounds), order];
   const limit = first ?? last;
   if (limit !== null && cut === null) args.push(arg('limit', { kind: Kind.INT, value: String(limit + 1) }));
+  // Cut here, the connection is read from its start: at most MAX_CURSOR_SCAN_ROWS rows (one more
+  // tells that the bound was met, and connectionOf refuses it rather than answer a wrong page).
+  if (cut !== null) args.push(arg('limit', { kind: Kind.INT, value: String(MAX_CURSOR_SCAN_ROWS + 1) }));
   const keyFields = keys.map((k, i) => k.select(`${KEY}${i}`));
   const fields: ConnectionField[] = [];
   let node: SelectionNode[] = [...pkFields(t), ...keyFields];
@@ -458,6 +467,10 @@ function connectionOf(all: readonly { [k: string]: Json }[], s: Extract<Shape, {
   let rows = all;
   if (s.cut) {
     const cut = s.cut;
+    if (all.length > MAX_CURSOR_SCAN_ROWS) {
+      throw new ApiError('not-supported', `a cursor on an order by a relationship or an aggregate pages through at most ${MAX_CURSOR_SCAN_ROWS} rows of a connection; narrow it with where, or order by columns`, 400,
+        ['selectionSet', s.key, 'args', cut.before ? 'before' : 'after']);
+    }
     rows = all.filter((r) => (c => (cut.before ? c < 0 : c > 0))(compareKeys(s.keys, values(r), cut.values)));
     // Rows the cursor left out lie on its side of the page.
     if (rows.length < all.length) { if (cut.before) beyond = true; else before = true; }

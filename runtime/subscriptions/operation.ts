@@ -4,7 +4,7 @@
 
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { BundleModel, GraphQLRequest, Session } from '../bundle/index.js';
-import { ApiError } from '../errors/index.js';
+import { ApiError, graphqlErrorBody } from '../errors/index.js';
 import { bindParams, type StreamCursor, type SubscriptionPlan } from '../graphql/index.js';
 import { relationsRead, type MultiplexedSql } from '../sql/index.js';
 import type { Multiplexer, Registration, SubscriberSink } from './multiplexer.js';
@@ -188,7 +188,16 @@ async function startRelayOperation(ctx: OperationContext, engine: SubscriptionEn
   const inner: OperationContext = { multiplexer: ctx.multiplexer, session: ctx.session, engine: () => (ctx.engine() === engine ? relay.engine : ctx.engine()) };
   // (`lastSent` is the reshaped text: the rewrite's own results are not compared with it.)
   void lastSent;
-  return startOperation(inner, relay.request, { ...sink, next: (payload) => sink.next(relay.reshape(payload)) });
+  // A result the reshape refuses (a cursor scan past its bound, relay.ts) is sent as that error's result.
+  const reshaped = (payload: string): string => {
+    try {
+      return relay.reshape(payload);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      return JSON.stringify({ errors: [graphqlErrorBody(e)] });
+    }
+  };
+  return startOperation(inner, relay.request, { ...sink, next: (payload) => sink.next(reshaped(payload)) });
 }
 
 // PostgreSQL reads these words as a date/time value relative to the clock ('now()' as a

@@ -6,6 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import { MAX_CURSOR_SCAN_ROWS } from '../../runtime/graphql/relay.js';
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 const unb64 = (s: string): string => Buffer.from(s, 'base64').toString('utf8');
@@ -68,4 +69,28 @@ describe('cursors of an order on an object relationship', () => {
     const next = (await q(`first: 3 after: "${first[1].cursor}"`)).data.article_connection.edges;
     expect(next.map((e: any) => e.node.title)).toEqual(['e', 'a', 'b']);
   });
+});
+
+describe('a cursor on such an order is bounded', () => {
+  // Past such a cursor the connection is read from its start (a relationship's or an aggregate's
+  // value is no column of `where`): at most MAX_CURSOR_SCAN_ROWS rows, past that a clear refusal.
+  it('refuses a connection longer than the bound, and pages one within it', async () => {
+    const big = await serveDatabase('fidrelayscan', `CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL);
+      INSERT INTO author (name) SELECT 'a' || g FROM generate_series(1, ${MAX_CURSOR_SCAN_ROWS + 5}) AS g;
+      CREATE TABLE article (id serial PRIMARY KEY, author_id int REFERENCES author);`);
+    try {
+      expect((await big.post('/v1/metadata', { type: 'bulk', args: [
+        { type: 'pg_track_table', args: { table: 'author' } },
+        { type: 'pg_track_table', args: { table: 'article' } },
+        { type: 'pg_create_array_relationship', args: { table: 'author', name: 'articles', using: { foreign_key_constraint_on: { table: 'article', column: 'author_id' } } } },
+      ] })).status).toBe(200);
+      const page = async (where: string) => (await big.post('/v1beta1/relay', { query: `{ author_connection(first: 1 after: "${countCursor(0, 1)}" ${where}
+        order_by: {articles_aggregate: {count: asc}}) { edges { node { name } } } }` })).body;
+      expect((await page('')).errors).toEqual([{ message: `a cursor on an order by a relationship or an aggregate pages through at most ${MAX_CURSOR_SCAN_ROWS} rows of a connection; narrow it with where, or order by columns`,
+        extensions: { code: 'not-supported', path: '$.selectionSet.author_connection.args.after' } }]);
+      expect((await page('where: {id: {_lte: 100}}')).data.author_connection.edges).toEqual([{ node: { name: 'a2' } }]);
+    } finally {
+      await big.close();
+    }
+  }, 60_000);
 });
