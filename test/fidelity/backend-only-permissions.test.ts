@@ -137,6 +137,23 @@ describe('backend_only permissions', () => {
   });
 });
 
+describe('backend_only permissions on the Relay API', () => {
+  // The Relay API serves a role's client schema: its backend-only mutations are refused there
+  // without the header (and not offered with it either), and nothing is written.
+  it('refuses a backend-only mutation on /v1beta1/relay and changes nothing', async () => {
+    const before = await ledger();
+    for (const headers of [clerk, backend]) {
+      const r = await postJson(open.url, '/v1beta1/relay', { query: 'mutation { insert_ledger(objects: [{account: "relay", amount: 1}]) { affected_rows } }' }, headers);
+      expect(r.body.errors[0].extensions.code).toBe('validation-failed');
+      expect(r.body.errors[0].message).toBe(`field "insert_ledger" not found in type: 'mutation_root'`);
+    }
+    expect(await ledger()).toEqual(before);
+    // The role's other mutation is served there.
+    const memo = await postJson(open.url, '/v1beta1/relay', { query: 'mutation { insert_memo(objects: [{body: "m"}]) { affected_rows } }' }, clerk);
+    expect(memo.body).toEqual({ data: { insert_memo: { affected_rows: 1 } } });
+  });
+});
+
 describe('backend_only permissions in a compiled bundle', () => {
   it('serves the trusted schema from the bundle, with its own plans', async () => {
     const tmp = await mkdtemp(join(tmpdir(), 'kiln-backend-only-'));
