@@ -35,7 +35,7 @@ export function snapshotOf(def: RemoteDefinition, answer: unknown): RemoteSnapsh
   }
   try {
     const introspection = a.data as IntrospectionQuery;
-    const problem = introspectionProblem(introspection?.__schema);
+    const problem = introspectionProblem(introspection?.__schema, def.customization);
     if (problem !== null) return { kind: 'failed', def, reason: problem };
     const schema = buildClientSchema(introspection);
     if (!schema.getQueryType()) return { kind: 'failed', def, reason: 'invalid remote schema: query root type not found' };

@@ -23,16 +23,25 @@ interface Schema {
   readonly types?: readonly FullType[];
 }
 
+import { customizationProblem } from './customization-check.js';
+import type { RemoteCustomization } from './definition.js';
+
 class Refused extends Error {}
 const sq = (s: string): string => `'${s}'`;
 const dq = (s: string): string => `"${s}"`;
 
-/** Hasura's reason for refusing the remote's `__schema`, or null when its interfaces and unions hold. */
-export function introspectionProblem(schema: unknown): string | null {
+/**
+ * Hasura's reason for refusing the remote's `__schema` with this customization, or null: in
+ * Hasura's order, the decoding, the customization (customization-check.ts), then the interfaces
+ * and unions.
+ */
+export function introspectionProblem(schema: unknown, customization: RemoteCustomization | null): string | null {
   const s = schema as Schema | null;
   if (s === null || typeof s !== 'object' || !Array.isArray(s.types)) return null;
   const unnamed = unnamedMember(s.types);
   if (unnamed) return unnamed;
+  const customized = customizationProblem(s, customization);
+  if (customized) return customized;
   const byName = new Map(s.types.map((t) => [t.name, t]));
   const seen = new Set<string>();
   try {

@@ -36,7 +36,12 @@ function readCustomization(r: ArgsReader): JsonObject {
     type_names: typeNames === undefined ? undefined : readAffixes(typeNames),
     field_names: fieldNames?.map((f, i) => {
       const fr = ArgsReader.object(f, [...r.at('field_names'), i]);
-      return { parent_type: asGraphqlName(fr.required('parent_type'), fr.at('parent_type')), ...readAffixes(fr) };
+      const affixes = readAffixes(fr);
+      // Hasura's validateRemoteSchemaCustomization: a reserved (`__`) field name is not renamed.
+      const mapping = affixes['mapping'];
+      const reserved = mapping && typeof mapping === 'object' && !Array.isArray(mapping) ? Object.keys(mapping).find((k) => k.startsWith('__')) : undefined;
+      if (reserved !== undefined) throw new ApiError('invalid-params', `attempt to customize reserved field name ${q(reserved)}`, 400, ['args']);
+      return { parent_type: asGraphqlName(fr.required('parent_type'), fr.at('parent_type')), ...affixes };
     }),
   });
 }
