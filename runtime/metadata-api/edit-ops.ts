@@ -13,7 +13,7 @@ import type { Envelope } from './envelope.js';
 import { laterRefusal } from './later-operations.js';
 import { clearDroppedActionLog } from './action-log.js';
 import { judgeEdit } from './judge.js';
-import { introspectEditedRemotes, reloadRemoteSchema } from './remote-ops.js';
+import { checkConflictingNode, introspectEditedRemotes, reloadRemoteSchema } from './remote-ops.js';
 import { readAnswer } from './read-ops.js';
 import { parseRunSqlArgs } from './run-sql.js';
 import { runSqlInChange } from './run-sql-change.js';
@@ -90,6 +90,7 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   if (!compiler.knows(env.type, work.api)) throw unknownOperation(env.type, work.api);
   const op: OperationRequest = { type: env.type, args: env.args, api: work.api, ...(env.version !== undefined ? { version: env.version } : {}) };
   const applied = compiler.apply(work.metadata, op, { introspection: work.introspection });
+  if (applied.metadata !== null) checkConflictingNode(cx, env, work.metadata);
   work.modified = true;
   if (applied.metadata === null) return applied.result;
   if (env.type === 'rename_source') renameSource(work, env.args);

@@ -4,6 +4,7 @@
 
 import type { Json } from '../bundle/index.js';
 import { ApiError } from '../errors/index.js';
+import { remoteDefinitions, remoteView } from '../remote/index.js';
 import type { ApiContext } from './context.js';
 import type { Envelope } from './envelope.js';
 import { SUCCESS, type Work } from './state.js';
@@ -37,4 +38,35 @@ export async function reloadRemoteSchema(cx: ApiContext, env: Envelope, work: Wo
   await cx.sources.remotes.refresh(work.metadata, new Set([name]));
   work.compiled = await cx.sources.compile(work.metadata, work.introspection);
   return SUCCESS;
+}
+
+// The table a track operation names, as `{schema, name}` (null: none, or not a Postgres track).
+function trackedTable(env: Envelope): { schema: string; name: string } | null {
+  if (env.type !== 'track_table' && env.type !== 'pg_track_table' && env.type !== 'add_existing_table_or_view') return null;
+  const args = env.args !== null && typeof env.args === 'object' && !Array.isArray(env.args) ? env.args : null;
+  if (args === null) return null;
+  const t = 'table' in args ? args['table'] : args;
+  if (typeof t === 'string') return { schema: 'public', name: t };
+  if (t === null || typeof t !== 'object' || Array.isArray(t) || typeof t['name'] !== 'string') return null;
+  return { schema: typeof t['schema'] === 'string' ? t['schema'] : 'public', name: t['name'] };
+}
+
+/**
+ * Hasura's checkConflictingNode (RQL/DDL/Schema/Table.hs): a table is not tracked when its
+ * snake-cased name (`name`, or `schema_name` outside public) is already a field of query_root as an
+ * unauthenticated request sees it, which holds the remote schemas' root fields unless remote
+ * schema permissions are on: 400 remote-schema-conflicts "node <name> already exists in current
+ * graphql schema".
+ */
+export function checkConflictingNode(cx: ApiContext, env: Envelope, metadata: Json): void {
+  const table = trackedTable(env);
+  if (table === null || cx.opts.remoteSchemaPermissions === true) return;
+  const node = table.schema === 'public' ? table.name : `${table.schema}_${table.name}`;
+  for (const def of remoteDefinitions(metadata)) {
+    const snap = cx.sources.remotes.get(def);
+    if (snap?.kind !== 'ok') continue;
+    if (remoteView(def, snap.schema).roots.query.some((f) => f.name.value === node)) {
+      throw new ApiError('remote-schema-conflicts', `node ${node} already exists in current graphql schema`, 400, ['args']);
+    }
+  }
 }
