@@ -41,9 +41,18 @@ export function customizeTypes(types: readonly TypeDefinitionNode[], c: RemoteCu
     const namespaced = c.rootFieldsNamespace !== null && rootSet.has(n) && c.typeNames?.mapping[n] === undefined && !affixes;
     toClient.set(n, namespaced ? `${c.rootFieldsNamespace}${n}` : affixed(n, c.typeNames, plain));
   }
+  // A built-in scalar is printed nowhere, yet a mapping renames it too (Hasura's getCustomizer
+  // applies the mapping to every type): it becomes a scalar of the new name.
+  const builtIns: TypeDefinitionNode[] = [];
+  for (const n of BUILT_IN) {
+    const to = c.typeNames?.mapping[n];
+    if (to === undefined || to === n || !usesType(types, n)) continue;
+    toClient.set(n, to);
+    builtIns.push({ kind: Kind.SCALAR_TYPE_DEFINITION, name: { kind: Kind.NAME, value: n } });
+  }
   const toRemote = new Map([...toClient].map(([r, cl]) => [cl, r]));
   const fieldsBack = new Map<string, Map<string, string>>();
-  const renamed = types.map((t) => {
+  const renamed = [...types, ...builtIns].map((t) => {
     const parent = t.name.value;
     const fa = c.fieldNames[parent];
     const back = new Map<string, string>();
@@ -76,4 +85,11 @@ export function customizeTypes(types: readonly TypeDefinitionNode[], c: RemoteCu
       fieldToRemote: (p, f) => fieldsBack.get(p)?.get(f) ?? f,
     },
   };
+}
+
+// Whether a type of `types` names `name` (a field's, an argument's or an input field's type).
+function usesType(types: readonly TypeDefinitionNode[], name: string): boolean {
+  let found = false;
+  for (const t of types) visit(t, { NamedType: (node) => { if (node.name.value === name) found = true; } });
+  return found;
 }
