@@ -96,7 +96,7 @@ async function applyEdit(cx: ApiContext, env: Envelope, work: Work): Promise<Jso
   if (env.type === 'rename_source') renameSource(work, env.args);
   if (env.type === 'drop_action') await clearDroppedActionLog(work.tx, env.args);
   await cx.sources.connectSources(work, applied.metadata);
-  await introspectEditedRemotes(cx, env, applied.metadata);
+  await introspectEditedRemotes(cx, env, applied.metadata, work.metadata);
   const judged = await judgeEdit(compiler, work.compiled.inconsistencies, applied.metadata, applied.effect,
     (md) => cx.sources.compile(md, work.introspection));
   work.metadata = judged.metadata;

@@ -16,10 +16,13 @@ const nameOf = (args: Json): string | null => {
 
 /**
  * Introspects the remotes of the edited document that have no introspection for their definition
- * yet. add_remote_schema and update_remote_schema fail with `remote-schema-error` when their
- * remote cannot be read or is not a valid schema; the document is then left as it was.
+ * yet. add_remote_schema, and update_remote_schema changing the URL, fail with
+ * `remote-schema-error` when their remote cannot be read or is not a valid schema, as Hasura's
+ * fetchRemoteSchema does; an update keeping the URL is judged as the rebuilt schema cache judges it
+ * (runUpdateRemoteSchema): the remote an inconsistent object, the edit refused with its reason.
+ * The document is then left as it was.
  */
-export async function introspectEditedRemotes(cx: ApiContext, env: Envelope, metadata: Json): Promise<void> {
+export async function introspectEditedRemotes(cx: ApiContext, env: Envelope, metadata: Json, before: Json): Promise<void> {
   if (env.type === 'add_remote_schema_permissions' && cx.opts.remoteSchemaPermissions !== true) {
     throw new ApiError('constraint-violation', 'remote schema permissions can only be added when remote schema permissions are enabled in the graphql-engine', 400, ['args']);
   }
@@ -27,7 +30,20 @@ export async function introspectEditedRemotes(cx: ApiContext, env: Envelope, met
   const name = env.type === 'add_remote_schema' || env.type === 'update_remote_schema' ? nameOf(env.args) : null;
   const fetched = await cx.sources.remotes.refresh(metadata, name === null ? false : new Set([name]));
   const snap = name === null ? undefined : fetched.get(name);
-  if (snap?.kind === 'failed') throw new ApiError('remote-schema-error', snap.reason, 400, ['args']);
+  if (snap?.kind !== 'failed') return;
+  if (env.type === 'update_remote_schema' && sameUrl(before, metadata, name!)) return;
+  throw new ApiError('remote-schema-error', snap.reason, 400, ['args']);
+}
+
+// Whether a remote's `url` (or `url_from_env`) is the same in both documents.
+function sameUrl(before: Json, after: Json, name: string): boolean {
+  const url = (md: Json, key: 'url' | 'url_from_env'): unknown => {
+    const list = md !== null && typeof md === 'object' && !Array.isArray(md) ? md['remote_schemas'] : null;
+    const rs = Array.isArray(list) ? list.find((r) => r !== null && typeof r === 'object' && !Array.isArray(r) && r['name'] === name) : undefined;
+    const def = rs !== null && typeof rs === 'object' && !Array.isArray(rs) ? rs['definition'] : undefined;
+    return def !== null && typeof def === 'object' && !Array.isArray(def) ? def[key] : undefined;
+  };
+  return (['url', 'url_from_env'] as const).some((k) => url(before, k) !== undefined && url(before, k) === url(after, k));
 }
 
 /** reload_remote_schema: the remote introspected again and the schema rebuilt; a remote still down stays inconsistent. */

@@ -63,7 +63,8 @@ export function serveRemotes(metadata: Json, snapshots: RemoteIntrospections, ad
   const inconsistencies: RemoteInconsistency[] = [];
   const views: RemoteView[] = [];
   const bad = (def: RemoteDefinition, reason: string): void => {
-    inconsistencies.push({ type: 'remote_schema', name: `remote_schema ${def.name}`, definition: rawEntry(metadata, def.name), reason });
+    // Hasura's imReason: an inconsistent object's reason starts `Inconsistent object: `.
+    inconsistencies.push({ type: 'remote_schema', name: `remote_schema ${def.name}`, definition: rawEntry(metadata, def.name), reason: `Inconsistent object: ${reason}` });
   };
   for (const def of remoteDefinitions(metadata)) {
     const snap = snapshots.get(def);

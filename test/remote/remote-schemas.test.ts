@@ -178,7 +178,7 @@ describe('remote schemas', () => {
     try {
       const r = await md({ type: 'add_remote_schema', args: { name: 'clash', definition: { url: c.url } } });
       expect(r.status).toBe(400);
-      expect(r.body.error).toBe('types: [ author ] have mismatch with current graphql schema. HINT: Types must be same.');
+      expect(r.body.error).toBe('Inconsistent object: types: [ author ] have mismatch with current graphql schema. HINT: Types must be same.');
     } finally {
       await c.close();
     }
