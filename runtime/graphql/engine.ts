@@ -500,7 +500,13 @@ export class Engine {
         { model: this.opts.model, remote: this.opts.remote, document: prepared.document, operation: prepared.operation, variables, session, headers,
           runQuery: (query, vars) => this.runInternal(query, vars, session, headers) },
         // A remote's Set-Cookie reaches the client over HTTP, as Hasura's runRemoteGQ keeps it (mkSetCookieHeaders).
-        ctx?.responseCookies);
+        ctx?.responseCookies).catch((e: unknown) => {
+          // A remote that cannot be reached: the admin sees Hasura's HttpException JSON under
+          // `internal` (execRemoteGQ's throwRemoteSchemaHttp), as for a remote join's errors.
+          if (!(e instanceof ApiError) || e.code !== 'remote-schema-error' || e.internal === undefined || session.role !== 'admin') throw e;
+          const body = graphqlErrorBody(e);
+          return JSON.stringify({ errors: [{ ...body, extensions: { ...body.extensions, internal: e.internal } }] });
+        });
     }
     return this.runPlanned(prepared, variables, session, ctx?.headers ?? null);
   }

@@ -37,7 +37,7 @@ export async function callRemote(def: RemoteDefinition, step: HttpStep, values: 
   try {
     answer = await postGraphql(def, remoteHeaders(def, session, client), body, cookies);
   } catch (e) {
-    if (e instanceof RemoteFailure) throw new ApiError('remote-schema-error', e.message, 400, []);
+    if (e instanceof RemoteFailure) throw new ApiError('remote-schema-error', e.message, 400, [], e.internal);
     throw e;
   }
   const a = answer as { data?: unknown; errors?: unknown } | null;

@@ -10,8 +10,15 @@ import { outgoingCall } from '../tracing/index.js';
 /** The client's request headers, lower-cased names. */
 export type ClientHeaders = { readonly [name: string]: string };
 
-/** Why a call failed, in the words Hasura reports (the inconsistency reason or the error message). */
-export class RemoteFailure extends Error {}
+/**
+ * Why a call failed, in the words Hasura reports (the inconsistency reason or the error message);
+ * for an HTTP exception, Hasura's encoding of it (`{type: "http_exception", message}`) as `internal`.
+ */
+export class RemoteFailure extends Error {
+  constructor(message: string, readonly internal?: { readonly type: string; readonly message: string }) {
+    super(message);
+  }
+}
 
 /** The most bytes read from one remote answer (a bigger one fails the call). */
 export const MAX_REMOTE_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -69,7 +76,10 @@ export async function postGraphql(def: RemoteDefinition, headers: Record<string,
     traced?.span.set('http.response.status_code', res.status);
   } catch (e) {
     traced?.span.fail((e as Error).message);
-    throw new RemoteFailure(`HTTP exception occurred while sending the request to ${url}`);
+    // Hasura's HttpException JSON: a time limit reached is "Response timeout", anything else a connection failure.
+    const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
+    throw new RemoteFailure(`HTTP exception occurred while sending the request to ${url}`,
+      { type: 'http_exception', message: timedOut ? 'Response timeout' : 'Connection failure' });
   } finally {
     traced?.span.end();
   }
