@@ -11,7 +11,15 @@ export const REQUEST_ID: unique symbol = Symbol('kiln.requestId');
 /** The body size of an answer written by send() (its head is not readable back with getHeader). */
 const BODY_BYTES: unique symbol = Symbol('kiln.bodyBytes');
 
-type IdentifiedResponse = ServerResponse & { [REQUEST_ID]?: string; [BODY_BYTES]?: number; [ENCODING]?: string };
+type IdentifiedResponse = ServerResponse & { [REQUEST_ID]?: string; [BODY_BYTES]?: number; [ENCODING]?: string; [ERROR_TEXT]?: string };
+
+/** Where send() keeps the text of an error answer (status 400 and up) for the http-log's error. */
+const ERROR_TEXT: unique symbol = Symbol('kiln.errorText');
+
+/** The body text of an error answer written by send() (status 400 and up), or null. */
+export function responseErrorText(res: ServerResponse): string | null {
+  return (res as IdentifiedResponse)[ERROR_TEXT] ?? null;
+}
 
 /** Where send() notes the encoding it compressed a body with (Hasura's http-log `content_encoding`). */
 const ENCODING: unique symbol = Symbol('kiln.contentEncoding');
@@ -48,6 +56,7 @@ export function send(res: ServerResponse, status: number, contentType: string, b
   headers: Readonly<Record<string, string>> = {}): void {
   const req = res.req as IncomingMessage | undefined;
   if (req !== undefined && !req.complete) lingerUnread(req, res);
+  if (status >= 400 && typeof body === 'string') (res as IdentifiedResponse)[ERROR_TEXT] = body;
   // The request's header first: the common request (no Accept-Encoding) stops at one read.
   if (req !== undefined && acceptsGzip(req.headers['accept-encoding']) && headers['content-encoding'] === undefined && textual(contentType)) {
     sendGzipped(res, status, contentType, body, headers);

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import type { OperationType } from './metrics.js';
-import { REQUEST_ID, responseEncoding } from './http-io.js';
+import { REQUEST_ID, responseEncoding, responseErrorText } from './http-io.js';
 
 /** Hasura's log levels, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -247,7 +247,8 @@ export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMess
   const id = jsonText(r.id);
   const userVars = r.session ? userVarsText(r.session) : 'null';
   const mode = r.requests === null ? 'non-graphql' : r.batched ? 'batched' : 'single';
-  const error = failed && r.errorText !== null ? JSON.stringify(errorOf(r.errorText)) : 'null';
+  const errorText = r.errorText ?? (res.statusCode >= 400 ? responseErrorText(res) : null);
+  const error = failed && errorText !== null ? JSON.stringify(errorOf(errorText)) : 'null';
   // The query text only at debug level (it may carry user values).
   const opName = one?.operationName;
   const name = typeof opName === 'string' ? jsonText(opName) : 'null';

@@ -1,0 +1,68 @@
+// The http-log line of Hasura's tests-py test_logging.py (TestLogging), read back from the
+// server's stdout: a server with an admin secret and query-log on, as Hasura's CI runs it
+// (HASURA_GRAPHQL_ENABLED_LOG_TYPES " startup,http-log,webhook-log,websocket-log,query-log").
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { postJson } from '../helpers/http.js';
+import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+
+const SECRET = 'log-secret';
+const lines: string[] = [];
+let kiln: ServedDatabase;
+
+beforeAll(async () => {
+  const write = process.stdout.write.bind(process.stdout);
+  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    for (const l of text.split('\n')) if (l.startsWith('{"type":')) lines.push(l);
+    if (!text.startsWith('{"type":')) return write(chunk, ...rest);
+    return true;
+  }) as typeof process.stdout.write);
+  const saved = process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES;
+  process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES = ' startup,http-log,webhook-log,websocket-log,query-log';
+  try {
+    kiln = await serveDatabase('httplog', "CREATE TABLE hello (code text PRIMARY KEY, name text); INSERT INTO hello VALUES ('1', 'a');",
+      { adminSecret: SECRET, track: ['hello'] });
+  } finally {
+    if (saved === undefined) delete process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES;
+    else process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES = saved;
+  }
+});
+
+afterAll(async () => {
+  await kiln?.close();
+  vi.restoreAllMocks();
+});
+
+/** The http-log line of the request sent with this x-request-id (waiting for the log's flush). */
+async function httpLog(requestId: string): Promise<any> {
+  for (let i = 0; i < 50; i++) {
+    const line = lines.map((l) => JSON.parse(l)).find((l) => l.type === 'http-log' && l.detail.operation.request_id === requestId);
+    if (line) return line;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no http-log line for ${requestId}`);
+}
+
+describe('http-log error', () => {
+  it('holds the error of a refused metadata request (401) as of a refused GraphQL one', async () => {
+    const res = await postJson(kiln.url, '/v1/query', { type: 'select', args: { table: 'hello', columns: ['code'] } },
+      { 'x-request-id': 'unauthorized-metadata-test' });
+    expect(res.status).toBe(401);
+    const op = (await httpLog('unauthorized-metadata-test')).detail.operation;
+    expect(op.error).toEqual({ error: 'x-svc-admin-secret/x-svc-access-key required, but not found', code: 'access-denied', path: '$' });
+    const gql = await postJson(kiln.url, '/v1/graphql', { query: '{ hello { code } }' }, { 'x-request-id': 'unauthorized-query-test' });
+    expect(gql.status).toBe(200);
+    expect((await httpLog('unauthorized-query-test')).detail.operation.error.code).toBe('access-denied');
+  });
+
+  it('holds the error of a metadata operation that fails (400), and none of one that succeeds', async () => {
+    const bad = await postJson(kiln.url, '/v1/metadata', { type: 'pg_track_table', args: { table: 'nope' } },
+      { 'x-request-id': 'failed-metadata', 'x-svc-admin-secret': SECRET });
+    expect(bad.status).toBe(400);
+    const failed = await httpLog('failed-metadata');
+    expect(failed.level).toBe('error');
+    expect(failed.detail.operation.error).toMatchObject({ code: bad.body.code, error: bad.body.error });
+    await postJson(kiln.url, '/v1/metadata', { type: 'export_metadata', args: {} }, { 'x-request-id': 'fine-metadata', 'x-svc-admin-secret': SECRET });
+    expect((await httpLog('fine-metadata')).detail.operation.error).toBeNull();
+  });
+});
