@@ -57,10 +57,17 @@ function sendCookies(res: ServerResponse, cookies: readonly string[] | undefined
  * session comes from the headers before the body is read (an unauthenticated request is refused
  * unread), except for the auth webhook in POST mode, which is sent the request.
  */
-async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext): Promise<{ body: GraphQLBody; session: Session }> {
+async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext, record: RequestRecord | undefined): Promise<{ body: GraphQLBody; session: Session }> {
   checkDeclaredLength(req, ctx.maxBodyBytes);
   // Decided from the headers at once in the common case (no secret configured, or one sent).
-  const early = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSessionBeforeBody(req.headers, ctx.auth, headersAsSent(req));
+  let early: Session | null;
+  try {
+    early = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSessionBeforeBody(req.headers, ctx.auth, headersAsSent(req));
+  } catch (e) {
+    // Refused unread, unless the log shows the request: then it is read for raw_query (query-log on).
+    if (record?.logQuery) record.rawQuery = (await readBody(req, ctx.maxBodyBytes).catch(() => null))?.toString('utf8') ?? null;
+    throw e;
+  }
   const raw = await readBody(req, ctx.maxBodyBytes);
   const text = raw.toString('utf8');
   let body = memoizedBody(text);
@@ -76,8 +83,15 @@ async function prepare(req: IncomingMessage, ctx: GraphQLRouteContext): Promise<
       }
     }
   }
+  if (body === undefined && record?.logQuery) record.rawQuery = text;
   const forAuth = body === undefined ? undefined : body.kind === 'single' ? body.request : body.requests;
-  const session = early ?? await resolveSession(req.headers, ctx.auth, forAuth, headersAsSent(req));
+  let session: Session;
+  try {
+    session = early ?? await resolveSession(req.headers, ctx.auth, forAuth, headersAsSent(req));
+  } catch (e) {
+    if (record?.logQuery) record.rawQuery = text;
+    throw e;
+  }
   if (parsed !== undefined && !parsed.ok) throw parsed.error;
   if (body === undefined) throw shapeError;
   return { body, session };
@@ -95,7 +109,7 @@ export async function handleGraphQLPost(req: IncomingMessage, res: ServerRespons
   const record = recordOf(req);
   let prepared;
   try {
-    prepared = await prepare(req, ctx);
+    prepared = await prepare(req, ctx, record);
   } catch (e) {
     const answer = errorAnswer(e);
     // Hasura's `unknown` operation type: the request failed before its operation was known.

@@ -91,8 +91,14 @@ export class RequestRecord {
   batched = false;
   /** The answer's body text when it was an error (its first error goes into the log). */
   errorText: string | null = null;
+  /**
+   * The body as received, for a GraphQL request that was not read into requests (refused before
+   * its body was parsed, or not a GraphQL request): the log's raw_query when the query is logged.
+   */
+  rawQuery: string | null = null;
 
-  constructor(readonly id: string, readonly started: number) {}
+  /** logQuery: the log shows the request (query-log is on; Hasura's isQueryIncludedInLogs). */
+  constructor(readonly id: string, readonly started: number, readonly logQuery = false) {}
 }
 
 // Kept on the request under a symbol rather than in a WeakMap: an entry per request in a WeakMap
@@ -101,8 +107,8 @@ const RECORD: unique symbol = Symbol('kiln.requestRecord');
 type RecordedRequest = IncomingMessage & { [RECORD]?: RequestRecord };
 
 /** Starts the record of a request (its id read or made, and set on the response). */
-export function beginRecord(req: IncomingMessage, res: ServerResponse): RequestRecord {
-  const r = new RequestRecord(requestIdOf(req, res), performance.now());
+export function beginRecord(req: IncomingMessage, res: ServerResponse, logQuery = false): RequestRecord {
+  const r = new RequestRecord(requestIdOf(req, res), performance.now(), logQuery);
   (req as RecordedRequest)[RECORD] = r;
   return r;
 }
@@ -243,24 +249,44 @@ export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMess
   const failed = res.statusCode >= 400 || r.failed;
   const level: LogLevel = failed ? 'error' : 'info';
   if (!logs(s, 'http-log', level)) return;
-  const one = r.requests !== null && !r.batched ? r.requests[0] : undefined;
   const id = jsonText(r.id);
   const userVars = r.session ? userVarsText(r.session) : 'null';
   const mode = r.requests === null ? 'non-graphql' : r.batched ? 'batched' : 'single';
   const errorText = r.errorText ?? (res.statusCode >= 400 ? responseErrorText(res) : null);
   const error = failed && errorText !== null ? JSON.stringify(errorOf(errorText)) : 'null';
-  // The query text only at debug level (it may carry user values).
-  const opName = one?.operationName;
-  const name = typeof opName === 'string' ? jsonText(opName) : 'null';
-  const query = !one ? 'null' : s.level === 'debug' ? `{"operationName":${name},"query":${JSON.stringify(one.query)}}` : `{"operationName":${name}}`;
   const ip = req.socket.remoteAddress;
   const encoding = responseEncoding(res);
   // Written as text, not as an object given to JSON.stringify: the line is made for every request.
   s.write(`{"type":"http-log","timestamp":"${timestamp()}","level":"${level}","detail":{"request_id":${id},"operation":{`
     + `"request_id":${id},"user_vars":${userVars},"query_execution_time":${secondsText(ms)},"request_mode":"${mode}",`
-    + `"response_size":${responseSize},"error":${error},"query":${query}},"http_info":{"status":${res.statusCode},`
+    + `"response_size":${responseSize},"error":${error}${loggedQuery(r)}},"http_info":{"status":${res.statusCode},`
     + `"http_version":"HTTP/${req.httpVersion}","url":${jsonText(req.url ?? '/')},"ip":${ip === undefined ? 'null' : jsonText(ip)},`
     + `"method":${jsonText(req.method ?? 'GET')},"content_encoding":${encoding === null ? 'null' : jsonText(encoding)}}}}`);
+}
+
+/**
+ * The request as the http-log shows it, as Hasura's OperationLog does (Server/Logging.hs): only
+ * when query-log is on (Note [Disable query printing when query-log is disabled]), `query` the
+ * GraphQL request read (an array for a batch), else `raw_query` the body as received when it was
+ * refused before being read into one (an auth failure, a body that is no GraphQL request). Left
+ * out otherwise, and always for the metadata API, whose bodies may carry database URLs and secrets.
+ */
+function loggedQuery(r: RequestRecord): string {
+  if (!r.logQuery) return '';
+  if (r.requests !== null) {
+    const text = r.batched ? `[${r.requests.map(requestText).join(',')}]` : requestText(r.requests[0]!);
+    return `,"query":${text}`;
+  }
+  return r.rawQuery === null ? '' : `,"raw_query":${JSON.stringify(r.rawQuery)}`;
+}
+
+/** A GraphQL request as Hasura encodes GQLReq: operationName, query, variables, absent ones left out. */
+export function requestText(q: GraphQLRequest): string {
+  return JSON.stringify({
+    ...(typeof q.operationName === 'string' ? { operationName: q.operationName } : {}),
+    query: q.query,
+    ...(q.variables !== undefined && q.variables !== null ? { variables: q.variables } : {}),
+  });
 }
 
 /** Writes a `query-log` line: the SQL one statement of a request ran, with its arguments. */

@@ -208,7 +208,7 @@ export function createServer(opts: ServerOptions): KilnServer {
   let closing = false;
   const server = createHttpServer((req, res) => {
     if (closing) res.shouldKeepAlive = false;
-    const record = beginRecord(req, res);
+    const record = beginRecord(req, res, scoped);
     metrics.started();
     // A span per request only while set_opentelemetry_config has traces exported.
     if (tracing !== null && tracing.on) traceRequest(tracing, req, res, record, () => scopedServe(req, res, record));

@@ -66,3 +66,37 @@ describe('http-log error', () => {
     expect((await httpLog('fine-metadata')).detail.operation.error).toBeNull();
   });
 });
+
+describe('http-log query and raw_query (query-log on)', () => {
+  it('shows a GraphQL request read as query: the request as sent, absent fields left out; a batch as its list', async () => {
+    const single = await postJson(kiln.url, '/v1/graphql', { query: 'query { hello {code name} }' },
+      { 'x-request-id': 'successful-query-log-test', 'x-svc-admin-secret': SECRET });
+    expect(single.body.data).toBeDefined();
+    const op = (await httpLog('successful-query-log-test')).detail.operation;
+    expect(op.query).toEqual({ query: 'query { hello {code name} }' });
+    expect(op.raw_query).toBeUndefined();
+    const q = 'query Q($c: String) { hello(where: {code: {_eq: $c}}) { code } }';
+    await postJson(kiln.url, '/v1/graphql', [{ query: '{ hello { code } }' }, { query: q, variables: { c: '1' }, operationName: 'Q' }],
+      { 'x-request-id': 'batched-log-test', 'x-svc-admin-secret': SECRET });
+    expect((await httpLog('batched-log-test')).detail.operation.query)
+      .toEqual([{ query: '{ hello { code } }' }, { operationName: 'Q', query: q, variables: { c: '1' } }]);
+  });
+
+  it('shows the body as raw_query when the request was refused before it was read into one', async () => {
+    await postJson(kiln.url, '/v1/graphql', { query: 'query { hello {code name} }' }, { 'x-request-id': 'unauthorized-raw' });
+    const refused = (await httpLog('unauthorized-raw')).detail.operation;
+    expect(refused.query).toBeUndefined();
+    expect(refused.raw_query).toBe('{"query":"query { hello {code name} }"}');
+    await postJson(kiln.url, '/v1/graphql', { quer: 'query { hello {code name} }' }, { 'x-request-id': 'json-parse-fail-log-test', 'x-svc-admin-secret': SECRET });
+    const malformed = (await httpLog('json-parse-fail-log-test')).detail.operation;
+    expect(malformed.error.code).toBe('parse-failed');
+    expect(malformed.raw_query).toBe('{"quer":"query { hello {code name} }"}');
+  });
+
+  it('never shows a metadata request body, which may carry database URLs', async () => {
+    await postJson(kiln.url, '/v1/metadata', { type: 'export_metadata', args: {} }, { 'x-request-id': 'metadata-body', 'x-svc-admin-secret': SECRET });
+    const op = (await httpLog('metadata-body')).detail.operation;
+    expect(op.query).toBeUndefined();
+    expect(op.raw_query).toBeUndefined();
+  });
+});

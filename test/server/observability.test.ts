@@ -187,7 +187,7 @@ describe('logs', () => {
     expect(Number.isNaN(Date.parse(line.timestamp.replace('+0000', 'Z')))).toBe(false);
     expect(line.detail.http_info).toMatchObject({ status: 200, url: '/v1/graphql', method: 'POST', http_version: 'HTTP/1.1', ip: '127.0.0.1' });
     expect(line.detail.operation).toMatchObject({
-      request_id: 'client-req-42', request_mode: 'single', error: null, query: { operationName: null },
+      request_id: 'client-req-42', request_mode: 'single', error: null, query: { query: 'query Named { author { id } }' },
       user_vars: { 'x-svc-role': 'admin' },
     });
     expect(line.detail.operation.query_execution_time).toBeGreaterThan(0);
@@ -203,7 +203,7 @@ describe('logs', () => {
     const line = logLines('http-log').find((l) => l.detail.request_id === id);
     expect(line?.detail.operation.request_id).toBe(id);
     expect(line?.detail.operation.user_vars).toEqual({ 'x-svc-role': 'admin', 'x-svc-team': 'caf\u00e9 "x"' });
-    expect(line?.detail.operation.query).toEqual({ operationName: null });
+    expect(line?.detail.operation.query).toEqual({ query: 'query Esc { author { id } }' });
     expect(String(line?.detail.operation.query_execution_time)).toMatch(/^\d+\.\d{1,9}$/);
   });
 
