@@ -10,7 +10,7 @@ import { sessionExpiresAt } from '../auth/index.js';
 
 /** Where websocket-log lines go: the line writer, and whether a started operation shows its query. */
 export interface WebsocketLog {
-  /** True at log level debug: the query text and variables may carry user values. */
+  /** True when query-log is on: the query text and variables may carry user values. */
   readonly withQuery: boolean;
   readonly write: (line: string) => void;
 }
@@ -61,7 +61,13 @@ export class ConnectionLog {
   }
 
   private query(r: GraphQLRequest): object | null {
-    return this.log.withQuery ? { variables: r.variables ?? {}, query: r.query } : null;
+    if (!this.log.withQuery) return null;
+    // Hasura's GQLReq as it encodes it: operationName, query, variables, absent ones left out.
+    return {
+      ...(typeof r.operationName === 'string' ? { operationName: r.operationName } : {}),
+      query: r.query,
+      ...(r.variables !== undefined && r.variables !== null ? { variables: r.variables } : {}),
+    };
   }
 
   /** An operation started; answers its request id (for the error or completion that follows). */

@@ -1,6 +1,6 @@
 // websocket-log lines in Hasura's shape, from a real server on 127.0.0.1 and a real socket: a
 // connection accepted and closed, operations started, completed, stopped and failed (query_err),
-// a connection rejected by its auth, the query text only at debug level, and no line at all
+// a connection rejected by its auth, the query text only when query-log is on, and no line at all
 // when websocket-log is not an enabled log type.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle } from '../../compiler/emit/index.js';
@@ -90,9 +90,9 @@ describe('websocket-log', () => {
     expect(all[6].detail.event.detail).toEqual({ request_id: null, operation_id: 'live', operation_name: null, query: null, operation_type: { type: 'stopped' } });
   });
 
-  it('logs a rejected connection, and shows the query only at debug level', async () => {
+  it('logs a rejected connection, and shows the query when query-log is on (Hasura\'s GQLReq: operationName, query, variables)', async () => {
     const lines: string[] = [];
-    const url = await serve('debug', ['websocket-log'], lines);
+    const url = await serve('info', ['websocket-log', 'query-log'], lines);
     const refused = await Client.open(url, 'graphql-transport-ws');
     refused.send({ type: 'connection_init', payload: { headers: { 'x-svc-admin-secret': 'wrong' } } });
     expect((await refused.waitClosed()).code).toBe(4403);
@@ -107,8 +107,22 @@ describe('websocket-log', () => {
     const rejected = all.find((l) => l.detail.event.type === 'rejected');
     expect(rejected).toMatchObject({ level: 'error', detail: { event: { type: 'rejected', detail: { code: 'access-denied' } }, user_vars: null } });
     const started = all.find((l) => l.detail.event.detail?.operation_type?.type === 'started');
-    expect(started.detail.event.detail.query).toEqual({ variables: { n: 'Bo' }, query: 'subscription ($n: String) { author(where: {name: {_eq: $n}}) { id } }' });
+    expect(started.detail.event.detail.query).toEqual({ query: 'subscription ($n: String) { author(where: {name: {_eq: $n}}) { id } }', variables: { n: 'Bo' } });
     expect(started.detail.user_vars).toEqual({ 'x-svc-role': 'admin' });
+  });
+
+  it('shows no query without query-log, even at debug level', async () => {
+    const lines: string[] = [];
+    const url = await serve('debug', ['websocket-log'], lines);
+    const c = await Client.open(url, 'graphql-transport-ws');
+    await c.init({ 'x-svc-admin-secret': SECRET });
+    c.send({ id: '1', type: 'subscribe', payload: { query: 'query Named { author { id } }', operationName: 'Named' } });
+    await c.next((m) => m.id === '1' && m.type === 'complete');
+    c.close();
+    await c.waitClosed();
+    await sleep(50);
+    const started = wsLines(lines).find((l) => l.detail.event.detail?.operation_type?.type === 'started');
+    expect(started.detail.event.detail).toMatchObject({ operation_name: 'Named', query: null });
   });
 
   it('writes nothing when websocket-log is not enabled', async () => {
