@@ -248,7 +248,10 @@ async function joinRemote(rel: ToRemoteSchema, node: FieldNode, callId: string, 
     byTuple.set(t, [...(byTuple.get(t) ?? []), h]);
   }
   let parentType = view.schema.getQueryType() ?? null;
+  // The arguments the relationship binds, by `Parent.field`: a role's preset does not replace them.
+  const bound = new Map<string, ReadonlySet<string>>();
   const typesOf: ((n: string) => GraphQLInputType | null)[] = steps.map((s) => {
+    if (parentType) bound.set(`${parentType.name}.${s.name}`, new Set(Object.keys(s.args)));
     const f = parentType && 'getFields' in parentType ? (parentType.getFields() as Record<string, { args: readonly { name: string; type: GraphQLInputType }[]; type: unknown }>)[s.name] : undefined;
     const named = f ? (f.type as { ofType?: unknown; name?: string }) : null;
     let t: unknown = named;
@@ -294,7 +297,7 @@ async function joinRemote(rel: ToRemoteSchema, node: FieldNode, callId: string, 
   let values: Record<string, unknown> = Object.fromEntries(used.vars.map((d) => [d.variable.name.value, env.variables[d.variable.name.value]]).filter(([, v]) => v !== undefined));
   // Remote schema permissions: the role's presets apply to relationship calls too.
   if (view.presets) {
-    const withPresets = applyPresets(doc, view.schema, view.presets);
+    const withPresets = applyPresets(doc, view.schema, view.presets, bound);
     doc = withPresets.doc;
     values = presetValues(withPresets, view.schema, view.presets, values, env.session);
   }

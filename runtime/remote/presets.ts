@@ -69,8 +69,13 @@ export interface WithPresets {
   readonly mergeVariables: ReadonlyMap<string, string>;
 }
 
-/** Fills the presets into a document written in the remote's names; `schema` is the role's (restricted) schema. */
-export function applyPresets(doc: DocumentNode, schema: GraphQLSchema, presets: Presets): WithPresets {
+/**
+ * Fills the presets into a document written in the remote's names; `schema` is the role's
+ * (restricted) schema. `bound`: arguments a remote relationship binds, by `Parent.field` (remote
+ * names), whose given value stays.
+ */
+export function applyPresets(doc: DocumentNode, schema: GraphQLSchema, presets: Presets,
+  bound: ReadonlyMap<string, ReadonlySet<string>> = new Map()): WithPresets {
   const sessionVariables = new Map<string, string>();
   const sessionTypes = new Map<string, string>();
   const mergeVariables = new Map<string, string>();
@@ -121,11 +126,14 @@ export function applyPresets(doc: DocumentNode, schema: GraphQLSchema, presets: 
   const field = (f: FieldNode, parent: string): FieldNode => {
     const t = schema.getType(parent);
     const def = t && 'getFields' in t ? (t.getFields() as Record<string, { type: unknown; args?: readonly { name: string; type: unknown }[] }>)[f.name.value] : undefined;
-    const own = presets.args.get(`${parent}.${f.name.value}`);
-    // A preset wins over any value given for it (a remote relationship's binding included): the role may not choose it.
-    const args: ArgumentNode[] = (f.arguments ?? []).filter((a) => !own?.has(a.name.value))
+    const keep = bound.get(`${parent}.${f.name.value}`);
+    // A preset wins over any value given for it, but for an argument a remote relationship binds:
+    // that value comes from the parent row (tests-py derive_remote_relationship_with_joining_field_containing_preset.yaml).
+    const own = [...presets.args.get(`${parent}.${f.name.value}`) ?? []].filter(([n]) => !(keep?.has(n) && (f.arguments ?? []).some((a) => a.name.value === n)));
+    const preset = new Set(own.map(([n]) => n));
+    const args: ArgumentNode[] = (f.arguments ?? []).filter((a) => !preset.has(a.name.value))
       .map((a) => ({ ...a, value: merge(a.value, namedOf(def?.args?.find((x) => x.name === a.name.value)?.type)) }));
-    for (const [n, p] of own ?? []) args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: n }, value: valueOf(p) });
+    for (const [n, p] of own) args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: n }, value: valueOf(p) });
     return { ...f, arguments: args, ...(f.selectionSet ? { selectionSet: rewrite(f.selectionSet, def ? namedOf(def.type) : null)! } : {}) };
   };
   const out = visit(doc, {

@@ -82,13 +82,13 @@ describe('remote schema permissions', () => {
     expect(admin.body).toEqual({ data: { secret: 'classified', orders: [{ total: 1 }] } });
   });
 
-  it('applies the role\'s presets to remote relationship calls too (a preset wins over the relationship\'s binding)', async () => {
+  it('applies the role\'s presets to remote relationship calls too, but for the arguments the relationship binds', async () => {
     expect((await md({ type: 'pg_create_remote_relationship', args: { name: 'orders', table: 'author', definition: { to_remote_schema: {
       remote_schema: 'shop', lhs_fields: ['id'], remote_field: { orders: { arguments: { user_id: '$id' } } } } } } })).status).toBe(200);
     seen.length = 0;
     const r = await asUser('{ author { id orders { id } } }');
-    expect(r.body).toEqual({ data: { author: [{ id: 1, orders: [{ id: '7-1' }, { id: '7-2' }] }] } });
-    expect(seen).toEqual([{ user_id: '7', limit: 2 }]);
+    expect(r.body).toEqual({ data: { author: [{ id: 1, orders: [{ id: '1-1' }, { id: '1-2' }] }] } });
+    expect(seen).toEqual([{ user_id: '1', limit: 2 }]);
     const admin = await postJson(base(), '/v1/graphql', { query: '{ author { orders { total } } }' });
     expect(admin.body).toEqual({ data: { author: [{ orders: [{ total: 1 }, { total: 2 }, { total: 3 }] }] } });
     expect((await md({ type: 'pg_delete_remote_relationship', args: { table: 'author', name: 'orders' } })).status).toBe(200);
