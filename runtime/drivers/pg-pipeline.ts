@@ -60,8 +60,16 @@ import { connectionConfig, SESSION_SETUP, type PoolSettings } from './pg-pool.js
  * Q5 at 10 ms: p99 2.7 times the pool's); at 2 ms most statements went to the pool under load.
  */
 export const QUEUE_BUDGET_MS = 4;
-/** Statements in flight on one lane connection at most. */
-export const MAX_DEPTH = 32;
+/**
+ * Statements in flight on one lane connection at most. A lane connection answers in order, so one
+ * slow statement (or a backend the OS holds off the CPU) delays everything queued behind it; the
+ * pool's waiters are spread over ten connections instead. Measured at 64 connections on bench Q4,
+ * the answer times split by where each statement ran (same server, same run): with 32, the lane's
+ * p99 was 62-126 ms against the pool's 28-33 ms (the whole p99 about 50 ms); with 8, 23-25 ms against
+ * 25-54 ms (the whole p99 26-27 ms); with 4, 16-20 ms against 30-51 ms, more going to the pool. At
+ * 16 connections 8 and 32 were alike within the noise (Q1, Q7).
+ */
+export const MAX_DEPTH = 8;
 /** After a lane connection could not be opened, how long the pool alone serves, ms. */
 const RETRY_AFTER_MS = 1000;
 /** The application_name of the lane's sessions (a URL's own application_name wins). */

@@ -252,10 +252,11 @@ describe('pg driver: the pipeline lane', () => {
     // A pool that can open a connection for every read sent below: none waits for one there.
     const d = driver(1, MAX_DEPTH + 2);
     await warm(d, 1);
-    // Each run takes at least half a millisecond in PostgreSQL, so a read has at most a few before it.
+    // Each run takes at least 1.5 ms in PostgreSQL, so a read has at most one before it within the
+    // budget (QUEUE_BUDGET_MS), while the writes queue as deep as the count below.
     const app = 'json_build_object(\'n\', n, \'app\', current_setting(\'application_name\'))::text';
-    const write = `INSERT INTO entry (n) SELECT $1::int FROM pg_sleep(0.0005) RETURNING ${app}`;
-    const read = `SELECT ${app} FROM (SELECT $1::int AS n) AS v, pg_sleep(0.0005)`;
+    const write = `INSERT INTO entry (n) SELECT $1::int FROM pg_sleep(0.0015) RETURNING ${app}`;
+    const read = `SELECT ${app} FROM (SELECT $1::int AS n) AS v, pg_sleep(0.0015)`;
     const count = MAX_DEPTH - 2;
     const onLane = (answers: string[]): number => answers.filter((a) => (JSON.parse(a) as { app: string }).app === LANE_APPLICATION_NAME).length;
     // Timed first (a statement not timed yet, or expected to take longer than the budget, goes only
