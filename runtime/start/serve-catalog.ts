@@ -9,7 +9,7 @@ import type { Driver } from '../drivers/index.js';
 import { unsetVariable } from '../errors/index.js';
 import { Engine, setBooleanNullCollapse } from '../graphql/index.js';
 import { MetadataApi, type MetadataCompiler, type ServedState, type SourceInfo } from '../metadata-api/index.js';
-import { createServer } from '../server/index.js';
+import { createServer, DEFAULT_ENABLED_APIS } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
 import { serverConfig } from './config-view.js';
 import { eventTriggerExtension, scheduledEventExtension, webhookEnvironmentExtension } from '../workers/index.js';
@@ -23,6 +23,7 @@ import { baseUrl, corsPolicy, enabledApiList, requestLimits, sourceDefaults, std
 import { detailOf, redact, StartError } from './start-error.js';
 import { KILN_VERSION } from './version.js';
 import { observability } from './observability.js';
+import { logServerConfiguration } from './startup-log.js';
 
 /** The variable `--database-url` is read from. */
 const DATABASE_URL_VARIABLE = 'SVC_GRAPHQL_DATABASE_URL';
@@ -129,6 +130,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
     metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => api.current.drivers, tracing: obs.tracing,
   });
   const { port } = await server.listen(o.port, o.host);
+  logServerConfiguration(obs.logging, o, { port, auth, cors: corsPolicy(o), enabledApis: enabledApiList(o.enabledApis) ?? DEFAULT_ENABLED_APIS, subscriptions: subscriptionSettings });
   const base = baseUrl(o.host, port);
   log(`kiln ${KILN_VERSION} serving GraphQL at ${base}/v1/graphql — GraphiQL at ${base}/console — metadata API at ${base}/v1/metadata`);
   return {

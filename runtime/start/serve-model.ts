@@ -7,7 +7,7 @@ import type { BigQueryConnection, BundleModel, Json, PoolModel } from '../bundle
 import { loadBundle } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { Engine, setBooleanNullCollapse } from '../graphql/index.js';
-import { createServer } from '../server/index.js';
+import { createServer, DEFAULT_ENABLED_APIS } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
 import { serverConfig } from './config-view.js';
 import { serverAuth } from './auth-config.js';
@@ -19,6 +19,7 @@ import { baseUrl, corsPolicy, enabledApiList, requestLimits, sourceDefaults, std
 import { detailOf, StartError } from './start-error.js';
 import { KILN_VERSION } from './version.js';
 import { observability, type Observability } from './observability.js';
+import { logServerConfiguration } from './startup-log.js';
 import { servedRemotes } from './remotes.js';
 
 /** A model and the SDL of each role, ready to serve. */
@@ -91,6 +92,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
       metrics: obs.metrics, metricsSecret: obs.metricsSecret, logging: obs.logging, sources: () => drivers, tracing: obs.tracing,
     });
     const { port } = await server.listen(o.port, o.host);
+    logServerConfiguration(obs.logging, o, { port, auth, cors: corsPolicy(o), enabledApis: enabledApiList(o.enabledApis) ?? DEFAULT_ENABLED_APIS, subscriptions: subscriptionSettings });
     const base = baseUrl(o.host, port);
     log(`kiln ${KILN_VERSION} serving GraphQL at ${base}/v1/graphql — GraphiQL at ${base}/console`);
     return {

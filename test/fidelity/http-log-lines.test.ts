@@ -100,3 +100,45 @@ describe('http-log query and raw_query (query-log on)', () => {
     expect(op.raw_query).toBeUndefined();
   });
 });
+
+describe('startup line', () => {
+  const KEYS = ['port', 'server_host', 'transaction_isolation', 'admin_secret_set', 'auth_hook', 'auth_hook_mode', 'jwt_secret',
+    'unauth_role', 'cors_config', 'enable_console', 'console_assets_dir', 'enable_telemetry', 'use_prepared_statements',
+    'stringify_numeric_types', 'enabled_apis', 'live_query_options', 'enable_allowlist', 'enabled_log_types'];
+  const configurations = (): any[] => lines.map((l) => JSON.parse(l))
+    .filter((l) => l.type === 'startup' && l.detail.kind === 'server_configuration');
+
+  it('writes one server_configuration line with the settings, the admin secret as admin_secret_set only', () => {
+    const found = configurations().filter((l) => l.detail.info.port === kiln.port);
+    expect(found).toHaveLength(1);
+    const info = found[0]!.detail.info;
+    for (const key of KEYS) expect(info).toHaveProperty(key);
+    expect(info).toMatchObject({ admin_secret_set: true, auth_hook: null, jwt_secret: null, unauth_role: null,
+      cors_config: { disabled: false, allowed_origins: '*' } });
+    expect(info.enabled_log_types).toEqual(expect.arrayContaining(['startup', 'http-log', 'query-log']));
+    expect(lines.some((l) => l.includes(SECRET))).toBe(false);
+  });
+
+  it('shows a JWT secret with its key redacted, as Hasura\'s JWTConfig writes it', async () => {
+    const key = 'a-very-long-jwt-signing-key-for-the-startup-line-test';
+    const saved = process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES;
+    process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES = 'startup';
+    let other: ServedDatabase | undefined;
+    try {
+      other = await serveDatabase('startlog', '', { adminSecret: SECRET, jwtSecret: JSON.stringify({ type: 'HS256', key }), unauthorizedRole: 'anonymous' });
+      let info: any;
+      for (let i = 0; i < 50 && !info; i++) {
+        info = configurations().find((l) => l.detail.info.port === other!.port)?.detail.info;
+        if (!info) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(info.jwt_secret).toMatchObject({ type: '<TYPE REDACTED>', key: '<JWK REDACTED>', claims_format: 'json' });
+      expect(info.unauth_role).toBe('anonymous');
+      expect(info.enabled_log_types).toEqual(['startup']);
+      expect(lines.some((l) => l.includes(key))).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES;
+      else process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES = saved;
+      await other?.close();
+    }
+  });
+});
