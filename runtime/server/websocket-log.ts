@@ -6,8 +6,12 @@
 import type { SubscriptionOptions } from '../subscriptions/index.js';
 import { logs, type LogSettings } from './request-log.js';
 
-/** The subscription options with websocket-log lines written by these settings (unchanged when they write none). */
+/** The subscription options with websocket-log and ws-server lines written by these settings (unchanged when they write none). */
 export function withWebsocketLog(o: SubscriptionOptions, s: LogSettings | undefined): SubscriptionOptions {
-  if (s === undefined || !logs(s, 'websocket-log', 'info')) return o;
-  return { ...o, wsLog: { withQuery: logs(s, 'query-log', 'info'), write: s.write } };
+  if (s === undefined) return o;
+  const operations = logs(s, 'websocket-log', 'info');
+  // Hasura's ws-server lines are internal ones (written whatever the enabled types) at level debug.
+  const server = s.level === 'debug';
+  if (!operations && !server) return o;
+  return { ...o, wsLog: { operations, server, withQuery: logs(s, 'query-log', 'info'), write: s.write } };
 }

@@ -86,7 +86,10 @@ export class Connection {
   }
 
   private send(text: string): void {
-    if (this.phase !== 'closed' && this.socket.readyState === this.socket.OPEN) this.socket.send(text);
+    if (this.phase !== 'closed' && this.socket.readyState === this.socket.OPEN) {
+      this.socket.send(text);
+      this.wsLog?.sent(text);
+    }
   }
 
   private teardown(): void {

@@ -10,6 +10,14 @@ import { sessionExpiresAt } from '../auth/index.js';
 
 /** Where websocket-log lines go: the line writer, and whether a started operation shows its query. */
 export interface WebsocketLog {
+  /** websocket-log lines (the connection and its operations) are written. */
+  readonly operations?: boolean;
+  /**
+   * ws-server lines are written (Hasura's WSLog, Transport/WebSocket/Server.hs: an internal log at
+   * level debug): the connection accepted and closed, and each message sent with the operation's
+   * id and name. Messages received are not shown: a connection_init carries the client's secrets.
+   */
+  readonly server?: boolean;
   /** True when query-log is on: the query text and variables may carry user values. */
   readonly withQuery: boolean;
   readonly write: (line: string) => void;
@@ -26,10 +34,37 @@ function errorDetail(e: ApiError): { path: string; error: string; code: string }
 /** The log of one connection. */
 export class ConnectionLog {
   readonly websocketId = randomUUID();
+  /** The operation name of each operation started and not yet completed, for ws-server lines. */
+  private readonly names = new Map<string, string | null>();
 
   constructor(private readonly log: WebsocketLog) {}
 
+  private server(event: object, metadata?: object): void {
+    if (this.log.server !== true) return;
+    this.log.write(JSON.stringify({
+      type: 'ws-server', timestamp: timestamp(), level: 'debug',
+      detail: { websocket_id: this.websocketId, event, ...(metadata ? { metadata } : {}) },
+    }));
+  }
+
+  /** A message sent on the socket (ws-server); an operation's message names the operation. */
+  sent(text: string): void {
+    if (this.log.server !== true) return;
+    let m: { type?: unknown; id?: unknown };
+    try {
+      m = JSON.parse(text) as typeof m;
+    } catch {
+      m = {};
+    }
+    const id = typeof m.id === 'string' ? m.id : null;
+    const metadata = id === null ? { event_type: m.type ?? null }
+      : { event_type: m.type ?? null, operation_id: id, operation_name: this.names.get(id) ?? null };
+    this.server({ type: 'message_sent', detail: text }, metadata);
+    if (id !== null && m.type === 'complete') this.names.delete(id);
+  }
+
   private write(event: object, session: Session | null, level: 'info' | 'error' = 'info', msg: string | null = null): void {
+    if (this.log.operations === false) return;
     const expiry = session ? sessionExpiresAt(session) : null;
     this.log.write(JSON.stringify({
       type: 'websocket-log', timestamp: timestamp(), level,
@@ -42,14 +77,18 @@ export class ConnectionLog {
   }
 
   accepted(session: Session): void {
+    this.server({ type: 'accepted' });
     this.write({ type: 'accepted' }, session);
   }
 
   rejected(e: ApiError): void {
+    this.server({ type: 'rejected' });
     this.write({ type: 'rejected', detail: errorDetail(e) }, null, 'error');
   }
 
   closed(session: Session | null, msg: string | null): void {
+    this.names.clear();
+    this.server({ type: 'closed' });
     this.write({ type: 'closed' }, session, 'info', msg);
   }
 
@@ -73,6 +112,7 @@ export class ConnectionLog {
   /** An operation started; answers its request id (for the error or completion that follows). */
   started(session: Session, id: string, r: GraphQLRequest): string {
     const requestId = randomUUID();
+    this.names.set(id, r.operationName ?? null);
     this.operation(session, { request_id: requestId, operation_id: id, operation_name: r.operationName ?? null, query: this.query(r), operation_type: { type: 'started' } });
     return requestId;
   }
@@ -87,6 +127,7 @@ export class ConnectionLog {
   }
 
   stopped(session: Session | null, id: string): void {
+    this.names.delete(id);
     this.operation(session, { request_id: null, operation_id: id, operation_name: null, query: null, operation_type: { type: 'stopped' } });
   }
 }

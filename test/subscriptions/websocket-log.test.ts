@@ -125,6 +125,40 @@ describe('websocket-log', () => {
     expect(started.detail.event.detail).toMatchObject({ operation_name: 'Named', query: null });
   });
 
+  it('writes ws-server lines at level debug, whatever the enabled types: each message sent, an operation\'s with its id and name', async () => {
+    const lines: string[] = [];
+    const url = await serve('debug', ['http-log'], lines);
+    const c = await Client.open(url, 'graphql-ws');
+    await c.init({ 'x-svc-admin-secret': SECRET });
+    c.send({ id: 'q1', type: 'start', payload: { query: 'query GetHello { author { id } }', operationName: 'GetHello' } });
+    await c.next((m) => m.id === 'q1' && m.type === 'complete');
+    c.close();
+    await c.waitClosed();
+    await sleep(50);
+    const server = lines.map((l) => JSON.parse(l)).filter((l) => l.type === 'ws-server');
+    expect(wsLines(lines)).toHaveLength(0);
+    expect(server.every((l) => l.level === 'debug')).toBe(true);
+    const data = server.find((l) => l.detail.metadata?.event_type === 'data');
+    expect(data.detail.metadata).toEqual({ event_type: 'data', operation_id: 'q1', operation_name: 'GetHello' });
+    expect(data.detail.event.type).toBe('message_sent');
+    expect(server.map((l) => l.detail.event.type)).toEqual(expect.arrayContaining(['accepted', 'closed']));
+    expect(lines.some((l) => l.includes(SECRET))).toBe(false);
+  });
+
+  it('writes no ws-server line above level debug', async () => {
+    const lines: string[] = [];
+    const url = await serve('info', ['websocket-log'], lines);
+    const c = await Client.open(url, 'graphql-transport-ws');
+    await c.init({ 'x-svc-admin-secret': SECRET });
+    c.send({ id: '1', type: 'subscribe', payload: { query: 'query { author { id } }' } });
+    await c.next((m) => m.id === '1' && m.type === 'complete');
+    c.close();
+    await c.waitClosed();
+    await sleep(50);
+    expect(lines.some((l) => l.includes('"ws-server"'))).toBe(false);
+    expect(wsLines(lines).length).toBeGreaterThan(0);
+  });
+
   it('writes nothing when websocket-log is not enabled', async () => {
     const lines: string[] = [];
     const url = await serve('info', ['http-log'], lines);
