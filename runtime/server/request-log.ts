@@ -251,9 +251,11 @@ export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMess
   if (!logs(s, 'http-log', level)) return;
   const id = jsonText(r.id);
   const userVars = r.session ? userVarsText(r.session) : 'null';
-  const mode = r.requests === null ? 'non-graphql' : r.batched ? 'batched' : 'single';
   const errorText = r.errorText ?? (res.statusCode >= 400 ? responseErrorText(res) : null);
   const error = failed && errorText !== null ? JSON.stringify(errorOf(errorText)) : 'null';
+  // A request that failed as a whole is Hasura's RequestModeError (mkHttpErrorLogContext); a
+  // batch answers each element on its own, so it stays batched.
+  const mode = r.batched ? 'batched' : error !== 'null' ? 'error' : r.requests === null ? 'non-graphql' : 'single';
   const ip = req.socket.remoteAddress;
   const encoding = responseEncoding(res);
   // Written as text, not as an object given to JSON.stringify: the line is made for every request.

@@ -142,3 +142,21 @@ describe('startup line', () => {
     }
   });
 });
+
+describe('http-log request_mode', () => {
+  it('is error for a request that failed as a whole, single, non-graphql or batched otherwise', async () => {
+    await postJson(kiln.url, '/v1/graphql', { query: '{ nope }' }, { 'x-request-id': 'mode-invalid', 'x-svc-admin-secret': SECRET });
+    await postJson(kiln.url, '/v1/graphql', { query: '{ hello { code } }' }, { 'x-request-id': 'mode-denied' });
+    await postJson(kiln.url, '/v1/metadata', { type: 'pg_track_table', args: { table: 'nope' } }, { 'x-request-id': 'mode-metadata', 'x-svc-admin-secret': SECRET });
+    await postJson(kiln.url, '/v1/graphql', { query: '{ hello { code } }' }, { 'x-request-id': 'mode-single', 'x-svc-admin-secret': SECRET });
+    await postJson(kiln.url, '/v1/metadata', { type: 'export_metadata', args: {} }, { 'x-request-id': 'mode-fine', 'x-svc-admin-secret': SECRET });
+    await postJson(kiln.url, '/v1/graphql', [{ query: '{ hello { code } }' }, { query: '{ nope }' }], { 'x-request-id': 'mode-batch', 'x-svc-admin-secret': SECRET });
+    const mode = async (id: string): Promise<string> => (await httpLog(id)).detail.operation.request_mode;
+    expect(await mode('mode-invalid')).toBe('error');
+    expect(await mode('mode-denied')).toBe('error');
+    expect(await mode('mode-metadata')).toBe('error');
+    expect(await mode('mode-single')).toBe('single');
+    expect(await mode('mode-fine')).toBe('non-graphql');
+    expect(await mode('mode-batch')).toBe('batched');
+  });
+});
