@@ -12,6 +12,6 @@ export { createJwtAuthenticator, parseJwtConfig, parseJwtConfigList, JwtVerifier
   type RefreshPhase } from './jwt/index.js';
 /** Auth webhook mode. */
 export { createWebhookAuthenticator, parseWebhookMode, sessionResponseHeaders, type WebhookAuthenticator, type WebhookMode,
-  type WebhookOptions } from './webhook/index.js';
+  type WebhookOptions, type WebhookLogEntry } from './webhook/index.js';
 /** When a session expires (JWT `exp`, webhook Expires): long-lived connections close then. */
 export { sessionExpiresAt, markSessionExpiry } from './session-expiry.js';

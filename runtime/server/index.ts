@@ -13,3 +13,5 @@ export { logs, logSettingsFromEnv, DEFAULT_LOG_TYPES, type LogSettings, type Log
 export { queryLogDrivers } from './query-log.js';
 /** CORS: SVC_GRAPHQL_CORS_DOMAIN read as Hasura reads it, and the policy createServer takes. */
 export { parseCorsDomain, CORS_ALLOW_ALL, type CorsPolicy } from './cors.js';
+/** webhook-log lines: a failed auth webhook call in Hasura's WebHookLog shape. */
+export { webhookLogWriter } from './webhook-log.js';

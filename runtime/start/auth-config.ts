@@ -1,6 +1,6 @@
 import {
   createJwtAuthenticator, createWebhookAuthenticator, parseJwtConfig, parseJwtConfigList, parseWebhookMode,
-  type Authenticator, type JwtConfig,
+  type Authenticator, type JwtConfig, type WebhookLogEntry,
 } from '../auth/index.js';
 import { StartError } from './start-error.js';
 
@@ -65,7 +65,8 @@ function jwtConfigs(o: AuthFlags, env: Env): JwtConfig[] {
  * spec part A 5.1), both at once, a malformed JWT config or a too-short HMAC key. JWK sets are
  * fetched before it returns.
  */
-export async function serverAuth(o: AuthFlags, log: (line: string) => void, env: Env = process.env): Promise<AuthSetup> {
+export async function serverAuth(o: AuthFlags, log: (line: string) => void, env: Env = process.env,
+  webhookLog?: (e: WebhookLogEntry) => void): Promise<AuthSetup> {
   const adminSecrets = adminSecretList(env);
   const secured = Boolean(o.adminSecret) || adminSecrets.length > 0;
   const configs = jwtConfigs(o, env);
@@ -90,7 +91,7 @@ export async function serverAuth(o: AuthFlags, log: (line: string) => void, env:
     } catch (e) {
       fail(e instanceof TypeError ? `--auth-hook is not a URL: ${hook}` : (e as Error).message);
     }
-    authenticators.push(createWebhookAuthenticator({ url: hook, mode, log }));
+    authenticators.push(createWebhookAuthenticator({ url: hook, mode, log, ...(webhookLog ? { webhookLog } : {}) }));
     log(`auth webhook mode: ${mode} ${hook}`);
   }
   return { adminSecrets, authenticators, jwtConfigs: configs, authHookSet: hook !== undefined };

@@ -9,7 +9,7 @@ import type { Driver } from '../drivers/index.js';
 import { unsetVariable } from '../errors/index.js';
 import { Engine, setBooleanNullCollapse } from '../graphql/index.js';
 import { MetadataApi, type MetadataCompiler, type ServedState, type SourceInfo } from '../metadata-api/index.js';
-import { createServer, DEFAULT_ENABLED_APIS } from '../server/index.js';
+import { createServer, DEFAULT_ENABLED_APIS, webhookLogWriter } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
 import { serverConfig } from './config-view.js';
 import { eventTriggerExtension, scheduledEventExtension, webhookEnvironmentExtension } from '../workers/index.js';
@@ -109,7 +109,7 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
   const listener: CatalogListener | null = listenUrl ? listenForChanges(listenUrl, instance, () => api.refresh(), log) : null;
   const workers = startDeliveryWorkers(o, () => api.current, catalog, KILN_VERSION, log, obs.metrics, obs.tracing);
   const asyncActions = await startAsyncActions(catalog, () => engine?.model.actions, log);
-  const auth = await serverAuth(o, log);
+  const auth = await serverAuth(o, log, process.env, webhookLogWriter(obs.logging));
   const subscriptionSettings = subscriptionSettingsFromEnv(process.env);
   const server = createServer({
     engine: { execute: (req, session, rc) => engine!.execute(req, session, rc), executeOrThrow: (req, session, rc) => engine!.executeOrThrow(req, session, rc),

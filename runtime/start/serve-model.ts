@@ -7,7 +7,7 @@ import type { BigQueryConnection, BundleModel, Json, PoolModel } from '../bundle
 import { loadBundle } from '../bundle/index.js';
 import type { Driver } from '../drivers/index.js';
 import { Engine, setBooleanNullCollapse } from '../graphql/index.js';
-import { createServer, DEFAULT_ENABLED_APIS } from '../server/index.js';
+import { createServer, DEFAULT_ENABLED_APIS, webhookLogWriter } from '../server/index.js';
 import { subscriptionSettingsFromEnv } from '../subscriptions/index.js';
 import { serverConfig } from './config-view.js';
 import { serverAuth } from './auth-config.js';
@@ -79,7 +79,7 @@ export async function serveModel(o: ServeSettings, origin: ModelOrigin, log: Log
     obs.metrics.feed({ planCache: () => ({ hits: engine.stats.planCacheHits, misses: engine.stats.parses }) });
     const workers = model.events ? await bundleWorkers(o, model, model.events, drivers, dbs, log, obs) : null;
     const asyncActions = actionCatalog ? await startAsyncActions(actionCatalog, () => model.actions, log) : null;
-    const auth = await serverAuth(o, log);
+    const auth = await serverAuth(o, log, process.env, webhookLogWriter(obs.logging));
     const subscriptionSettings = subscriptionSettingsFromEnv(process.env);
     const server = createServer({
       engine, version: KILN_VERSION, adminSecret: o.adminSecret ?? null, unauthorizedRole: o.unauthorizedRole ?? null,

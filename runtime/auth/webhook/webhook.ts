@@ -18,6 +18,31 @@ export interface WebhookOptions {
   /** Cached answers kept (default 10000). */
   readonly cacheSize?: number;
   readonly log?: (line: string) => void;
+  /** A failed call as Hasura's webhook-log has it; without it, failures go to `log` as text. */
+  readonly webhookLog?: (entry: WebhookLogEntry) => void;
+}
+
+/**
+ * A failed call of the auth webhook, the fields of Hasura's WebHookLog (Server/Logging.hs), as
+ * userInfoFromAuthHook logs them (Server/Auth/WebHook.hs): the call that did not complete
+ * (http_error), or the answer neither 200 nor 401 and a 200 that is no session (its body).
+ */
+export interface WebhookLogEntry {
+  readonly statusCode: number | null;
+  readonly url: string;
+  readonly method: WebhookMode;
+  readonly httpError: { readonly type: string; readonly message: string } | null;
+  readonly response: string | null;
+  readonly message: string | null;
+}
+
+// The kind of a failed fetch, in the words of Hasura's HttpException JSON.
+function httpErrorOf(e: unknown): { type: string; message: string } {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return { type: 'response_timeout', message: err.message };
+  const code = err.cause?.code;
+  const type = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ECONNRESET' || code === 'EHOSTUNREACH' ? 'connection_failure' : 'http_exception';
+  return { type, message: err.cause?.message ?? err.message };
 }
 
 /** Webhook mode as an Authenticator. */
@@ -129,7 +154,8 @@ export function createWebhookAuthenticator(opts: WebhookOptions): WebhookAuthent
       return { status: res.status, text: await res.text(), cookies: res.headers.getSetCookie() };
     } catch (e) {
       traced?.span.fail((e as Error).message);
-      opts.log?.(`auth webhook ${opts.url}: ${(e as Error).message}`);
+      if (opts.webhookLog) opts.webhookLog({ statusCode: null, url: opts.url, method: mode, httpError: httpErrorOf(e), response: null, message: null });
+      else opts.log?.(`auth webhook ${opts.url}: ${(e as Error).message}`);
       throw new ApiError('unexpected', 'webhook authentication request failed', 500);
     } finally {
       traced?.span.end();
@@ -148,11 +174,23 @@ export function createWebhookAuthenticator(opts: WebhookOptions): WebhookAuthent
     if (hit) cache.delete(key);
     const answer = await call(init);
     if (answer.status === 401) throw new ApiError('access-denied', 'Authentication hook unauthorized this request', 401);
+    const failed = (message: string | null): void => {
+      if (opts.webhookLog) opts.webhookLog({ statusCode: answer.status, url: opts.url, method: mode, httpError: null, response: answer.text, message });
+      else opts.log?.(`auth webhook ${opts.url} answered HTTP ${answer.status}${message ? `: ${message}` : ''}`);
+    };
     if (answer.status !== 200) {
-      opts.log?.(`auth webhook ${opts.url} answered HTTP ${answer.status}`);
+      failed(null);
       throw invalidResponse();
     }
-    const { session, expiresAtMs } = readAnswer(answer.text, now);
+    let read;
+    try {
+      read = readAnswer(answer.text, now);
+    } catch (e) {
+      // A body that is no session map is the hook's fault (logged); a map without a role is the request's.
+      if ((e as ApiError).code === 'unexpected') failed((e as Error).message);
+      throw e;
+    }
+    const { session, expiresAtMs } = read;
     if (expiresAtMs !== null && expiresAtMs > now) cache.set(key, { session, expiresAtMs });
     const fresh = { ...session };
     if (answer.cookies.length > 0) setCookies.set(fresh, answer.cookies);
