@@ -56,9 +56,11 @@ export class ConnectionLog {
     } catch {
       m = {};
     }
+    // Only an operation's messages carry Hasura's WSEventInfo; absent fields are left out (omitNothingFields).
     const id = typeof m.id === 'string' ? m.id : null;
-    const metadata = id === null ? { event_type: m.type ?? null }
-      : { event_type: m.type ?? null, operation_id: id, operation_name: this.names.get(id) ?? null };
+    const name = id === null ? null : this.names.get(id) ?? null;
+    const metadata = id === null ? undefined
+      : { event_type: m.type ?? null, operation_id: id, ...(name !== null ? { operation_name: name } : {}) };
     this.server({ type: 'message_sent', detail: text }, metadata);
     if (id !== null && m.type === 'complete') this.names.delete(id);
   }

@@ -142,6 +142,8 @@ describe('websocket-log', () => {
     expect(data.detail.metadata).toEqual({ event_type: 'data', operation_id: 'q1', operation_name: 'GetHello' });
     expect(data.detail.event.type).toBe('message_sent');
     expect(server.map((l) => l.detail.event.type)).toEqual(expect.arrayContaining(['accepted', 'closed']));
+    // The first line with metadata is an operation's (connection_ack and ka carry none).
+    expect(server.find((l) => l.detail.metadata !== undefined).detail.metadata).toMatchObject({ operation_id: 'q1', operation_name: 'GetHello' });
     expect(lines.some((l) => l.includes(SECRET))).toBe(false);
   });
 
