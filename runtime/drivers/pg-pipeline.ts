@@ -70,6 +70,17 @@ export const QUEUE_BUDGET_MS = 4;
  * 16 connections 8 and 32 were alike within the noise (Q1, Q7).
  */
 export const MAX_DEPTH = 8;
+/**
+ * Reads in flight on one lane connection at most (a write may queue to MAX_DEPTH). At 16
+ * connections on bench Q5, the answers of an 8-deep lane came in two groups: most sooner than the
+ * pool's, and a tail behind a statement whose backend was off the CPU (p99 1.5-2.3 times the ideal
+ * server's in alternating runs; 1.91 and 3.16 in two side-by-side runs of every query). With 4:
+ * p99 1.1-1.4 times the ideal's on Q5, and at most 1.48 and 1.68 on every read in two side-by-side
+ * runs, for fewer requests answered (reads 0.92-1.14 of the ideal server against 0.97-1.33).
+ * Writes keep 8: an insert waits for its commit's flush wherever it runs, and depth did not change
+ * bench Q7 (direct alternating runs, 3 rounds each, with writes at 8, at 1 or never on the lane: means 0.84-0.88 of the ideal server, the same within the noise).
+ */
+export const MAX_READ_DEPTH = 4;
 /** After a lane connection could not be opened, how long the pool alone serves, ms. */
 const RETRY_AFTER_MS = 1000;
 /** The application_name of the lane's sessions (a URL's own application_name wins). */
@@ -148,8 +159,8 @@ export class PipelineLane {
 
   /**
    * The lane connection that may take the statement now: the first with nothing in flight, else
-   * the one with the shortest expected wait among those where it fits the budget (a write: where
-   * it fits MAX_DEPTH, see the header); null when none may (the caller runs it elsewhere). Opens a
+   * the one with the shortest expected wait among those where it fits the budget and MAX_READ_DEPTH
+   * (a write: where it fits MAX_DEPTH, see the header); null when none may (the caller runs it elsewhere). Opens a
    * missing connection meanwhile. `poolWait` is the wait the statement would have on the pool (ms,
    * 0 while a pool connection is free): the budget is QUEUE_BUDGET_MS or that, the longer.
    */
@@ -167,7 +178,7 @@ export class PipelineLane {
     let best: LaneConnection | null = null;
     for (const c of this.connections) {
       if (c.inFlight.length === 0) return c;
-      if (!canQueue || c.unknown > 0 || c.inFlight.length >= MAX_DEPTH) continue;
+      if (!canQueue || c.unknown > 0 || c.inFlight.length >= (write ? MAX_DEPTH : MAX_READ_DEPTH)) continue;
       const wait = c.inFlight.length * c.meanService;
       if ((!write && wait + expected > budget) || now - c.headSince > budget) continue;
       if (best === null || wait < best.inFlight.length * best.meanService) best = c;

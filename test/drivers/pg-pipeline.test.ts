@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDriver, type Driver } from '../../runtime/drivers/index.js';
 import pg from 'pg';
-import { LANE_APPLICATION_NAME, MAX_DEPTH, QUEUE_BUDGET_MS } from '../../runtime/drivers/pg-pipeline.js';
+import { LANE_APPLICATION_NAME, MAX_DEPTH, MAX_READ_DEPTH, QUEUE_BUDGET_MS } from '../../runtime/drivers/pg-pipeline.js';
 import { sourceDefaults } from '../../runtime/start/settings.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { failure } from '../helpers/failure.js';
@@ -277,6 +277,27 @@ describe('pg driver: the pipeline lane', () => {
     expect(reads.map((a) => (JSON.parse(a) as { n: number }).n)).toEqual(ns);
     expect(onLane(reads)).toBeGreaterThan(0);
     expect(onLane(reads)).toBeLessThan(count / 2);
+  });
+
+  it('keeps at most MAX_READ_DEPTH reads in flight on a lane connection, however quick they are', async () => {
+    // A lane of one and a pool with a connection free for every read below: the budget is QUEUE_BUDGET_MS.
+    const d = driver(1, 30);
+    await warm(d, 1);
+    const quick = 'SELECT json_build_object(\'n\', $1::int, \'app\', current_setting(\'application_name\'))::text';
+    const app = (t: string): string => (JSON.parse(t) as { app: string }).app;
+    // Timed, one at a time (each goes to the idle lane connection), so that its estimate and the
+    // connection's time between answers are a quick statement's: the budget would let many more queue.
+    for (let i = 0; i < 20; i++) await d.queryText(quick, [0], 'quick', false, ALONE);
+    expect(MAX_READ_DEPTH).toBeLessThan(MAX_DEPTH);
+    for (let round = 0; round < 5; round++) {
+      // Sent in one turn: none is answered before the last is placed.
+      const ns = Array.from({ length: 24 }, (_, i) => i + 1);
+      const answers = await Promise.all(ns.map((n) => d.queryText(quick, [n], 'quick', false, ALONE)));
+      expect(answers.map((a) => (JSON.parse(a) as { n: number }).n)).toEqual(ns);
+      const onLane = answers.filter((a) => app(a) === LANE_APPLICATION_NAME).length;
+      expect(onLane).toBeGreaterThan(0);
+      expect(onLane).toBeLessThanOrEqual(MAX_READ_DEPTH);
+    }
   });
 
   it('queues a read past the budget when the pool has no connection free, up to the wait it would have there', async () => {
