@@ -92,19 +92,7 @@ export async function startOperation(ctx: OperationContext, req: GraphQLRequest,
       sink.complete();
       return DONE;
     }
-    // Hasura's onStart: a refusal before the run is an `error` message, a failure of the run a
-    // result with `data` null; `complete` follows either.
-    try {
-      sink.next(await engine.executeOrThrow(req, session));
-      sink.complete();
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      if (DATABASE_FAILURES.has(e.code)) {
-        sink.failed(e);
-        sink.complete();
-      } else sink.error(e);
-    }
-    return DONE;
+    return answerOnce(sink, () => engine.executeOrThrow!(req, session));
   }
   try {
     // The allow-list and the limits judge the document the client sent; a stream runs a rewrite of it.
@@ -164,18 +152,8 @@ async function startRelayOperation(ctx: OperationContext, engine: SubscriptionEn
       sink.complete();
       return DONE;
     }
-    // As on the ordinary path (Hasura's onStart): a refusal before the run is an `error` message.
-    try {
-      sink.next(await engine.executeRelayOrThrow(req, ctx.session));
-      sink.complete();
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      if (DATABASE_FAILURES.has(e.code)) {
-        sink.failed(e);
-        sink.complete();
-      } else sink.error(e);
-    }
-    return DONE;
+    // As on the ordinary path.
+    return answerOnce(sink, () => engine.executeRelayOrThrow!(req, ctx.session));
   }
   let relay: ReturnType<NonNullable<SubscriptionEngine['relaySubscription']>>;
   try {
@@ -205,6 +183,25 @@ async function startRelayOperation(ctx: OperationContext, engine: SubscriptionEn
 const CLOCK_WORDS = /^\s*(now(\(\))?|today|tomorrow|yesterday|current_(date|time|timestamp))\s*$/i;
 
 // True when a value bound to a date/time slot is relative to the clock.
+/**
+ * A query or mutation sent on a socket, as Hasura's onStart answers it: its result, then
+ * `complete`; a refusal before the run an `error` message; a database failure of the run a result
+ * with `data` null, then `complete`.
+ */
+async function answerOnce(sink: OperationSink, run: () => Promise<Parameters<OperationSink['next']>[0]>): Promise<RunningOperation> {
+  try {
+    sink.next(await run());
+    sink.complete();
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    if (DATABASE_FAILURES.has(e.code)) {
+      sink.failed(e);
+      sink.complete();
+    } else sink.error(e);
+  }
+  return DONE;
+}
+
 function readsClock(statement: MultiplexedSql, values: readonly (string | null)[]): boolean {
   return statement.slots.some((slot, i) => {
     const v = values[i];
