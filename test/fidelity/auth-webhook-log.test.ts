@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postJson } from '../helpers/http.js';
 import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import { captureLogLines } from '../helpers/log-lines.js';
 
 const lines: string[] = [];
 let hook: Server;
@@ -13,13 +14,7 @@ let kiln: ServedDatabase;
 let hookUrl: string;
 
 beforeAll(async () => {
-  const write = process.stdout.write.bind(process.stdout);
-  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    for (const l of text.split('\n')) if (l.startsWith('{"type":')) lines.push(l);
-    if (!text.startsWith('{"type":')) return write(chunk, ...rest);
-    return true;
-  }) as typeof process.stdout.write);
+  captureLogLines(lines);
   hook = createServer((req, res) => {
     const answer = req.headers['x-test-answer'];
     if (answer === 'crash') { res.writeHead(500, { 'content-type': 'text/plain' }); res.end('hook crashed'); return; }

@@ -4,19 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postJson } from '../helpers/http.js';
 import { serveDatabase, type ServedDatabase } from '../helpers/served-database.js';
+import { captureLogLines } from '../helpers/log-lines.js';
 
 const SECRET = 'log-secret';
 const lines: string[] = [];
 let kiln: ServedDatabase;
 
 beforeAll(async () => {
-  const write = process.stdout.write.bind(process.stdout);
-  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    for (const l of text.split('\n')) if (l.startsWith('{"type":')) lines.push(l);
-    if (!text.startsWith('{"type":')) return write(chunk, ...rest);
-    return true;
-  }) as typeof process.stdout.write);
+  captureLogLines(lines);
   const saved = process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES;
   process.env.SVC_GRAPHQL_ENABLED_LOG_TYPES = ' startup,http-log,webhook-log,websocket-log,query-log';
   try {

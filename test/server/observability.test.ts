@@ -10,6 +10,7 @@ import { serveModel, type RunningServer, type ServeSettings } from '../../runtim
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { Client, sleep } from '../subscriptions/helpers.js';
 import { parsePrometheusText, valueOf, type Exposition } from './prom-text.js';
+import { captureLogLines } from '../helpers/log-lines.js';
 
 const SECRET = 'scrape-secret';
 const METADATA = {
@@ -50,13 +51,7 @@ let kiln: { server: RunningServer; base: string };
 const lines: string[] = [];
 
 beforeAll(async () => {
-  const write = process.stdout.write.bind(process.stdout);
-  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    for (const l of text.split('\n')) if (l.startsWith('{"type":')) lines.push(l);
-    if (!text.startsWith('{"type":')) return write(chunk, ...rest);
-    return true;
-  }) as typeof process.stdout.write);
+  captureLogLines(lines);
   db = await createTestDatabase('observe', "CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL); INSERT INTO author (name) VALUES ('Ann'), ('Bo');");
   kiln = await serve(db.url, {
     SVC_GRAPHQL_METRICS_SECRET: SECRET, SVC_GRAPHQL_ENABLED_LOG_TYPES: 'startup,http-log,query-log', SVC_GRAPHQL_LOG_LEVEL: 'info',
