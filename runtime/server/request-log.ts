@@ -195,7 +195,8 @@ function errorOf(text: string): unknown {
 let stampSecond = -1;
 let stampPrefix = '';
 
-function timestamp(): string {
+/** A log line's timestamp, Hasura's `2026-12-01T03:45:30.292+0000`. */
+export function logTimestamp(): string {
   const now = Date.now();
   const second = Math.floor(now / 1000);
   if (second !== stampSecond) {
@@ -259,7 +260,7 @@ export function writeHttpLog(s: LogSettings, r: RequestRecord, req: IncomingMess
   const ip = req.socket.remoteAddress;
   const encoding = responseEncoding(res);
   // Written as text, not as an object given to JSON.stringify: the line is made for every request.
-  s.write(`{"type":"http-log","timestamp":"${timestamp()}","level":"${level}","detail":{"request_id":${id},"operation":{`
+  s.write(`{"type":"http-log","timestamp":"${logTimestamp()}","level":"${level}","detail":{"request_id":${id},"operation":{`
     + `"request_id":${id},"user_vars":${userVars},"query_execution_time":${secondsText(ms)},"request_mode":"${mode}",`
     + `"response_size":${responseSize},"error":${error}${loggedQuery(r)}},"http_info":{"status":${res.statusCode},`
     + `"http_version":"HTTP/${req.httpVersion}","url":${jsonText(req.url ?? '/')},"ip":${ip === undefined ? 'null' : jsonText(ip)},`
@@ -295,7 +296,7 @@ export function requestText(q: GraphQLRequest): string {
 export function writeQueryLog(s: LogSettings, r: RequestRecord, sql: string, params: readonly unknown[]): void {
   const one = r.requests?.length === 1 ? r.requests[0] : undefined;
   s.write(JSON.stringify({
-    type: 'query-log', timestamp: timestamp(), level: 'info',
+    type: 'query-log', timestamp: logTimestamp(), level: 'info',
     detail: {
       kind: 'database',
       request_id: r.id,
@@ -304,4 +305,9 @@ export function writeQueryLog(s: LogSettings, r: RequestRecord, sql: string, par
       connection_template: null,
     },
   }));
+}
+
+/** A URL as a log line or message shows it: a password in it masked. */
+export function maskUrlPassword(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }

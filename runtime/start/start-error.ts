@@ -1,6 +1,8 @@
 // A problem with how the server was started (a flag, a variable, an unreachable database): the
 // command line prints the message and exits with `exitCode`, never a stack.
 
+import { maskUrlPassword } from '../server/request-log.js';
+
 /** Thrown for a start-up problem the user must fix; `exitCode` 2 is bad input, 1 the rest. */
 export class StartError extends Error {
   constructor(message: string, readonly exitCode = 1) {
@@ -9,9 +11,7 @@ export class StartError extends Error {
 }
 
 /** A URL with its password hidden, for messages. */
-export function redact(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
+export const redact = maskUrlPassword;
 
 /** The most precise message of a failure: a database error's own text when it has one. */
 export function detailOf(e: unknown): string {

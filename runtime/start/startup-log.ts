@@ -3,7 +3,7 @@
 // admin secret as admin_secret_set, a JWT key as Hasura's "<JWK REDACTED>", URL passwords masked).
 
 import type { JwtConfig } from '../auth/index.js';
-import { logs, type CorsPolicy, type LogSettings } from '../server/index.js';
+import { logs, logTimestamp, type CorsPolicy, type LogSettings } from '../server/index.js';
 import type { SubscriptionSettings } from '../subscriptions/index.js';
 import type { AuthSetup } from './auth-config.js';
 import type { ServeSettings } from './settings.js';
@@ -73,6 +73,5 @@ export function serverConfiguration(o: ServeSettings, f: StartupFacts, s: LogSet
 /** Writes the line when `startup` is an enabled log type (one of Hasura's defaults). */
 export function logServerConfiguration(s: LogSettings, o: ServeSettings, f: StartupFacts): void {
   if (!logs(s, 'startup', 'info')) return;
-  const ts = new Date().toISOString().replace('Z', '+0000');
-  s.write(JSON.stringify({ type: 'startup', timestamp: ts, level: 'info', detail: { kind: 'server_configuration', info: serverConfiguration(o, f, s) } }));
+  s.write(JSON.stringify({ type: 'startup', timestamp: logTimestamp(), level: 'info', detail: { kind: 'server_configuration', info: serverConfiguration(o, f, s) } }));
 }
