@@ -1,7 +1,7 @@
 // A problem with how the server was started (a flag, a variable, an unreachable database): the
 // command line prints the message and exits with `exitCode`, never a stack.
 
-import { maskUrlPassword } from '../server/request-log.js';
+import { maskUrlPassword } from '../server/index.js';
 
 /** Thrown for a start-up problem the user must fix; `exitCode` 2 is bad input, 1 the rest. */
 export class StartError extends Error {
