@@ -75,15 +75,18 @@ export const QUEUE_BUDGET_MS = 4;
  */
 export const MAX_DEPTH = 8;
 /**
- * Reads in flight on one lane connection at most (a write may queue to MAX_DEPTH). At 16
- * connections on bench Q5, the answers of an 8-deep lane came in two groups: most sooner than the
- * pool's, and a tail behind a statement whose backend was off the CPU (p99 1.5-2.3 times the ideal
- * server's in alternating runs; 1.91 and 3.16 in two side-by-side runs of every query). With 4:
- * p99 1.1-1.4 times the ideal's on Q5, and at most 1.48 and 1.68 on every read in two side-by-side
- * runs, for fewer requests answered (reads 0.92-1.14 of the ideal server against 0.97-1.33).
- * Writes keep 8, and queue only while the pool has no connection free (see the header).
+ * Reads in flight on one lane connection at most (a write may queue to MAX_DEPTH). A lane
+ * connection answers in order, so a read queued there waits out any stall of the one before it (a
+ * backend the OS holds off the CPU), where the pool's ten connections stall apart; deeper queues
+ * answer more reads for fewer system calls and a longer tail. At 16 connections on bench Q5, an
+ * 8-deep lane had p99 1.5-3.2 times the ideal server's. On bench Q3, Q4 and Q5 at 16 and 64
+ * connections (2026-12-01, alternating 3-second rounds next to the ideal server, three rounds per
+ * cell, max p99 ratio of a cell and its mean req/s ratio): with 4, p99 up to 2.14-4.10 × the
+ * ideal's at 16 connections (Q3, Q4, Q5) for 0.93-1.10 of its req/s; with 2, p99 at most 1.22-2.00
+ * × but Q4 at 64 connections 0.87-0.91 of its req/s; with 3, p99 at most 1.18-1.95 × and 0.94-1.06
+ * of its req/s in every cell.
  */
-export const MAX_READ_DEPTH = 4;
+export const MAX_READ_DEPTH = 3;
 /** After a lane connection could not be opened, how long the pool alone serves, ms. */
 const RETRY_AFTER_MS = 1000;
 /** The application_name of the lane's sessions (a URL's own application_name wins). */
