@@ -26,7 +26,7 @@ import { explainOperation, type Explanation } from './explain.js';
 import type { FieldSel } from './fields.js';
 import { relayVariant, reshapeRelay, rewriteRelay } from './relay.js';
 import { relaySchemaSdl } from './relay-schema.js';
-import { checkUnexpectedVariables, coerceVariables } from './variable-values.js';
+import { checkUnexpectedVariables, coerceVariables, quickVariables, type QuickVariables } from './variable-values.js';
 import type { GraphQLRequest, Session } from '../bundle/index.js';
 import type { ClientHeaders, RemoteServing } from '../remote/index.js';
 import { runWithRemotes, splitFor } from './remote-run.js';
@@ -129,6 +129,9 @@ export class Engine {
   // dropped: on a 1,000-table schema one is tens of megabytes, so they cannot all be kept.
   private readonly schemas: LRUCache<string, GraphQLSchema>;
   private readonly schemaKeys = new Map<string, string>();
+  // Per prepared operation, the quick check of its variables for the schema it was made for
+  // (variable-values.ts quickVariables); kept as long as the prepared operation is.
+  private readonly quickChecks = new WeakMap<Prepared, { readonly schema: GraphQLSchema; readonly check: QuickVariables | null }>();
   private readonly schemaBudget: number;
   // A bundle's schema files, indexed (definition name -> byte range; a few megabytes for a
   // 1,000-table role): kept apart from the schemas built from them, so that a schema dropped from
@@ -716,6 +719,14 @@ export class Engine {
       checkUnexpectedVariables(req.variables, use);
       return {};
     }
+    const schema = this.schemaFor(role);
+    let quick = this.quickChecks.get(p);
+    if (quick === undefined || quick.schema !== schema) {
+      quick = { schema, check: quickVariables(schema, defs, use, p.sites.limits) };
+      this.quickChecks.set(p, quick);
+    }
+    const vouched = quick.check?.(req.variables);
+    if (vouched !== undefined) return vouched;
     for (const def of defs) {
       if (def.type.kind !== Kind.NON_NULL_TYPE || def.defaultValue !== undefined) continue;
       const name = def.variable.name.value;
@@ -740,7 +751,7 @@ export class Engine {
     const nulled = defs.filter((d) => d.type.kind === Kind.NON_NULL_TYPE && d.defaultValue !== undefined && sent[d.variable.name.value] === null)
       .map((d) => d.variable.name.value);
     const given = nulled.length === 0 ? sent : Object.fromEntries(Object.entries(sent).filter(([k]) => !nulled.includes(k)));
-    const coerced = coerceVariables(this.schemaFor(role), defs, given, use);
+    const coerced = coerceVariables(schema, defs, given, use);
     for (const name of nulled) coerced[name] = null;
     // A variable that is null, or not sent and without a default, where the field takes no null
     // (`_eq: $id`): Hasura hands the null to the field's parser, which refuses it there.

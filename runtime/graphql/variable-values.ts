@@ -4,7 +4,7 @@
 // of its first use. What passes is coerced (defaults applied) for planning.
 
 import {
-  GraphQLInt, Kind, isEnumType, isInputObjectType, isListType, isNonNullType, typeFromAST, valueFromAST,
+  GraphQLInt, Kind, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType, typeFromAST, valueFromAST,
   type GraphQLInputType, type GraphQLSchema, type VariableDefinitionNode,
 } from 'graphql';
 import { ApiError } from '../errors/index.js';
@@ -50,6 +50,59 @@ export function coerceVariables(schema: GraphQLSchema, defs: readonly VariableDe
     }
   }
   return out;
+}
+
+/** The variables of a request when `quickVariables` can vouch for them, else undefined (the full check decides). */
+export type QuickVariables = (sent: unknown) => { [k: string]: unknown } | undefined;
+
+// Values GraphQL's own scalars take whatever the place (jsonScalarMismatch takes these, and more
+// at a column's place: text for a number, which the quick check leaves to the full one).
+const QUICK_SCALARS: Readonly<Record<string, (v: unknown) => boolean>> = {
+  Int: (v) => typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647,
+  Float: (v) => typeof v === 'number',
+  String: (v) => typeof v === 'string',
+  Boolean: (v) => typeof v === 'boolean',
+};
+
+/**
+ * A check that only ever accepts, made once per prepared operation and schema: every variable of
+ * a GraphQL scalar type (Int, Float, String, Boolean), none with a default, used as a limit or an
+ * offset, or left unused. A request that sends each of them, nothing else, and a non-null value
+ * its scalar takes as it is, is answered by it with what `coerceVariables` would return; for any
+ * other request it answers undefined and the full check runs, with its order and words for every
+ * refusal. Null when the operation has a variable of another kind. On bench Q7 (two Int
+ * variables) the full check cost 8 µs of the server's time per request, this one well under 1.
+ */
+export function quickVariables(schema: GraphQLSchema, defs: readonly VariableDefinitionNode[], use: VariableUse,
+  limits: ReadonlyMap<string, unknown>): QuickVariables | null {
+  const checks: { readonly name: string; readonly ok: (v: unknown) => boolean }[] = [];
+  for (const def of defs) {
+    if (def.defaultValue !== undefined) return null;
+    const { name, type, path } = declared(schema, def, use);
+    if (type === undefined || !use.used.has(name) || limits.has(name) || isOffsetPlace(path, type)) return null;
+    const named = isNonNullType(type) ? type.ofType : type;
+    const ok = isScalarType(named) && Object.hasOwn(QUICK_SCALARS, named.name) ? QUICK_SCALARS[named.name] : undefined;
+    if (ok === undefined) return null;
+    checks.push({ name, ok });
+  }
+  const names = new Set(checks.map((c) => c.name));
+  if (checks.length === 0 || names.size !== checks.length) return null;
+  return (sent) => {
+    if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return undefined;
+    let count = 0;
+    for (const key in sent) {
+      if (!names.has(key)) return undefined;
+      count += 1;
+    }
+    if (count !== checks.length) return undefined;
+    const out: { [k: string]: unknown } = {};
+    for (const { name, ok } of checks) {
+      const v = (sent as Record<string, unknown>)[name];
+      if (!ok(v)) return undefined;
+      out[name] = v;
+    }
+    return out;
+  };
 }
 
 /** What a variable's definition says, read once per definition and schema (a cached plan's requests share them). */

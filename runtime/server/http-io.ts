@@ -139,6 +139,18 @@ function lingerUnread(req: IncomingMessage, res: ServerResponse): void {
 
 /** Writes JSON text as it is (the engine's response is never re-parsed). */
 export function sendJsonText(res: ServerResponse, status: number, text: string): void {
+  const req = res.req as IncomingMessage | undefined;
+  // The common answer (its request read whole, no Accept-Encoding, no error) with its head made
+  // in one object: send()'s copies of the head cost about 3 µs of a 70 µs bench insert.
+  if (req !== undefined && req.complete && status < 400 && req.headers['accept-encoding'] === undefined) {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    const id = (res as IdentifiedResponse)[REQUEST_ID];
+    res.writeHead(status, id === undefined ? { 'content-type': JSON_TYPE, 'content-length': String(bytes) }
+      : { 'content-type': JSON_TYPE, 'content-length': String(bytes), 'x-request-id': id });
+    (res as IdentifiedResponse)[BODY_BYTES] = bytes;
+    res.end(text);
+    return;
+  }
   send(res, status, JSON_TYPE, text);
 }
 

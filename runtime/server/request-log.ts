@@ -130,13 +130,23 @@ const SAFE_ID = /^[\x20-\x7e]{1,200}$/;
 
 // Request ids in the shape of a UUID (Hasura's), unique in this process and across processes: a
 // random version-4 UUID made at start whose last 12 hex digits count the requests. Making a random
-// UUID per request cost more than the rest of the log line.
+// UUID per request cost more than the rest of the log line. The count's high 8 digits are written
+// once per 65,536 requests and its low 4 from a table: a number's toString(16) per request cost
+// about 1.5 µs of the server's time on a bench insert.
 const ID_BASE = randomUUID().slice(0, 24);
-let idCounter = Number.parseInt(randomUUID().slice(24, 32), 16);
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+let idHigh = Number.parseInt(randomUUID().slice(24, 32), 16);
+let idLow = 0xffff;
+let idPrefix = '';
 
-function nextRequestId(): string {
-  idCounter = (idCounter + 1) % 0x1000000000000;
-  return ID_BASE + idCounter.toString(16).padStart(12, '0');
+/** The next request id (exported for its test). */
+export function nextRequestId(): string {
+  idLow = (idLow + 1) & 0xffff;
+  if (idLow === 0 || idPrefix === '') {
+    idHigh = (idHigh + 1) % 0x100000000;
+    idPrefix = ID_BASE + idHigh.toString(16).padStart(8, '0');
+  }
+  return idPrefix + HEX_BYTE[idLow >> 8]! + HEX_BYTE[idLow & 0xff]!;
 }
 
 /**

@@ -2,7 +2,7 @@
 // would, and seconds written to the nanosecond as valid JSON numbers.
 
 import { describe, expect, it } from 'vitest';
-import { jsonText, secondsText } from '../../runtime/server/request-log.js';
+import { jsonText, nextRequestId, secondsText } from '../../runtime/server/request-log.js';
 
 describe('jsonText', () => {
   it('is JSON.stringify for every kind of string: plain, quotes, backslashes, controls, non-ASCII, lone surrogates', () => {
@@ -28,5 +28,23 @@ describe('secondsText', () => {
   it('falls back to the plain number for values it cannot write to the nanosecond', () => {
     expect(JSON.parse(secondsText(1e13))).toBe(1e10);
     expect(secondsText(-1)).toBe('-0.001');
+  });
+});
+
+describe('nextRequestId', () => {
+  it('makes ids shaped as a UUID that count up by one, across the point where its low digits wrap', () => {
+    const shape = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const seen = new Set<string>();
+    let before: bigint | null = null;
+    // More than 65,536 ids: the count's low four digits wrap at least once.
+    for (let i = 0; i < 70_000; i++) {
+      const id = nextRequestId();
+      expect(id).toMatch(shape);
+      const count = BigInt(`0x${id.slice(24)}`);
+      if (before !== null && before !== 0xffffffffffffn) expect(count).toBe(before + 1n);
+      before = count;
+      seen.add(id);
+    }
+    expect(seen.size).toBe(70_000);
   });
 });
