@@ -11,7 +11,7 @@ import type { Introspection } from '../introspect/index.js';
 import type { Metadata } from '../metadata/index.js';
 import { resolveModel, type InconsistentObject, type ResolveReuse } from '../model/index.js';
 import { buildRoleSchema, buildRoleSchemas, collectionUse, printRoleSchema, printSchemas, unresolvedEndpoints, validateCollections } from '../schema/index.js';
-import { compileMutationTemplates, compileRootTemplates, compileTemplates, RootTemplatePool } from '../sql/index.js';
+import { compileMutationTemplates, compileRootTemplates, compileTemplates, RootTemplatePool, type RoleTemplatesMemo } from '../sql/index.js';
 import { compilePersisted, type CompiledPersisted } from './persisted.js';
 
 export interface BundleInput {
@@ -43,6 +43,8 @@ export interface BundleInput {
   readonly templates?: (model: BundleModel) => TemplatesModel;
   /** Passed to resolveModel: reuse of earlier resolves' per-role results (the metadata API's compiles). */
   readonly reuse?: ResolveReuse;
+  /** Each role's root and mutation templates from an earlier compile of the same inputs (the metadata API's; default: all made). */
+  readonly roleTemplates?: RoleTemplatesMemo;
 }
 
 /** Each role's schema and SDL text (the schemas may be built when first read). */
@@ -78,8 +80,8 @@ export function compileModel(input: BundleInput): CompiledModel {
   say(`precompiling the permission predicates of ${resolvedModel.roles.length} role(s)`);
   const withTemplates: BundleModel = { ...resolvedModel, templates: (input.templates ?? compileTemplates)(resolvedModel) };
   const pool = new RootTemplatePool(withTemplates);
-  const rootTemplates = compileRootTemplates(withTemplates, pool);
-  const mutationTemplates = compileMutationTemplates(withTemplates, pool);
+  const rootTemplates = compileRootTemplates(withTemplates, pool, input.roleTemplates);
+  const mutationTemplates = compileMutationTemplates(withTemplates, pool, input.roleTemplates);
   const base: BundleModel = { ...withTemplates, ...(rootTemplates ? { rootTemplates } : {}), ...(mutationTemplates ? { mutationTemplates } : {}) };
   say(`building schemas for ${base.roles.length} role(s)`);
   const { schemas, sdl: printed } = (input.roleSchemas ?? buildAll)(base);

@@ -24,7 +24,8 @@ export class IncrementalCompiler {
     const present = Object.fromEntries(Object.entries(introspection).filter((e): e is [string, Json] => e[1] !== null)) as unknown as { [s: string]: Introspection };
     this.reuse.nextCompile();
     const { model, sdl, inconsistencies } = compileModel({ metadata: metadata as unknown as Metadata, introspection: present, engineVersion: this.engineVersion,
-      stringifyNumeric: opts.stringifyNumeric, inferFunctionPermissions: opts.inferFunctionPermissions ?? true, roleSchemas: this.schemas.roleSchemas, templates: this.reuse.templates, reuse: this.reuse });
+      stringifyNumeric: opts.stringifyNumeric, inferFunctionPermissions: opts.inferFunctionPermissions ?? true, roleSchemas: this.schemas.roleSchemas, templates: this.reuse.templates,
+      roleTemplates: this.reuse.roleTemplates, reuse: this.reuse });
     return { model, sdl, inconsistencies };
   }
 }

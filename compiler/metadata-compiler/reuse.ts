@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { BundleModel, Json, TemplatesModel } from '../../runtime/bundle/index.js';
 import type { ResolveReuse } from '../model/index.js';
-import { compileTemplates } from '../sql/index.js';
+import { compileTemplates, type RoleTemplatesMemo } from '../sql/index.js';
 
 /** A digest of a text. */
 export function digestText(text: string): string {
@@ -48,10 +48,17 @@ export class CompileReuse implements ResolveReuse {
 
   /** The digest of what every role shares in `model` (tables, functions, sources, options, actions...): everything but the per-role maps. */
   sharedDigest(model: BundleModel): string {
-    const parts = Object.entries(model).filter(([k]) => !PER_ROLE.has(k))
-      .map(([k, v]) => `${k}=${k === 'tables' ? this.entriesDigest(v as object) : this.digest(v as Json)}`);
-    return digestText(parts.join('\u0000'));
+    let d = this.shared.get(model);
+    if (d === undefined) {
+      const parts = Object.entries(model).filter(([k]) => !PER_ROLE.has(k))
+        .map(([k, v]) => `${k}=${k === 'tables' ? this.entriesDigest(v as object) : this.digest(v as Json)}`);
+      this.shared.set(model, (d = digestText(parts.join('\u0000'))));
+    }
+    return d;
   }
+
+  // Shared digests by model object: a compile asks for its model's once per role and stage.
+  private readonly shared = new WeakMap<BundleModel, string>();
 
   /**
    * The digest of a map from its keys and its entries' digests: a table's entry is the same object
@@ -66,6 +73,19 @@ export class CompileReuse implements ResolveReuse {
     }
     return d;
   }
+
+  /**
+   * The root and mutation templates' stage for one role (compileModel's roleTemplates), keyed by
+   * all it reads: what every role shares, the role's root fields, select and mutation permissions
+   * and precompiled predicates. An unchanged role's part is then the object the last compile sent,
+   * whose digest is known: serializing every role's parts to digest them again cost 0.5-0.7 s of
+   * each metadata API compile at 1,000 tables x 20 roles.
+   */
+  readonly roleTemplates: RoleTemplatesMemo = (kind, model, role, build) => {
+    const inputs = [model.roots[role] ?? null, model.select[role] ?? {}, model.mutations?.[role] ?? {}, model.templates?.roles[role] ?? null]
+      .map((part) => this.digest(part as Json));
+    return this.memo(`${kind}-templates\u0000${this.sharedDigest(model)}\u0000${role}\u0000${inputs.join('\u0000')}`, build);
+  };
 
   /** The templates stage (compiler/sql compileTemplates), a role at a time, unchanged roles' reused. */
   readonly templates = (model: BundleModel): TemplatesModel => {

@@ -13,6 +13,6 @@ export { tableDialect } from './source-dialect.js';
 /** Every role's permission predicates precompiled per dialect (the bundle's templates). */
 export { compileTemplates } from './templates.js';
 /** Every role's root fields precompiled: source, filter, columns, row limit, aggregation switch (the bundle's root templates). */
-export { compileRootTemplates, RootTemplatePool } from './root-templates.js';
+export { compileRootTemplates, RootTemplatePool, type RoleTemplatesMemo } from './root-templates.js';
 /** Every role's mutation root fields precompiled: written table, columns, presets, check and filter, returning (the bundle's mutation templates). */
 export { compileMutationTemplates } from './mutation-templates.js';

@@ -13,14 +13,15 @@ import type {
   TableMutationPermissions, UpdatePermissionModel, WriteTemplate,
 } from '../../runtime/bundle/index.js';
 import type { SqlTemplate } from '../../runtime/sql/index.js';
-import { RootTemplatePool, templatesByRole } from './root-templates.js';
+import { RootTemplatePool, templatesByRole, type RoleTemplatesMemo } from './root-templates.js';
 
 /** The mutation templates of every role of `model`, whose permission templates are `model.templates` (absent: none). */
-export function compileMutationTemplates(model: BundleModel, pool: RootTemplatePool = new RootTemplatePool(model)): MutationTemplatesModel | undefined {
+export function compileMutationTemplates(model: BundleModel, pool: RootTemplatePool = new RootTemplatePool(model), memo?: RoleTemplatesMemo): MutationTemplatesModel | undefined {
   if (!model.templates) return undefined;
   const made = new MutationTemplateMaker(model, pool);
   // A trusted request's mutation_root adds the `backend_only` permissions' fields to the others.
-  return { roles: templatesByRole(model, (roots) => ({ ...roots?.mutation, ...roots?.backendOnlyMutation }), (role, root) => made.of(role, root)) };
+  return { roles: templatesByRole(model, (roots) => ({ ...roots?.mutation, ...roots?.backendOnlyMutation }), (role, root) => made.of(role, root),
+    memo && ((role, build) => memo('mutation', model, role, build))) };
 }
 
 class MutationTemplateMaker {

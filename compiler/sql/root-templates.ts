@@ -19,27 +19,40 @@ import { tableDialect } from './source-dialect.js';
  * The root templates of every role of `model`, whose permission templates are `model.templates`
  * (absent: none); `pool` shares them with the mutation templates' `returning`.
  */
-export function compileRootTemplates(model: BundleModel, pool: RootTemplatePool = new RootTemplatePool(model)): RootTemplatesModel | undefined {
+export function compileRootTemplates(model: BundleModel, pool: RootTemplatePool = new RootTemplatePool(model), memo?: RoleTemplatesMemo): RootTemplatesModel | undefined {
   if (!model.templates) return undefined;
   // A subscription field is the query field of the same name (live queries plan it alike).
-  return { roles: templatesByRole(model, (roots) => ({ ...roots?.subscription, ...roots?.query }), (role, root) => pool.of(role, root)) };
+  return { roles: templatesByRole(model, (roots) => ({ ...roots?.subscription, ...roots?.query }), (role, root) => pool.of(role, root),
+    memo && ((role, build) => memo('root', model, role, build))) };
 }
 
 /**
+ * A role's part of the root or mutation templates: what `build` makes, or the part an earlier
+ * compile made from the same inputs (the metadata API's compiles, metadata-compiler/reuse.ts), so
+ * that an unchanged role's part is the same object from one compile to the next.
+ */
+export type RoleTemplatesMemo = <T>(kind: 'root' | 'mutation', model: BundleModel, role: string, build: () => T) => T;
+
+/**
  * Per role, per field of `fieldsOf(roots)` in name order, the template `make` gives it (fields it
- * gives none are left out): the walk the root and mutation templates share.
+ * gives none are left out): the walk the root and mutation templates share. `memo` may give a
+ * role's part from an earlier compile instead.
  */
 export function templatesByRole<F, T>(model: BundleModel, fieldsOf: (roots: BundleModel['roots'][string] | undefined) => { readonly [field: string]: F },
-  make: (role: string, root: F) => T | undefined): { [role: string]: { [field: string]: T } } {
+  make: (role: string, root: F) => T | undefined,
+  memo?: (role: string, build: () => { [field: string]: T }) => { [field: string]: T }): { [role: string]: { [field: string]: T } } {
   const roles: { [role: string]: { [field: string]: T } } = {};
   for (const role of model.roles) {
-    const part: { [field: string]: T } = {};
-    const fields = fieldsOf(model.roots[role]);
-    for (const field of Object.keys(fields).sort()) {
-      const made = make(role, fields[field]!);
-      if (made !== undefined) part[field] = made;
-    }
-    roles[role] = part;
+    const build = (): { [field: string]: T } => {
+      const part: { [field: string]: T } = {};
+      const fields = fieldsOf(model.roots[role]);
+      for (const field of Object.keys(fields).sort()) {
+        const made = make(role, fields[field]!);
+        if (made !== undefined) part[field] = made;
+      }
+      return part;
+    };
+    roles[role] = memo ? memo(role, build) : build();
   }
   return roles;
 }

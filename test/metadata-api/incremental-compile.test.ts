@@ -119,6 +119,28 @@ describe('the metadata API compile, reusing earlier compiles', async () => {
     expectSame(numeric, fromNothing(start, introspection, true), 'stringifyNumeric');
   });
 
+  it("keeps an unchanged role's root and mutation templates as the same objects, and makes a changed role's again", () => {
+    const compiler = metadataCompiler('incremental-test', null);
+    const inc = new IncrementalCompiler('incremental-test');
+    const first = inc.compile(start, introspection, { stringifyNumeric: false }).model;
+    const roles = first.roles.filter((r) => Object.keys(first.rootTemplates?.roles[r] ?? {}).length > 0);
+    expect(roles).toContain('customer');
+    expect(roles.length).toBeGreaterThan(1);
+    const again = inc.compile(start, introspection, { stringifyNumeric: false }).model;
+    for (const role of roles) {
+      expect(again.rootTemplates!.roles[role], role).toBe(first.rootTemplates!.roles[role]);
+      expect(again.mutationTemplates!.roles[role], role).toBe(first.mutationTemplates!.roles[role]);
+    }
+    const edited = op('pg_create_insert_permission', { source: 'default', table: table('playlist'), role: 'customer', permission: { columns: ['name'], check: {} } })(start, compiler, { model: again, sdl: {}, inconsistencies: [] }, introspection);
+    const after = inc.compile(edited, introspection, { stringifyNumeric: false }).model;
+    expect(after.mutationTemplates!.roles['customer']).not.toBe(again.mutationTemplates!.roles['customer']);
+    expect(Object.keys(after.mutationTemplates!.roles['customer']!)).toContain('insert_playlist');
+    for (const role of roles.filter((r) => r !== 'customer')) {
+      expect(after.rootTemplates!.roles[role], role).toBe(again.rootTemplates!.roles[role]);
+      expect(after.mutationTemplates!.roles[role], role).toBe(again.mutationTemplates!.roles[role]);
+    }
+  });
+
   describe('in the worker thread', async () => {
     // Built as scripts/build.mjs builds it, inside the work tree so that its packages resolve.
     const file = join(root, 'build', `compile-worker-incremental-${process.pid}.mjs`);
