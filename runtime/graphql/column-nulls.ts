@@ -57,3 +57,21 @@ function writtenInputs(model: BundleModel, role: string): Map<string, TableModel
   }
   return out;
 }
+
+/**
+ * Whether every table of both models has the same columns, NOT NULL the same: what a schema's
+ * input types are marked from, apart from its SDL (a table only one model has is in no SDL the
+ * two share).
+ */
+export function sameColumnNulls(before: BundleModel, after: BundleModel): boolean {
+  for (const [id, t] of Object.entries(after.tables)) {
+    const was = Object.hasOwn(before.tables, id) ? before.tables[id] : undefined;
+    if (was === undefined || was === t) continue;
+    if (was.columns.length !== t.columns.length) return false;
+    for (let i = 0; i < t.columns.length; i++) {
+      const a = was.columns[i]!, b = t.columns[i]!;
+      if (a.field !== b.field || a.nullable !== b.nullable) return false;
+    }
+  }
+  return true;
+}

@@ -78,7 +78,8 @@ export async function serveCatalog(o: ServeSettings, c: CatalogServing, log: Log
       return wrap(d, source);
     };
     const readers = replicas.update(state.compiled.model, state.drivers);
-    engine = new Engine({ model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
+    // The schemas of roles the change left alone go on with the new engine (EngineOptions.previous).
+    engine = new Engine({ ...(engine ? { previous: engine } : {}), model: state.compiled.model, sdl: state.compiled.sdl, stringifyNumeric: o.stringifyNumericTypes,
       ...actionsOf(state.compiled.model, o.stringifyNumericTypes, catalog),
       allowlist: o.enableAllowlist ?? false, ...limits, driverFor, ...(state.compiled.remote ? { remote: state.compiled.remote } : {}), readerFor: (source) => {
         const r = readers.get(source);

@@ -41,6 +41,37 @@ describe('engine schema cache', async () => {
   });
 });
 
+describe('schemas kept from the engine a metadata change replaces', async () => {
+  const bundle = await compileFixture('blog');
+  const noDb = () => { throw new Error('no database in this test'); };
+  const [a, b] = bundle.model.roles.filter((r) => r !== 'admin');
+  const make = (over: Partial<ConstructorParameters<typeof Engine>[0]> = {}): Engine => new Engine({ model: bundle.model, sdl: bundle.sdl, driverFor: noDb, ...over });
+
+  it("takes the previous engine's schema of a role whose SDL is the same, and builds the others again", () => {
+    const before = make();
+    const kept = before.schemaFor(a!);
+    const changed = before.schemaFor(b!);
+    const after = make({ previous: before, sdl: { ...bundle.sdl, [b!]: `${bundle.sdl[b!]!}\n` } });
+    expect(after.schemaFor(a!)).toBe(kept);
+    expect(after.schemaFor(b!)).not.toBe(changed);
+    // Without `previous` nothing is shared between engines.
+    expect(make().schemaFor(a!)).not.toBe(kept);
+  });
+
+  it('builds every schema again when a column became NOT NULL (input types are marked from the columns)', () => {
+    const before = make();
+    const kept = before.schemaFor(a!);
+    const [id, t] = Object.entries(bundle.model.tables).find(([, table]) => table.columns.some((c) => c.nullable))!;
+    const i = t.columns.findIndex((c) => c.nullable);
+    const columns = t.columns.map((c, j) => (j === i ? { ...c, nullable: false } : c));
+    const model = { ...bundle.model, tables: { ...bundle.model.tables, [id]: { ...t, columns } } };
+    expect(make({ previous: before, model }).schemaFor(a!)).not.toBe(kept);
+    // The same columns in new objects (a recompile of an unchanged table) keep it.
+    const copied = { ...bundle.model, tables: { ...bundle.model.tables, [id]: { ...t, columns: t.columns.map((c) => ({ ...c })) } } };
+    expect(make({ previous: before, model: copied }).schemaFor(a!)).toBe(kept);
+  });
+});
+
 describe('engine schema cache budget', async () => {
   const bundle = await compileFixture('blog');
   const noDb = () => { throw new Error('no database in this test'); };
