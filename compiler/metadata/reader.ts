@@ -209,5 +209,10 @@ export function stringAt(v: unknown, key: string): string | undefined {
 
 /** A copy without the keys whose value is undefined, so the output has only what was given. */
 export function compact<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const out: { [k: string]: unknown } = {};
+  for (const k of Object.keys(o)) {
+    const v = (o as { [k: string]: unknown })[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out as T;
 }

@@ -2,6 +2,7 @@
 // bounded number are kept (a 1,000-table schema is tens of megabytes).
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../runtime/graphql/index.js';
+import { RemoteServing } from '../../runtime/remote/index.js';
 import { schemaWeight } from '../../runtime/graphql/lazy-schema.js';
 import { compileFixture } from '../helpers/fixtures.js';
 
@@ -56,6 +57,13 @@ describe('schemas kept from the engine a metadata change replaces', async () => 
     expect(after.schemaFor(b!)).not.toBe(changed);
     // Without `previous` nothing is shared between engines.
     expect(make().schemaFor(a!)).not.toBe(kept);
+  });
+
+  it('keeps them where the served remote schemas stitch nothing in (the metadata API always passes its remote serving)', () => {
+    const none = new RemoteServing([], null, bundle.model);
+    const before = make({ remote: none });
+    const kept = before.schemaFor(a!);
+    expect(make({ previous: before, remote: new RemoteServing([], null, bundle.model) }).schemaFor(a!)).toBe(kept);
   });
 
   it('builds every schema again when a column became NOT NULL (input types are marked from the columns)', () => {
