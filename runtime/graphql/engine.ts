@@ -201,8 +201,8 @@ export class Engine {
   // Only between engines given the texts themselves, with no remote schema stitched in: a schema
   // is then its SDL, plus the NOT NULL columns its input types are marked with (column-nulls.ts).
   private inheritSchemas(prev: Engine): void {
-    // Remote schemas stitched into a role's schema (a role key other than '') are not in its SDL text.
-    const plain = (o: EngineOptions): boolean => !o.sdlKey && !o.sdlFiles && (!o.remote || o.remote.roleKey('admin') === '');
+    // Remote types stitched into a role's schema are not in its SDL text.
+    const plain = (o: EngineOptions): boolean => !o.sdlKey && !o.sdlFiles && !o.remote?.stitches;
     // A kept schema builds its remaining types with the marker of the model it was made with: the same columns, by the check below.
     if (!plain(this.opts) || !plain(prev.opts) || !sameColumnNulls(prev.opts.model, this.opts.model)) return;
     const kept = new Set<string>();

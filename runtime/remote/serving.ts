@@ -47,9 +47,14 @@ export class RemoteServing {
     return this.roleViews.get(role)?.find((v) => v.def.name === admin.def.name);
   }
 
+  /** Whether any role's schema has remote types stitched in (else every role's is its base text). */
+  get stitches(): boolean {
+    return this.views.length > 0 || this.hasRelationships;
+  }
+
   /** What distinguishes the role's stitched schema from another role's with the same base text. */
   roleKey(role: string): string {
-    if (this.views.length === 0 && !this.hasRelationships) return '';
+    if (!this.stitches) return '';
     return role === 'admin' || this.roleViews === null ? 'all' : this.roleViews.has(role) ? `role:${role}` : 'none';
   }
 
