@@ -58,7 +58,7 @@ const STYLE = [
   '.op{font-weight:600;color:#2d3e5e}.cell{min-width:12em;max-width:28em}',
   '.cell.all{background:#dff3e4}.cell.filtered{background:#fff4d6}.cell.none{background:#f1f2f4;color:#8a93a3}',
   '.legend .cell{display:inline-block;min-width:0;padding:2px 8px;margin-right:6px;border:1px solid #c8cfdb}',
-  '.cell div{margin:1px 0}.cell .k{color:#4a5568}.cell code{font-size:12px}',
+  '.cell p{margin:1px 0}.cell b{font-weight:400;color:#4a5568}.cell code{font-size:12px}',
   'svg.graph{border:1px solid #c8cfdb;background:#fafbfd;max-width:100%;height:auto}',
   '.node rect{fill:#2d3e5e}.node text{fill:#fff;font:12px ui-monospace,monospace}',
   '.edge path{fill:none;stroke:#4a5a78;stroke-width:1.5}.edge.array path{stroke-dasharray:6 4}',
@@ -107,7 +107,7 @@ function cell(model: BundleModel, role: string, id: TableId, op: Operation): str
     rows('rows', p.filter);
     const extra = [p.limit !== null ? `limit ${p.limit}` : '', p.allowAggregations ? 'aggregations' : ''].filter(Boolean);
     if (p.limit !== null) all = false;
-    if (extra.length) lines.push(`<div class="extra">${extra.join(' · ')}</div>`);
+    if (extra.length) lines.push(`<p class="extra">${extra.join(' · ')}</p>`);
   } else if (op === 'insert') {
     if (!w?.insert) return `<td class="cell none" ${attrs}>—</td>`;
     columns(w.insert.columns);
@@ -124,12 +124,14 @@ function cell(model: BundleModel, role: string, id: TableId, op: Operation): str
     rows('rows', w.delete.filter);
   }
   const backendOnly = op !== 'select' && (op === 'insert' ? w?.insert : op === 'update' ? w?.update : w?.delete)?.backendOnly;
-  if (backendOnly) lines.push('<div class="extra">backend only</div>');
+  if (backendOnly) lines.push('<p class="extra">backend only</p>');
   return `<td class="cell ${all ? 'all' : 'filtered'}" ${attrs}>${lines.join('')}</td>`;
 }
 
 function line(key: string, html: string): string {
-  return `<div><span class="k">${key}:</span> ${html}</div>`;
+  // A paragraph with its key in bold (styled as a plain label): the matrix of a large schema has tens
+  // of thousands of cells, each with two or three such lines.
+  return `<p><b>${key}:</b> ${html}</p>`;
 }
 
 function presetText(p: PresetValue): string {

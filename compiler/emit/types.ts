@@ -43,9 +43,13 @@ export async function engineTypes(sdl: { readonly [role: string]: string },
         if (def.kind === Kind.OPERATION_DEFINITION) for (const [name, decl] of operationDeclarations(schema, def)) decls.set(name, decl);
       }
     }
+    // Sharing compares the declarations as printed, before same bodies become aliases within the
+    // namespace: which earlier declaration an alias names depends on what else the role has (the
+    // first namespace's stream cursor input is an alias of its set input, a read-only role has none).
+    const printed = new Map(decls);
     aliasSameBodies(decls);
-    const body = base === null ? [...decls.values()] : sharedWith(decls, base);
-    base ??= { namespace: namespaceOf(role), decls };
+    const body = base === null ? [...decls.values()] : sharedWith(printed, decls, base);
+    base ??= { namespace: namespaceOf(role), decls: printed };
     parts.push(`/** Types of role "${role}". */`, `export declare namespace ${namespaceOf(role)} {`, indent([...(schema.getType('Exact') ? [] : HELPERS), ...body].join('\n')), '}');
   }
   return parts.join('\n') + '\n';
@@ -88,10 +92,12 @@ function declarations(code: string): Map<string, string> {
 }
 
 // A namespace's declarations with those equal to the base namespace's written as aliases of them
-// (`export type T = Role_admin.T;`). Equal text is not enough: a declaration naming another type
-// means this namespace's one, so it is an alias only when every type it names is one too (the
-// greatest such set: row types refer to each other through relationships). Generic helpers stay.
-function sharedWith(decls: ReadonlyMap<string, string>, base: { readonly namespace: string; readonly decls: ReadonlyMap<string, string> }): string[] {
+// (`export type T = Role_admin.T;`), the others as `written`. Equal text is not enough: a
+// declaration naming another type means this namespace's one, so it is an alias only when every
+// type it names is one too (the greatest such set: row types refer to each other through
+// relationships). Generic helpers stay. `decls` and the base's are the declarations as printed.
+function sharedWith(decls: ReadonlyMap<string, string>, written: ReadonlyMap<string, string>,
+  base: { readonly namespace: string; readonly decls: ReadonlyMap<string, string> }): string[] {
   const generic = (text: string): boolean => /^[^=]*</.test(text.split('\n').find((l) => /type \w+/.test(l)) ?? '<');
   const equal = [...decls].filter(([name, text]) => base.decls.get(name) === text);
   // Generic helpers are written again but, being equal, do not stop sharing.
@@ -107,7 +113,7 @@ function sharedWith(decls: ReadonlyMap<string, string>, base: { readonly namespa
     }
   }
   // `$` names the base namespace inside this one (no GraphQL type can be named `$`).
-  const out = [...decls].map(([name, text]) => (same.has(name) ? `export type ${name} = $.${name};` : text));
+  const out = [...written].map(([name, text]) => (same.has(name) ? `export type ${name} = $.${name};` : text));
   return same.size > 0 ? [`import $ = ${base.namespace};`, ...out] : out;
 }
 

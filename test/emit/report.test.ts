@@ -128,6 +128,6 @@ describe.skipIf(!browser)(`report.html in headless Chromium${browser ? '' : ' (S
     const { stdout } = await run([...headless('dom'), '--dump-dom', pathToFileURL(join(tmp, 'bundle', 'report.html')).href]);
     expect(stdout.match(/<td class="cell (all|filtered|none)" data-role="/g)).toHaveLength(60);
     expect(stdout.match(/<g class="node"/g)).toHaveLength(5);
-    expect(stdout).toMatch(/data-role="reader" data-table="public.article" data-op="select"><div><span class="k">columns:<\/span> <code>id<\/code>/);
+    expect(stdout).toMatch(/data-role="reader" data-table="public.article" data-op="select"><p><b>columns:<\/b> <code>id<\/code>/);
   }, 90_000);
 });
