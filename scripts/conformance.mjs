@@ -11,7 +11,7 @@
 // SVC_GRAPHQL_STRINGIFY_NUMERIC_TYPES=true, runs the runner, prints its table, and drops them.
 // Areas that need other server settings (OWN_SERVER: the allow-list) run the same way on a server of their own.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -146,9 +146,12 @@ const groups = [[null, full.suites.filter((s) => !Object.hasOwn(OWN_SERVER, s.ar
 const reports = [];
 for (const [area, suites] of groups) {
   if (!suites.some(picked)) continue;
-  const manifest = join(root, 'build', `conformance-manifest-${area ?? 'main'}.json`);
+  // Per-run names (the process id): engineers running this script at once must not share files.
+  const manifest = join(root, 'build', `conformance-manifest-${area ?? 'main'}-${process.pid}.json`);
   writeFileSync(manifest, JSON.stringify({ ...full, corpus: resolve(dirname(manifestFile), full.corpus), suites }));
-  reports.push(await runOnFreshServer(manifest, area ? OWN_SERVER[area] : {}, join(root, 'build', `conformance-${scope}-${area ?? 'main'}.json`)));
+  const areaReport = join(root, 'build', `conformance-${scope}-${area ?? 'main'}-${process.pid}.json`);
+  reports.push(await runOnFreshServer(manifest, area ? OWN_SERVER[area] : {}, areaReport));
+  for (const f of [manifest, areaReport]) rmSync(f, { force: true });
 }
 await hello.close();
 const summary = { passed: 0, failed: 0, skipped: 0 };
