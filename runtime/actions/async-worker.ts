@@ -68,7 +68,7 @@ async function deliver(call: LoggedCall, o: ActionWorkerOptions): Promise<void> 
   const action = o.actions()?.actions.find((a) => a.name === call.action && a.kind === 'asynchronous');
   try {
     if (!action) throw new ActionFailure(`action "${call.action}" is not an asynchronous action any more`, 'not-exists');
-    const answer = await invokeAction(action, { action: { name: action.name }, input: call.input, session_variables: call.sessionVariables },
+    const answer = await invokeAction(action, { action: { name: action.name }, input: call.input, session_variables: call.sessionVariables, request_query: null },
       action.forwardClientHeaders ? call.requestHeaders : {}, o.env ?? process.env, o.userAgent);
     // An answer that does not fit the output type is the call's error, as Hasura stores it.
     checkAnswer(answer.body, action.outputType, action.name, { ...typesOf(o.actions()), internal: answer.internal });

@@ -5,16 +5,16 @@
 
 import type { Json } from '../bundle/index.js';
 
-/** A failed action call; `extensions` as the handler gave them, or built from `code` and `internal`. */
+/** A failed action call; `extensions` as the handler gave them, or built from `path`, `code` and `internal`. */
 export class ActionFailure extends Error {
-  constructor(message: string, readonly code: string, readonly internal?: Json, readonly handlerExtensions?: Json) {
+  constructor(message: string, readonly code: string, readonly internal?: Json, readonly handlerExtensions?: Json, readonly path = '$') {
     super(message);
   }
 
   /** The GraphQL error object; `internal` only when `showInternal`. */
   body(showInternal: boolean): { message: string; extensions: Json } {
     if (this.handlerExtensions !== undefined) return { message: this.message, extensions: this.handlerExtensions };
-    const extensions: { [k: string]: Json } = { path: '$', code: this.code };
+    const extensions: { [k: string]: Json } = { path: this.path, code: this.code };
     if (showInternal && this.internal !== undefined) extensions['internal'] = this.internal;
     return { message: this.message, extensions };
   }
@@ -25,7 +25,7 @@ export class ActionFailure extends Error {
    * extensions), with `internal` when the call was made by admin.
    */
   stored(showInternal: boolean): { [k: string]: Json } {
-    const out: { [k: string]: Json } = { path: '$', error: this.message, code: this.code };
+    const out: { [k: string]: Json } = { path: this.path, error: this.message, code: this.code };
     if (showInternal && this.internal !== undefined) out['internal'] = this.internal;
     return out;
   }

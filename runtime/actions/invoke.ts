@@ -4,12 +4,13 @@
 // that is not JSON, no answer in time) an `unexpected` error whose `internal` holds the exchange.
 
 import type { ActionModel, Json } from '../bundle/index.js';
+import { jsonKind } from '../errors/index.js';
 import {
   applyRequestTransform, applyResponseTransform, parseRequestTransform, parseResponseTransform, requestContext,
   type HttpRequest, type RequestTransformation, type ResponseTransformation,
 } from '../transforms/index.js';
 import { ActionFailure } from './failure.js';
-import { callHandler, forwardable, handlerHeaders, handlerUrl, HttpFailure, parseBody, type Environment } from './handler.js';
+import { callHandler, forwardable, handlerHeaders, handlerUrl, HttpFailure, jsonDecodeError, parseBody, type Environment } from './handler.js';
 
 // Transforms parsed once per stored definition (the model is immutable; a new one parses again).
 const requestTransforms = new WeakMap<object, RequestTransformation | Error>();
@@ -40,7 +41,8 @@ export interface ActionPayload {
   readonly action: { readonly name: string };
   readonly input: Json;
   readonly session_variables: { readonly [k: string]: string };
-  readonly request_query?: string;
+  /** The client's query text; null for an asynchronous call (Hasura's `_awpRequestQuery`, Nothing, kept as null). */
+  readonly request_query: string | null;
 }
 
 /** A 2xx answer: the body, the exchange for the errors of the output check, the answer's Set-Cookie values. */
@@ -84,8 +86,11 @@ export async function invokeAction(action: ActionModel, payload: ActionPayload, 
   const received = parseBody(res.text);
   const body = received === undefined ? undefined : responseTransformed(action, received, res.status, transform ? requestJson(sent) : null, payload.session_variables);
   const responseInfo: Json = { status: res.status, body: body === undefined ? res.text : body, headers: res.headers.map(([name, value]) => ({ name, value })) };
+  // An answer that is not JSON: Hasura's ActionInternalError with aeson's reason and the raw text.
+  if (body === undefined) {
+    throw new ActionFailure('not a valid json response from webhook', 'unexpected', { error: `invalid json: ${jsonDecodeError(res.text)}`, response: responseInfo, request: requestInfo });
+  }
   const internal: Json = { error: 'unexpected response', response: responseInfo, request: requestInfo };
-  if (body === undefined) throw new ActionFailure('not a valid json response from webhook', 'unexpected', internal);
   if (res.status >= 200 && res.status < 300) {
     return { body, internal, cookies: res.headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value) };
   }
@@ -93,14 +98,24 @@ export async function invokeAction(action: ActionModel, payload: ActionPayload, 
   throw new ActionFailure('internal error', 'unexpected', { error: `expecting 2xx or 4xx status code, but found ${res.status}`, request: requestInfo, response: responseInfo });
 }
 
-/** A 4xx answer `{message, code?, extensions?}` as the client's error (Hasura's ActionWebhookErrorResponse). */
+/**
+ * A 4xx answer `{message, code?, extensions?}` as the client's error (Hasura's ActionWebhookErrorResponse).
+ * One that does not parse as that record is aeson's `parse-failed` error at the field it stopped
+ * at, message first, then code ("the key 'message' was not present", "parsing Text failed, ...").
+ */
 function clientError(body: Json, internal: Json): ActionFailure {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || typeof body['message'] !== 'string') {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return new ActionFailure('the error response of the action webhook is not an object with a "message"', 'unexpected', internal);
   }
-  const code = typeof body['code'] === 'string' ? body['code'] : 'unexpected';
+  const notText = (key: string, v: Json): ActionFailure =>
+    new ActionFailure(`parsing Text failed, expected String, but encountered ${jsonKind(v)}`, 'parse-failed', internal, undefined, `$.${key}`);
+  const message = body['message'];
+  if (message === undefined) return new ActionFailure("the key 'message' was not present", 'parse-failed', internal);
+  if (typeof message !== 'string') return notText('message', message);
+  const code = body['code'];
+  if (code !== undefined && code !== null && typeof code !== 'string') return notText('code', code);
   const extensions = body['extensions'];
-  return new ActionFailure(body['message'], code, undefined, extensions !== undefined && extensions !== null ? extensions : undefined);
+  return new ActionFailure(message, typeof code === 'string' ? code : 'unexpected', undefined, extensions !== undefined && extensions !== null ? extensions : undefined);
 }
 
 // The answer through the action's response_transform (when it has one).
