@@ -120,7 +120,7 @@ export class MetadataApi {
         };
         if (changesMetadata(this.cx, env)) await this.sources.reintrospectAll(work);
         const answer = await applyOperation(this.cx, env, work, []);
-        if (work.changed || work.recreateEventTriggers) await settleChange(this.cx, work, base.metadata);
+        if (work.changed || work.recreateEventTriggers || work.schemaChanged) await settleChange(this.cx, work, base.metadata);
         let version = base.resourceVersion;
         if (work.changed || work.modified) version = await writeCatalog(tx, work.metadata, this.opts.instance);
         next = { metadata: work.metadata, resourceVersion: version, introspection: work.introspection, compiled: work.compiled, drivers: work.drivers };

@@ -180,6 +180,11 @@ export interface SettleContext {
   readonly catalog: SqlRunner;
   /** reload_metadata asked for `recreate_event_triggers` (or a start that must check them all). */
   readonly recreateEventTriggers: boolean;
+  /**
+   * A run_sql changed a database's schema: what was written for the document (a capture trigger
+   * rendering a column by its type) is checked against it again, even if the document is the same.
+   */
+  readonly schemaChanged?: boolean;
 }
 
 /**

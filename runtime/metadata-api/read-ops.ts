@@ -12,7 +12,7 @@ import { bulkElements } from './bulk-elements.js';
 import type { Envelope } from './envelope.js';
 import { parseRunSqlArgs, runSql } from './run-sql.js';
 import { sourceOfArgs } from './sources.js';
-import { runV1Data } from './v1-data.js';
+import { recordSession, runV1Data } from './v1-data.js';
 import { testWebhookTransform } from './webhook-transform.js';
 
 /** Operations the runtime runs itself; everything else is a compiler edit. */
@@ -75,7 +75,10 @@ export async function runRead(cx: ApiContext, env: Envelope, session: Session): 
     case 'run_sql': {
       const args = parseRunSqlArgs(env.args, ['args']);
       const driver = cx.sources.driverOf(s.drivers, args.source);
-      return driver.transaction((tx) => runSql(tx, args), { readOnly: true });
+      return driver.transaction(async (tx) => {
+        if (driver.dialect.name === 'postgres') await recordSession(tx, driver.dialect, session);
+        return runSql(tx, args);
+      }, { readOnly: true });
     }
     default: {
       const source = sourceOfArgs(env.args);

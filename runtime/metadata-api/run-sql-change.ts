@@ -6,17 +6,20 @@ import type { ApiContext } from './context.js';
 import { judgeEdit } from './judge.js';
 import { looksLikeDdl, runSql, type RunSqlArgs } from './run-sql.js';
 import type { Runner, Work } from './state.js';
+import { recordSession } from './v1-data.js';
 
 /** Runs `args` as part of `work`; on the catalog's database inside its transaction, else in a transaction of its own. */
 export async function runSqlInChange(cx: ApiContext, work: Work, args: RunSqlArgs): Promise<Json> {
   const driver = cx.sources.driverOf(work.drivers, args.source);
   const onCatalog = driver === cx.opts.catalog;
   const body = async (runner: Runner): Promise<Json> => {
+    if (driver.dialect.name === 'postgres') await recordSession(runner, driver.dialect, work.session);
     const result = await runSql(runner, args);
     // Hasura's rule: the catalog is read again after DDL (or when asked to check), and the
     // metadata checked against it unless check_metadata_consistency is false.
     const ddl = args.checkMetadataConsistency === true || args.cascade || looksLikeDdl(args.sql);
     if (!ddl) return result;
+    work.schemaChanged = true;
     const before = work.introspection[args.source] ?? null;
     const after = await cx.opts.compiler.introspect(runner);
     work.introspection = { ...work.introspection, [args.source]: after };

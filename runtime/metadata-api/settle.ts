@@ -11,6 +11,7 @@ export async function settleChange(cx: ApiContext, work: Work, before: Json): Pr
   const ctx: SettleContext = {
     before, after: work.metadata, compiled: work.compiled, catalog: work.tx,
     runnerOf: (source) => cx.sources.runnerOf(work, source), recreateEventTriggers: work.recreateEventTriggers,
+    schemaChanged: work.schemaChanged === true,
   };
   for (const x of cx.opts.extensions ?? []) await x.settle?.(ctx);
 }

@@ -72,6 +72,8 @@ export interface Work {
   readonly session: Session;
   /** reload_metadata asked to recreate the database triggers of event triggers. */
   recreateEventTriggers: boolean;
+  /** A run_sql changed a source's schema (its catalog was read again), even if the document stayed. */
+  schemaChanged?: boolean;
 }
 
 /** The answer of most edits. */

@@ -66,9 +66,11 @@ export async function runV1Data(type: string, args: unknown, path: JsonPath, ctx
  * session (`{"x-svc-role": "admin"}` for the admin). Hasura runs every v1 data operation in a
  * transaction that sets `hasura.user` first (RQL/DML: runTxWithCtx -> withUserInfo -> setHeadersTx);
  * tests-py test_events.py expects those session variables of changes made with v1 `insert`,
- * `update` and `delete`. The setting is local to the operation's transaction.
+ * `update` and `delete`. run_sql on Postgres records it too (RunSQL.hs: runTxWithCtx, and
+ * withUserInfo around the statements checked for metadata changes). The setting is local to the
+ * operation's transaction.
  */
-async function recordSession(runner: V1DataContext['runner'], dialect: Dialect, session: Session | undefined): Promise<void> {
+export async function recordSession(runner: Pick<V1DataContext['runner'], 'queryText'>, dialect: Dialect, session: Session | undefined): Promise<void> {
   if (session === undefined || !dialect.can.transactions) return;
   const set = compileSql(dialect.render.recordSession(), dialect);
   await runner.queryText(set.text, bindParams(set.params, {}, session));

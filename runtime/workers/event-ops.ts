@@ -164,6 +164,7 @@ async function settle(ctx: SettleContext): Promise<void> {
     if (!sourceKept(ctx, source)) continue;
     await syncEventTriggers(ctx.runnerOf(source), {
       source, before: ctx.before, after: ctx.after, model: ctx.compiled.model, recreate: ctx.recreateEventTriggers,
+      verify: ctx.schemaChanged === true,
     });
   }
 }

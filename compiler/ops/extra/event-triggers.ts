@@ -116,13 +116,33 @@ export const createEventTrigger: OpHandler = (input) => {
   if (holder !== undefined && !replace) {
     throw new ApiError('already-exists', `Event trigger with name ${q(name)} already exists`, 400, ['args']);
   }
-  let md = input.metadata;
-  // With replace the definition moves wherever the new request puts it.
-  if (holder !== undefined) md = setTriggers(md, source, holder, (l) => l.filter((e) => e['name'] !== name));
-  md = setTriggers(md, source, table, (l) => [...l, entry]);
+  // Hasura's resolveEventTriggerQuery: replace needs the trigger, on the same table; the
+  // listened columns (not the payload ones) must be columns of the table, else askColInfo's error.
+  if (replace && holder === undefined) throw new ApiError('not-exists', `event trigger ${q(name)} does not exist`, 400, ['args']);
+  if (replace && holder !== undefined && !sameTable(holder, table)) {
+    throw new ApiError('not-supported', 'cannot replace table or schema for trigger', 400, ['args']);
+  }
+  assertListenedColumns(input, source, table, entry);
+  // A replaced definition keeps its place among the table's triggers.
+  const md = holder !== undefined
+    ? setTriggers(input.metadata, source, table, (l) => l.map((e) => (e['name'] === name ? entry : e)))
+    : setTriggers(input.metadata, source, table, (l) => [...l, entry]);
   const obj = eventTriggerObject(name, table, source);
   return { metadata: md, effect: { kind: 'create', object: obj } };
 };
+
+function assertListenedColumns(input: OpInput, source: string, table: QualifiedTable, entry: JsonObject): void {
+  const catalog = input.introspection[source]?.tables.find((t) => t.schema === table.schema && t.name === table.name);
+  if (catalog === undefined) return;
+  const known = new Set(catalog.columns.map((c) => c.name));
+  const definition = entry['definition'] as JsonObject;
+  for (const op of ['insert', 'update', 'delete']) {
+    const columns = (definition[op] as JsonObject | undefined)?.['columns'];
+    if (!Array.isArray(columns)) continue;
+    const missing = columns.find((c) => !known.has(c as string));
+    if (missing !== undefined) throw new ApiError('not-exists', `column ${q(missing)} does not exist`, 400, ['args']);
+  }
+}
 
 export const deleteEventTrigger: OpHandler = (input) => {
   const r = ArgsReader.args(input);
