@@ -4,13 +4,13 @@
 // that is not JSON, no answer in time) an `unexpected` error whose `internal` holds the exchange.
 
 import type { ActionModel, Json } from '../bundle/index.js';
-import { jsonKind } from '../errors/index.js';
+import { jsonDecodeError, jsonKind } from '../errors/index.js';
 import {
   applyRequestTransform, applyResponseTransform, parseRequestTransform, parseResponseTransform, requestContext,
   type HttpRequest, type RequestTransformation, type ResponseTransformation,
 } from '../transforms/index.js';
 import { ActionFailure } from './failure.js';
-import { callHandler, forwardable, handlerHeaders, handlerUrl, HttpFailure, jsonDecodeError, parseBody, type Environment } from './handler.js';
+import { callHandler, forwardable, handlerHeaders, handlerUrl, HttpFailure, parseBody, type Environment } from './handler.js';
 
 // Transforms parsed once per stored definition (the model is immutable; a new one parses again).
 const requestTransforms = new WeakMap<object, RequestTransformation | Error>();

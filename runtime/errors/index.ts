@@ -13,3 +13,5 @@ export {
 export { editDistance, nearestKey, unknownKeyError, unknownKeyMessage } from './unknown-key.js';
 /** An environment variable that is not set, in Hasura's words (`environment variable 'X' not set`). */
 export { unsetVariable, unsetVariableReason } from './unset-variable.js';
+/** aeson's `eitherDecode` message for a text that is not JSON. */
+export { jsonDecodeError } from './json-decode-error.js';

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { ApiError, formatPath, jsonKind } from '../../errors/index.js';
+import { ApiError, formatPath, jsonDecodeError, jsonKind } from '../../errors/index.js';
 import { outgoingCall } from '../../tracing/index.js';
 import type { Session } from '../../bundle/index.js';
 import { parseCacheControl, parseHttpDate } from '../cache-headers.js';
@@ -84,8 +84,9 @@ function readAnswer(text: string, nowMs: number): { session: Session; expiresAtM
   let body: unknown;
   try {
     body = JSON.parse(text);
-  } catch (e) {
-    throw invalidResponse((e as Error).message);
+  } catch {
+    // Hasura's words: aeson's eitherDecode message (Server/Auth/WebHook.hs mkUserInfoFromResp).
+    throw invalidResponse(jsonDecodeError(text));
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidResponse(`Error in $: parsing HashMap ~Text failed, expected Object, but encountered ${jsonKind(body)}`);
@@ -100,8 +101,9 @@ function readAnswer(text: string, nowMs: number): { session: Session; expiresAtM
     }
     const name = key.toLowerCase();
     if (name.startsWith(PREFIX)) variables[name] = value;
-    else if (name === 'cache-control') cacheControl = value;
-    else if (name === 'expires') expires = value;
+    // Looked up as keys of the answer's map, so spelled exactly so (WebHook.hs timeFromCacheControl, timeFromExpires).
+    else if (key === 'Cache-Control') cacheControl = value;
+    else if (key === 'Expires') expires = value;
   }
   const role = variables[ROLE];
   if (role === undefined) throw new ApiError('invalid-params', `${ROLE} not found in session variables`);
