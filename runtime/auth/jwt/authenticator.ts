@@ -36,8 +36,9 @@ export function tokenAt(headers: NormalizedHeaders, where: TokenLocation): strin
     case 'authorization': {
       const value = headers['authorization'];
       if (value === undefined) return undefined;
+      // Hasura splits the value into words and takes exactly ["Bearer", token] (JWT.hs): the scheme's case counts.
       const words = value.trim().split(/\s+/);
-      if (words.length !== 2 || words[0]!.toLowerCase() !== 'bearer') throw new ApiError('invalid-headers', MALFORMED);
+      if (words.length !== 2 || words[0] !== 'Bearer') throw new ApiError('invalid-headers', MALFORMED);
       return words[1]!;
     }
     case 'cookie': {

@@ -28,8 +28,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** Reads the service claims of a verified payload as the config says (reference/auth.md §2, J6–J9). */
 export function claimsOf(payload: Record<string, unknown>, cfg: JwtConfig): TokenClaims {
-  const claims = cfg.claims.kind === 'map' ? mappedClaims(payload, cfg.claims.entries) : namespacedClaims(payload, cfg);
-  return rolesAndVariables(claims);
+  // Hasura's hint for a bad default role: claims_map reads it as "a role" (parseDefaultRoleClaim),
+  // a namespace's claims as "a single role name" (parseHasuraClaims), Server/Auth/JWT.hs.
+  if (cfg.claims.kind === 'map') return rolesAndVariables(mappedClaims(payload, cfg.claims.entries), 'should be a role');
+  return rolesAndVariables(namespacedClaims(payload, cfg), 'should be a single role name');
 }
 
 // Lower-cased `x-svc-*` entries of the claims object.
@@ -83,21 +85,27 @@ function mappedClaims(payload: Record<string, unknown>, entries: readonly (reado
   return out;
 }
 
-function rolesAndVariables(claims: Map<string, unknown>): TokenClaims {
+/** A role name as Hasura reads one: RoleName is a NonEmptyText (Data/Text/NonEmpty.hs). */
+function isRoleName(v: unknown): v is string {
+  return typeof v === 'string' && v !== '';
+}
+
+/** Why a value is no role name, in aeson's words for NonEmptyText (read `withText "String"`). */
+function notRoleName(v: unknown): string {
+  return typeof v === 'string' ? 'empty string not allowed' : `parsing String failed, expected String, but encountered ${jsonKind(v)}`;
+}
+
+function rolesAndVariables(claims: Map<string, unknown>, defaultRoleHint: string): TokenClaims {
   const allowed = claims.get(ALLOWED_ROLES);
   if (allowed === undefined) throw missingRoleClaim(ALLOWED_ROLES);
   if (!Array.isArray(allowed)) {
     throw invalidClaims(`invalid ${ALLOWED_ROLES}; should be a list of roles: parsing [] failed, expected Array, but encountered ${jsonKind(allowed)}`);
   }
-  const bad = allowed.find((r) => typeof r !== 'string');
-  if (bad !== undefined) {
-    throw invalidClaims(`invalid ${ALLOWED_ROLES}; should be a list of roles: parsing Text failed, expected String, but encountered ${jsonKind(bad)}`);
-  }
+  const bad = allowed.find((r) => !isRoleName(r));
+  if (bad !== undefined) throw invalidClaims(`invalid ${ALLOWED_ROLES}; should be a list of roles: ${notRoleName(bad)}`);
   const def = claims.get(DEFAULT_ROLE);
   if (def === undefined) throw missingRoleClaim(DEFAULT_ROLE);
-  if (typeof def !== 'string') {
-    throw invalidClaims(`invalid ${DEFAULT_ROLE}; should be a role: parsing Text failed, expected String, but encountered ${jsonKind(def)}`);
-  }
+  if (!isRoleName(def)) throw invalidClaims(`invalid ${DEFAULT_ROLE}; ${defaultRoleHint}: ${notRoleName(def)}`);
   // Hasura drops the two role claims from the session; the rest are text (non-strings JSON-encoded).
   const variables: Record<string, string> = {};
   for (const [name, v] of claims) {
