@@ -20,7 +20,7 @@ export interface RestRouteContext {
 
 type Variables = { [k: string]: unknown };
 
-/** ANY /api/rest/*: 404 when no template matches, 405 when none matching takes the method. */
+/** ANY /api/rest/*: the session first, then 404 when no template matches, 405 when none matching takes the method. */
 export async function handleRest(req: IncomingMessage, res: ServerResponse, ctx: RestRouteContext): Promise<void> {
   try {
     const url = req.url ?? '/';
@@ -28,20 +28,23 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, ctx:
     const path = (q < 0 ? url : url.slice(0, q)).slice(REST_PREFIX.length);
     const segments = path.split('/').map((s) => decodeOnce(s, false));
     const found = matching(ctx.engine.restEndpoints?.() ?? NO_ENDPOINTS, segments);
-    if (found.length === 0) throw new ApiError('not-found', 'Endpoint not found', 404);
     const hit = found.find((m) => m.endpoint.methods.includes(req.method ?? 'GET'));
+    checkDeclaredLength(req, ctx.maxBodyBytes);
+    const stored = hit ? ctx.engine.storedQuery?.(hit.endpoint.collection, hit.endpoint.query) : undefined;
+    // Authenticated first, as Hasura resolves the user before its handler looks the path up
+    // (Server/Rest.hs runCustomEndpoint is given the UserInfo): a request without valid credentials
+    // is refused even where no endpoint matches or the method is not listed, and the auth error wins
+    // over a malformed body. A POST auth webhook is sent the stored query, not the body.
+    const session = sessionAtOnce(req.headers, ctx.auth)
+      ?? await resolveSession(req.headers, ctx.auth, stored ? { query: stored.query } : undefined, headersAsSent(req));
+    if (found.length === 0) throw new ApiError('not-found', 'Endpoint not found', 404);
     if (!hit) {
       const allowed = [...new Set(found.flatMap((m) => m.endpoint.methods))].join(', ');
       sendManagementError(res, new ApiError('method-not-allowed', `Allowed methods: ${allowed}`, 405), { allow: allowed });
       return;
     }
     const { collection, query } = hit.endpoint;
-    checkDeclaredLength(req, ctx.maxBodyBytes);
-    const stored = ctx.engine.storedQuery?.(collection, query);
     if (!stored || !ctx.engine.executeStored) throw new ApiError('not-found', 'Endpoint not found', 404);
-    // Authenticated before the body is read (a POST auth webhook is sent the stored query, not the
-    // body), so the auth error wins over a malformed body, as on /v1/graphql.
-    const session = sessionAtOnce(req.headers, ctx.auth) ?? await resolveSession(req.headers, ctx.auth, { query: stored.query }, headersAsSent(req));
     const cookies = sessionResponseHeaders(session);
     for (const name in cookies) res.setHeader(name, [...cookies[name]!]);
     const raw = await readBody(req, ctx.maxBodyBytes);
