@@ -207,6 +207,35 @@ export class ArgsReader {
     return this.has(key) ? asNat(this.value[key], this.at(key)) : fallback;
   }
 
+  /**
+   * Hasura's NonNegativeDiffTime (`withScientific`): any number from 0 up, fractions kept; a
+   * negative one is "negative value not allowed" at the key.
+   */
+  diffTime(key: string, fallback: number): number {
+    if (!this.has(key)) return fallback;
+    const v = this.value[key];
+    if (typeof v !== 'number') throw mismatch(this.at(key), 'NonNegativeDiffTime', 'Number', v);
+    if (v < 0) throw parseFailed(this.at(key), 'negative value not allowed');
+    return v;
+  }
+
+  /**
+   * STRetryConf, read as Hasura's hand-written parser does: the three NonNegativeDiffTime keys
+   * (defaults 10 s, 60 s, 6 h), num_retries an Int (default 0) whose negative value fails, after
+   * all four are read, at the object's path: "num_retries cannot be a negative value".
+   */
+  retryConfST(): { num_retries: number; retry_interval_seconds: number; timeout_seconds: number; tolerance_seconds: number } {
+    const numRetries = this.has('num_retries') ? asInt(this.value['num_retries'], this.at('num_retries')) : 0;
+    const conf = {
+      num_retries: numRetries,
+      retry_interval_seconds: this.diffTime('retry_interval_seconds', 10),
+      timeout_seconds: this.diffTime('timeout_seconds', 60),
+      tolerance_seconds: this.diffTime('tolerance_seconds', 21600),
+    };
+    if (numRetries < 0) this.fail('num_retries cannot be a negative value');
+    return conf;
+  }
+
   /** A non-negative count of an event operation (limits, offsets, sizes, retry settings); undefined when absent. */
   optCount(key: string): number | undefined {
     if (!this.has(key)) return undefined;

@@ -5,7 +5,7 @@
 import type { Json } from '../bundle/index.js';
 import type { ApiKind } from '../metadata-api/index.js';
 import { parseRequestTransform, parseResponseTransform } from '../transforms/index.js';
-import { ArgsReader, mismatch, parseFailed as failed, type JsonPath } from '../errors/index.js';
+import { ArgsReader, asString, mismatch, parseFailed as failed, type JsonPath } from '../errors/index.js';
 import type { HeaderConf } from './definitions.js';
 import type { ScheduledRetryConf } from './scheduled-definitions.js';
 
@@ -23,9 +23,18 @@ function tag<T extends string>(v: Json, path: JsonPath, parser: string, tags: re
   return v as T;
 }
 
-/** `type`: one_off | cron. */
-export function scheduledType(a: ArgsReader): ScheduledType {
-  return tag(a.required('type'), a.at('type'), 'ScheduledEventType', ['one_off', 'cron']);
+/**
+ * `type`: one_off | cron. delete_scheduled_event's parser is derived ("the key 'type' was not
+ * present"); the get_ operations read it with a hand-written `.:` (`key "type" not found`).
+ */
+export function scheduledType(a: ArgsReader, parser: 'derived' | 'hand-written' = 'derived'): ScheduledType {
+  const v = parser === 'derived' ? a.required('type') : a.field('type');
+  return tag(v, a.at('type'), 'ScheduledEventType', ['one_off', 'cron']);
+}
+
+/** A text key read with a hand-written `.:` (Hasura's `o .: "trigger_name"`): absent, `key "x" not found`. */
+export function fieldText(a: ArgsReader, key: string): string {
+  return asString(a.field(key), a.at(key));
 }
 
 /** `status`: a list of event states (absent: all). */
@@ -89,18 +98,16 @@ export interface OneOffRequest {
   readonly responseTransform: Json | undefined;
 }
 
-/** Reads create_scheduled_event's args (the transforms only on /v1/metadata). */
+/**
+ * Reads create_scheduled_event's args (the transforms only on /v1/metadata). Hasura's parser is
+ * hand-written (`o .: "webhook"`, `o .: "schedule_at"`), so a missing key is aeson's `key "x" not found`.
+ */
 export function oneOffRequest(args: Json, api: ApiKind): OneOffRequest {
   const a = ArgsReader.args({ args, api });
-  const webhook = a.string('webhook');
-  const scheduleAt = time(a.required('schedule_at'), a.at('schedule_at'));
+  const webhook = fieldText(a, 'webhook');
+  const scheduleAt = time(a.field('schedule_at'), a.at('schedule_at'));
   const rc = a.optObject('retry_conf');
-  const retryConf: ScheduledRetryConf = {
-    num_retries: rc?.optCount('num_retries') ?? 0,
-    retry_interval_seconds: rc?.optCount('retry_interval_seconds') ?? 10,
-    timeout_seconds: rc?.optCount('timeout_seconds') ?? 60,
-    tolerance_seconds: rc?.optCount('tolerance_seconds') ?? 21600,
-  };
+  const retryConf: ScheduledRetryConf = rc?.retryConfST() ?? { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 };
   const headers = (a.optArray('headers') ?? []).map((h, i) => header(h, [...a.at('headers'), i]));
   const requestTransform = api === 'metadata' ? a.raw('request_transform') : undefined;
   const responseTransform = api === 'metadata' ? a.raw('response_transform') : undefined;

@@ -38,14 +38,19 @@ function nat(v: Json | undefined, dflt: number): number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : dflt;
 }
 
+// NonNegativeDiffTime: fractions of a second are kept.
+function seconds(v: Json | undefined, dflt: number): number {
+  return typeof v === 'number' && v >= 0 ? v : dflt;
+}
+
 /** RetryConfST with Hasura's defaults: 0 retries, 10 s apart, 60 s timeout, 6 h tolerance. */
 export function retryConfST(v: Json | undefined): ScheduledRetryConf {
   const o = obj(v) ?? {};
   return {
     num_retries: nat(o['num_retries'], 0),
-    retry_interval_seconds: nat(o['retry_interval_seconds'], 10),
-    timeout_seconds: nat(o['timeout_seconds'], 60),
-    tolerance_seconds: nat(o['tolerance_seconds'], 21600),
+    retry_interval_seconds: seconds(o['retry_interval_seconds'], 10),
+    timeout_seconds: seconds(o['timeout_seconds'], 60),
+    tolerance_seconds: seconds(o['tolerance_seconds'], 21600),
   };
 }
 

@@ -9,7 +9,7 @@ import type { ApiExtension, ApiKind, ExtensionContext, SettleContext, SqlRunner 
 import { ensureScheduledCatalog } from './catalog.js';
 import { deleteCronEvents, deleteFutureCronEvents, generateCronEvents, lockCronEvents } from './cron-schedule.js';
 import { ArgsReader } from '../errors/index.js';
-import { oneOffRequest, pagination, scheduledType, statuses } from './scheduled-args.js';
+import { fieldText, oneOffRequest, pagination, scheduledType, statuses } from './scheduled-args.js';
 import { cronTriggersOf } from './scheduled-definitions.js';
 
 /** The operations, and the APIs that take them (/v1/query has the two of spec part-b §4.12). */
@@ -83,13 +83,13 @@ async function deleteScheduledEvent(args: Json, ctx: ExtensionContext): Promise<
 
 async function getScheduledEvents(args: Json, ctx: ExtensionContext): Promise<Json> {
   const a = ArgsReader.args({ args, api: ctx.api });
-  const type = scheduledType(a);
+  const type = scheduledType(a, 'hand-written');
   const p = pagination(a);
   const wanted = statuses(a);
   const withCount = a.bool('get_rows_count');
   const status = wanted.length > 0 ? wanted : null;
   if (type === 'cron') {
-    const name = a.string('trigger_name');
+    const name = fieldText(a, 'trigger_name');
     return page(ctx.catalog, CRON_ROW, 'svc_catalog.hdb_cron_events', 'trigger_name = $1 AND ($2::text[] IS NULL OR status = ANY($2::text[]))',
       'scheduled_time, id', [name, status], p, 'events', withCount);
   }
@@ -99,7 +99,7 @@ async function getScheduledEvents(args: Json, ctx: ExtensionContext): Promise<Js
 
 async function getInvocations(args: Json, ctx: ExtensionContext): Promise<Json> {
   const a = ArgsReader.args({ args, api: ctx.api });
-  const type = scheduledType(a);
+  const type = scheduledType(a, 'hand-written');
   const p = pagination(a);
   const withCount = a.bool('get_rows_count');
   const eventId = a.optString('event_id');
@@ -110,7 +110,7 @@ async function getInvocations(args: Json, ctx: ExtensionContext): Promise<Json> 
   }
   const from = 'svc_catalog.hdb_cron_event_invocation_logs i JOIN svc_catalog.hdb_cron_events e ON e.id = i.event_id';
   if (eventId !== undefined) return page(ctx.catalog, INVOCATION_ROW, from, 'i.event_id = $1', order, [eventId], p, 'invocations', withCount);
-  const name = a.string('trigger_name');
+  const name = fieldText(a, 'trigger_name');
   return page(ctx.catalog, INVOCATION_ROW, from, 'e.trigger_name = $1', order, [name], p, 'invocations', withCount);
 }
 

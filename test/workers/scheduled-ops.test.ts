@@ -66,7 +66,7 @@ describe('scheduled event operations of the metadata API', () => {
   it('refuses bad arguments with parse-failed at the argument, creating nothing', async () => {
     const before = (await meta('get_scheduled_events', { type: 'one_off', get_rows_count: true })).body.count;
     expect(await meta('create_scheduled_event', { schedule_at: '2030-01-01T00:00:00Z' })).toEqual({
-      status: 400, body: { path: '$.args', error: "the key 'webhook' was not present", code: 'parse-failed' } });
+      status: 400, body: { path: '$.args', error: 'key "webhook" not found', code: 'parse-failed' } });
     const badTime = await meta('create_scheduled_event', { webhook: hook.url, schedule_at: 'tomorrow' });
     expect(badTime.status).toBe(400);
     expect(badTime.body).toMatchObject({ path: '$.args.schedule_at', code: 'parse-failed' });

@@ -11,12 +11,7 @@ import { readHeaders } from './headers.js';
 /** RetryConfST with Hasura's defaults. */
 function readRetryConf(r: ArgsReader): JsonObject {
   const rc = r.optObject('retry_conf');
-  return {
-    num_retries: rc?.nat('num_retries', 0) ?? 0,
-    retry_interval_seconds: rc?.nat('retry_interval_seconds', 10) ?? 10,
-    timeout_seconds: rc?.nat('timeout_seconds', 60) ?? 60,
-    tolerance_seconds: rc?.nat('tolerance_seconds', 21600) ?? 21600,
-  };
+  return rc?.retryConfST() ?? { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 };
 }
 
 /**
