@@ -1,4 +1,4 @@
-import { execute, Kind, parse, print, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
+import { execute, Kind, OperationTypeNode, parse, print, type DocumentNode, type FieldNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { backendOnlyModel, contentHash, sdlFromFile, sdlFromText, type BundleModel, type SdlSource, type PersistedQueryModel, type RestEndpointModel } from '../bundle/index.js';
 import { ApiError, graphqlErrorBody } from '../errors/index.js';
@@ -727,6 +727,7 @@ export class Engine {
     // a document over the caps is refused in time linear in its text.
     const cost = this.limits.measure(document, pickOperation(document, req.operationName ?? null));
     this.counts.validations++;
+    this.refuseQueryRootsInSubscription(document, req.operationName ?? null, role);
     const prepared = prepareOperation(this.schemaFor(role), document, req.operationName ?? null);
     this.reweigh(role);
     this.limits.remember(prepared, cost);
@@ -738,6 +739,33 @@ export class Engine {
     else if (!byText) this.cache.set(req.query, new Map([[inner, prepared]]));
     stepEnd('graphql.parse', traced);
     return prepared;
+  }
+
+  // Hasura (March 2022) parses a subscription with its query parser (Execute.hs, "Parse as query
+  // to check correctness"), then buildSubscriptionPlan refuses, in order, the root fields a live
+  // query cannot run: a remote schema's field, a query action, introspection. Kiln's
+  // subscription_root lacks the first two; a subscription naming one is validated as the query
+  // it parses as, then refused with Hasura's words (even when the role has no subscription_root).
+  private refuseQueryRootsInSubscription(document: DocumentNode, operationName: string | null, role: string): void {
+    const op = pickOperation(document, operationName);
+    if (op.operation !== 'subscription') return;
+    const schema = this.schemaFor(role);
+    const subscription = schema.getSubscriptionType()?.getFields() ?? {};
+    const query = schema.getQueryType()?.getFields() ?? {};
+    const names = rootFieldNames(document, op.selectionSet);
+    if (!names.some((n) => !subscription[n] && query[n])) return;
+    const asQuery = { ...document, definitions: document.definitions.map((d) => (d === op ? { ...op, operation: OperationTypeNode.QUERY } : d)) };
+    prepareOperation(schema, asQuery, operationName);
+    for (const n of names) {
+      if (subscription[n]) continue;
+      if (n === '__typename' || n === '__schema' || n === '__type') throw new ApiError('not-supported', 'Introspection not supported over subscriptions', 400, []);
+      if (this.opts.remote?.owner(role, 'query', n)) throw new ApiError('not-supported', 'subscription to remote server is not supported', 400, []);
+      // A query field that is no table or function root of the role (those may be left out of
+      // subscription_root by a permission's subscription_root_fields) is a query action's.
+      if (query[n] && this.opts.model.roots[role]?.query[n] === undefined) {
+        throw new ApiError('not-supported', 'query actions cannot be run as a subscription', 400, []);
+      }
+    }
   }
 
   // Hasura's order: a missing non-null variable, then values sent for variables the operation
@@ -837,4 +865,19 @@ function preparedSize(byRole: Map<string, Prepared>, text: string): number {
 /** Hasura's answer to a document no allow-listed collection admits for the role. */
 function notAllowed(): ApiError {
   return new ApiError('validation-failed', 'query is not allowed', 400, []);
+}
+
+/** The names of an operation's root fields in order, through inline fragments and fragment spreads. */
+function rootFieldNames(document: DocumentNode, set: SelectionSetNode, seen: Set<string> = new Set()): string[] {
+  const out: string[] = [];
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) out.push(sel.name.value);
+    else if (sel.kind === Kind.INLINE_FRAGMENT) out.push(...rootFieldNames(document, sel.selectionSet, seen));
+    else if (!seen.has(sel.name.value)) {
+      seen.add(sel.name.value);
+      const frag = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === sel.name.value);
+      if (frag?.kind === Kind.FRAGMENT_DEFINITION) out.push(...rootFieldNames(document, frag.selectionSet, seen));
+    }
+  }
+  return out;
 }
