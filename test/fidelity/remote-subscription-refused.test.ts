@@ -24,13 +24,7 @@ async function http(server: ServedDatabase, query: string, role?: string): Promi
   return { status: res.status, body: await res.json() };
 }
 
-let n = 0;
-async function first(query: string): Promise<unknown> {
-  const id = `s${++n}`;
-  c.send({ type: 'start', id, payload: { query } });
-  const m = await c.next((x) => x.id === id);
-  return { type: m.type, payload: m.payload };
-}
+const first = (query: string): Promise<unknown> => c.firstAnswer(query);
 
 const refused = { errors: [{ message: 'subscription to remote server is not supported', extensions: { path: '$', code: 'not-supported' } }] };
 

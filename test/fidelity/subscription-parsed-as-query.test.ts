@@ -23,13 +23,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-let n = 0;
-async function first(query: string): Promise<unknown> {
-  const id = `s${++n}`;
-  c.send({ type: 'start', id, payload: { query } });
-  const m = await c.next((x) => x.id === id);
-  return { type: m.type, payload: m.payload };
-}
+const first = (query: string): Promise<unknown> => c.firstAnswer(query);
 
 describe('a subscription read by the query parser', () => {
   it('reports an unknown root field against query_root', async () => {

@@ -60,6 +60,7 @@ export class Client {
   readonly messages: Msg[] = [];
   closed: { code: number; reason: string } | null = null;
   private waiters: (() => void)[] = [];
+  private started = 0;
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (d) => {
@@ -106,6 +107,14 @@ export class Client {
         this.waiters.push(() => { clearTimeout(t); resolve(); });
       });
     }
+  }
+
+  /** Starts `query` (graphql-ws `start`) under a new id; its first message's type and payload. */
+  async firstAnswer(query: string): Promise<{ type: string; payload: unknown }> {
+    const id = `first-${++this.started}`;
+    this.send({ type: 'start', id, payload: { query } });
+    const m = await this.next((x) => x.id === id);
+    return { type: m.type, payload: m.payload };
   }
 
   /** Messages for operation `id` that carry results (`next` / `data`). */
