@@ -7,7 +7,7 @@ import { SENT_ALONE, type Driver } from '../drivers/index.js';
 import type { Dialect } from '../sql/index.js';
 import { bindParams } from './bind.js';
 import { checkLimit, checkLimitValue } from './check.js';
-import { planOperation, type Plan, type SqlPlan } from './plan.js';
+import { planOperation, refuseSubscriptionIntrospection, type Plan, type SqlPlan } from './plan.js';
 import { mayWriteSeveralSources, mutationFieldsBySource, planMutation, type MutationFieldPlan, type MutationPlan, type NamedSql } from './mutation-plan.js';
 import { runMutation } from './mutation-run.js';
 import { typedRowsText } from './typed-rows.js';
@@ -758,7 +758,7 @@ export class Engine {
     prepareOperation(schema, asQuery, operationName);
     for (const n of names) {
       if (subscription[n]) continue;
-      if (n === '__typename' || n === '__schema' || n === '__type') throw new ApiError('not-supported', 'Introspection not supported over subscriptions', 400, []);
+      refuseSubscriptionIntrospection(n);
       if (this.opts.remote?.owner(role, 'query', n)) throw new ApiError('not-supported', 'subscription to remote server is not supported', 400, []);
       // A query field that is no table or function root of the role (those may be left out of
       // subscription_root by a permission's subscription_root_fields) is a query action's.

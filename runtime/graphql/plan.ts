@@ -59,6 +59,16 @@ export type QueryIr =
   };
 
 /** Plans a query operation into one statement whose single text value is the `data` object. */
+/**
+ * A subscription's root takes no introspection: Hasura parses it as a query, then refuses every raw
+ * root field (__typename, __schema, __type) in buildSubscriptionPlan.
+ */
+export function refuseSubscriptionIntrospection(name: string): void {
+  if (name === '__typename' || name === '__schema' || name === '__type') {
+    throw new ApiError('not-supported', 'Introspection not supported over subscriptions', 400, []);
+  }
+}
+
 export function planOperation(input: PlanInput): Plan {
   const ir = planQueryIr(input);
   if (ir.kind === 'static') return ir;
@@ -106,11 +116,7 @@ export function planQueryIr(input: PlanInput): QueryIr {
   for (const f of fields) {
     namespaced.push(false);
     const path = ['selectionSet', f.name];
-    // A subscription's root takes no introspection: Hasura parses it as a query, then refuses
-    // every raw root field (__typename, __schema, __type) in buildSubscriptionPlan.
-    if (input.operation.operation === 'subscription' && (f.name === '__typename' || f.name === '__schema' || f.name === '__type')) {
-      throw new ApiError('not-supported', 'Introspection not supported over subscriptions', 400, []);
-    }
+    if (input.operation.operation === 'subscription') refuseSubscriptionIntrospection(f.name);
     if (f.name === '__typename') { entries.push({ key: f.key, source: null, value: { kind: 'name', name: rootType } }); continue; }
     if (f.name === '__schema' || f.name === '__type') {
       entries.push({ key: f.key, source: null, value: { kind: 'json_text', value: { kind: 'literal', value: JSON.stringify(introspection?.[f.key] ?? null) } } });
